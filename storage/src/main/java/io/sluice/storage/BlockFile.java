@@ -1,0 +1,123 @@
+package io.sluice.storage;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import net.openhft.chronicle.bytes.MappedBytes;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One block stored in its own file, memory-mapped through Chronicle Bytes and read through an
+ * Agrona buffer over the mapping. Opening verifies the header; reading a column verifies that
+ * column's checksum. The mapping lives until {@link #close()}; vectors read from it are copies
+ * and outlive it.
+ */
+public final class BlockFile implements AutoCloseable {
+    private final Path path;
+    private final long block;
+    private final MappedBytes mapped;
+    private final UnsafeBuffer buffer;
+    private final BlockDecoder decoder = new BlockDecoder();
+
+    private BlockFile(final Path path, final long block, final MappedBytes mapped, final UnsafeBuffer buffer) {
+        this.path = path;
+        this.block = block;
+        this.mapped = mapped;
+        this.buffer = buffer;
+    }
+
+    /** Writes a block to a new file through a mapping of exactly its encoded length. */
+    public static void write(final Path path, final Block block, final BlockEncoder encoder) {
+        final int length = encoder.prepare(block);
+        final File file = path.toFile();
+        try {
+            Files.deleteIfExists(path);
+            final MappedBytes bytes = MappedBytes.singleMappedBytes(file, Math.max(length, 8));
+            try {
+                bytes.singleThreadedCheckDisabled(true);
+                encoder.writeTo(new UnsafeBuffer(bytes.addressForWrite(0), length), 0);
+            } finally {
+                bytes.releaseLast();
+            }
+            // A mapping grows the file to whole pages; the block's length is its exact size.
+            try (RandomAccessFile raf = new RandomAccessFile(file, "rw")) {
+                raf.setLength(length);
+            }
+        } catch (final IOException e) {
+            throw new StorageException("cannot write block file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Maps a block file and verifies its header.
+     *
+     * @param block the block's index in its table, for error messages
+     */
+    public static BlockFile open(final Path path, final long block) {
+        final long size;
+        try {
+            size = Files.size(path);
+        } catch (final IOException e) {
+            throw new StorageException("cannot read block file " + path + " (block " + block + "): " + e, e);
+        }
+        if (size < BlockLayout.HEADER_LENGTH) {
+            throw new CorruptBlockException(path.toString(), block,
+                    "truncated: " + size + " bytes, the header alone needs " + BlockLayout.HEADER_LENGTH);
+        }
+        if (size > Integer.MAX_VALUE) {
+            throw new CorruptBlockException(path.toString(), block, "file of " + size + " bytes is larger than any block");
+        }
+        final MappedBytes mapped;
+        try {
+            mapped = MappedBytes.readOnly(path.toFile());
+        } catch (final IOException | RuntimeException e) {
+            throw new StorageException("cannot map block file " + path + " (block " + block + "): " + e, e);
+        }
+        try {
+            mapped.singleThreadedCheckDisabled(true);
+            final UnsafeBuffer buffer = new UnsafeBuffer(mapped.addressForRead(0), (int) size);
+            final BlockFile file = new BlockFile(path, block, mapped, buffer);
+            file.decoder.wrap(buffer, 0, (int) size, path.toString(), block);
+            return file;
+        } catch (final RuntimeException e) {
+            mapped.releaseLast();
+            throw e;
+        }
+    }
+
+    /** The file's path. */
+    public Path path() {
+        return path;
+    }
+
+    /** Rows in the block. */
+    public int rowCount() {
+        return decoder.rowCount();
+    }
+
+    /** The whole encoded block, valid until {@link #close()}: what is sent when a block is routed whole. */
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** The stored zonemap of a column. */
+    public ZoneMap zoneMap(final int column) {
+        return decoder.zoneMap(column);
+    }
+
+    /**
+     * Reads the projected columns (all when {@code projection} is null). Safe to call from several
+     * threads: each call decodes with its own decoder over the shared read-only mapping.
+     */
+    public Block read(final Schema schema, final int[] projection) {
+        return new BlockDecoder().wrap(buffer, 0, buffer.capacity(), path.toString(), block).decode(schema, projection);
+    }
+
+    @Override
+    public void close() {
+        mapped.releaseLast();
+    }
+}

@@ -1,0 +1,207 @@
+package io.sluice.storage;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes a table: rows are appended column by column ({@link #column}, then {@link #endRow}) and
+ * cut into blocks of {@link Block#MAX_ROWS} rows that stream to disk, so memory stays bounded at
+ * any size. With a sort key, rows are buffered and written in key order at {@link #finish}
+ * (clustering: blocks then have narrow, non-overlapping zonemaps on the key).
+ *
+ * <p>The table is written into a hidden directory and renamed into place by {@link #finish}; a
+ * writer closed without finishing deletes what it wrote, so no half-written table is ever
+ * visible.
+ */
+public final class TableWriter implements AutoCloseable {
+    private final Path finalDir;
+    private final Path partialDir;
+    private final String name;
+    private final Schema schema;
+    private final String sortKey;
+    private final int sortColumn;
+    private final ColumnBuilder[] builders;
+    private final BlockEncoder encoder = new BlockEncoder();
+    private final List<ZoneMap[]> zoneMaps = new ArrayList<>();
+    private long rows;
+    private long bytes;
+    private boolean finished;
+
+    private TableWriter(final Path storeDir, final String name, final Schema schema, final String sortKey) {
+        this.name = name;
+        this.schema = schema;
+        this.sortKey = sortKey;
+        this.sortColumn = sortKey == null ? -1 : schema.require(sortKey);
+        this.finalDir = storeDir.resolve(name);
+        this.partialDir = storeDir.resolve("." + name + ".partial");
+        this.builders = new ColumnBuilder[schema.size()];
+        for (int i = 0; i < builders.length; i++) {
+            builders[i] = new ColumnBuilder(schema.type(i));
+        }
+    }
+
+    /**
+     * Starts a table in a store directory.
+     *
+     * @param sortKey column to sort by, or null to keep arrival order
+     */
+    public static TableWriter create(final Path storeDir, final String name, final Schema schema, final String sortKey) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("table name '" + name
+                    + "' is not valid: use letters, digits and '_', starting with a letter or '_'");
+        }
+        final TableWriter writer = new TableWriter(storeDir, name, schema, sortKey);
+        if (Files.exists(writer.finalDir)) {
+            throw new StorageException("table '" + name + "' already exists in " + storeDir
+                    + ": choose another name or delete " + writer.finalDir);
+        }
+        try {
+            Files.createDirectories(storeDir);
+            deleteTree(writer.partialDir);
+            Files.createDirectory(writer.partialDir);
+        } catch (final IOException e) {
+            throw new StorageException("cannot create table '" + name + "' in " + storeDir + ": " + e, e);
+        }
+        return writer;
+    }
+
+    /** The schema rows are written in. */
+    public Schema schema() {
+        return schema;
+    }
+
+    /** The builder to append the current row's value of a column to. */
+    public ColumnBuilder column(final int index) {
+        return builders[index];
+    }
+
+    /** Ends the current row: every column must have received exactly one value. */
+    public void endRow() {
+        final int expected = builders[0].size();
+        for (int i = 1; i < builders.length; i++) {
+            if (builders[i].size() != expected) {
+                throw new IllegalStateException("column '" + schema.field(i).name() + "' has " + builders[i].size()
+                        + " values but column '" + schema.field(0).name() + "' has " + expected);
+            }
+        }
+        rows++;
+        if (sortColumn < 0 && expected == Block.MAX_ROWS) {
+            flush(null, 0, expected);
+            for (final ColumnBuilder b : builders) {
+                b.clear();
+            }
+        }
+    }
+
+    /** Rows appended so far. */
+    public long rowCount() {
+        return rows;
+    }
+
+    /** Block bytes written so far. */
+    public long bytesWritten() {
+        return bytes;
+    }
+
+    private void flush(final int[] order, final int from, final int count) {
+        final ColumnVector[] columns = new ColumnVector[builders.length];
+        for (int i = 0; i < builders.length; i++) {
+            columns[i] = builders[i].gather(order, from, count);
+        }
+        final Block block = Block.of(columns);
+        final Path path = partialDir.resolve(blockFileName(zoneMaps.size()));
+        BlockFile.write(path, block, encoder);
+        zoneMaps.add(block.zoneMaps());
+        try {
+            bytes += Files.size(path);
+        } catch (final IOException e) {
+            throw new StorageException("cannot stat " + path + ": " + e, e);
+        }
+    }
+
+    /** Writes the remaining rows, the zonemap index and the manifest, then makes the table visible. */
+    public Table finish() {
+        final int buffered = builders[0].size();
+        if (sortColumn >= 0) {
+            final int[] order = sortedOrder(builders[sortColumn], buffered);
+            for (int from = 0; from < buffered; from += Block.MAX_ROWS) {
+                flush(order, from, Math.min(Block.MAX_ROWS, buffered - from));
+            }
+        } else if (buffered > 0) {
+            flush(null, 0, buffered);
+        }
+        ZoneMapIndex.write(partialDir, zoneMaps.toArray(new ZoneMap[0][]), schema.size());
+        new TableManifest(name, schema, rows, zoneMaps.size(), bytes, sortKey).write(partialDir);
+        try {
+            Files.move(partialDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
+        } catch (final IOException e) {
+            throw new StorageException("cannot move finished table into " + finalDir + ": " + e, e);
+        }
+        finished = true;
+        return Table.open(finalDir);
+    }
+
+    /** Stable order of rows {@code 0..n-1} by a column (merge sort over indices, nulls first). */
+    static int[] sortedOrder(final ColumnBuilder key, final int n) {
+        int[] a = new int[n];
+        int[] b = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+        }
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                final int mid = Math.min(lo + width, n);
+                final int hi = Math.min(lo + 2 * width, n);
+                int i = lo;
+                int j = mid;
+                int k = lo;
+                while (i < mid && j < hi) {
+                    b[k++] = key.compareRows(a[j], a[i]) < 0 ? a[j++] : a[i++];
+                }
+                while (i < mid) {
+                    b[k++] = a[i++];
+                }
+                while (j < hi) {
+                    b[k++] = a[j++];
+                }
+            }
+            final int[] t = a;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    /** File name of a table's block {@code index}. */
+    public static String blockFileName(final int index) {
+        return String.format("block-%06d.sbk", index);
+    }
+
+    /** Deletes what was written unless {@link #finish} completed. */
+    @Override
+    public void close() {
+        if (!finished) {
+            try {
+                deleteTree(partialDir);
+            } catch (final IOException e) {
+                throw new StorageException("cannot remove unfinished table " + partialDir + ": " + e, e);
+            }
+        }
+    }
+
+    static void deleteTree(final Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            final List<Path> all = new ArrayList<>(paths.toList());
+            for (int i = all.size() - 1; i >= 0; i--) {
+                Files.deleteIfExists(all.get(i));
+            }
+        }
+    }
+}
