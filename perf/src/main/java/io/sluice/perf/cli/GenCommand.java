@@ -65,6 +65,9 @@ final class GenCommand extends CliCommand {
         final List<TpchGeneration.Result> results;
         try {
             results = TpchGeneration.run(Store.create(this.out), selected, scaleFactor, threads, progress);
+        } catch (final OutOfMemoryError e) {
+            return fail(err, "out of memory while generating (" + e.getMessage() + "): the TPC-H text pool alone"
+                    + " takes 300 MiB of heap; give java more heap (e.g. java -Xmx2g -jar ...) or use --threads 1");
         } finally {
             progress.close();
         }

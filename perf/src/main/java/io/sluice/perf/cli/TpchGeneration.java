@@ -59,14 +59,14 @@ final class TpchGeneration {
                 futures.add(pool.submit(() -> generate(store, table, scaleFactor, index, progress, failed)));
             }
             final List<Result> results = new ArrayList<>();
-            RuntimeException first = null;
+            Throwable first = null;
             for (final Future<Result> future : futures) {
                 try {
                     results.add(future.get());
                 } catch (final ExecutionException e) {
                     failed.set(true);
                     if (first == null && !(e.getCause() instanceof CancellationException)) {
-                        first = e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+                        first = e.getCause();
                     }
                 } catch (final InterruptedException e) {
                     failed.set(true);
@@ -74,8 +74,14 @@ final class TpchGeneration {
                     throw new CancellationException("interrupted while generating TPC-H tables");
                 }
             }
+            if (first instanceof RuntimeException re) {
+                throw re;
+            }
+            if (first instanceof Error error) {
+                throw error;
+            }
             if (first != null) {
-                throw first;
+                throw new IllegalStateException(first);
             }
             return results;
         } finally {
@@ -93,7 +99,7 @@ final class TpchGeneration {
         })) {
             progress.finish(index, written.rowCount());
             return new Result(written.name(), written.rowCount(), written.blockCount(), written.bytes());
-        } catch (final RuntimeException e) {
+        } catch (final RuntimeException | Error e) {
             failed.set(true);
             throw e;
         }
