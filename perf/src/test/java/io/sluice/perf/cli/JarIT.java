@@ -1,7 +1,6 @@
 package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the packaged {@code perf/target/sluice.jar} as a real process, as a user would. Skipped
- * when the jar has not been built yet ({@code mvn verify} runs tests before packaging).
+ * Runs the packaged {@code perf/target/sluice.jar} as a real process, as a user would. An
+ * integration test: {@code mvn verify} runs it after the jar is packaged.
  */
-class JarTest {
+class JarIT {
     static final Path JAR = Path.of("target", "sluice.jar");
 
     @TempDir
@@ -47,7 +46,7 @@ class JarTest {
 
     @Test
     void theJarGeneratesAndInspects() throws Exception {
-        assumeTrue(Files.isRegularFile(JAR), "perf/target/sluice.jar is not built yet");
+        assertThat(JAR).as("the packaged jar").isRegularFile();
         final Path store = dir.resolve("store");
         final Run gen = java(dir, "gen", "--sf", "0.01", "--tables", "region,nation,supplier", "--out", store.toString());
         assertThat(gen.exitCode()).as(gen.toString()).isZero();
@@ -61,7 +60,7 @@ class JarTest {
 
     @Test
     void userErrorsAndUsageErrorsHaveTheirExitCodes() throws Exception {
-        assumeTrue(Files.isRegularFile(JAR), "perf/target/sluice.jar is not built yet");
+        assertThat(JAR).as("the packaged jar").isRegularFile();
         final Run missing = java(dir, "inspect", "--store", dir.resolve("nowhere").toString());
         assertThat(missing.exitCode()).isEqualTo(1);
         assertThat(missing.err()).startsWith("sluice inspect: error: store ").doesNotContain("\tat ");
