@@ -71,13 +71,7 @@ public final class KeyQuantiles {
      *                                  inconsistent (negative counts, more nulls than rows, min above max)
      */
     public static KeyQuantiles of(final TypeKind kind, final ZoneMap[] zoneMaps, final int maxBlocks) {
-        if (kind == null) {
-            throw new IllegalArgumentException("no key type given: pass the TypeKind of the key column");
-        }
-        if (zoneMaps == null) {
-            throw new IllegalArgumentException("no zonemaps (null): pass one ZoneMap per block of the key column,"
-                    + " in block order (an empty array for a table without blocks)");
-        }
+        requireValid(kind, zoneMaps);
         if (maxBlocks < 1) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + " is not valid: sweep at least 1 block");
         }
@@ -87,7 +81,7 @@ public final class KeyQuantiles {
         long max = Long.MIN_VALUE;
         int withValues = 0;
         for (int b = 0; b < zoneMaps.length; b++) {
-            final ZoneMap zm = check(kind, b, zoneMaps[b]);
+            final ZoneMap zm = zoneMaps[b];
             rows += zm.rowCount();
             nulls += zm.nullCount();
             if (zm.hasValues()) {
@@ -130,6 +124,23 @@ public final class KeyQuantiles {
         }
         return new KeyQuantiles(kind, zoneMaps.length, withValues, n, rows, nulls, min, max,
                 KeyDensity.sweep(n, start, end, blockRows));
+    }
+
+    /**
+     * Checks zonemaps handed in by a caller the way {@link #of} does: present, one per block, each
+     * consistent; the message names the block and the rule.
+     */
+    public static void requireValid(final TypeKind kind, final ZoneMap[] zoneMaps) {
+        if (kind == null) {
+            throw new IllegalArgumentException("no key type given: pass the TypeKind of the key column");
+        }
+        if (zoneMaps == null) {
+            throw new IllegalArgumentException("no zonemaps (null): pass one ZoneMap per block of the key column,"
+                    + " in block order (an empty array for a table without blocks)");
+        }
+        for (int b = 0; b < zoneMaps.length; b++) {
+            check(kind, b, zoneMaps[b]);
+        }
     }
 
     private static ZoneMap check(final TypeKind kind, final int block, final ZoneMap zm) {
