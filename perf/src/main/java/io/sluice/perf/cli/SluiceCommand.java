@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code sluice} command line: entry point of the runnable jar. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Range/hash shuffle engine with colocate optimization.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, BoundariesCommand.class})
 public final class SluiceCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
