@@ -1,8 +1,11 @@
 /**
- * Statistics from zonemaps alone: table statistics, block pruning for predicates, and (later)
- * quantile cut points for range boundaries. The {@link io.sluice.storage.ZoneMap} value itself
- * lives in storage because every block file carries it.
+ * Statistics from zonemaps alone, never from a data scan. {@link io.sluice.zonemap.KeyQuantiles}
+ * estimates equi-depth cut points of a key (1023 by default, or any number a shuffle needs), how
+ * uniform the key is and how much its blocks overlap, by treating each block as uniform over its
+ * zonemap's [min, max]; {@link io.sluice.zonemap.KeySpace} does the key arithmetic in signed order
+ * (string prefix keys are unsigned). The {@link io.sluice.storage.ZoneMap} value itself lives in
+ * storage because every block file carries it.
  *
- * <p>Depends on storage.
+ * <p>Depends on storage and RoaringBitmap.
  */
 package io.sluice.zonemap;

@@ -68,4 +68,19 @@ final class KeyFormat {
         final int needed = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
         return lead + needed > length ? lead : length;
     }
+
+    /** The key as a JSON value: numbers stay numbers, dates and strings become JSON strings. */
+    static String json(final ColumnType type, final long key) {
+        return switch (type.kind()) {
+            case INT64, INT32, DECIMAL -> text(type, key);
+            case DATE, STRING -> jsonString(text(type, key));
+        };
+    }
+
+    /** A JSON string literal. */
+    static String jsonString(final String s) {
+        final StringBuilder sb = new StringBuilder(s.length() + 2);
+        JsonWriter.quote(s, sb);
+        return sb.toString();
+    }
 }

@@ -1,0 +1,171 @@
+package io.sluice.perf.cli;
+
+import io.sluice.shuffle.BoundaryConfig;
+import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.ColocationPlan;
+import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.ScanAssignment;
+import io.sluice.shuffle.Topology;
+import io.sluice.storage.Block;
+import io.sluice.storage.ColumnType;
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.Table;
+import java.util.Locale;
+
+/**
+ * What {@code sluice boundaries} shows for one key column: the plan from zonemaps (method, cut
+ * points, estimated rows per bucket, uniformity, overlap, expected cross-CN rows) next to the
+ * truth from one scan of the column (rows per bucket, rows whose bucket is on another CN than the
+ * one that scans their block).
+ */
+final class BoundariesReport {
+    private final String table;
+    private final String column;
+    private final ColumnType type;
+    private final long rows;
+    private final int blocks;
+    private final ColocationPlan plan;
+    private final double[] estimatedRows;
+    private final long[] actualRows;
+    private final long actualCrossRows;
+
+    private BoundariesReport(final Table table, final String column, final ColumnType type, final ColocationPlan plan,
+                             final long[] actualRows, final long actualCrossRows) {
+        this.table = table.name();
+        this.column = column;
+        this.type = type;
+        this.rows = table.rowCount();
+        this.blocks = table.blockCount();
+        this.plan = plan;
+        this.estimatedRows = plan.estimatedRows();
+        this.actualRows = actualRows;
+        this.actualCrossRows = actualCrossRows;
+    }
+
+    /** Plans from the column's zonemaps, then scans the column once to count what really happens. */
+    static BoundariesReport of(final Table table, final String column, final Topology topology,
+                               final BoundaryConfig config) {
+        final int col = table.schema().indexOf(column);
+        if (col < 0) {
+            throw new IllegalArgumentException("table '" + table.name() + "' has no column '" + column
+                    + "': columns are " + table.schema().names());
+        }
+        final ColocationPlan plan = ColocationPlan.of(table, column, topology, config);
+        final BucketFunction function = plan.bucketFunction();
+        final ScanAssignment assignment = plan.assignment();
+        final long[] perBucket = new long[topology.bucketCount()];
+        final int[] bucketOfRow = new int[Block.MAX_ROWS];
+        final ColumnVector[] keys = new ColumnVector[1];
+        long cross = 0;
+        for (int block = 0; block < table.blockCount(); block++) {
+            keys[0] = table.readBlock(block, col).column(0);
+            final int rowCount = keys[0].rowCount();
+            function.buckets(keys, rowCount, bucketOfRow);
+            final int scanCn = assignment.cnOf(block);
+            for (int i = 0; i < rowCount; i++) {
+                final int bucket = bucketOfRow[i];
+                perBucket[bucket]++;
+                if (topology.cnOf(bucket) != scanCn) {
+                    cross++;
+                }
+            }
+        }
+        return new BoundariesReport(table, column, table.schema().type(col), plan, perBucket, cross);
+    }
+
+    /** The plan the report shows. */
+    ColocationPlan plan() {
+        return plan;
+    }
+
+    /** Rows found in each bucket by the scan. */
+    long[] actualRows() {
+        return actualRows.clone();
+    }
+
+    /** Fraction of rows the scan found on another CN than their bucket's. */
+    double actualCrossFraction() {
+        return rows == 0 ? 0 : (double) actualCrossRows / rows;
+    }
+
+    /** The human-readable report. */
+    String text() {
+        final RangeBoundaries b = plan.boundaries();
+        final ScanAssignment a = plan.assignment();
+        final Topology t = b.topology();
+        final StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "table %s, column %s (%s): %d rows in %d blocks%n", table, column, type, rows, blocks));
+        sb.append(String.format(Locale.ROOT, "topology %s: %d buckets%n", t, t.bucketCount()));
+        sb.append("method: ").append(b.method().label()).append(" (").append(b.explanation()).append(")\n");
+        sb.append(String.format(Locale.ROOT, "uniformity: %.4f%n", plan.stats().uniformity()));
+        sb.append(String.format(Locale.ROOT, "overlap: %.6f%n", plan.stats().overlap()));
+        final long[] cuts = b.cutPoints();
+        if (b.isRange()) {
+            sb.append("cut points: ").append(join(cuts)).append('\n');
+            sb.append("CN cut points: ").append(join(b.cnCutPoints())).append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "%6s %4s %5s  %-24s %12s %12s%n", "bucket", "cn", "core",
+                b.isRange() ? "keys" : "keys (hashed)", "estimated", "actual"));
+        for (int bucket = 0; bucket < t.bucketCount(); bucket++) {
+            final String range = !b.isRange() ? "-"
+                    : "[" + (bucket == 0 ? "min" : KeyFormat.text(type, cuts[bucket - 1])) + ", "
+                    + (bucket == cuts.length ? "max]" : KeyFormat.text(type, cuts[bucket]) + ")");
+            sb.append(String.format(Locale.ROOT, "%6d %4d %5d  %-24s %12d %12d%n", bucket, t.cnOf(bucket), t.coreOf(bucket),
+                    range, Math.round(estimatedRows[bucket]), actualRows[bucket]));
+        }
+        sb.append(String.format(Locale.ROOT, "scan: %s, %d of %d blocks routed whole%n",
+                a.colocated() ? "colocated" : "round-robin", a.wholeBlocks().getCardinality(), blocks));
+        sb.append(String.format(Locale.ROOT, "rows crossing CNs: estimated %.4f%% (%d rows), actual %.4f%% (%d rows)%n",
+                100 * a.expectedCrossCnFraction(), Math.round(a.expectedCrossCnRows()),
+                100 * actualCrossFraction(), actualCrossRows));
+        return sb.toString();
+    }
+
+    private String join(final long[] keys) {
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < keys.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(KeyFormat.text(type, keys[i]));
+        }
+        return keys.length == 0 ? "(none)" : sb.toString();
+    }
+
+    /** The report as one JSON object. */
+    String json() {
+        final RangeBoundaries b = plan.boundaries();
+        final ScanAssignment a = plan.assignment();
+        final StringBuilder sb = new StringBuilder("{");
+        sb.append("\"table\":").append(KeyFormat.jsonString(table));
+        sb.append(",\"column\":").append(KeyFormat.jsonString(column));
+        sb.append(",\"type\":").append(KeyFormat.jsonString(type.toString()));
+        sb.append(",\"rows\":").append(rows);
+        sb.append(",\"topology\":").append(KeyFormat.jsonString(b.topology().toString()));
+        sb.append(",\"method\":").append(KeyFormat.jsonString(b.method().label()));
+        sb.append(",\"hash_reason\":").append(b.isRange() ? "null"
+                : KeyFormat.jsonString(b.hashReason().name().toLowerCase(Locale.ROOT).replace('_', '-')));
+        sb.append(",\"explanation\":").append(KeyFormat.jsonString(b.explanation()));
+        sb.append(",\"buckets\":").append(b.bucketCount());
+        sb.append(",\"cut_points\":[");
+        final long[] cuts = b.cutPoints();
+        for (int i = 0; i < cuts.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(KeyFormat.json(type, cuts[i]));
+        }
+        sb.append("],\"estimated_rows\":[");
+        for (int i = 0; i < estimatedRows.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(Math.round(estimatedRows[i]));
+        }
+        sb.append("],\"actual_rows\":[");
+        for (int i = 0; i < actualRows.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(actualRows[i]);
+        }
+        sb.append("],\"uniformity\":").append(number(plan.stats().uniformity()));
+        sb.append(",\"overlap\":").append(number(plan.stats().overlap()));
+        sb.append(",\"cross_cn_fraction\":{\"estimated\":").append(number(a.expectedCrossCnFraction()));
+        sb.append(",\"actual\":").append(number(actualCrossFraction())).append('}');
+        sb.append(",\"scan\":").append(KeyFormat.jsonString(a.colocated() ? "colocated" : "round-robin"));
+        return sb.append("}\n").toString();
+    }
+
+    private static String number(final double x) {
+        return Double.isFinite(x) ? String.format(Locale.ROOT, "%.6g", x) : "null";
+    }
+}

@@ -1,0 +1,84 @@
+package io.sluice.shuffle;
+
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.Table;
+import io.sluice.storage.TypeKind;
+
+/**
+ * Test oracle: scans a key column and counts, row by row, the bucket each row really goes to and
+ * whether that bucket's CN differs from the CN that scans the row's block. Buckets of range
+ * boundaries are found here by a plain search over the cut points, not by RangeBucketFunction.
+ */
+final class ExactShuffle {
+    /** Exact outcome of one table's shuffle. */
+    record Counts(long[] perBucket, long crossCnRows, long rows) {
+        double crossFraction() {
+            return rows == 0 ? 0 : (double) crossCnRows / rows;
+        }
+
+        /** Largest bucket over the mean bucket. */
+        double maxOverMean() {
+            long max = 0;
+            for (final long c : perBucket) {
+                max = Math.max(max, c);
+            }
+            return max / ((double) rows / perBucket.length);
+        }
+
+        /** Smallest bucket over the mean bucket. */
+        double minOverMean() {
+            long min = Long.MAX_VALUE;
+            for (final long c : perBucket) {
+                min = Math.min(min, c);
+            }
+            return min / ((double) rows / perBucket.length);
+        }
+    }
+
+    private ExactShuffle() {
+    }
+
+    /** The range bucket of a key: how many cut points are at or below it, in the kind's key order. */
+    static int rangeBucket(final TypeKind kind, final long[] cuts, final long key) {
+        int n = 0;
+        while (n < cuts.length && kind.compareKeys(cuts[n], key) <= 0) {
+            n++;
+        }
+        return n;
+    }
+
+    static Counts scan(final Table table, final String column, final RangeBoundaries boundaries,
+                       final ScanAssignment assignment) {
+        final int col = table.schema().require(column);
+        final TypeKind kind = table.schema().type(col).kind();
+        final long[] cuts = boundaries.cutPoints();
+        final Topology topology = boundaries.topology();
+        final long[] perBucket = new long[topology.bucketCount()];
+        final int[] hashed = new int[8192];
+        long cross = 0;
+        long rows = 0;
+        for (int block = 0; block < table.blockCount(); block++) {
+            final ColumnVector key = table.readBlock(block, col).column(0);
+            final int scanCn = assignment.cnOf(block);
+            if (!boundaries.isRange()) {
+                boundaries.bucketFunction().buckets(new ColumnVector[] {key}, key.rowCount(), hashed);
+            }
+            for (int i = 0; i < key.rowCount(); i++) {
+                final int bucket;
+                if (key.isNull(i)) {
+                    bucket = 0;
+                } else if (boundaries.isRange()) {
+                    bucket = rangeBucket(kind, cuts, key.key(i));
+                } else {
+                    bucket = hashed[i];
+                }
+                perBucket[bucket]++;
+                if (bucket / topology.coresPerCn() != scanCn) {
+                    cross++;
+                }
+                rows++;
+            }
+        }
+        return new Counts(perBucket, cross, rows);
+    }
+}

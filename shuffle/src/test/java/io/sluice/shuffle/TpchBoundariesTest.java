@@ -1,0 +1,126 @@
+package io.sluice.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.sluice.storage.Block;
+import io.sluice.storage.LongVector;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import io.sluice.storage.TypeKind;
+import io.sluice.storage.tpch.TpchLoader;
+import io.sluice.storage.tpch.TpchTable;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Boundaries and colocation on real TPC-H data (SF 0.1 lineitem and orders), counted exactly by scanning. */
+class TpchBoundariesTest {
+    @TempDir
+    static Path dir;
+    static Table lineitem;
+    static Table orders;
+
+    @BeforeAll
+    static void generate() {
+        final Store store = Store.create(dir);
+        lineitem = TpchLoader.load(store, TpchTable.LINEITEM, 0.1, rows -> { });
+        orders = TpchLoader.load(store, TpchTable.ORDERS, 0.1, rows -> { });
+    }
+
+    @AfterAll
+    static void close() {
+        lineitem.close();
+        orders.close();
+    }
+
+    @Test
+    void orderkeyBucketsAreBalanced() {
+        for (final String shape : new String[] {"3x2", "3x10", "5x10", "7x8"}) {
+            final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", Topology.parse(shape));
+            assertThat(plan.boundaries().method()).as(shape).isEqualTo(BoundaryMethod.RANGE_UNIFORM);
+            final ExactShuffle.Counts counts = ExactShuffle.scan(lineitem, "l_orderkey", plan.boundaries(), plan.assignment());
+            System.out.printf(Locale.ROOT, "balance %s: %d buckets, max/mean %.4f, min/mean %.4f%n", shape,
+                    counts.perBucket().length, counts.maxOverMean(), counts.minOverMean());
+            assertThat(counts.rows()).isEqualTo(lineitem.rowCount());
+            assertThat(counts.maxOverMean()).as(shape).isLessThanOrEqualTo(1.05);
+        }
+    }
+
+    @Test
+    void colocatedScansKeepRowsOnTheirCn() {
+        for (final String shape : new String[] {"3x2", "5x2", "7x8"}) {
+            final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", Topology.parse(shape));
+            final ScanAssignment ordersAssignment = plan.assign(orders.zoneMaps(0));
+            final ExactShuffle.Counts l = ExactShuffle.scan(lineitem, "l_orderkey", plan.boundaries(), plan.assignment());
+            final ExactShuffle.Counts o = ExactShuffle.scan(orders, "o_orderkey", plan.boundaries(), ordersAssignment);
+            final double both = (double) (l.crossCnRows() + o.crossCnRows()) / (l.rows() + o.rows());
+            System.out.printf(Locale.ROOT, "colocate %s: lineitem %.4f%% (est %.4f%%), orders %.4f%% (est %.4f%%), both %.4f%%%n",
+                    shape, 100 * l.crossFraction(), 100 * plan.assignment().expectedCrossCnFraction(),
+                    100 * o.crossFraction(), 100 * ordersAssignment.expectedCrossCnFraction(), 100 * both);
+            final int cnCuts = plan.boundaries().topology().cnCount() - 1;
+            for (final ExactShuffle.Counts c : new ExactShuffle.Counts[] {l, o}) {
+                // Both tables are clustered by orderkey, so each CN cut splits at most one block of each, and
+                // the block stays where at least half of its rows belong: at most half a block crosses per cut.
+                assertThat(c.crossCnRows()).as(shape).isLessThanOrEqualTo((long) cnCuts * Block.MAX_ROWS / 2);
+            }
+            // The zonemap estimate tracks the exact count.
+            assertThat(plan.assignment().expectedCrossCnFraction()).as(shape).isCloseTo(l.crossFraction(), within(1e-3));
+            assertThat(ordersAssignment.expectedCrossCnFraction()).as(shape).isCloseTo(o.crossFraction(), within(1e-3));
+        }
+    }
+
+    @Test
+    void atThreeCnsUnderOnePercentOfLineitemCrosses() {
+        final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", Topology.parse("3x2"));
+        final ExactShuffle.Counts colocated = ExactShuffle.scan(lineitem, "l_orderkey", plan.boundaries(), plan.assignment());
+        assertThat(colocated.crossFraction()).isLessThan(0.01);
+        // Without colocation (blocks dealt round-robin) two thirds of the rows cross.
+        final ScanAssignment dealt = ScanAssignment.roundRobin(lineitem.zoneMaps(0), TypeKind.INT64, Topology.parse("3x2"));
+        final ExactShuffle.Counts roundRobin = ExactShuffle.scan(lineitem, "l_orderkey", plan.boundaries(), dealt);
+        assertThat(roundRobin.crossFraction()).isCloseTo(2.0 / 3, within(0.02));
+        // A hash shuffle crosses as much, whatever the scan does.
+        final RangeBoundaries hash = RangeBoundaries.plan(plan.stats(), Topology.parse("3x2"),
+                BoundaryConfig.DEFAULT.withMinDistinctPerBucket(Integer.MAX_VALUE / 8));
+        assertThat(hash.method()).isEqualTo(BoundaryMethod.HASH);
+        final ExactShuffle.Counts hashed = ExactShuffle.scan(lineitem, "l_orderkey", hash, ScanAssignment.of(lineitem.zoneMaps(0), hash));
+        assertThat(hashed.crossFraction()).isCloseTo(2.0 / 3, within(0.01));
+        System.out.printf(Locale.ROOT, "3x2 lineitem cross-CN: colocated %.4f%%, round-robin scan %.2f%%, hash %.2f%%%n",
+                100 * colocated.crossFraction(), 100 * roundRobin.crossFraction(), 100 * hashed.crossFraction());
+    }
+
+    @Test
+    void rowsFollowTheirCnRangeAndEstimatesMatchCounts() {
+        final Topology topology = Topology.parse("7x8");
+        final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", topology);
+        final long[] cnCuts = plan.boundaries().cnCutPoints();
+        final RangeBucketFunction f = (RangeBucketFunction) plan.bucketFunction();
+        for (int block = 0; block < lineitem.blockCount(); block += 7) {
+            final long[] keys = ((LongVector) lineitem.readBlock(block, 0).column(0)).values();
+            for (final long key : keys) {
+                assertThat(ExactShuffle.rangeBucket(TypeKind.INT64, cnCuts, key)).isEqualTo(topology.cnOf(f.bucket(key)));
+            }
+        }
+        final ExactShuffle.Counts counts = ExactShuffle.scan(lineitem, "l_orderkey", plan.boundaries(), plan.assignment());
+        final double[] estimated = plan.estimatedRows();
+        for (int b = 0; b < estimated.length; b++) {
+            assertThat(estimated[b]).as("bucket %d", b).isCloseTo(counts.perBucket()[b], within(0.02 * counts.perBucket()[b]));
+        }
+    }
+
+    @Test
+    void orderkeyIsUniformAndItsBlocksBarelyOverlap() {
+        final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", Topology.parse("3x2"));
+        System.out.printf(Locale.ROOT, "l_orderkey uniformity %.4f overlap %.3e distinct %.0f%n", plan.stats().uniformity(),
+                plan.stats().overlap(), plan.stats().distinctEstimate());
+        final ColocationPlan o = ColocationPlan.of(orders, "o_orderkey", Topology.parse("3x2"));
+        System.out.printf(Locale.ROOT, "o_orderkey uniformity %.4f overlap %.3e%n", o.stats().uniformity(), o.stats().overlap());
+        assertThat(plan.stats().uniformity()).isGreaterThan(0.9);
+        // Adjacent blocks share at most the one orderkey split between them.
+        assertThat(plan.stats().overlap()).isLessThan(1e-4);
+        assertThat(o.stats().overlap()).isLessThan(1e-4);
+    }
+}

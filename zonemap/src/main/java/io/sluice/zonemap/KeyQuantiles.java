@@ -1,0 +1,292 @@
+package io.sluice.zonemap;
+
+import io.sluice.storage.TypeKind;
+import io.sluice.storage.ZoneMap;
+
+/**
+ * Equi-depth cut points of one key column estimated from its block zonemaps alone, with no scan of
+ * the data (seed 003, part 2). Each block is taken as uniform over its keys {@code [min, max]}
+ * (a point mass when {@code min == max}; null rows are counted apart), the blocks' densities are
+ * merged by a sweep over their sorted endpoints, and the piecewise-linear cumulative row count is
+ * inverted at the wanted depths: O(blocks log blocks).
+ *
+ * <p>Integer keys are treated as unit cells ({@code [min, max + 1)}); string keys are
+ * {@link io.sluice.storage.StringKey} prefix keys in unsigned order (see {@link KeySpace}). Cut
+ * points are exact keys; lengths and densities are doubles because a key range may be 2^64 wide.
+ *
+ * <p>With more than {@code maxBlocks} blocks (default {@value #DEFAULT_MAX_BLOCKS}, about a
+ * billion rows of 8192-row blocks) the sweep runs over an evenly strided, deterministic sample of
+ * them, scaled to the exact row count; row and null counts, min and max always come from every
+ * block.
+ */
+public final class KeyQuantiles {
+    /** Cut points kept by default: 1023, splitting the rows into 1024 equal parts. */
+    public static final int DEFAULT_CUT_POINTS = 1023;
+    /** Most cut points one call may ask for (enough for {@code Topology.MAX_BUCKETS} buckets). */
+    public static final int MAX_CUT_POINTS = 65_535;
+    /** Blocks swept before sampling starts. */
+    public static final int DEFAULT_MAX_BLOCKS = 131_072;
+    /** Equal-width bins over [min, max] in which {@link #uniformity()} looks for the densest spot. */
+    public static final int UNIFORMITY_BINS = 1024;
+
+    private final TypeKind kind;
+    private final int blockCount;
+    private final int sweptBlocks;
+    private final long rowCount;
+    private final long nullCount;
+    private final int blocksWithValues;
+    private final long signedMin;
+    private final long signedMax;
+    private final KeyDensity density;
+    private final long[] defaultCuts;
+    private final double uniformity;
+
+    private KeyQuantiles(final TypeKind kind, final int blockCount, final int blocksWithValues, final int sweptBlocks,
+                         final long rowCount, final long nullCount, final long signedMin, final long signedMax,
+                         final KeyDensity density) {
+        this.kind = kind;
+        this.blockCount = blockCount;
+        this.blocksWithValues = blocksWithValues;
+        this.sweptBlocks = sweptBlocks;
+        this.rowCount = rowCount;
+        this.nullCount = nullCount;
+        this.signedMin = signedMin;
+        this.signedMax = signedMax;
+        this.density = density;
+        this.uniformity = density.isEmpty() ? 1
+                : 1 / density.peakToMean(KeySpace.startOf(signedMin, signedMax), KeySpace.endOf(signedMax), UNIFORMITY_BINS);
+        this.defaultCuts = cuts(DEFAULT_CUT_POINTS);
+    }
+
+    /** Quantiles of one key column from its zonemaps, one per block in block order. */
+    public static KeyQuantiles of(final TypeKind kind, final ZoneMap[] zoneMaps) {
+        return of(kind, zoneMaps, DEFAULT_MAX_BLOCKS);
+    }
+
+    /**
+     * Quantiles of one key column, sweeping at most {@code maxBlocks} blocks (a deterministic
+     * sample of them when there are more).
+     *
+     * @throws IllegalArgumentException naming the block and the rule when a zonemap is absent or
+     *                                  inconsistent (negative counts, more nulls than rows, min above max)
+     */
+    public static KeyQuantiles of(final TypeKind kind, final ZoneMap[] zoneMaps, final int maxBlocks) {
+        requireValid(kind, zoneMaps);
+        if (maxBlocks < 1) {
+            throw new IllegalArgumentException("maxBlocks " + maxBlocks + " is not valid: sweep at least 1 block");
+        }
+        long rows = 0;
+        long nulls = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        int withValues = 0;
+        for (int b = 0; b < zoneMaps.length; b++) {
+            final ZoneMap zm = zoneMaps[b];
+            rows += zm.rowCount();
+            nulls += zm.nullCount();
+            if (zm.hasValues()) {
+                withValues++;
+                min = Math.min(min, KeySpace.toSigned(kind, zm.min()));
+                max = Math.max(max, KeySpace.toSigned(kind, zm.max()));
+            }
+        }
+        if (withValues == 0) {
+            return new KeyQuantiles(kind, zoneMaps.length, 0, 0, rows, nulls, 0, 0, KeyDensity.sweep(0, null, null, null));
+        }
+        final int swept = Math.min(withValues, maxBlocks);
+        final long[] start = new long[swept];
+        final long[] end = new long[swept];
+        final double[] blockRows = new double[swept];
+        // Stride over the blocks that hold values: the k-th swept one is the floor(k * withValues / swept)-th.
+        int n = 0;
+        int seen = 0;
+        double sweptRows = 0;
+        for (int b = 0; b < zoneMaps.length && n < swept; b++) {
+            final ZoneMap zm = zoneMaps[b];
+            if (!zm.hasValues()) {
+                continue;
+            }
+            if (seen++ == (int) ((long) n * withValues / swept)) {
+                final long lo = KeySpace.toSigned(kind, zm.min());
+                final long hi = KeySpace.toSigned(kind, zm.max());
+                start[n] = KeySpace.startOf(lo, hi);
+                end[n] = KeySpace.endOf(hi);
+                blockRows[n] = zm.nonNullCount();
+                sweptRows += blockRows[n];
+                n++;
+            }
+        }
+        final double scale = (rows - nulls) / sweptRows;
+        if (scale != 1) {
+            for (int i = 0; i < n; i++) {
+                blockRows[i] *= scale;
+            }
+        }
+        return new KeyQuantiles(kind, zoneMaps.length, withValues, n, rows, nulls, min, max,
+                KeyDensity.sweep(n, start, end, blockRows));
+    }
+
+    /**
+     * Checks zonemaps handed in by a caller the way {@link #of} does: present, one per block, each
+     * consistent; the message names the block and the rule.
+     */
+    public static void requireValid(final TypeKind kind, final ZoneMap[] zoneMaps) {
+        if (kind == null) {
+            throw new IllegalArgumentException("no key type given: pass the TypeKind of the key column");
+        }
+        if (zoneMaps == null) {
+            throw new IllegalArgumentException("no zonemaps (null): pass one ZoneMap per block of the key column,"
+                    + " in block order (an empty array for a table without blocks)");
+        }
+        for (int b = 0; b < zoneMaps.length; b++) {
+            check(kind, b, zoneMaps[b]);
+        }
+    }
+
+    private static ZoneMap check(final TypeKind kind, final int block, final ZoneMap zm) {
+        if (zm == null) {
+            throw new IllegalArgumentException("zonemap of block " + block + " is absent (null): pass one ZoneMap per block");
+        }
+        if (zm.rowCount() < 0 || zm.nullCount() < 0 || zm.nullCount() > zm.rowCount()) {
+            throw new IllegalArgumentException("zonemap of block " + block + " is not valid: " + zm.nullCount()
+                    + " nulls in " + zm.rowCount() + " rows (counts must satisfy 0 <= nulls <= rows)");
+        }
+        if (zm.hasValues() && kind.compareKeys(zm.min(), zm.max()) > 0) {
+            throw new IllegalArgumentException("zonemap of block " + block + " is not valid: min " + zm.min()
+                    + " is above max " + zm.max() + " (" + kind + " keys compare "
+                    + (kind == TypeKind.STRING ? "unsigned" : "signed") + ")");
+        }
+        return zm;
+    }
+
+    /** The key's kind. */
+    public TypeKind kind() {
+        return kind;
+    }
+
+    /** Blocks described. */
+    public int blockCount() {
+        return blockCount;
+    }
+
+    /** Blocks the sweep used: all blocks with a non-null key, or a sample of them past the threshold. */
+    public int sweptBlocks() {
+        return sweptBlocks;
+    }
+
+    /** Whether the sweep ran over a sample of the blocks. */
+    public boolean sampled() {
+        return sweptBlocks < blocksWithValues;
+    }
+
+    /** Rows in all blocks. */
+    public long rowCount() {
+        return rowCount;
+    }
+
+    /** Rows whose key is null. */
+    public long nullCount() {
+        return nullCount;
+    }
+
+    /** Rows whose key is not null. */
+    public long nonNullCount() {
+        return rowCount - nullCount;
+    }
+
+    /** Whether any row has a non-null key; without one there are no cut points to give. */
+    public boolean hasValues() {
+        return !density.isEmpty();
+    }
+
+    /** The smallest key (valid when {@link #hasValues()}). */
+    public long min() {
+        requireValues("min");
+        return KeySpace.fromSigned(kind, signedMin);
+    }
+
+    /** The largest key (valid when {@link #hasValues()}). */
+    public long max() {
+        requireValues("max");
+        return KeySpace.fromSigned(kind, signedMax);
+    }
+
+    /** The 1023 default equi-depth cut points: key {@code i} has about {@code (i + 1) / 1024} of the rows below it. */
+    public long[] cutPoints() {
+        return defaultCuts.clone();
+    }
+
+    /**
+     * {@code n} equi-depth cut points: about {@code (i + 1) / (n + 1)} of the non-null rows lie
+     * below cut {@code i}. Non-decreasing; a key holding more than one share of the rows yields
+     * repeated cut points (which a caller may treat as a reason not to range-split). Empty when
+     * the column has no non-null key.
+     *
+     * @param n 0..{@value #MAX_CUT_POINTS}
+     */
+    public long[] cutPoints(final int n) {
+        if (n < 0 || n > MAX_CUT_POINTS) {
+            throw new IllegalArgumentException(n + " cut points is not valid: ask for 0.." + MAX_CUT_POINTS
+                    + " (one fewer than the buckets)");
+        }
+        return cuts(n);
+    }
+
+    private long[] cuts(final int n) {
+        if (density.isEmpty()) {
+            return new long[0];
+        }
+        final long[] cuts = new long[n];
+        final double total = density.total();
+        for (int i = 0; i < n; i++) {
+            cuts[i] = KeySpace.fromSigned(kind, density.keyAt(total * (i + 1) / (n + 1)));
+        }
+        return cuts;
+    }
+
+    /** Estimated non-null rows whose key is below {@code key}. */
+    public double rowsBelow(final long key) {
+        return density.rowsBelow(KeySpace.toSigned(kind, key));
+    }
+
+    /**
+     * Global density over highest local density, in (0, 1]: the mean row count of
+     * {@value #UNIFORMITY_BINS} equal-width bins over [min, max] divided by the fullest bin's.
+     * 1 means perfectly uniform; a key with a peak holding a tenth of the rows scores at most
+     * about 0.01. 1 when there are no values.
+     */
+    public double uniformity() {
+        return uniformity;
+    }
+
+    /**
+     * Size-weighted pairwise overlap of the block key ranges, in [0, 1]: for two rows of different
+     * blocks, the probability that the first one's key lies in the second one's block range.
+     * 0 for disjoint blocks (a table clustered by the key), 1 when every block covers the same
+     * range (an unclustered key, whose zonemaps cannot show its skew).
+     */
+    public double overlap() {
+        return density.overlap();
+    }
+
+    /**
+     * Estimated distinct non-null keys: at most one per integer key in the blocks' ranges and one
+     * per row. For strings it counts distinct 8-byte prefixes, which is what a range split can tell apart.
+     */
+    public double distinctEstimate() {
+        return density.distinctEstimate();
+    }
+
+    private void requireValues(final String what) {
+        if (!hasValues()) {
+            throw new IllegalStateException("no " + what + ": the key column has no non-null value in "
+                    + blockCount + " blocks");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KeyQuantiles[" + kind + ", blocks=" + blockCount + ", swept=" + sweptBlocks + ", rows=" + rowCount
+                + ", nulls=" + nullCount + ", uniformity=" + uniformity + ", overlap=" + overlap() + "]";
+    }
+}
