@@ -69,4 +69,9 @@ public final class Store {
     public TableWriter createTable(final String name, final Schema schema, final String sortKey) {
         return TableWriter.create(dir, name, schema, sortKey);
     }
+
+    /** Starts writing a new table whose rows arrive already in {@code sortKey} order (checked, not sorted). */
+    public TableWriter createSortedTable(final String name, final Schema schema, final String sortKey) {
+        return TableWriter.create(dir, name, schema, sortKey, true);
+    }
 }

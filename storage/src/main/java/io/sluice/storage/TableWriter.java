@@ -24,6 +24,8 @@ public final class TableWriter implements AutoCloseable {
     private final Schema schema;
     private final String sortKey;
     private final int sortColumn;
+    private final boolean presorted;
+    private ColumnVector lastKey;
     private final ColumnBuilder[] builders;
     private final BlockEncoder encoder = new BlockEncoder();
     private final List<ZoneMap[]> zoneMaps = new ArrayList<>();
@@ -31,10 +33,12 @@ public final class TableWriter implements AutoCloseable {
     private long bytes;
     private boolean finished;
 
-    private TableWriter(final Path storeDir, final String name, final Schema schema, final String sortKey) {
+    private TableWriter(final Path storeDir, final String name, final Schema schema, final String sortKey,
+                        final boolean presorted) {
         this.name = name;
         this.schema = schema;
         this.sortKey = sortKey;
+        this.presorted = presorted;
         this.sortColumn = sortKey == null ? -1 : schema.require(sortKey);
         this.finalDir = storeDir.resolve(name);
         this.partialDir = storeDir.resolve("." + name + ".partial");
@@ -50,11 +54,22 @@ public final class TableWriter implements AutoCloseable {
      * @param sortKey column to sort by, or null to keep arrival order
      */
     public static TableWriter create(final Path storeDir, final String name, final Schema schema, final String sortKey) {
+        return create(storeDir, name, schema, sortKey, false);
+    }
+
+    /**
+     * Starts a table whose rows may already arrive in {@code sortKey} order.
+     *
+     * @param presorted when true, rows are not buffered and sorted but checked to arrive in
+     *                  non-decreasing key order (the table is still recorded as sorted by it)
+     */
+    public static TableWriter create(final Path storeDir, final String name, final Schema schema, final String sortKey,
+                                     final boolean presorted) {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new IllegalArgumentException("table name '" + name
                     + "' is not valid: use letters, digits and '_', starting with a letter or '_'");
         }
-        final TableWriter writer = new TableWriter(storeDir, name, schema, sortKey);
+        final TableWriter writer = new TableWriter(storeDir, name, schema, sortKey, presorted && sortKey != null);
         if (Files.exists(writer.finalDir)) {
             throw new StorageException("table '" + name + "' already exists in " + storeDir
                     + ": choose another name or delete " + writer.finalDir);
@@ -89,7 +104,7 @@ public final class TableWriter implements AutoCloseable {
             }
         }
         rows++;
-        if (sortColumn < 0 && expected == Block.MAX_ROWS) {
+        if ((sortColumn < 0 || presorted) && expected == Block.MAX_ROWS) {
             flush(null, 0, expected);
             for (final ColumnBuilder b : builders) {
                 b.clear();
@@ -108,6 +123,9 @@ public final class TableWriter implements AutoCloseable {
     }
 
     private void flush(final int[] order, final int from, final int count) {
+        if (presorted) {
+            checkOrder(count);
+        }
         final ColumnVector[] columns = new ColumnVector[builders.length];
         for (int i = 0; i < builders.length; i++) {
             columns[i] = builders[i].gather(order, from, count);
@@ -126,7 +144,7 @@ public final class TableWriter implements AutoCloseable {
     /** Writes the remaining rows, the zonemap index and the manifest, then makes the table visible. */
     public Table finish() {
         final int buffered = builders[0].size();
-        if (sortColumn >= 0) {
+        if (sortColumn >= 0 && !presorted) {
             final int[] order = sortedOrder(builders[sortColumn], buffered);
             for (int from = 0; from < buffered; from += Block.MAX_ROWS) {
                 flush(order, from, Math.min(Block.MAX_ROWS, buffered - from));
@@ -143,6 +161,33 @@ public final class TableWriter implements AutoCloseable {
         }
         finished = true;
         return Table.open(finalDir);
+    }
+
+    private void checkOrder(final int count) {
+        final ColumnBuilder key = builders[sortColumn];
+        for (int i = 1; i < count; i++) {
+            if (key.compareRows(i - 1, i) > 0) {
+                throw new IllegalStateException("table '" + name + "' was declared sorted by " + sortKey
+                        + " but row " + (rows - count + i) + " is smaller than the row before it");
+            }
+        }
+        final ColumnVector first = key.build(0, 1);
+        if (lastKey != null && compareFirst(lastKey, first) > 0) {
+            throw new IllegalStateException("table '" + name + "' was declared sorted by " + sortKey
+                    + " but block " + zoneMaps.size() + " starts below the end of the block before it");
+        }
+        lastKey = key.build(count - 1, 1);
+    }
+
+    private static int compareFirst(final ColumnVector a, final ColumnVector b) {
+        if (a.isNull(0) || b.isNull(0)) {
+            return Boolean.compare(!a.isNull(0), !b.isNull(0));
+        }
+        if (a instanceof StringVector sa && b instanceof StringVector sb) {
+            return java.util.Arrays.compareUnsigned(sa.bytes(), sa.offset(0), sa.offset(0) + sa.length(0),
+                    sb.bytes(), sb.offset(0), sb.offset(0) + sb.length(0));
+        }
+        return Long.compare(a.key(0), b.key(0));
     }
 
     /** Stable order of rows {@code 0..n-1} by a column (merge sort over indices, nulls first). */

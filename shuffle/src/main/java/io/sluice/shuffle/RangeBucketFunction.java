@@ -1,0 +1,128 @@
+package io.sluice.shuffle;
+
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.IntVector;
+import io.sluice.storage.LongVector;
+import io.sluice.storage.StringVector;
+import io.sluice.storage.TypeKind;
+import io.sluice.storage.ZoneMap;
+
+/**
+ * Range bucketing: bucket = number of cut points {@code <=} the key, so bucket {@code i} holds
+ * keys in {@code [cut[i-1], cut[i])} and every key of bucket i is below every key of bucket i+1.
+ * Keys are zonemap keys (values; prefix keys for strings, compared unsigned). Lookups are
+ * branch-free: a fixed number of halving steps over the cut points, padded to a power of two.
+ */
+public final class RangeBucketFunction implements BucketFunction {
+    private final TypeKind kind;
+    private final long[] cuts;
+    /** Cut points in signed order, padded with MAX_VALUE to a power of two minus one. */
+    private final long[] padded;
+    private final int steps;
+    private final long flip;
+
+    /**
+     * @param cutPoints {@code bucketCount - 1} strictly increasing keys (in the kind's key order)
+     */
+    public RangeBucketFunction(final TypeKind kind, final long[] cutPoints) {
+        this.kind = kind;
+        this.cuts = cutPoints.clone();
+        if (cuts.length + 1 > Topology.MAX_BUCKETS) {
+            throw new IllegalArgumentException(cuts.length + " cut points give more than " + Topology.MAX_BUCKETS + " buckets");
+        }
+        for (int i = 1; i < cuts.length; i++) {
+            if (kind.compareKeys(cuts[i - 1], cuts[i]) >= 0) {
+                throw new IllegalArgumentException("cut points must be strictly increasing: cut " + (i - 1) + " = "
+                        + cuts[i - 1] + " is not below cut " + i + " = " + cuts[i]);
+            }
+        }
+        this.flip = kind == TypeKind.STRING ? Long.MIN_VALUE : 0;
+        int size = 1;
+        int s = 0;
+        while (size - 1 < cuts.length) {
+            size <<= 1;
+            s++;
+        }
+        this.steps = s;
+        this.padded = new long[size];
+        for (int i = 0; i < size; i++) {
+            padded[i] = i < cuts.length ? cuts[i] ^ flip : Long.MAX_VALUE;
+        }
+    }
+
+    /** The key kind the cut points are in. */
+    public TypeKind kind() {
+        return kind;
+    }
+
+    /** A copy of the cut points. */
+    public long[] cutPoints() {
+        return cuts.clone();
+    }
+
+    @Override
+    public int bucketCount() {
+        return cuts.length + 1;
+    }
+
+    /** The bucket of one key. */
+    public int bucket(final long key) {
+        return lookup(key ^ flip);
+    }
+
+    private int lookup(final long signedKey) {
+        // Invariant: the answer lies in [base, base + 2^k]; each step halves the window without a branch.
+        int base = 0;
+        int half = padded.length >>> 1;
+        for (int k = 0; k < steps; k++) {
+            base += padded[base + half - 1] <= signedKey ? half : 0;
+            half >>>= 1;
+        }
+        // A key at or above MAX_VALUE padding only happens for MAX_VALUE itself; clamp to the last bucket.
+        return Math.min(base, cuts.length);
+    }
+
+    @Override
+    public void buckets(final ColumnVector[] keys, final int rowCount, final int[] out) {
+        if (keys.length != 1) {
+            throw new IllegalArgumentException("a range shuffle takes one key column, got " + keys.length);
+        }
+        final ColumnVector key = keys[0];
+        if (key instanceof LongVector lv) {
+            final long[] values = lv.values();
+            for (int i = 0; i < rowCount; i++) {
+                out[i] = lookup(values[i]);
+            }
+        } else if (key instanceof IntVector iv) {
+            final int[] values = iv.values();
+            for (int i = 0; i < rowCount; i++) {
+                out[i] = lookup(values[i]);
+            }
+        } else {
+            final StringVector sv = (StringVector) key;
+            for (int i = 0; i < rowCount; i++) {
+                out[i] = lookup(sv.key(i) ^ flip);
+            }
+        }
+        final long[] nulls = key.nulls();
+        if (nulls != null) {
+            for (int i = 0; i < rowCount; i++) {
+                if ((nulls[i >>> 6] & (1L << i)) != 0) {
+                    out[i] = NULL_BUCKET;
+                }
+            }
+        }
+    }
+
+    @Override
+    public int bucketOfRange(final ZoneMap keyRange) {
+        if (!keyRange.hasValues()) {
+            return keyRange.rowCount() == 0 ? -1 : NULL_BUCKET;
+        }
+        final int low = bucket(keyRange.min());
+        if (low != bucket(keyRange.max())) {
+            return -1;
+        }
+        return keyRange.nullCount() == 0 || low == NULL_BUCKET ? low : -1;
+    }
+}
