@@ -6,10 +6,20 @@ import io.sluice.storage.ZoneMap;
 
 /**
  * Statistics of one column derived from its per-block zonemaps alone: row and null counts, the
- * smallest and largest key, and an estimate of the distinct non-null values (see
- * {@link DistinctEstimator} for the heuristic). {@code min} and {@code max} are zonemap keys
- * (string prefix keys for strings, compare with {@link TypeKind#compareKeys}); both are 0 when
- * no row has a value.
+ * smallest and largest key, and an estimate of the distinct non-null values. {@code min} and
+ * {@code max} are zonemap keys (string prefix keys for strings, compare with
+ * {@link TypeKind#compareKeys}); both are 0 when no row has a value.
+ *
+ * <p>The distinct estimate is a planning guess. For integer-like kinds each block is taken to
+ * hold {@code min(nonNull, max - min + 1)} distinct values spread uniformly over its range, and
+ * overlapping blocks are merged as independent draws: disjoint blocks add up (a unique sorted key
+ * gives the row count), dense overlapping blocks count their union once (ten values in every
+ * block give ten). For strings, whose prefix keys carry no density, the non-null count is scaled
+ * by how much the block key ranges overlap (union over sum of widths). Either way the estimate
+ * never exceeds the non-null rows (nor the key range for integer-like kinds) and never falls
+ * below the number of distinct block mins and maxes. Keys with duplicates spread over a sparse
+ * range (order keys repeated per line) or decimals on a coarse grid (quantities in whole units)
+ * are overestimated: zonemaps cannot see either.
  *
  * @param column        the column's name
  * @param kind          the column's kind, which fixes how keys compare
