@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * and outlive it.
  */
 public final class BlockFile implements AutoCloseable {
+    private static final long PAGE = 4096;
     private final Path path;
     private final long block;
     private final MappedBytes mapped;
@@ -35,7 +36,10 @@ public final class BlockFile implements AutoCloseable {
         final File file = path.toFile();
         try {
             Files.deleteIfExists(path);
-            final MappedBytes bytes = MappedBytes.singleMappedBytes(file, Math.max(length, 8));
+            // A chunked mapping of one chunk that holds the whole block: unlike a single-mapped
+            // file, Chronicle unmaps it on release, so a long write does not pile up mappings.
+            final long chunk = (Math.max(length, 8) + PAGE - 1) / PAGE * PAGE;
+            final MappedBytes bytes = MappedBytes.mappedBytes(file, chunk, 0);
             try {
                 bytes.singleThreadedCheckDisabled(true);
                 encoder.writeTo(new UnsafeBuffer(bytes.addressForWrite(0), length), 0);

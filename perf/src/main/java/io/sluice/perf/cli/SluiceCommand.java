@@ -1,19 +1,22 @@
 package io.sluice.perf.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code sluice} command line: entry point of the runnable jar. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Range/hash shuffle engine with colocate optimization.",
-        subcommands = {CommandLine.HelpCommand.class})
-public final class SluiceCommand implements Runnable {
+        subcommands = {GenCommand.class, ImportCommand.class, InspectCommand.class, CommandLine.HelpCommand.class})
+public final class SluiceCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Without a subcommand: the usage on stderr, and the exit code of a usage error. */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.err);
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return spec.exitCodeOnInvalidInput();
     }
 
     public static void main(final String[] args) {

@@ -1,0 +1,51 @@
+package io.sluice.perf.cli;
+
+import io.sluice.storage.StorageException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * Base of the {@code sluice} subcommands: runs one with the command line's output and error
+ * writers, and turns a user error (bad input, a missing or damaged table) into one line
+ * {@code sluice <cmd>: error: <message>} on stderr and exit code 1, without a stack trace.
+ */
+@Command
+abstract class CliCommand implements Callable<Integer> {
+    /** Exit code of a command that failed on a user error. */
+    static final int FAILED = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public final Integer call() {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try {
+            return execute(out, err);
+        } catch (final StorageException | IllegalArgumentException e) {
+            return fail(err, e.getMessage());
+        } catch (final UncheckedIOException e) {
+            return fail(err, e.getCause().toString());
+        } catch (final IOException e) {
+            return fail(err, e.toString());
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** Prints an error line for this command and returns {@link #FAILED}. */
+    final int fail(final PrintWriter err, final String message) {
+        err.println("sluice " + spec.name() + ": error: " + message);
+        return FAILED;
+    }
+
+    /** Runs the command; returns its exit code. */
+    abstract int execute(PrintWriter out, PrintWriter err) throws IOException;
+}

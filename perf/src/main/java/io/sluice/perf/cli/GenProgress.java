@@ -1,0 +1,139 @@
+package io.sluice.perf.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
+
+/**
+ * The progress line of {@code sluice gen}: overall rows with percent, rows/s and ETA, plus the
+ * percent of each table still being written. On a terminal the line is redrawn in place with
+ * {@code \r} a few times a second; otherwise (a file, a pipe, a test) a line is printed each time
+ * another 10% is done, so logs stay short. Safe to update from several generating threads.
+ */
+final class GenProgress {
+    private static final long REDRAW_NANOS = 250_000_000L;
+
+    private final PrintWriter err;
+    private final boolean terminal;
+    private final LongSupplier nanoClock;
+    private final String[] names;
+    private final long[] expected;
+    private final long totalExpected;
+    private final AtomicLongArray done;
+    private final boolean[] finished;
+    private final long startNanos;
+    private long lastDrawNanos;
+    private int nextMark = 10;
+    private int lastWidth;
+
+    /**
+     * @param names    the tables, in the order their indices are used in {@link #update}
+     * @param expected the rows each table is expected to have
+     * @param terminal whether {@code err} is a terminal (redraw in place)
+     */
+    GenProgress(final PrintWriter err, final boolean terminal, final LongSupplier nanoClock, final String[] names,
+                final long[] expected) {
+        this.err = err;
+        this.terminal = terminal;
+        this.nanoClock = nanoClock;
+        this.names = names.clone();
+        this.expected = expected.clone();
+        long total = 0;
+        for (final long e : expected) {
+            total += e;
+        }
+        this.totalExpected = Math.max(1, total);
+        this.done = new AtomicLongArray(names.length);
+        this.finished = new boolean[names.length];
+        this.startNanos = nanoClock.getAsLong();
+        this.lastDrawNanos = startNanos;
+    }
+
+    /** Records the rows written so far for a table; may draw. */
+    void update(final int table, final long rows) {
+        done.set(table, rows);
+        maybeDraw(false);
+    }
+
+    /** Records that a table is complete with its final row count; draws. */
+    void finish(final int table, final long rows) {
+        synchronized (this) {
+            finished[table] = true;
+        }
+        done.set(table, rows);
+        maybeDraw(true);
+    }
+
+    /** Ends the progress display (moves a terminal past the redrawn line). */
+    synchronized void close() {
+        if (terminal && lastWidth > 0) {
+            err.println();
+            err.flush();
+        }
+    }
+
+    private synchronized void maybeDraw(final boolean tableFinished) {
+        final long now = nanoClock.getAsLong();
+        final int percent = percent();
+        if (terminal) {
+            if (tableFinished || now - lastDrawNanos >= REDRAW_NANOS) {
+                lastDrawNanos = now;
+                final String line = line(now, percent);
+                err.print("\r" + line + " ".repeat(Math.max(0, lastWidth - line.length())));
+                lastWidth = line.length();
+                err.flush();
+            }
+        } else if (percent >= nextMark) {
+            nextMark = (percent / 10 + 1) * 10;
+            err.println(line(now, percent));
+            err.flush();
+        }
+    }
+
+    private int percent() {
+        boolean all = true;
+        for (final boolean f : finished) {
+            all &= f;
+        }
+        if (all) {
+            return 100;
+        }
+        return (int) Math.min(99, 100 * rowsDone() / totalExpected);
+    }
+
+    private long rowsDone() {
+        long sum = 0;
+        for (int i = 0; i < names.length; i++) {
+            sum += done.get(i);
+        }
+        return sum;
+    }
+
+    private String line(final long now, final int percent) {
+        final long rows = rowsDone();
+        final double seconds = Math.max(1e-9, (now - startNanos) / 1e9);
+        final double rate = rows / seconds;
+        final StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "gen %3d%% %d/%d rows  %s rows/s", percent, rows, totalExpected,
+                Sizes.count(rate)));
+        if (percent < 100) {
+            sb.append("  ETA ").append(rate > 0 ? Sizes.clock((long) ((totalExpected - rows) / rate)) : "?");
+        } else {
+            sb.append("  done in ").append(Sizes.clock((long) seconds));
+        }
+        String separator = "  [";
+        for (int i = 0; i < names.length; i++) {
+            final long rowsOfTable = done.get(i);
+            if (!finished[i] && rowsOfTable > 0) {
+                sb.append(separator).append(names[i]).append(' ')
+                        .append(Math.min(99, 100 * rowsOfTable / Math.max(1, expected[i]))).append('%');
+                separator = ", ";
+            }
+        }
+        if (!separator.equals("  [")) {
+            sb.append(']');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,71 @@
+package io.sluice.perf.cli;
+
+import io.sluice.storage.ColumnType;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+
+/**
+ * Turns zonemap keys back into the values they stand for: integers as they are, decimals with
+ * their exact scale ({@code 901.00}), dates as {@code yyyy-mm-dd}, strings as the prefix the key
+ * keeps (see {@link io.sluice.storage.StringKey}). A string key that uses all 8 bytes stands for
+ * every string starting with them, so it is marked as a prefix; a shorter one is the whole string.
+ */
+final class KeyFormat {
+    private static final int KEY_BYTES = 8;
+
+    private KeyFormat() {
+    }
+
+    /** The value text of a key (for strings, the prefix, unquoted). */
+    static String text(final ColumnType type, final long key) {
+        return switch (type.kind()) {
+            case INT64, INT32 -> Long.toString(key);
+            case DECIMAL -> BigDecimal.valueOf(key, type.scale()).toPlainString();
+            case DATE -> LocalDate.ofEpochDay(key).toString();
+            case STRING -> stringPrefix(key);
+        };
+    }
+
+    /** Whether a key is a prefix of longer values rather than a whole value (strings of 8+ bytes). */
+    static boolean isPrefix(final ColumnType type, final long key) {
+        return type.kind() == io.sluice.storage.TypeKind.STRING && (key & 0xFF) != 0;
+    }
+
+    /** How the text report shows a key: strings quoted and escaped, prefixes followed by {@code +}. */
+    static String display(final ColumnType type, final long key) {
+        if (type.kind() != io.sluice.storage.TypeKind.STRING) {
+            return text(type, key);
+        }
+        final StringBuilder sb = new StringBuilder();
+        JsonWriter.quote(stringPrefix(key), sb);
+        return isPrefix(type, key) ? sb.append('+').toString() : sb.toString();
+    }
+
+    /** The bytes of a string key as text, trailing zero bytes and a cut-off UTF-8 sequence dropped. */
+    private static String stringPrefix(final long key) {
+        final byte[] bytes = new byte[KEY_BYTES];
+        int length = 0;
+        for (int i = 0; i < KEY_BYTES; i++) {
+            bytes[i] = (byte) (key >>> (56 - 8 * i));
+            if (bytes[i] != 0) {
+                length = i + 1;
+            }
+        }
+        if (length == KEY_BYTES) {
+            length = withoutCutCharacter(bytes, length);
+        }
+        return new String(bytes, 0, length, StandardCharsets.UTF_8);
+    }
+
+    /** The length without a trailing multi-byte UTF-8 character the 8-byte cut left incomplete. */
+    private static int withoutCutCharacter(final byte[] bytes, final int length) {
+        int lead = length - 1;
+        while (lead > 0 && (bytes[lead] & 0xC0) == 0x80 && length - lead < 4) {
+            lead--;
+        }
+        final int b = bytes[lead] & 0xFF;
+        final int needed = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+        return lead + needed > length ? lead : length;
+    }
+}

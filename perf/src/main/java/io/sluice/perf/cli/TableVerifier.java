@@ -1,0 +1,55 @@
+package io.sluice.perf.cli;
+
+import io.sluice.storage.Block;
+import io.sluice.storage.StorageException;
+import io.sluice.storage.Table;
+import io.sluice.storage.ZoneMap;
+import io.sluice.storage.ZoneMapIndex;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads every block of a table, which verifies each header and column checksum, and checks that
+ * each block agrees with the table's zonemap index. Problems are collected, not thrown, so one run
+ * lists every damaged block.
+ */
+final class TableVerifier {
+    /** The outcome for one table: blocks read and one message per damaged block. */
+    record Report(int blocks, List<String> problems) {
+        Report {
+            problems = List.copyOf(problems);
+        }
+
+        /** Whether every block verified. */
+        boolean ok() {
+            return problems.isEmpty();
+        }
+    }
+
+    private TableVerifier() {
+    }
+
+    /** Verifies all blocks of a table. */
+    static Report verify(final Table table) {
+        final List<String> problems = new ArrayList<>();
+        for (int b = 0; b < table.blockCount(); b++) {
+            try {
+                final Block block = table.readBlock(b);
+                for (int c = 0; c < block.columns().length; c++) {
+                    final ZoneMap inFile = block.zoneMaps()[c];
+                    final ZoneMap inIndex = table.zoneMap(b, c);
+                    if (!inFile.equals(inIndex)) {
+                        problems.add("block " + b + " of table '" + table.name() + "' (" + table.blockPath(b)
+                                + "): the zonemap of column '" + table.schema().field(c).name() + "' is " + inFile
+                                + " in the block file but " + inIndex + " in " + table.dir().resolve(ZoneMapIndex.FILE)
+                                + "; regenerate or re-import the table");
+                        break;
+                    }
+                }
+            } catch (final StorageException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        return new Report(table.blockCount(), problems);
+    }
+}

@@ -1,0 +1,75 @@
+package io.sluice.perf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the packaged {@code perf/target/sluice.jar} as a real process, as a user would. Skipped
+ * when the jar has not been built yet ({@code mvn verify} runs tests before packaging).
+ */
+class JarTest {
+    static final Path JAR = Path.of("target", "sluice.jar");
+
+    @TempDir
+    Path dir;
+
+    record Run(int exitCode, String out, String err) {
+    }
+
+    static Run java(final Path workDir, final String... args) throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.add("-jar");
+        command.add(JAR.toAbsolutePath().toString());
+        command.addAll(List.of(args));
+        final Path out = workDir.resolve("stdout.txt");
+        final Path err = workDir.resolve("stderr.txt");
+        final Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .start();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("sluice " + String.join(" ", args) + " did not finish in 120 s");
+        }
+        return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theJarGeneratesAndInspects() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "perf/target/sluice.jar is not built yet");
+        final Path store = dir.resolve("store");
+        final Run gen = java(dir, "gen", "--sf", "0.01", "--tables", "region,nation,supplier", "--out", store.toString());
+        assertThat(gen.exitCode()).as(gen.toString()).isZero();
+        assertThat(gen.out()).contains("generated 3 tables").containsPattern("peak RSS \\d+ MiB");
+        final Run inspect = java(dir, "inspect", "--store", store.toString(), "--verify");
+        assertThat(inspect.exitCode()).as(inspect.toString()).isZero();
+        assertThat(inspect.out()).contains("nation: 25 rows").contains("region: 5 rows").contains("supplier: 100 rows");
+        // Chronicle and Agrona need no extra flags under java -jar: the manifest carries them.
+        assertThat(inspect.err()).isEmpty();
+    }
+
+    @Test
+    void userErrorsAndUsageErrorsHaveTheirExitCodes() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "perf/target/sluice.jar is not built yet");
+        final Run missing = java(dir, "inspect", "--store", dir.resolve("nowhere").toString());
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).startsWith("sluice inspect: error: store ").doesNotContain("\tat ");
+        final Run usage = java(dir, "gen", "--sf", "abc", "--out", dir.resolve("x").toString());
+        assertThat(usage.exitCode()).isEqualTo(2);
+        assertThat(usage.err()).contains("'abc' is not a number");
+        final Run version = java(dir, "--version");
+        assertThat(version.exitCode()).isZero();
+        assertThat(version.out()).startsWith("sluice 0.");
+    }
+}
