@@ -35,7 +35,7 @@ final class KeyDensity {
             eventPos[2 * i] = start[i];
             eventPos[2 * i + 1] = end[i];
         }
-        final int[] order = sortedIndices(eventPos, 2 * n);
+        final int[] order = KeySpace.sortedIndices(eventPos, 2 * n);
         final double[] blockDensity = new double[n];
         double totalRows = 0;
         double sumSquares = 0;
@@ -189,37 +189,6 @@ final class KeyDensity {
             sum += len * Math.min(1, dens[j]);
         }
         return sum;
-    }
-
-    /** Indices {@code 0..n-1} in ascending order of {@code keys} (stable merge sort, no boxing). */
-    private static int[] sortedIndices(final long[] keys, final int n) {
-        int[] a = new int[n];
-        int[] b = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n; lo += 2 * width) {
-                final int mid = Math.min(lo + width, n);
-                final int hi = Math.min(lo + 2 * width, n);
-                int i = lo;
-                int j = mid;
-                int k = lo;
-                while (i < mid && j < hi) {
-                    b[k++] = keys[a[j]] < keys[a[i]] ? a[j++] : a[i++];
-                }
-                while (i < mid) {
-                    b[k++] = a[i++];
-                }
-                while (j < hi) {
-                    b[k++] = a[j++];
-                }
-            }
-            final int[] t = a;
-            a = b;
-            b = t;
-        }
-        return a;
     }
 
     /** Neumaier's compensated running sum: keeps the low-order bits that plain addition drops. */

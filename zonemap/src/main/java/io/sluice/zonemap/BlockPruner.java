@@ -1,0 +1,118 @@
+package io.sluice.zonemap;
+
+import io.sluice.storage.Table;
+import io.sluice.storage.TypeKind;
+import io.sluice.storage.ZoneMap;
+import java.util.Arrays;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.RoaringBitmapWriter;
+
+/**
+ * Finds the blocks that may hold a row matching a {@link Predicate}, from zonemaps alone. It is
+ * conservative: a block it leaves out holds no matching row. A block whose rows are all null
+ * matches nothing.
+ *
+ * <p>String zonemaps hold prefix keys, which keep order but merge strings that share their first
+ * 8 bytes, so for strings the strict comparisons test non-strictly: {@code s < 'abc'} keeps a
+ * block when {@code key(min) <= key('abc')}, since a string below {@code 'abc'} can share its
+ * key. For the other kinds a key is the value and {@code <}, {@code <=}, {@code >}, {@code >=}
+ * keep exactly the blocks that hold a match.
+ */
+public final class BlockPruner {
+    private BlockPruner() {
+    }
+
+    /**
+     * The blocks of a stored table that may match, from its zonemap index.
+     *
+     * @throws IllegalArgumentException when the table has no column of the predicate's name (the
+     *                                  message lists the columns)
+     */
+    public static RoaringBitmap prune(final Predicate predicate, final Table table) {
+        final int column = table.schema().require(predicate.column());
+        if (table.blockCount() == 0) {
+            return new RoaringBitmap();
+        }
+        return prune(predicate, table.schema().type(column).kind(), table.zoneMaps(column));
+    }
+
+    /**
+     * The blocks that may match, given the predicate's column's zonemaps (one per block, in block
+     * order) and its kind.
+     *
+     * @throws IllegalArgumentException when the zonemaps are absent (null or empty), hold a null
+     *                                  entry, or one is inconsistent; the message names the column
+     */
+    public static RoaringBitmap prune(final Predicate predicate, final TypeKind kind, final ZoneMap[] zoneMaps) {
+        if (predicate == null || kind == null) {
+            throw new IllegalArgumentException("pruning needs a predicate and the column's kind, got "
+                    + predicate + " and " + kind);
+        }
+        ZoneMapChecks.requireColumn(predicate.column(), kind, zoneMaps);
+        if (predicate instanceof Predicate.Comparison c) {
+            return comparison(c, kind, zoneMaps);
+        }
+        if (predicate instanceof Predicate.Between b) {
+            return range(KeySpace.toSigned(kind, b.lo()), KeySpace.toSigned(kind, b.hi()), kind, zoneMaps);
+        }
+        return in((Predicate.In) predicate, kind, zoneMaps);
+    }
+
+    private static RoaringBitmap comparison(final Predicate.Comparison predicate, final TypeKind kind,
+                                            final ZoneMap[] zoneMaps) {
+        final long key = KeySpace.toSigned(kind, predicate.key());
+        final boolean strict = kind != TypeKind.STRING;
+        return switch (predicate.op()) {
+            case EQ -> range(key, key, kind, zoneMaps);
+            case LE -> range(Long.MIN_VALUE, key, kind, zoneMaps);
+            case GE -> range(key, Long.MAX_VALUE, kind, zoneMaps);
+            case LT -> strict && key == Long.MIN_VALUE ? new RoaringBitmap()
+                    : range(Long.MIN_VALUE, strict ? key - 1 : key, kind, zoneMaps);
+            case GT -> strict && key == Long.MAX_VALUE ? new RoaringBitmap()
+                    : range(strict ? key + 1 : key, Long.MAX_VALUE, kind, zoneMaps);
+        };
+    }
+
+    /** Blocks whose ordered key range meets {@code [lo, hi]} (ordered keys). */
+    private static RoaringBitmap range(final long lo, final long hi, final TypeKind kind, final ZoneMap[] zoneMaps) {
+        final RoaringBitmapWriter<RoaringBitmap> out = RoaringBitmapWriter.writer().get();
+        if (lo <= hi) {
+            for (int b = 0; b < zoneMaps.length; b++) {
+                final ZoneMap z = zoneMaps[b];
+                if (z.hasValues() && KeySpace.toSigned(kind, z.min()) <= hi && KeySpace.toSigned(kind, z.max()) >= lo) {
+                    out.add(b);
+                }
+            }
+        }
+        return out.get();
+    }
+
+    /** Blocks whose key range holds at least one of the keys: a binary search per block. */
+    private static RoaringBitmap in(final Predicate.In predicate, final TypeKind kind, final ZoneMap[] zoneMaps) {
+        final int n = predicate.size();
+        final long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = KeySpace.toSigned(kind, predicate.key(i));
+        }
+        Arrays.sort(keys);
+        final RoaringBitmapWriter<RoaringBitmap> out = RoaringBitmapWriter.writer().get();
+        if (n == 0) {
+            return out.get();
+        }
+        for (int b = 0; b < zoneMaps.length; b++) {
+            final ZoneMap z = zoneMaps[b];
+            if (!z.hasValues()) {
+                continue;
+            }
+            final long min = KeySpace.toSigned(kind, z.min());
+            int at = Arrays.binarySearch(keys, min);
+            if (at < 0) {
+                at = -at - 1;
+            }
+            if (at < n && keys[at] <= KeySpace.toSigned(kind, z.max())) {
+                out.add(b);
+            }
+        }
+        return out.get();
+    }
+}
