@@ -101,6 +101,14 @@ public final class BlockDecoder {
 
     /** Reads the columns of {@code schema} at {@code projection} (all columns when null) into a block. */
     public Block decode(final Schema schema, final int[] projection) {
+        return decode(schema, projection, null);
+    }
+
+    /**
+     * Reads the projected columns, skipping the checksum of columns marked in {@code verified} and
+     * marking the ones it checks (a cache for bytes that cannot change, such as a read-only mapping).
+     */
+    Block decode(final Schema schema, final int[] projection, final boolean[] verified) {
         if (schema.size() != columnCount) {
             throw corrupt("holds " + columnCount + " columns, the schema has " + schema.size());
         }
@@ -109,7 +117,11 @@ public final class BlockDecoder {
         final ZoneMap[] zoneMaps = new ZoneMap[n];
         for (int i = 0; i < n; i++) {
             final int c = projection == null ? i : projection[i];
-            columns[i] = column(c, schema.type(c));
+            final boolean verify = verified == null || !verified[c];
+            columns[i] = column(c, schema.type(c), verify, null);
+            if (verified != null) {
+                verified[c] = true;
+            }
             zoneMaps[i] = zoneMap(c);
         }
         return new Block(rowCount, columns, zoneMaps);
@@ -117,6 +129,18 @@ public final class BlockDecoder {
 
     /** Verifies and reads one column as the given type. */
     public ColumnVector column(final int column, final ColumnType type) {
+        return column(column, type, true, null);
+    }
+
+    /**
+     * Reads one column as the given type.
+     *
+     * @param verify whether to check the column's checksum (skip only for bytes already verified
+     *               that cannot have changed since, such as a read-only mapping)
+     * @param reuse  a vector whose value array may be overwritten to avoid an allocation, or null;
+     *               the caller must no longer use it
+     */
+    public ColumnVector column(final int column, final ColumnType type, final boolean verify, final ColumnVector reuse) {
         final int entry = offset + BlockLayout.directoryEntry(checkColumn(column));
         final TypeKind kind = KINDS[buffer.getByte(entry + BlockLayout.ENTRY_KIND)];
         if (kind != type.kind()) {
@@ -124,7 +148,7 @@ public final class BlockDecoder {
         }
         final int start = offset + (int) buffer.getLong(entry + BlockLayout.ENTRY_OFFSET, LE);
         final int dataLength = buffer.getInt(entry + BlockLayout.ENTRY_LENGTH, LE);
-        if (BlockChecksum.compute(buffer, start, dataLength, BlockChecksum.SEED)
+        if (verify && BlockChecksum.compute(buffer, start, dataLength, BlockChecksum.SEED)
                 != buffer.getLong(entry + BlockLayout.ENTRY_CHECKSUM, LE)) {
             throw corrupt("column " + column + " checksum mismatch");
         }
@@ -144,13 +168,15 @@ public final class BlockDecoder {
         switch (kind) {
             case INT64, DECIMAL -> {
                 need(column, p, 8 * rows, end);
-                final long[] values = new long[rows];
+                final long[] values = reuse instanceof LongVector lv && lv.values().length >= rows
+                        ? lv.values() : new long[rows];
                 BufferCopy.toLongs(buffer, p, values, rows);
                 return new LongVector(type, values, rows, nulls);
             }
             case INT32, DATE -> {
                 need(column, p, 4 * rows, end);
-                final int[] values = new int[rows];
+                final int[] values = reuse instanceof IntVector iv && iv.values().length >= rows
+                        ? iv.values() : new int[rows];
                 BufferCopy.toInts(buffer, p, values, rows);
                 return new IntVector(type, values, rows, nulls);
             }

@@ -21,7 +21,10 @@ public final class BlockFile implements AutoCloseable {
     private final long block;
     private final MappedBytes mapped;
     private final UnsafeBuffer buffer;
+    /** Wrapped once at open; its reads only read its fields, so threads share it. */
     private final BlockDecoder decoder = new BlockDecoder();
+    /** Columns whose checksum has passed: the mapping is read-only, so once is enough per open. */
+    private boolean[] verified;
 
     private BlockFile(final Path path, final long block, final MappedBytes mapped, final UnsafeBuffer buffer) {
         this.path = path;
@@ -85,6 +88,7 @@ public final class BlockFile implements AutoCloseable {
             final UnsafeBuffer buffer = new UnsafeBuffer(mapped.addressForRead(0), (int) size);
             final BlockFile file = new BlockFile(path, block, mapped, buffer);
             file.decoder.wrap(buffer, 0, (int) size, path.toString(), block);
+            file.verified = new boolean[file.decoder.columnCount()];
             return file;
         } catch (final RuntimeException e) {
             mapped.releaseLast();
@@ -113,11 +117,22 @@ public final class BlockFile implements AutoCloseable {
     }
 
     /**
-     * Reads the projected columns (all when {@code projection} is null). Safe to call from several
-     * threads: each call decodes with its own decoder over the shared read-only mapping.
+     * Reads the projected columns (all when {@code projection} is null), verifying each column's
+     * checksum on its first read since open. Safe to call from several threads.
      */
     public Block read(final Schema schema, final int[] projection) {
-        return new BlockDecoder().wrap(buffer, 0, buffer.capacity(), path.toString(), block).decode(schema, projection);
+        return decoder.decode(schema, projection, verified);
+    }
+
+    /**
+     * Reads one column into a reused vector's array where it fits (see
+     * {@link BlockDecoder#column(int, ColumnType, boolean, ColumnVector)}): the allocation-free path
+     * of a scan.
+     */
+    public ColumnVector readColumn(final int column, final ColumnType type, final ColumnVector reuse) {
+        final ColumnVector vector = decoder.column(column, type, !verified[column], reuse);
+        verified[column] = true;
+        return vector;
     }
 
     @Override
