@@ -140,8 +140,8 @@ final class BoundariesReport {
                 b.isRange() ? "keys" : "keys (hashed)", "estimated", "actual"));
         for (int bucket = 0; bucket < t.bucketCount(); bucket++) {
             final String range = !b.isRange() ? "-"
-                    : "[" + (bucket == 0 ? "min" : KeyFormat.text(type, cuts[bucket - 1])) + ", "
-                    + (bucket == cuts.length ? "max]" : KeyFormat.text(type, cuts[bucket]) + ")");
+                    : "[" + (bucket == 0 ? "min" : KeyFormat.cutPoint(type, cuts[bucket - 1])) + ", "
+                    + (bucket == cuts.length ? "max]" : KeyFormat.cutPoint(type, cuts[bucket]) + ")");
             sb.append(String.format(Locale.ROOT, "%6d %4d %5d  %-24s %12d %12d%n", bucket, t.cnOf(bucket), t.coreOf(bucket),
                     range, Math.round(estimatedRows[bucket]), actualRows[bucket]));
         }
@@ -163,7 +163,7 @@ final class BoundariesReport {
     private String join(final long[] keys) {
         final StringBuilder sb = new StringBuilder();
         for (int i = 0; i < keys.length; i++) {
-            sb.append(i == 0 ? "" : ", ").append(KeyFormat.text(type, keys[i]));
+            sb.append(i == 0 ? "" : ", ").append(KeyFormat.cutPoint(type, keys[i]));
         }
         return keys.length == 0 ? "(none)" : sb.toString();
     }
@@ -186,7 +186,7 @@ final class BoundariesReport {
         sb.append(",\"cut_points\":[");
         final long[] cuts = b.cutPoints();
         for (int i = 0; i < cuts.length; i++) {
-            sb.append(i == 0 ? "" : ",").append(KeyFormat.json(type, cuts[i]));
+            sb.append(i == 0 ? "" : ",").append(KeyFormat.cutPointJson(type, cuts[i]));
         }
         sb.append("],\"estimated_rows\":[");
         for (int i = 0; i < estimatedRows.length; i++) {
