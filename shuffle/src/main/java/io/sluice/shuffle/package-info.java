@@ -7,7 +7,10 @@
  * ({@link io.sluice.zonemap.KeyQuantiles}) into the cut points of a {@link io.sluice.shuffle.Topology}
  * (equal-width, quantile, or a hash fallback with its {@link io.sluice.shuffle.HashReason}, under
  * the thresholds of {@link io.sluice.shuffle.BoundaryConfig}); {@link io.sluice.shuffle.ScanAssignment}
- * decides which CN and core scans each block so the shuffle keeps rows local; and
+ * decides which CN and core scans each block so the shuffle keeps rows local, a block that
+ * straddles CN ranges being read once by its majority CN or, under
+ * {@link io.sluice.shuffle.StraddlePolicy#SPLIT}, by every CN it overlaps, each keeping the rows of
+ * its own {@link io.sluice.shuffle.KeyRange}; and
  * {@link io.sluice.shuffle.ColocationPlan} does both from one key column's zonemaps, the entry point
  * for a storage engine embedding Sluice.
  *

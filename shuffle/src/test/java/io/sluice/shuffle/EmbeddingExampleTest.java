@@ -48,6 +48,16 @@ class EmbeddingExampleTest {
         assertThat(otherScan.cnOf(0)).isEqualTo(0);
         assertThat(otherScan.cnOf(1)).isEqualTo(2);
 
+        // Storage is shared, so a straddling block can instead be read by every CN it overlaps, each
+        // keeping the rows of its own key range: no row crosses CNs, each block here is read twice.
+        final ScanAssignment split = ScanAssignment.of(other, boundaries, StraddlePolicy.SPLIT);
+        assertThat(split.blocksOfCn(1).toArray()).containsExactly(0, 1);
+        assertThat(split.filteredBlocksOfCn(1).toArray()).containsExactly(0, 1);
+        final KeyRange cn1 = split.cnRange(1);
+        assertThat(cn1.contains(40_000) && cn1.contains(79_999) && !cn1.contains(80_000)).isTrue();
+        assertThat(split.expectedCrossCnFraction()).isZero();
+        assertThat(split.extraReadFraction()).isEqualTo(1.0);
+
         // Route rows: the bucket of each key, and the CN its bucket runs on.
         final BucketFunction buckets = plan.bucketFunction();
         final LongVector keys = LongVector.ofInt64(5, 39_999, 40_000, 119_999);

@@ -3,17 +3,30 @@ package io.sluice.shuffle;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.Table;
 import io.sluice.storage.TypeKind;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Test oracle: scans a key column and counts, row by row, the bucket each row really goes to and
- * whether that bucket's CN differs from the CN that scans the row's block. Buckets of range
- * boundaries are found here by a plain search over the cut points, not by RangeBucketFunction.
+ * Test oracle: scans a key column as a scan assignment says (each CN reads its blocks and, of a
+ * block it shares with other CNs, keeps the rows of its CN range) and counts, row by row, the
+ * bucket each kept row really goes to and whether that bucket's CN differs from the CN that read
+ * the row. Buckets of range boundaries are found here by a plain search over the cut points, not
+ * by RangeBucketFunction.
  */
 final class ExactShuffle {
-    /** Exact outcome of one table's shuffle. */
-    record Counts(long[] perBucket, long crossCnRows, long rows) {
+    /**
+     * Exact outcome of one table's shuffle.
+     *
+     * @param rows     rows kept by the scans (the table's rows, when each is kept exactly once)
+     * @param readRows rows read by the scans, counting a block read by several CNs each time
+     */
+    record Counts(long[] perBucket, long crossCnRows, long rows, long readRows) {
         double crossFraction() {
             return rows == 0 ? 0 : (double) crossCnRows / rows;
+        }
+
+        /** Rows read beyond one read of each kept row, as a fraction of the kept rows. */
+        double extraReadFraction() {
+            return rows == 0 ? 0 : (double) (readRows - rows) / rows;
         }
 
         /** Largest bucket over the mean bucket. */
@@ -57,28 +70,37 @@ final class ExactShuffle {
         final int[] hashed = new int[8192];
         long cross = 0;
         long rows = 0;
-        for (int block = 0; block < table.blockCount(); block++) {
-            final ColumnVector key = table.readBlock(block, col).column(0);
-            final int scanCn = assignment.cnOf(block);
-            if (!boundaries.isRange()) {
-                boundaries.bucketFunction().buckets(new ColumnVector[] {key}, key.rowCount(), hashed);
-            }
-            for (int i = 0; i < key.rowCount(); i++) {
-                final int bucket;
-                if (key.isNull(i)) {
-                    bucket = 0;
-                } else if (boundaries.isRange()) {
-                    bucket = rangeBucket(kind, cuts, key.key(i));
-                } else {
-                    bucket = hashed[i];
+        long read = 0;
+        for (int scanCn = 0; scanCn < topology.cnCount(); scanCn++) {
+            final RoaringBitmap filtered = assignment.filteredBlocksOfCn(scanCn);
+            final KeyRange range = filtered.isEmpty() ? null : assignment.cnRange(scanCn);
+            for (final int block : assignment.blocksOfCn(scanCn)) {
+                final ColumnVector key = table.readBlock(block, col).column(0);
+                final boolean filter = filtered.contains(block);
+                read += key.rowCount();
+                if (!boundaries.isRange()) {
+                    boundaries.bucketFunction().buckets(new ColumnVector[] {key}, key.rowCount(), hashed);
                 }
-                perBucket[bucket]++;
-                if (bucket / topology.coresPerCn() != scanCn) {
-                    cross++;
+                for (int i = 0; i < key.rowCount(); i++) {
+                    if (filter && !(key.isNull(i) ? range.holdsNulls() : range.contains(key.key(i)))) {
+                        continue;
+                    }
+                    final int bucket;
+                    if (key.isNull(i)) {
+                        bucket = 0;
+                    } else if (boundaries.isRange()) {
+                        bucket = rangeBucket(kind, cuts, key.key(i));
+                    } else {
+                        bucket = hashed[i];
+                    }
+                    perBucket[bucket]++;
+                    if (bucket / topology.coresPerCn() != scanCn) {
+                        cross++;
+                    }
+                    rows++;
                 }
-                rows++;
             }
         }
-        return new Counts(perBucket, cross, rows);
+        return new Counts(perBucket, cross, rows, read);
     }
 }

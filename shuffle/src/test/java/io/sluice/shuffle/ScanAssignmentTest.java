@@ -51,6 +51,75 @@ class ScanAssignmentTest {
         assertThat(a.rowCount()).isEqualTo(500 + 500 + 700 + 200 + 300 + 80 + 1000);
         assertThat(a.expectedCrossCnFraction()).isCloseTo(500.0 / 3280, within(1e-9));
         assertThat(a.scannedRowsPerCn()).containsExactly(500 + 200 + 300 + 1000, 500 + 700 + 80);
+        assertThat(a.policy()).isEqualTo(StraddlePolicy.MAJORITY);
+        assertThat(a.filteredBlocksOfCn(0).isEmpty()).isTrue();
+        assertThat(a.filteredBlocksOfCn(1).isEmpty()).isTrue();
+        assertThat(a.extraReadRows()).isZero();
+        assertThat(a.extraReadFraction()).isZero();
+    }
+
+    @Test
+    void splitReadsAStraddlingBlockOnEveryCnItsRowsBelongTo() {
+        final ZoneMap[] zms = {
+            block(0, 49, 500),                 // inside bucket 0
+            block(250, 290, 500),              // inside bucket 2 (CN 1)
+            block(170, 239, 700),              // keys on both CNs: bucket 1 on CN 0, bucket 2 on CN 1
+            block(190, 209, 200),              // the same
+            new ZoneMap(0, 0, 300, 300),       // all null: CN 0 alone, bucket 0, unfiltered
+            block(320, 320, 80),               // a single key in bucket 3
+            new ZoneMap(350, 359, 900, 1000),  // keys on CN 1 (bucket 3), nulls on CN 0 (bucket 0): both read it
+        };
+        final ScanAssignment a = ScanAssignment.of(zms, CUTS, StraddlePolicy.SPLIT);
+        assertThat(a.policy()).isEqualTo(StraddlePolicy.SPLIT);
+        assertThat(a.blocksOfCn(0).toArray()).containsExactly(0, 2, 3, 4, 6);
+        assertThat(a.blocksOfCn(1).toArray()).containsExactly(1, 2, 3, 5, 6);
+        assertThat(a.filteredBlocksOfCn(0).toArray()).containsExactly(2, 3, 6);
+        assertThat(a.filteredBlocksOfCn(1).toArray()).containsExactly(2, 3, 6);
+        assertThat(a.blocksOfBucket(0).toArray()).containsExactly(0, 4, 6);
+        assertThat(a.blocksOfBucket(1).toArray()).containsExactly(2, 3);
+        assertThat(a.blocksOfBucket(2).toArray()).containsExactly(1, 2, 3);
+        assertThat(a.blocksOfBucket(3).toArray()).containsExactly(5, 6);
+        assertThat(a.filteredBlocksOfBucket(0).toArray()).containsExactly(6);
+        assertThat(a.filteredBlocksOfBucket(2).toArray()).containsExactly(2, 3);
+        assertThat(a.wholeBlocks().toArray()).containsExactly(0, 1, 4, 5);
+        assertThat(a.expectedCrossCnRows()).isZero();
+        assertThat(a.extraReadRows()).isEqualTo(700 + 200 + 1000);
+        assertThat(a.extraReadFraction()).isCloseTo(1900.0 / 3280, within(1e-12));
+        assertThat(a.scannedRowsPerCn()).containsExactly(500 + 700 + 200 + 300 + 1000, 500 + 700 + 200 + 80 + 1000);
+        // A block read by one CN has one CN; a shared one has none, and the error says where to look.
+        assertThat(a.cnOf(0)).isZero();
+        assertThat(a.bucketOf(5)).isEqualTo(3);
+        assertThatThrownBy(() -> a.cnOf(6)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("block 6 straddles CN ranges and is read by CNs 0, 1").hasMessageContaining("blocksOfCn");
+        // What each CN keeps of a shared block.
+        final KeyRange low = a.cnRange(0);
+        final KeyRange high = a.cnRange(1);
+        assertThat(low).hasToString("[min, 200) and nulls");
+        assertThat(high).hasToString("[200, max]");
+        assertThat(low.contains(Long.MIN_VALUE) && low.contains(199) && !low.contains(200) && low.holdsNulls()).isTrue();
+        assertThat(high.contains(200) && high.contains(Long.MAX_VALUE) && !high.contains(199) && !high.holdsNulls()).isTrue();
+    }
+
+    @Test
+    void splitOfABlockInsideOneCnIsNoSplit() {
+        final ZoneMap[] zms = {block(0, 99, 100), block(250, 399, 100)};
+        final ScanAssignment a = ScanAssignment.of(zms, CUTS, StraddlePolicy.SPLIT);
+        assertThat(a.cnOf(0)).isZero();
+        assertThat(a.bucketOf(1)).isEqualTo(3);
+        assertThat(a.extraReadRows()).isZero();
+        assertThat(a.filteredBlocksOfCn(1).isEmpty()).isTrue();
+    }
+
+    @Test
+    void stringKeysSplitInUnsignedOrder() {
+        // Prefix keys compare unsigned: -1 is the largest, so a block [5, -1] spans both CNs of cut 1 << 63.
+        final RangeBoundaries cuts = RangeBoundaries.of(TypeKind.STRING, new long[] {Long.MIN_VALUE}, Topology.parse("2x1"));
+        final ScanAssignment a = ScanAssignment.of(new ZoneMap[] {new ZoneMap(5, -1, 0, 10), new ZoneMap(5, 6, 0, 10)},
+                cuts, StraddlePolicy.SPLIT);
+        assertThat(a.blocksOfCn(1).toArray()).containsExactly(0);
+        assertThat(a.filteredBlocksOfCn(0).toArray()).containsExactly(0);
+        assertThat(a.cnRange(1).contains(-1)).isTrue();
+        assertThat(a.cnRange(1).contains(6)).isFalse();
     }
 
     @Test
@@ -78,6 +147,14 @@ class ScanAssignmentTest {
         final RangeBoundaries hash = RangeBoundaries.plan(io.sluice.zonemap.KeyQuantiles.of(TypeKind.INT64, new ZoneMap[0]),
                 Topology.parse("3x2"));
         assertThat(ScanAssignment.of(zms, hash).blocksOfCn(0).toArray()).containsExactly(0, 3, 6, 9);
+        // Hash buckets are not key ranges: there is nothing to split a block by, so SPLIT deals the same way.
+        final ScanAssignment split = ScanAssignment.of(zms, hash, StraddlePolicy.SPLIT);
+        assertThat(split.blocksOfCn(0).toArray()).containsExactly(0, 3, 6, 9);
+        assertThat(split.extraReadRows()).isZero();
+        assertThat(split.filteredBlocksOfCn(0).isEmpty()).isTrue();
+        assertThat(split.expectedCrossCnFraction()).isCloseTo(2.0 / 3, within(1e-12));
+        assertThatThrownBy(() -> split.cnRange(0)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("owns no key range");
     }
 
     @Test
@@ -91,6 +168,9 @@ class ScanAssignmentTest {
         assertThatThrownBy(() -> ScanAssignment.of(new ZoneMap[] {block(5, 1, 1)}, CUTS))
                 .hasMessageContaining("min 5 is above max 1");
         assertThatThrownBy(() -> ScanAssignment.of(new ZoneMap[0], null)).hasMessageContaining("no boundaries");
+        assertThatThrownBy(() -> ScanAssignment.of(new ZoneMap[0], CUTS, null)).hasMessageContaining("no straddle policy");
+        assertThatThrownBy(() -> empty.filteredBlocksOfCn(-1)).hasMessageContaining("CN -1 is not in topology 2x2");
+        assertThatThrownBy(() -> empty.filteredBlocksOfBucket(4)).hasMessageContaining("bucket 4 is not in topology 2x2");
         assertThatThrownBy(() -> empty.blocksOfCn(2)).hasMessageContaining("CN 2 is not in topology 2x2");
         assertThatThrownBy(() -> empty.bucketOf(0)).hasMessageContaining("block 0 is not assigned");
     }
@@ -139,6 +219,7 @@ class ScanAssignmentTest {
             cross += zms[block].rowCount() - kept[chosen];
         }
         assertThat(a.expectedCrossCnRows()).isCloseTo(cross, within(1e-6 * Math.max(1, cross)));
+        assertThat(a.extraReadRows()).isZero();
     }
 
     private static double[] keptPerCn(final ZoneMap zm, final long[] cuts, final Topology topology) {

@@ -53,23 +53,57 @@ class TpchBoundariesTest {
     @Test
     void colocatedScansKeepRowsOnTheirCn() {
         for (final String shape : new String[] {"3x2", "5x2", "7x8"}) {
-            final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", Topology.parse(shape));
+            final Topology topology = Topology.parse(shape);
+            final ColocationPlan plan = ColocationPlan.of(lineitem, "l_orderkey", topology);
+            assertThat(plan.policy()).isEqualTo(StraddlePolicy.MAJORITY);
             final ScanAssignment ordersAssignment = plan.assign(orders.zoneMaps(0));
             final ExactShuffle.Counts l = ExactShuffle.scan(lineitem, "l_orderkey", plan.boundaries(), plan.assignment());
             final ExactShuffle.Counts o = ExactShuffle.scan(orders, "o_orderkey", plan.boundaries(), ordersAssignment);
             final double both = (double) (l.crossCnRows() + o.crossCnRows()) / (l.rows() + o.rows());
-            System.out.printf(Locale.ROOT, "colocate %s: lineitem %.4f%% (est %.4f%%), orders %.4f%% (est %.4f%%), both %.4f%%%n",
-                    shape, 100 * l.crossFraction(), 100 * plan.assignment().expectedCrossCnFraction(),
-                    100 * o.crossFraction(), 100 * ordersAssignment.expectedCrossCnFraction(), 100 * both);
-            final int cnCuts = plan.boundaries().topology().cnCount() - 1;
+            System.out.printf(Locale.ROOT, "colocate %s majority: lineitem %.4f%% (est %.4f%%), orders %.4f%% (est %.4f%%),"
+                            + " both %.4f%% cross CNs%n", shape, 100 * l.crossFraction(),
+                    100 * plan.assignment().expectedCrossCnFraction(), 100 * o.crossFraction(),
+                    100 * ordersAssignment.expectedCrossCnFraction(), 100 * both);
+            final int cnCuts = topology.cnCount() - 1;
             for (final ExactShuffle.Counts c : new ExactShuffle.Counts[] {l, o}) {
                 // Both tables are clustered by orderkey, so each CN cut splits at most one block of each, and
                 // the block stays where at least half of its rows belong: at most half a block crosses per cut.
                 assertThat(c.crossCnRows()).as(shape).isLessThanOrEqualTo((long) cnCuts * Block.MAX_ROWS / 2);
+                assertThat(c.readRows()).as(shape).isEqualTo(c.rows());
             }
+            assertThat(l.rows()).isEqualTo(lineitem.rowCount());
+            assertThat(o.rows()).isEqualTo(orders.rowCount());
             // The zonemap estimate tracks the exact count.
             assertThat(plan.assignment().expectedCrossCnFraction()).as(shape).isCloseTo(l.crossFraction(), within(1e-3));
             assertThat(ordersAssignment.expectedCrossCnFraction()).as(shape).isCloseTo(o.crossFraction(), within(1e-3));
+
+            // Shared storage: read a straddling block on each CN it overlaps, each keeping its own rows.
+            final ColocationPlan split = ColocationPlan.of(lineitem, "l_orderkey", topology, BoundaryConfig.DEFAULT,
+                    StraddlePolicy.SPLIT);
+            assertThat(split.boundaries().cutPoints()).containsExactly(plan.boundaries().cutPoints());
+            final ScanAssignment ordersSplit = split.assign(orders.zoneMaps(0));
+            assertThat(ordersSplit.policy()).isEqualTo(StraddlePolicy.SPLIT);
+            final ExactShuffle.Counts ls = ExactShuffle.scan(lineitem, "l_orderkey", split.boundaries(), split.assignment());
+            final ExactShuffle.Counts os = ExactShuffle.scan(orders, "o_orderkey", split.boundaries(), ordersSplit);
+            System.out.printf(Locale.ROOT, "colocate %s split: lineitem %.4f%% cross CNs, %.4f%% extra reads (est %.4f%%),"
+                            + " orders %.4f%% cross CNs, %.4f%% extra reads (est %.4f%%)%n", shape,
+                    100 * ls.crossFraction(), 100 * ls.extraReadFraction(), 100 * split.assignment().extraReadFraction(),
+                    100 * os.crossFraction(), 100 * os.extraReadFraction(), 100 * ordersSplit.extraReadFraction());
+            final ExactShuffle.Counts[][] pairs = {{ls, l}, {os, o}};
+            final ScanAssignment[] assignments = {split.assignment(), ordersSplit};
+            for (int t = 0; t < 2; t++) {
+                final ExactShuffle.Counts c = pairs[t][0];
+                final ScanAssignment a = assignments[t];
+                // Every row is kept exactly once, in the bucket it has under the majority scan too, and none crosses.
+                assertThat(c.rows()).as(shape).isEqualTo(pairs[t][1].rows());
+                assertThat(c.perBucket()).as(shape).containsExactly(pairs[t][1].perBucket());
+                assertThat(c.crossFraction()).as(shape).isLessThanOrEqualTo(0.01);
+                assertThat(c.crossCnRows()).as(shape).isZero();
+                assertThat(a.expectedCrossCnFraction()).as(shape).isZero();
+                // The price: each CN cut makes both CNs read the one block it splits.
+                assertThat(c.readRows() - c.rows()).as(shape).isEqualTo(a.extraReadRows())
+                        .isPositive().isLessThanOrEqualTo((long) cnCuts * Block.MAX_ROWS);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.shuffle.BoundaryConfig;
+import io.sluice.shuffle.StraddlePolicy;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
         description = {"Shows how a key column would be range-shuffled over CNs x cores: the method chosen"
             + " (range-uniform, range-quantile, or hash and why), the cut points, rows per bucket estimated"
             + " from zonemaps and counted by a scan, uniformity, block overlap, and the fraction of rows a"
-            + " colocated scan would send across CNs."})
+            + " colocated scan would send across CNs and the rows it would read more than once."})
 public final class BoundariesCommand extends CliCommand {
     @Option(names = "--store", required = true, paramLabel = "DIR", description = "Store directory.")
     Path store;
@@ -40,12 +41,19 @@ public final class BoundariesCommand extends CliCommand {
             description = "Uniformity at or above which ranges are equal-width (default: ${DEFAULT-VALUE}).")
     double uniformityThreshold;
 
+    @Option(names = "--straddle", paramLabel = "POLICY", defaultValue = "majority", converter = StraddleConverter.class,
+            description = {"What the colocated scan does with a block that straddles CN ranges: majority (read once,"
+                + " by the CN holding most of its rows; the rest crosses CNs) or split (read by every CN it"
+                + " overlaps, each keeping its own rows; nothing crosses, some rows are read more than once)."
+                + " Default: ${DEFAULT-VALUE}."})
+    StraddlePolicy straddle;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final Topology shape = parseTopology(topology);
         final BoundaryConfig config = BoundaryConfig.DEFAULT.withUniformityThreshold(uniformityThreshold);
         try (Table t = Store.open(store).table(table)) {
-            final BoundariesReport report = BoundariesReport.of(t, column, shape, config);
+            final BoundariesReport report = BoundariesReport.of(t, column, shape, config, straddle);
             out.print(json ? report.json() : report.text());
         }
         return 0;

@@ -3,20 +3,25 @@ package io.sluice.perf.cli;
 import io.sluice.shuffle.BoundaryConfig;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.ColocationPlan;
+import io.sluice.shuffle.KeyRange;
 import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.ScanAssignment;
+import io.sluice.shuffle.StraddlePolicy;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Block;
 import io.sluice.storage.ColumnType;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.Table;
 import java.util.Locale;
+import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * What {@code sluice boundaries} shows for one key column: the plan from zonemaps (method, cut
- * points, estimated rows per bucket, uniformity, overlap, expected cross-CN rows) next to the
- * truth from one scan of the column (rows per bucket, rows whose bucket is on another CN than the
- * one that scans their block).
+ * points, estimated rows per bucket, uniformity, overlap, expected cross-CN rows, rows read more
+ * than once) next to the truth from scanning the column as the plan says (each CN reads its blocks
+ * and keeps, of those it shares with other CNs, the rows of its range): rows per bucket, rows whose
+ * bucket is on another CN than the one that read them, rows read more than once.
  */
 final class BoundariesReport {
     private final String table;
@@ -28,9 +33,12 @@ final class BoundariesReport {
     private final double[] estimatedRows;
     private final long[] actualRows;
     private final long actualCrossRows;
+    private final long actualExtraReadRows;
+    private final int sharedBlocks;
 
     private BoundariesReport(final Table table, final String column, final ColumnType type, final ColocationPlan plan,
-                             final long[] actualRows, final long actualCrossRows) {
+                             final long[] actualRows, final long actualCrossRows, final long actualExtraReadRows,
+                             final int sharedBlocks) {
         this.table = table.name();
         this.column = column;
         this.type = type;
@@ -40,37 +48,56 @@ final class BoundariesReport {
         this.estimatedRows = plan.estimatedRows();
         this.actualRows = actualRows;
         this.actualCrossRows = actualCrossRows;
+        this.actualExtraReadRows = actualExtraReadRows;
+        this.sharedBlocks = sharedBlocks;
     }
 
-    /** Plans from the column's zonemaps, then scans the column once to count what really happens. */
+    /**
+     * Plans from the column's zonemaps, then scans the column as planned (a block read by several
+     * CNs is read once per CN) to count what really happens.
+     */
     static BoundariesReport of(final Table table, final String column, final Topology topology,
-                               final BoundaryConfig config) {
+                               final BoundaryConfig config, final StraddlePolicy policy) {
         final int col = table.schema().indexOf(column);
         if (col < 0) {
             throw new IllegalArgumentException("table '" + table.name() + "' has no column '" + column
                     + "': columns are " + table.schema().names());
         }
-        final ColocationPlan plan = ColocationPlan.of(table, column, topology, config);
+        final ColocationPlan plan = ColocationPlan.of(table, column, topology, config, policy);
         final BucketFunction function = plan.bucketFunction();
         final ScanAssignment assignment = plan.assignment();
         final long[] perBucket = new long[topology.bucketCount()];
         final int[] bucketOfRow = new int[Block.MAX_ROWS];
         final ColumnVector[] keys = new ColumnVector[1];
+        final RoaringBitmap shared = new RoaringBitmap();
         long cross = 0;
-        for (int block = 0; block < table.blockCount(); block++) {
-            keys[0] = table.readBlock(block, col).column(0);
-            final int rowCount = keys[0].rowCount();
-            function.buckets(keys, rowCount, bucketOfRow);
-            final int scanCn = assignment.cnOf(block);
-            for (int i = 0; i < rowCount; i++) {
-                final int bucket = bucketOfRow[i];
-                perBucket[bucket]++;
-                if (topology.cnOf(bucket) != scanCn) {
-                    cross++;
+        long read = 0;
+        for (int cn = 0; cn < topology.cnCount(); cn++) {
+            final RoaringBitmap filtered = assignment.filteredBlocksOfCn(cn);
+            shared.or(filtered);
+            final KeyRange range = filtered.isEmpty() ? null : assignment.cnRange(cn);
+            final IntIterator blocks = assignment.blocksOfCn(cn).getIntIterator();
+            while (blocks.hasNext()) {
+                final int block = blocks.next();
+                keys[0] = table.readBlock(block, col).column(0);
+                final int rowCount = keys[0].rowCount();
+                read += rowCount;
+                function.buckets(keys, rowCount, bucketOfRow);
+                final boolean filter = filtered.contains(block);
+                for (int i = 0; i < rowCount; i++) {
+                    if (filter && !(keys[0].isNull(i) ? range.holdsNulls() : range.contains(keys[0].key(i)))) {
+                        continue;
+                    }
+                    final int bucket = bucketOfRow[i];
+                    perBucket[bucket]++;
+                    if (topology.cnOf(bucket) != cn) {
+                        cross++;
+                    }
                 }
             }
         }
-        return new BoundariesReport(table, column, table.schema().type(col), plan, perBucket, cross);
+        return new BoundariesReport(table, column, table.schema().type(col), plan, perBucket, cross,
+                read - table.rowCount(), shared.getCardinality());
     }
 
     /** The plan the report shows. */
@@ -86,6 +113,11 @@ final class BoundariesReport {
     /** Fraction of rows the scan found on another CN than their bucket's. */
     double actualCrossFraction() {
         return rows == 0 ? 0 : (double) actualCrossRows / rows;
+    }
+
+    /** Fraction of rows the scan read more than once (a block read by {@code n} CNs counts {@code n - 1} times). */
+    double actualExtraReadFraction() {
+        return rows == 0 ? 0 : (double) actualExtraReadRows / rows;
     }
 
     /** The human-readable report. */
@@ -108,23 +140,30 @@ final class BoundariesReport {
                 b.isRange() ? "keys" : "keys (hashed)", "estimated", "actual"));
         for (int bucket = 0; bucket < t.bucketCount(); bucket++) {
             final String range = !b.isRange() ? "-"
-                    : "[" + (bucket == 0 ? "min" : KeyFormat.text(type, cuts[bucket - 1])) + ", "
-                    + (bucket == cuts.length ? "max]" : KeyFormat.text(type, cuts[bucket]) + ")");
+                    : "[" + (bucket == 0 ? "min" : KeyFormat.cutPoint(type, cuts[bucket - 1])) + ", "
+                    + (bucket == cuts.length ? "max]" : KeyFormat.cutPoint(type, cuts[bucket]) + ")");
             sb.append(String.format(Locale.ROOT, "%6d %4d %5d  %-24s %12d %12d%n", bucket, t.cnOf(bucket), t.coreOf(bucket),
                     range, Math.round(estimatedRows[bucket]), actualRows[bucket]));
         }
         sb.append(String.format(Locale.ROOT, "scan: %s, %d of %d blocks routed whole%n",
                 a.colocated() ? "colocated" : "round-robin", a.wholeBlocks().getCardinality(), blocks));
+        sb.append("straddling blocks: ").append(a.policy().label()).append(!a.colocated()
+                ? " (moot: blocks are dealt round-robin)"
+                : a.policy() == StraddlePolicy.SPLIT
+                ? " (" + sharedBlocks + " blocks read by several CNs, each keeping the rows of its range)"
+                : " (each read once, by the CN holding most of its rows)").append('\n');
         sb.append(String.format(Locale.ROOT, "rows crossing CNs: estimated %.4f%% (%d rows), actual %.4f%% (%d rows)%n",
                 100 * a.expectedCrossCnFraction(), Math.round(a.expectedCrossCnRows()),
                 100 * actualCrossFraction(), actualCrossRows));
+        sb.append(String.format(Locale.ROOT, "rows read more than once: estimated %.4f%% (%d rows), actual %.4f%% (%d rows)%n",
+                100 * a.extraReadFraction(), a.extraReadRows(), 100 * actualExtraReadFraction(), actualExtraReadRows));
         return sb.toString();
     }
 
     private String join(final long[] keys) {
         final StringBuilder sb = new StringBuilder();
         for (int i = 0; i < keys.length; i++) {
-            sb.append(i == 0 ? "" : ", ").append(KeyFormat.text(type, keys[i]));
+            sb.append(i == 0 ? "" : ", ").append(KeyFormat.cutPoint(type, keys[i]));
         }
         return keys.length == 0 ? "(none)" : sb.toString();
     }
@@ -147,7 +186,7 @@ final class BoundariesReport {
         sb.append(",\"cut_points\":[");
         final long[] cuts = b.cutPoints();
         for (int i = 0; i < cuts.length; i++) {
-            sb.append(i == 0 ? "" : ",").append(KeyFormat.json(type, cuts[i]));
+            sb.append(i == 0 ? "" : ",").append(KeyFormat.cutPointJson(type, cuts[i]));
         }
         sb.append("],\"estimated_rows\":[");
         for (int i = 0; i < estimatedRows.length; i++) {
@@ -161,6 +200,9 @@ final class BoundariesReport {
         sb.append(",\"overlap\":").append(number(plan.stats().overlap()));
         sb.append(",\"cross_cn_fraction\":{\"estimated\":").append(number(a.expectedCrossCnFraction()));
         sb.append(",\"actual\":").append(number(actualCrossFraction())).append('}');
+        sb.append(",\"extra_read_fraction\":{\"estimated\":").append(number(a.extraReadFraction()));
+        sb.append(",\"actual\":").append(number(actualExtraReadFraction())).append('}');
+        sb.append(",\"straddle\":").append(KeyFormat.jsonString(a.policy().label()));
         sb.append(",\"scan\":").append(KeyFormat.jsonString(a.colocated() ? "colocated" : "round-robin"));
         return sb.append("}\n").toString();
     }

@@ -13,6 +13,7 @@ import java.time.LocalDate;
  */
 final class KeyFormat {
     private static final int KEY_BYTES = 8;
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private KeyFormat() {
     }
@@ -69,11 +70,37 @@ final class KeyFormat {
         return lead + needed > length ? lead : length;
     }
 
-    /** The key as a JSON value: numbers stay numbers, dates and strings become JSON strings. */
-    static String json(final ColumnType type, final long key) {
+    /**
+     * How a cut point reads: like {@link #text}, except that a string cut point shows its bytes,
+     * trailing zero bytes dropped, printable ASCII as is and any other byte (a backslash included)
+     * as {@code \xHH}. A cut between two keys need not be valid UTF-8, and decoding it would lose
+     * the bytes that place it.
+     */
+    static String cutPoint(final ColumnType type, final long key) {
+        if (type.kind() != io.sluice.storage.TypeKind.STRING) {
+            return text(type, key);
+        }
+        int length = KEY_BYTES;
+        while (length > 0 && ((key >>> (64 - 8 * length)) & 0xFF) == 0) {
+            length--;
+        }
+        final StringBuilder sb = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            final int b = (int) (key >>> (56 - 8 * i)) & 0xFF;
+            if (b >= 0x20 && b < 0x7F && b != '\\') {
+                sb.append((char) b);
+            } else {
+                sb.append("\\x").append(HEX[b >> 4]).append(HEX[b & 0xF]);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A cut point as a JSON value: numbers stay numbers, dates and strings ({@link #cutPoint}) become JSON strings. */
+    static String cutPointJson(final ColumnType type, final long key) {
         return switch (type.kind()) {
             case INT64, INT32, DECIMAL -> text(type, key);
-            case DATE, STRING -> jsonString(text(type, key));
+            case DATE, STRING -> jsonString(cutPoint(type, key));
         };
     }
 

@@ -77,7 +77,7 @@ class BoundariesCommandTest {
         final String json = r.out().trim();
         assertThat(json).startsWith("{").endsWith("}");
         for (final String key : new String[] {"method", "buckets", "cut_points", "estimated_rows", "actual_rows",
-            "uniformity", "overlap", "cross_cn_fraction"}) {
+            "uniformity", "overlap", "cross_cn_fraction", "extra_read_fraction", "straddle"}) {
             assertThat(json).containsPattern("\"" + key + "\":");
         }
         assertThat(json).contains("\"method\":\"range-uniform\"").contains("\"buckets\":6")
@@ -93,6 +93,54 @@ class BoundariesCommandTest {
                 .matcher(json);
         assertThat(cross.find()).as(json).isTrue();
         assertThat(Double.parseDouble(cross.group(2))).isBetween(0.0, 0.01);
+        // The default reads every block once.
+        assertThat(json).contains("\"extra_read_fraction\":{\"estimated\":0.00000,\"actual\":0.00000}")
+                .contains("\"straddle\":\"majority\"");
+    }
+
+    @Test
+    void splitStraddlingBlocksCrossNothingAndReadTheirRowsTwice() {
+        final Run r = boundaries("lineitem", "l_orderkey", "3x2", "--straddle", "split");
+        assertThat(r.exit()).as(r.err()).isZero();
+        // Each of the 2 CN cuts falls inside one block, which both of its CNs read.
+        assertThat(r.out()).contains("straddling blocks: split (2 blocks read by several CNs");
+        final Matcher cross = Pattern.compile("rows crossing CNs: estimated ([0-9.]+)% .* actual ([0-9.]+)% \\((\\d+) rows\\)")
+                .matcher(r.out());
+        assertThat(cross.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(cross.group(1))).isZero();
+        assertThat(Long.parseLong(cross.group(3))).isZero();
+        final Matcher extra = Pattern.compile("rows read more than once: estimated ([0-9.]+)% \\((\\d+) rows\\),"
+                + " actual ([0-9.]+)% \\((\\d+) rows\\)").matcher(r.out());
+        assertThat(extra.find()).as(r.out()).isTrue();
+        assertThat(Long.parseLong(extra.group(4))).isEqualTo(Long.parseLong(extra.group(2))).isBetween(2L, 2L * 8192);
+        assertThat(Double.parseDouble(extra.group(3))).isGreaterThan(0.0);
+        System.out.print(r.out());
+
+        final Run json = boundaries("lineitem", "l_orderkey", "3x2", "--straddle", "SPLIT", "--json");
+        assertThat(json.exit()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"straddle\":\"split\"")
+                .contains("\"cross_cn_fraction\":{\"estimated\":0.00000,\"actual\":0.00000}");
+        final Matcher fraction = Pattern.compile("\"extra_read_fraction\":\\{\"estimated\":([0-9.eE+-]+),\"actual\":([0-9.eE+-]+)}")
+                .matcher(json.out());
+        assertThat(fraction.find()).as(json.out()).isTrue();
+        assertThat(Double.parseDouble(fraction.group(1))).isEqualTo(Double.parseDouble(fraction.group(2))).isBetween(0.001, 0.05);
+        // Every row is still counted once, in its bucket.
+        final Matcher actual = Pattern.compile("\"actual_rows\":\\[([0-9,]+)]").matcher(json.out());
+        assertThat(actual.find()).isTrue();
+        long sum = 0;
+        for (final String n : actual.group(1).split(",")) {
+            sum += Long.parseLong(n);
+        }
+        assertThat(sum).isEqualTo(600_572);
+    }
+
+    @Test
+    void anUnknownStraddlePolicyIsAUsageError() {
+        final Run r = boundaries("lineitem", "l_orderkey", "3x2", "--straddle", "half");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("Invalid value for option '--straddle'").contains("'half'").contains("majority")
+                .contains("split").contains("Usage: sluice boundaries").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
     }
 
     @Test

@@ -53,4 +53,15 @@ class KeyFormatTest {
     void displayEscapesControlCharacters() {
         assertThat(KeyFormat.display(ColumnType.STRING, StringKey.of("a\nb\"c"))).isEqualTo("\"a\\nb\\\"c\"");
     }
+
+    @Test
+    void stringCutPointsShowEveryByte() {
+        // A cut between two keys is any 8 bytes: "A", a byte that is no UTF-8 on its own, a backslash.
+        assertThat(KeyFormat.cutPoint(ColumnType.STRING, 0x41805c0000000000L)).isEqualTo("A\\x80\\x5c");
+        assertThat(KeyFormat.cutPointJson(ColumnType.STRING, 0x41805c0000000000L)).isEqualTo("\"A\\\\x80\\\\x5c\"");
+        assertThat(KeyFormat.cutPoint(ColumnType.STRING, StringKey.of("Customer#1"))).isEqualTo("Customer");
+        assertThat(KeyFormat.cutPoint(ColumnType.STRING, 0)).isEmpty();
+        assertThat(KeyFormat.cutPointJson(ColumnType.DATE, 0)).isEqualTo("\"1970-01-01\"");
+        assertThat(KeyFormat.cutPointJson(ColumnType.decimal(15, 2), 90100)).isEqualTo("901.00");
+    }
 }
