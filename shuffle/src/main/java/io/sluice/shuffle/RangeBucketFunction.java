@@ -88,6 +88,7 @@ public final class RangeBucketFunction implements BucketFunction {
             throw new IllegalArgumentException("a range shuffle takes one key column, got " + keys.length);
         }
         final ColumnVector key = keys[0];
+        checkKind(0, key.type().kind());
         if (key instanceof LongVector lv) {
             final long[] values = lv.values();
             for (int i = 0; i < rowCount; i++) {
@@ -111,6 +112,22 @@ public final class RangeBucketFunction implements BucketFunction {
                     out[i] = NULL_BUCKET;
                 }
             }
+        }
+    }
+
+    @Override
+    public void checkKeyKinds(final TypeKind... keyKinds) {
+        if (keyKinds.length != 1) {
+            throw new IllegalArgumentException("a range shuffle takes one key column, got " + keyKinds.length
+                    + ": shuffle by one column or use a hash shuffle");
+        }
+        checkKind(0, keyKinds[0]);
+    }
+
+    private void checkKind(final int keyIndex, final TypeKind actual) {
+        if (!BucketFunction.compatibleKinds(kind, actual)) {
+            throw new IllegalArgumentException("key column " + keyIndex + " is " + actual + " but the range cut points are "
+                    + kind + ": range bucketing needs keys of the cut points' kind (INT32 and INT64 mix)");
         }
     }
 
