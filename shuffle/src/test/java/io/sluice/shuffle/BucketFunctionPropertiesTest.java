@@ -118,6 +118,47 @@ class BucketFunctionPropertiesTest {
         }
     }
 
+    @Provide
+    Arbitrary<List<Long>> clusteredCuts() {
+        // Evenly spread cut points take the slot table; a few bunched ones force the search.
+        return Arbitraries.longs().between(-3, 3).flatMap(scale -> Arbitraries.longs().between(0, 1L << 20)
+                .map(v -> scale >= 0 ? v << (scale * 14) : -(v << (-scale * 14)))
+                .list().ofMinSize(1).ofMaxSize(80));
+    }
+
+    @Property(tries = 300)
+    void slotTableAndSearchBothMatchTheReference(@ForAll("clusteredCuts") final List<Long> cutList,
+                                                 @ForAll("keyValues") final List<Long> keyList) {
+        final long[] cuts = sortedDistinct(cutList, false);
+        final RangeBucketFunction f = new RangeBucketFunction(TypeKind.INT64, cuts);
+        final long[] keys = keysNear(cuts, keyList);
+        final int[] out = buckets(f, LongVector.ofInt64(keys));
+        final int[] ints = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            ints[i] = (int) keys[i];
+        }
+        final int[] outInts = buckets(f, IntVector.ofInt32(ints));
+        for (int i = 0; i < keys.length; i++) {
+            assertThat(out[i]).as("bucket of %d, slot table %s", keys[i], f.usesSlotTable())
+                    .isEqualTo(referenceRange(TypeKind.INT64, cuts, keys[i]));
+            assertThat(outInts[i]).isEqualTo(referenceRange(TypeKind.INT64, cuts, ints[i]));
+        }
+    }
+
+    @Test
+    void evenCutPointsUseTheSlotTableAndBunchedOnesTheSearch() {
+        final long[] even = new long[63];
+        for (int i = 0; i < even.length; i++) {
+            even[i] = (1L << 30) / 64 * (i + 1);
+        }
+        assertThat(new RangeBucketFunction(TypeKind.INT64, even).usesSlotTable()).isTrue();
+        assertThat(new RangeBucketFunction(TypeKind.STRING, new long[] {1, -1}).usesSlotTable()).isTrue();
+        final RangeBucketFunction bunched = new RangeBucketFunction(TypeKind.INT64, new long[] {1, 2, 3, 1L << 40});
+        assertThat(bunched.usesSlotTable()).isFalse();
+        assertThat(buckets(bunched, LongVector.ofInt64(0, 1, 2, 3, 4, 1L << 40, Long.MAX_VALUE)))
+                .containsExactly(0, 1, 2, 3, 3, 4, 4);
+    }
+
     @Property(tries = 300)
     void rangeBucketsAreOrderedBySignedKey(@ForAll("cutValues") final List<Long> cutList,
                                            @ForAll("keyValues") final List<Long> keyList) {
