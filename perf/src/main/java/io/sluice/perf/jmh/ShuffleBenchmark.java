@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The shuffle operator on one core, in rows per second: 8192-row batches of a long key and three
  * long payload columns, split by range or hash into {@code buckets} buckets, next to a plain copy of
  * the same bytes (the ceiling a split cannot beat); and, on sorted input whose batches each lie in
- * one bucket, the whole-batch route against the per-row split of the same batches.
+ * one bucket, the whole-batch route against the per-row split of the same rows (batches stripped
+ * of zonemaps and sort order) and against the run split (sort order kept, whole routes off).
  *
  * <p>The operators stream without end: bucket buffers fill and are emitted to a handler that only
  * counts rows, as a dispatch that hands batches on would.
@@ -52,10 +53,12 @@ public class ShuffleBenchmark {
 
     Batch[] uniform;
     Batch[] sorted;
+    Batch[] sortedUnmarked;
     ShuffleOperator range;
     ShuffleOperator hash;
     ShuffleOperator sortedWhole;
     ShuffleOperator sortedPerRow;
+    ShuffleOperator sortedRuns;
     long[][] copyTargets;
     long[][][] rotatingTargets;
     int nextTarget;
@@ -66,6 +69,10 @@ public class ShuffleBenchmark {
     public void setup() {
         uniform = BenchmarkData.uniform(UNIFORM_BATCHES, 42);
         sorted = BenchmarkData.sorted(SORTED_BATCHES, 43);
+        sortedUnmarked = new Batch[SORTED_BATCHES];
+        for (int b = 0; b < SORTED_BATCHES; b++) {
+            sortedUnmarked[b] = Batch.of(sorted[b].column(0), sorted[b].column(1), sorted[b].column(2), sorted[b].column(3));
+        }
         final int[] key = {0};
         final ShuffleOptions options = ShuffleOptions.defaults();
         range = new ShuffleOperator(SCHEMA, key, new RangeBucketFunction(TypeKind.INT64,
@@ -78,7 +85,8 @@ public class ShuffleBenchmark {
         }
         final RangeBucketFunction sortedFunction = new RangeBucketFunction(TypeKind.INT64, sortedCuts);
         sortedWhole = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.WHEN_PROVEN));
-        sortedPerRow = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.NEVER));
+        sortedPerRow = new ShuffleOperator(SCHEMA, key, sortedFunction, options);
+        sortedRuns = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.NEVER));
         copyTargets = new long[BenchmarkData.COLUMNS][BenchmarkData.ROWS];
         rotatingTargets = new long[buckets][BenchmarkData.COLUMNS][BenchmarkData.ROWS];
     }
@@ -142,8 +150,18 @@ public class ShuffleBenchmark {
     @Benchmark
     @OperationsPerInvocation(SORTED_BATCHES * BenchmarkData.ROWS)
     public long sortedPerRow() {
-        for (final Batch batch : sorted) {
+        for (final Batch batch : sortedUnmarked) {
             sortedPerRow.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** Sorted batches split without whole routes: each bucket's rows are one run, copied in bulk. */
+    @Benchmark
+    @OperationsPerInvocation(SORTED_BATCHES * BenchmarkData.ROWS)
+    public long sortedRuns() {
+        for (final Batch batch : sorted) {
+            sortedRuns.push(batch, handler);
         }
         return rowsSeen;
     }

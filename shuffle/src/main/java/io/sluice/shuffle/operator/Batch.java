@@ -45,7 +45,7 @@ public final class Batch {
         this(columns.clone(), validRowCount(columns), zoneMaps == null ? null : zoneMaps.clone(), sortedBy,
                 NO_SHUFFLE_IDX, null, 0);
         if (this.zoneMaps != null) {
-            checkZoneMaps(this.zoneMaps, columns.length, rowCount);
+            checkZoneMaps(this.zoneMaps, this.columns, rowCount);
         }
         checkSortedBy(sortedBy, columns.length);
     }
@@ -102,7 +102,8 @@ public final class Batch {
         }
     }
 
-    private static void checkZoneMaps(final ZoneMap[] zoneMaps, final int columnCount, final int rows) {
+    private static void checkZoneMaps(final ZoneMap[] zoneMaps, final ColumnVector[] columns, final int rows) {
+        final int columnCount = columns.length;
         if (zoneMaps.length != columnCount) {
             throw new IllegalArgumentException(zoneMaps.length + " zonemaps for " + columnCount
                     + " columns: give one per column (null entries for unknown ones) or none");
@@ -113,6 +114,11 @@ public final class Batch {
                 throw new IllegalArgumentException("the zonemap of column " + c + " describes " + zm.rowCount()
                         + " rows but the batch has " + rows + ": a zonemap of other rows would route this batch "
                         + "to the wrong bucket; pass the zonemap of these rows or none");
+            }
+            if (zm != null && zm.hasValues() && columns[c].type().kind().compareKeys(zm.min(), zm.max()) > 0) {
+                throw new IllegalArgumentException("the zonemap of column " + c + " has min " + zm.min()
+                        + " above max " + zm.max() + " (in " + columns[c].type() + " key order): pass the zonemap "
+                        + "of these rows or none");
             }
         }
     }

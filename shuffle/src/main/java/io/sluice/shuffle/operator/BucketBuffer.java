@@ -21,6 +21,14 @@ final class BucketBuffer {
     static final byte INT = 1;
     static final byte STRING = 2;
     static final int CAPACITY = Block.MAX_ROWS;
+    /** Row numbers in order: passed as the row list when a bucket's rows are one run of the batch. */
+    static final int[] IDENTITY = new int[CAPACITY];
+
+    static {
+        for (int i = 0; i < CAPACITY; i++) {
+            IDENTITY[i] = i;
+        }
+    }
     private static final int NULL_WORDS = NullMask.words(CAPACITY);
 
     private final BufferPool pool;
@@ -124,14 +132,29 @@ final class BucketBuffer {
     /**
      * Appends rows {@code rows[from .. from + count)} of {@code source}, column by column. The
      * caller has checked that they fit: {@code count <= room()} and every string column's bytes.
+     * With {@link #IDENTITY} as the row list the rows are one run, and fixed-width columns are
+     * copied in bulk.
      */
     void append(final ColumnVector[] source, final int[] rows, final int from, final int count) {
         final int to = from + count;
+        final boolean run = rows == IDENTITY;
         for (int c = 0; c < shapes.length; c++) {
             final ColumnVector vector = source[c];
             switch (shapes[c]) {
-                case LONG -> gather(((LongVector) vector).values(), rows, from, to, longs[c], size);
-                case INT -> gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
+                case LONG -> {
+                    if (run) {
+                        System.arraycopy(((LongVector) vector).values(), from, longs[c], size, count);
+                    } else {
+                        gather(((LongVector) vector).values(), rows, from, to, longs[c], size);
+                    }
+                }
+                case INT -> {
+                    if (run) {
+                        System.arraycopy(((IntVector) vector).values(), from, ints[c], size, count);
+                    } else {
+                        gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
+                    }
+                }
                 default -> appendStrings(c, (StringVector) vector, rows, from, to);
             }
             final long[] sourceNulls = vector.nulls();

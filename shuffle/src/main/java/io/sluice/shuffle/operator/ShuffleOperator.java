@@ -21,7 +21,9 @@ import java.util.Arrays;
  *
  * <p><b>Per-row path.</b> Otherwise the bucket function fills a bucket per row, a counting sort
  * orders the row numbers by bucket (stable, so rows keep their input order inside a bucket), and
- * each bucket's rows are gathered column by column into that bucket's buffer. A buffer is emitted
+ * each bucket's rows are gathered column by column into that bucket's buffer. A batch sorted by
+ * the key whose buckets, as computed, indeed never go down (a sorted block that straddles a
+ * boundary) skips the sort: each bucket's rows are one run, copied in bulk. A buffer is emitted
  * as a batch when it holds {@link Block#MAX_ROWS} rows; {@link #finish()} emits every non-empty
  * one, and empty buckets emit nothing. Dictionary strings are expanded to plain bytes on the way.
  *
@@ -69,6 +71,8 @@ public final class ShuffleOperator {
 
     /** The split batch whose rows are not all in buffers yet, or null. */
     private Batch pending;
+    /** The row list of the pending batch: {@link #rowsByBucket}, or the identity when buckets are runs. */
+    private int[] pendingRows;
     private int pendingBucket;
     private int pendingPosition;
     private boolean finishing;
@@ -246,7 +250,11 @@ public final class ShuffleOperator {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
         function.buckets(keyVectors, rows, rowBuckets);
-        partition(rows);
+        final boolean runs = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0] && countRuns(rows);
+        if (!runs) {
+            partition(rows);
+        }
+        pendingRows = runs ? BucketBuffer.IDENTITY : rowsByBucket;
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
         }
@@ -354,7 +362,14 @@ public final class ShuffleOperator {
         if (range == null && batch.sortedBy() == key) {
             final ColumnVector vector = batch.column(key);
             if (vector.nullCount() == 0) {
-                range = new ZoneMap(vector.key(0), vector.key(batch.rowCount() - 1), 0, batch.rowCount());
+                final long first = vector.key(0);
+                final long last = vector.key(batch.rowCount() - 1);
+                if (vector.type().kind().compareKeys(first, last) > 0) {
+                    throw new IllegalArgumentException("a batch claims to be sorted by " + schema.field(key)
+                            + " but its first key " + first + " is above its last key " + last + ": only declare "
+                            + "batches sorted (withSortedBy) whose keys ascend");
+                }
+                range = new ZoneMap(first, last, 0, batch.rowCount());
             }
         }
         final int bucket = range == null ? -1 : function.bucketOfRange(range);
@@ -368,6 +383,35 @@ public final class ShuffleOperator {
                         + "one bucket, or use WHEN_PROVEN");
         }
         return bucket;
+    }
+
+    /**
+     * Counts rows per bucket into {@link #starts} if the buckets never go down along the rows (then
+     * each bucket's rows are one run and need no sort); false, with nothing usable, otherwise. The
+     * check makes a wrong "sorted" claim cost speed, never correctness.
+     */
+    private boolean countRuns(final int rows) {
+        final int[] buckets = rowBuckets;
+        final int[] counts = cursors;
+        Arrays.fill(counts, 0);
+        int previous = 0;
+        int descents = 0;
+        for (int i = 0; i < rows; i++) {
+            final int b = buckets[i];
+            counts[b]++;
+            descents += (b - previous) >>> 31;
+            previous = b;
+        }
+        if (descents != 0) {
+            return false;
+        }
+        int sum = 0;
+        for (int b = 0; b < bucketCount; b++) {
+            starts[b] = sum;
+            sum += counts[b];
+        }
+        starts[bucketCount] = sum;
+        return true;
     }
 
     /** Counting sort of row numbers by bucket: fills {@link #starts} and {@link #rowsByBucket}. */
@@ -410,13 +454,13 @@ public final class ShuffleOperator {
                 }
                 int count = Math.min(end - from, buffer.room());
                 if (hasStrings) {
-                    count = fitStrings(buffer, from, count);
+                    count = fitStrings(buffer, pendingRows, from, count);
                     if (count == 0) {
                         suspend(b, from, from);
                         return;
                     }
                 }
-                buffer.append(source, rowsByBucket, from, count);
+                buffer.append(source, pendingRows, from, count);
                 from += count;
                 if (buffer.room() == 0) {
                     emit(b);
@@ -433,17 +477,17 @@ public final class ShuffleOperator {
      * Shrinks {@code count} to the rows whose string bytes fit the buffer, growing its string
      * columns within the budget first. Zero when not even the next row fits.
      */
-    private int fitStrings(final BucketBuffer buffer, final int from, final int count) {
+    private int fitStrings(final BucketBuffer buffer, final int[] rows, final int from, final int count) {
         int fit = count;
         for (int c = 0; c < types.length && fit > 0; c++) {
             if (types[c].kind() != TypeKind.STRING) {
                 continue;
             }
             final StringVector vector = (StringVector) source[c];
-            final long needed = BucketBuffer.stringBytes(vector, rowsByBucket, from, fit);
+            final long needed = BucketBuffer.stringBytes(vector, rows, from, fit);
             if (needed > buffer.freeStringBytes(c)
                     && !pool.growStringBytes(buffer, c, buffer.usedStringBytes(c) + needed)) {
-                fit = BucketBuffer.rowsFitting(vector, rowsByBucket, from, fit, buffer.freeStringBytes(c));
+                fit = BucketBuffer.rowsFitting(vector, rows, from, fit, buffer.freeStringBytes(c));
             }
         }
         return fit;
@@ -453,7 +497,7 @@ public final class ShuffleOperator {
      * Leaves the rest of the pending batch for later and makes room: if no output waits to be taken,
      * the fullest partial bucket is emitted early, so that releasing it refills the pool.
      *
-     * @param stalledRow the row (position in {@link #rowsByBucket}) whose string bytes did not fit,
+     * @param stalledRow the row (position in the row list) whose string bytes did not fit,
      *                   or -1 when a buffer could not be had
      */
     private void suspend(final int bucket, final int position, final int stalledRow) {

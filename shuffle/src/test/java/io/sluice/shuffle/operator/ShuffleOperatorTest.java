@@ -112,6 +112,41 @@ class ShuffleOperatorTest {
     }
 
     @Test
+    void aSortedBatchAcrossABoundaryIsSplitIntoRunsAndAFalseClaimStillSplitsRight() {
+        final RangeBucketFunction f = new RangeBucketFunction(TypeKind.INT64, new long[] {100, 200});
+        final ShuffleOperator operator = operator(LONGS, f, ShuffleOptions.DEFAULT_POOL_BYTES, WholeBatchRouting.WHEN_PROVEN);
+        final List<String> seen = new ArrayList<>();
+        final BatchHandler record = b -> {
+            for (int r = 0; r < b.rowCount(); r++) {
+                seen.add(b.shuffleIdx() + ":" + ((LongVector) b.column(0)).get(r) + "/" + ((LongVector) b.column(1)).get(r));
+            }
+        };
+        // Sorted and straddling two boundaries: three runs.
+        operator.push(longs(98, 104).withSortedBy(0), record);
+        // Claimed sorted, ends in different buckets, but not sorted inside: must not be taken as runs.
+        operator.push(Batch.of(LongVector.ofInt64(50, 250, 150, 60, 210), LongVector.ofInt64(1, 2, 3, 4, 5),
+                LongVector.ofInt64(0, 0, 0, 0, 0), LongVector.ofInt64(0, 0, 0, 0, 0)).withSortedBy(0), record);
+        operator.finish(record);
+        final List<String> expected = new ArrayList<>();
+        for (long k = 98; k < 100; k++) {
+            expected.add("0:" + k + "/" + (980 + k - 98));
+        }
+        expected.add("0:50/1");
+        expected.add("0:60/4");
+        for (long k = 100; k < 200; k++) {
+            expected.add("1:" + k + "/" + (980 + k - 98));
+        }
+        expected.add("1:150/3");
+        for (long k = 200; k < 202; k++) {
+            expected.add("2:" + k + "/" + (980 + k - 98));
+        }
+        expected.add("2:250/2");
+        expected.add("2:210/5");
+        assertThat(seen).containsExactlyElementsOf(expected);
+        assertThat(operator.counters().splitBatches()).isEqualTo(2);
+    }
+
+    @Test
     void aFullBucketIsEmittedAt8192RowsAndEmptyBucketsEmitNothing() {
         final ShuffleOperator operator = operator(LONGS, new RangeBucketFunction(TypeKind.INT64, new long[] {0, 1 << 30}),
                 ShuffleOptions.DEFAULT_POOL_BYTES, WholeBatchRouting.NEVER);
@@ -220,6 +255,8 @@ class ShuffleOperatorTest {
                 new ZoneMap[] {ZoneMap.of(sequence(0, 20))}, Batch.NOT_SORTED))
                 .hasMessageContaining("describes 20 rows").hasMessageContaining("has 10");
         assertThatThrownBy(() -> Batch.of(sequence(0, 10)).withSortedBy(3)).hasMessageContaining("sorted-by column 3");
+        assertThatThrownBy(() -> new Batch(new ColumnVector[] {sequence(0, 10)},
+                new ZoneMap[] {new ZoneMap(9, 0, 0, 10)}, Batch.NOT_SORTED)).hasMessageContaining("min 9 above max 0");
 
         final RangeBucketFunction range = new RangeBucketFunction(TypeKind.INT64, new long[] {100});
         assertThatThrownBy(() -> new ShuffleOperator(LONGS, 4, range))
@@ -237,6 +274,8 @@ class ShuffleOperatorTest {
         assertThatThrownBy(() -> operator.addInput(Batch.of(sequence(0, 5), sequence(0, 5), sequence(0, 5),
                 new LongVector(ColumnType.decimal(15, 2), new long[5], 5, null))))
                 .hasMessageContaining("column 3").hasMessageContaining("decimal(15,2)").hasMessageContaining("c:int64");
+        assertThatThrownBy(() -> operator.addInput(Batch.of(LongVector.ofInt64(9, 1), sequence(0, 2), sequence(0, 2),
+                sequence(0, 2)).withSortedBy(0))).hasMessageContaining("first key 9 is above its last key 1");
         operator.finish();
         assertThatThrownBy(() -> operator.addInput(longs(0, 5))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("after finish");
