@@ -386,31 +386,32 @@ public final class ShuffleOperator {
     }
 
     /**
-     * Counts rows per bucket into {@link #starts} if the buckets never go down along the rows (then
-     * each bucket's rows are one run and need no sort); false, with nothing usable, otherwise. The
-     * check makes a wrong "sorted" claim cost speed, never correctness.
+     * Finds where each bucket's run starts, into {@link #starts}, if the buckets never go down along
+     * the rows (then each bucket's rows are one run and need no sort); false, with nothing usable,
+     * otherwise. The check makes a wrong "sorted" claim cost speed, never correctness. A scan for
+     * changes rather than a count: a run of one bucket would chain every increment of its counter.
      */
     private boolean countRuns(final int rows) {
         final int[] buckets = rowBuckets;
-        final int[] counts = cursors;
-        Arrays.fill(counts, 0);
-        int previous = 0;
-        int descents = 0;
-        for (int i = 0; i < rows; i++) {
+        int previous = buckets[0];
+        for (int b = 0; b <= previous; b++) {
+            starts[b] = 0;
+        }
+        for (int i = 1; i < rows; i++) {
             final int b = buckets[i];
-            counts[b]++;
-            descents += (b - previous) >>> 31;
-            previous = b;
+            if (b != previous) {
+                if (b < previous) {
+                    return false;
+                }
+                for (int skipped = previous + 1; skipped <= b; skipped++) {
+                    starts[skipped] = i;
+                }
+                previous = b;
+            }
         }
-        if (descents != 0) {
-            return false;
+        for (int b = previous + 1; b <= bucketCount; b++) {
+            starts[b] = rows;
         }
-        int sum = 0;
-        for (int b = 0; b < bucketCount; b++) {
-            starts[b] = sum;
-            sum += counts[b];
-        }
-        starts[bucketCount] = sum;
         return true;
     }
 
