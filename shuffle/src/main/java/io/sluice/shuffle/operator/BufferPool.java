@@ -12,6 +12,8 @@ import java.util.ArrayDeque;
  * each runs once per buffer (8192 rows), not per row.
  */
 final class BufferPool {
+    /** Largest byte array the JVM reliably allocates. */
+    private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
     private final long budget;
     private final ColumnType[] types;
     private final byte[] shapes;
@@ -57,26 +59,26 @@ final class BufferPool {
     }
 
     /**
-     * Grows a string column of a buffer so that it holds at least {@code needed} bytes, doubling when
-     * the budget allows. Drops idle buffers to make room. False when even {@code needed} does not fit.
+     * Grows a string column of a buffer towards {@code needed} bytes, doubling when the budget
+     * allows and dropping idle buffers to make room. When {@code needed} does not fit the budget the
+     * column still grows as far as it does, so that the caller can take the rows that fit. Whether
+     * {@code needed} bytes fit now.
      */
     synchronized boolean growStringBytes(final BucketBuffer buffer, final int column, final long needed) {
         final long current = (long) buffer.usedStringBytes(column) + buffer.freeStringBytes(column);
-        if (needed > Integer.MAX_VALUE - 8) {
-            return false;
-        }
-        final long doubled = Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2 * current));
-        while (allocatedBytes + (needed - current) > budget && !idle.isEmpty()) {
+        final long wanted = Math.min(needed, MAX_ARRAY);
+        while (allocatedBytes + (wanted - current) > budget && !idle.isEmpty()) {
             allocatedBytes -= idle.pollFirst().reservedBytes();
         }
-        final long capacity = allocatedBytes + (doubled - current) <= budget ? doubled : needed;
-        if (allocatedBytes + (capacity - current) > budget) {
-            return false;
+        final long reachable = Math.min(MAX_ARRAY, current + (budget - allocatedBytes));
+        final long doubled = Math.min(MAX_ARRAY, 2 * current);
+        final long capacity = wanted <= reachable ? Math.max(wanted, Math.min(doubled, reachable)) : reachable;
+        if (capacity > current) {
+            buffer.growStringBytes(column, (int) capacity);
+            allocatedBytes += capacity - current;
+            peakBytes = Math.max(peakBytes, allocatedBytes);
         }
-        buffer.growStringBytes(column, (int) capacity);
-        allocatedBytes += capacity - current;
-        peakBytes = Math.max(peakBytes, allocatedBytes);
-        return true;
+        return needed <= capacity;
     }
 
     /** Seals a buffer's rows into a pooled batch; the buffer stays out of the pool until released. */

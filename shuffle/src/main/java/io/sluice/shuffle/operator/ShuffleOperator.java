@@ -476,7 +476,7 @@ public final class ShuffleOperator {
 
     /**
      * Shrinks {@code count} to the rows whose string bytes fit the buffer, growing its string
-     * columns within the budget first. Zero when not even the next row fits.
+     * columns as far as the budget allows first. Zero when not even the next row fits.
      */
     private int fitStrings(final BucketBuffer buffer, final int[] rows, final int from, final int count) {
         int fit = count;

@@ -247,6 +247,36 @@ class ShuffleOperatorTest {
     }
 
     @Test
+    void aBucketWhoseStringsOutgrowThePoolTakesWhatFitsAndGoesOn() {
+        // One bucket, ten rows of 20 KiB each, larger than a buffer's first 16 KiB of string bytes; the
+        // pool has room to grow for two of them, not for all ten.
+        final Schema schema = Schema.parse("k:int64,s:string");
+        final long budget = ShuffleOperator.minimumPoolBytes(schema) + 28 * 1024;
+        final ShuffleOperator operator = new ShuffleOperator(schema, new int[] {0},
+                new RangeBucketFunction(TypeKind.INT64, new long[] {1000}), new ShuffleOptions(budget, WholeBatchRouting.NEVER));
+        final String[] values = new String[10];
+        final long[] keys = new long[10];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Integer.toString(i).repeat(20 * 1024).substring(0, 20 * 1024);
+            keys[i] = i;
+        }
+        final List<String> seen = new ArrayList<>();
+        operator.push(Batch.of(LongVector.ofInt64(keys), StringVector.of(values)), b -> {
+            for (int r = 0; r < b.rowCount(); r++) {
+                seen.add(((StringVector) b.column(1)).getString(r));
+            }
+        });
+        final ShuffleCounters counters = operator.finish(b -> {
+            for (int r = 0; r < b.rowCount(); r++) {
+                seen.add(((StringVector) b.column(1)).getString(r));
+            }
+        });
+        assertThat(seen).containsExactly(values);
+        assertThat(counters.earlyFlushes()).isPositive();
+        assertThat(counters.peakBufferedBytes()).isLessThanOrEqualTo(budget);
+    }
+
+    @Test
     void badInputIsRefusedWithTheValueAndTheRule() {
         assertThatThrownBy(() -> Batch.of(sequence(0, 9000)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9000").hasMessageContaining("8192");
