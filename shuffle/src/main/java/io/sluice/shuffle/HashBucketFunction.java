@@ -12,6 +12,8 @@ import java.util.Arrays;
  * Hash bucketing over one or more key columns: a well-mixed 64-bit hash of the key (integers of
  * either width hash alike, strings over all their bytes), reduced to {@code [0, bucketCount)} by
  * multiply-shift instead of a modulo. Needs no statistics, evens out skew, never colocates.
+ * Not thread-safe: multi-column keys fold their hashes in a scratch array kept between calls; give
+ * each thread its own instance (instances with the same arguments bucket alike).
  */
 public final class HashBucketFunction implements BucketFunction {
     private static final long M1 = 0xBF58476D1CE4E5B9L;

@@ -202,6 +202,16 @@ final class BucketBuffer {
         final int[] codes = vector.codes();
         int p = size;
         int end = targetOffsets[p];
+        if (rows == IDENTITY && codes == null) {
+            // One run of a plain vector: its bytes are contiguous; only the offsets need rebasing.
+            final int start = sourceOffsets[from];
+            System.arraycopy(source, start, target, end, sourceOffsets[to] - start);
+            final int shift = end - start;
+            for (int k = from + 1; k <= to; k++) {
+                targetOffsets[++p] = sourceOffsets[k] + shift;
+            }
+            return;
+        }
         for (int k = from; k < to; k++) {
             final int entry = codes == null ? rows[k] : codes[rows[k]];
             final int start = sourceOffsets[entry];
