@@ -1,0 +1,168 @@
+package io.sluice.perf.jmh;
+
+import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.RangeBucketFunction;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.BatchHandler;
+import io.sluice.shuffle.operator.ShuffleOperator;
+import io.sluice.shuffle.operator.ShuffleOptions;
+import io.sluice.shuffle.operator.WholeBatchRouting;
+import io.sluice.storage.LongVector;
+import io.sluice.storage.Schema;
+import io.sluice.storage.TypeKind;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The shuffle operator on one core, in rows per second: 8192-row batches of a long key and three
+ * long payload columns, split by range or hash into {@code buckets} buckets, next to a plain copy of
+ * the same bytes (the ceiling a split cannot beat); and, on sorted input whose batches each lie in
+ * one bucket, the whole-batch route against the per-row split of the same rows (batches stripped
+ * of zonemaps and sort order) and against the run split (sort order kept, whole routes off).
+ *
+ * <p>The operators stream without end: bucket buffers fill and are emitted to a handler that only
+ * counts rows, as a dispatch that hands batches on would.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class ShuffleBenchmark {
+    static final int UNIFORM_BATCHES = 16;
+    /** Enough sorted batches that every bucket (up to 64) gets whole batches. */
+    static final int SORTED_BATCHES = 128;
+    static final Schema SCHEMA = Schema.parse("k:int64,a:int64,b:int64,c:int64");
+
+    @Param({"6", "64"})
+    int buckets;
+
+    Batch[] uniform;
+    Batch[] sorted;
+    Batch[] sortedUnmarked;
+    ShuffleOperator range;
+    ShuffleOperator hash;
+    ShuffleOperator sortedWhole;
+    ShuffleOperator sortedPerRow;
+    ShuffleOperator sortedRuns;
+    long[][] copyTargets;
+    long[][][] rotatingTargets;
+    int nextTarget;
+    long rowsSeen;
+    final BatchHandler handler = batch -> rowsSeen += batch.rowCount();
+
+    @Setup
+    public void setup() {
+        uniform = BenchmarkData.uniform(UNIFORM_BATCHES, 42);
+        sorted = BenchmarkData.sorted(SORTED_BATCHES, 43);
+        sortedUnmarked = new Batch[SORTED_BATCHES];
+        for (int b = 0; b < SORTED_BATCHES; b++) {
+            sortedUnmarked[b] = Batch.of(sorted[b].column(0), sorted[b].column(1), sorted[b].column(2), sorted[b].column(3));
+        }
+        final int[] key = {0};
+        final ShuffleOptions options = ShuffleOptions.defaults();
+        range = new ShuffleOperator(SCHEMA, key, new RangeBucketFunction(TypeKind.INT64,
+                BenchmarkData.equalCuts(buckets, BenchmarkData.KEY_SPAN)), options);
+        hash = new ShuffleOperator(SCHEMA, key, new HashBucketFunction(buckets, TypeKind.INT64), options);
+        // Cut points on batch boundaries, so that every sorted batch lies inside one bucket.
+        final long[] sortedCuts = new long[buckets - 1];
+        for (int i = 1; i < buckets; i++) {
+            sortedCuts[i - 1] = (long) (i * SORTED_BATCHES / buckets) * BenchmarkData.ROWS;
+        }
+        final RangeBucketFunction sortedFunction = new RangeBucketFunction(TypeKind.INT64, sortedCuts);
+        sortedWhole = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.WHEN_PROVEN));
+        sortedPerRow = new ShuffleOperator(SCHEMA, key, sortedFunction, options);
+        sortedRuns = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.NEVER));
+        copyTargets = new long[BenchmarkData.COLUMNS][BenchmarkData.ROWS];
+        rotatingTargets = new long[buckets][BenchmarkData.COLUMNS][BenchmarkData.ROWS];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long rangeShuffle() {
+        for (final Batch batch : uniform) {
+            range.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long hashShuffle() {
+        for (final Batch batch : uniform) {
+            hash.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** The same bytes copied column by column into one batch's worth of arrays: the ceiling. */
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long plainCopy() {
+        for (final Batch batch : uniform) {
+            for (int c = 0; c < BenchmarkData.COLUMNS; c++) {
+                System.arraycopy(((LongVector) batch.column(c)).values(), 0, copyTargets[c], 0, BenchmarkData.ROWS);
+            }
+        }
+        return copyTargets[0][BenchmarkData.ROWS - 1];
+    }
+
+    /**
+     * The same bytes copied into {@code buckets} batch-sized destinations in turn: a plain copy with
+     * the shuffle's buffer footprint, so that the destination misses the cache as the shuffle's do.
+     */
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long plainCopyIntoBucketSizedBuffers() {
+        for (final Batch batch : uniform) {
+            final long[][] target = rotatingTargets[nextTarget];
+            nextTarget = nextTarget + 1 == buckets ? 0 : nextTarget + 1;
+            for (int c = 0; c < BenchmarkData.COLUMNS; c++) {
+                System.arraycopy(((LongVector) batch.column(c)).values(), 0, target[c], 0, BenchmarkData.ROWS);
+            }
+        }
+        return rotatingTargets[0][0][0];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(SORTED_BATCHES * BenchmarkData.ROWS)
+    public long sortedWholeBatch() {
+        for (final Batch batch : sorted) {
+            sortedWhole.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(SORTED_BATCHES * BenchmarkData.ROWS)
+    public long sortedPerRow() {
+        for (final Batch batch : sortedUnmarked) {
+            sortedPerRow.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** Sorted batches split without whole routes: each bucket's rows are one run, copied in bulk. */
+    @Benchmark
+    @OperationsPerInvocation(SORTED_BATCHES * BenchmarkData.ROWS)
+    public long sortedRuns() {
+        for (final Batch batch : sorted) {
+            sortedRuns.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+}
