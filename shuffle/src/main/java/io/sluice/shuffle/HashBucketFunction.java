@@ -1,5 +1,6 @@
 package io.sluice.shuffle;
 
+import io.sluice.storage.Block;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.IntVector;
 import io.sluice.storage.LongVector;
@@ -12,8 +13,8 @@ import java.util.Arrays;
  * Hash bucketing over one or more key columns: a well-mixed 64-bit hash of the key (integers of
  * either width hash alike, strings over all their bytes), reduced to {@code [0, bucketCount)} by
  * multiply-shift instead of a modulo. Needs no statistics, evens out skew, never colocates.
- * Not thread-safe: multi-column keys fold their hashes in a scratch array kept between calls; give
- * each thread its own instance (instances with the same arguments bucket alike).
+ * Thread-safe: one instance may serve every pipeline of a join (multi-column keys fold their
+ * hashes in a per-thread scratch array).
  */
 public final class HashBucketFunction implements BucketFunction {
     private static final long M1 = 0xBF58476D1CE4E5B9L;
@@ -22,7 +23,8 @@ public final class HashBucketFunction implements BucketFunction {
     private final int bucketCount;
     private final TypeKind[] keyKinds;
     private final boolean integerKey;
-    private long[] scratch = new long[0];
+    /** Per-thread running hashes of multi-column keys, one entry per row of a batch. */
+    private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[Block.MAX_ROWS]);
 
     /**
      * @param bucketCount number of buckets, 1..{@link Topology#MAX_BUCKETS}
@@ -95,10 +97,11 @@ public final class HashBucketFunction implements BucketFunction {
             single(keys[0], rowCount, out);
             return;
         }
-        if (scratch.length < rowCount) {
-            scratch = new long[Math.max(rowCount, 1024)];
+        long[] h = SCRATCH.get();
+        if (h.length < rowCount) {
+            h = new long[rowCount];
+            SCRATCH.set(h);
         }
-        final long[] h = scratch;
         Arrays.fill(h, 0, rowCount, 0);
         for (final ColumnVector key : keys) {
             combine(key, rowCount, h);
