@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The example a storage engine copies to embed Sluice: it describes its own blocks by zonemaps,
  * and gets boundaries, a scan assignment and a bucket function back. Only the public API of
  * sluice-shuffle (and the storage value types it takes) is used. The code between the markers
- * is the one shown in EMBEDDING.md; {@link #theDocumentShowsThisCode} keeps them identical.
+ * is the one shown in the README; {@link #theDocumentShowsThisCode} keeps them identical.
  */
 class EmbeddingExampleTest {
     @Test
@@ -77,8 +77,7 @@ class EmbeddingExampleTest {
         for (final String line : example.split("\n", -1)) {
             unindented.append(line.startsWith("        ") ? line.substring(8) : line).append('\n');
         }
-        // The section lives in EMBEDDING.md until it moves into the root README.
-        final Path doc = Files.exists(Path.of("EMBEDDING.md")) ? Path.of("EMBEDDING.md") : Path.of("../README.md");
+        final Path doc = Path.of("../README.md");
         assertThat(Files.readString(doc)).contains(unindented.toString().stripTrailing());
     }
 }

@@ -145,7 +145,8 @@ public final class TableWriter implements AutoCloseable {
     public Table finish() {
         final int buffered = builders[0].size();
         if (sortColumn >= 0 && !presorted) {
-            final int[] order = sortedOrder(builders[sortColumn], buffered);
+            final ColumnBuilder key = builders[sortColumn];
+            final int[] order = IndexSort.stableOrder(buffered, key::compareRows);
             for (int from = 0; from < buffered; from += Block.MAX_ROWS) {
                 flush(order, from, Math.min(Block.MAX_ROWS, buffered - from));
             }
@@ -188,37 +189,6 @@ public final class TableWriter implements AutoCloseable {
                     sb.bytes(), sb.offset(0), sb.offset(0) + sb.length(0));
         }
         return Long.compare(a.key(0), b.key(0));
-    }
-
-    /** Stable order of rows {@code 0..n-1} by a column (merge sort over indices, nulls first). */
-    static int[] sortedOrder(final ColumnBuilder key, final int n) {
-        int[] a = new int[n];
-        int[] b = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n; lo += 2 * width) {
-                final int mid = Math.min(lo + width, n);
-                final int hi = Math.min(lo + 2 * width, n);
-                int i = lo;
-                int j = mid;
-                int k = lo;
-                while (i < mid && j < hi) {
-                    b[k++] = key.compareRows(a[j], a[i]) < 0 ? a[j++] : a[i++];
-                }
-                while (i < mid) {
-                    b[k++] = a[i++];
-                }
-                while (j < hi) {
-                    b[k++] = a[j++];
-                }
-            }
-            final int[] t = a;
-            a = b;
-            b = t;
-        }
-        return a;
     }
 
     /** File name of a table's block {@code index}. */

@@ -1,5 +1,6 @@
 package io.sluice.zonemap;
 
+import io.sluice.storage.IndexSort;
 import io.sluice.storage.TypeKind;
 
 /**
@@ -79,34 +80,8 @@ public final class KeySpace {
         return lo;
     }
 
-    /** Indices {@code 0..n-1} in ascending order of {@code keys} (stable merge sort, no boxing). */
+    /** Indices {@code 0..n-1} in ascending order of {@code keys} (stable, no boxing). */
     public static int[] sortedIndices(final long[] keys, final int n) {
-        int[] a = new int[n];
-        int[] b = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n; lo += 2 * width) {
-                final int mid = Math.min(lo + width, n);
-                final int hi = Math.min(lo + 2 * width, n);
-                int i = lo;
-                int j = mid;
-                int k = lo;
-                while (i < mid && j < hi) {
-                    b[k++] = keys[a[j]] < keys[a[i]] ? a[j++] : a[i++];
-                }
-                while (i < mid) {
-                    b[k++] = a[i++];
-                }
-                while (j < hi) {
-                    b[k++] = a[j++];
-                }
-            }
-            final int[] t = a;
-            a = b;
-            b = t;
-        }
-        return a;
+        return IndexSort.stableOrder(n, (a, b) -> Long.compare(keys[a], keys[b]));
     }
 }
