@@ -1,6 +1,7 @@
 package io.sluice.shuffle;
 
 import io.sluice.storage.ColumnVector;
+import io.sluice.storage.TypeKind;
 import io.sluice.storage.ZoneMap;
 
 /**
@@ -27,4 +28,24 @@ public interface BucketFunction {
      * Lets a batch or block go to its bucket whole, without per-row work.
      */
     int bucketOfRange(ZoneMap keyRange);
+
+    /**
+     * Checks, once per plan rather than per row, that this function can bucket key columns of these
+     * kinds, in order; throws {@link IllegalArgumentException} naming the column, its kind and the
+     * kinds taken otherwise. A mismatched kind would not fail later: it would put rows in the wrong
+     * buckets (a string prefix key read as a signed number, say). The default accepts anything.
+     */
+    default void checkKeyKinds(final TypeKind... keyKinds) {
+    }
+
+    /**
+     * Whether a key column of kind {@code actual} may stand where {@code expected} was declared: the
+     * same kind, or 32- and 64-bit integers for each other (they bucket alike, so an INT32 key joins
+     * an INT64 key).
+     */
+    static boolean compatibleKinds(final TypeKind expected, final TypeKind actual) {
+        return expected == actual
+                || (expected == TypeKind.INT32 || expected == TypeKind.INT64)
+                && (actual == TypeKind.INT32 || actual == TypeKind.INT64);
+    }
 }

@@ -18,6 +18,7 @@ public final class HashBucketFunction implements BucketFunction {
     private static final long M2 = 0x94D049BB133111EBL;
     private static final long SEED = 0x9E3779B97F4A7C15L;
     private final int bucketCount;
+    private final TypeKind[] keyKinds;
     private final boolean integerKey;
     private long[] scratch = new long[0];
 
@@ -30,6 +31,7 @@ public final class HashBucketFunction implements BucketFunction {
         if (keyKinds.length == 0) {
             throw new IllegalArgumentException("a hash shuffle needs at least one key column");
         }
+        this.keyKinds = keyKinds.clone();
         this.integerKey = keyKinds.length == 1 && keyKinds[0] != TypeKind.STRING;
         if (bucketCount < 1 || bucketCount > Topology.MAX_BUCKETS) {
             throw new IllegalArgumentException("bucket count " + bucketCount + " is not valid: use 1.." + Topology.MAX_BUCKETS);
@@ -80,6 +82,13 @@ public final class HashBucketFunction implements BucketFunction {
 
     @Override
     public void buckets(final ColumnVector[] keys, final int rowCount, final int[] out) {
+        if (keys.length != keyKinds.length) {
+            throw new IllegalArgumentException("this hash shuffle has " + keyKinds.length + " key columns, got "
+                    + keys.length);
+        }
+        for (int k = 0; k < keys.length; k++) {
+            checkKind(k, keys[k].type().kind());
+        }
         if (keys.length == 1 && !(keys[0] instanceof StringVector) && keys[0].nulls() == null) {
             single(keys[0], rowCount, out);
             return;
@@ -144,6 +153,24 @@ public final class HashBucketFunction implements BucketFunction {
 
     private static long fold(final long running, final long next) {
         return running == 0 ? next : hash(running * 31 + next);
+    }
+
+    @Override
+    public void checkKeyKinds(final TypeKind... kinds) {
+        if (kinds.length != keyKinds.length) {
+            throw new IllegalArgumentException("this hash shuffle was declared with " + keyKinds.length
+                    + " key columns, got " + kinds.length + ": build it with the key columns' kinds");
+        }
+        for (int k = 0; k < kinds.length; k++) {
+            checkKind(k, kinds[k]);
+        }
+    }
+
+    private void checkKind(final int keyIndex, final TypeKind actual) {
+        if (!BucketFunction.compatibleKinds(keyKinds[keyIndex], actual)) {
+            throw new IllegalArgumentException("key column " + keyIndex + " is " + actual + " but this hash shuffle declared "
+                    + keyKinds[keyIndex] + ": declare the key kinds the columns have (INT32 and INT64 mix)");
+        }
     }
 
     @Override

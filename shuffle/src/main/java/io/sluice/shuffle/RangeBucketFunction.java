@@ -6,12 +6,15 @@ import io.sluice.storage.LongVector;
 import io.sluice.storage.StringVector;
 import io.sluice.storage.TypeKind;
 import io.sluice.storage.ZoneMap;
+import java.util.Arrays;
 
 /**
  * Range bucketing: bucket = number of cut points {@code <=} the key, so bucket {@code i} holds
  * keys in {@code [cut[i-1], cut[i])} and every key of bucket i is below every key of bucket i+1.
  * Keys are zonemap keys (values; prefix keys for strings, compared unsigned). Lookups are
- * branch-free: a fixed number of halving steps over the cut points, padded to a power of two.
+ * branch-free and take constant time per key through a {@link RangeSlotTable}; when the cut points
+ * are bunched too unevenly for a small table, a fixed number of halving steps over the cut points,
+ * padded to a power of two. Immutable and thread-safe.
  */
 public final class RangeBucketFunction implements BucketFunction {
     private final TypeKind kind;
@@ -20,6 +23,8 @@ public final class RangeBucketFunction implements BucketFunction {
     private final long[] padded;
     private final int steps;
     private final long flip;
+    /** Constant-time lookup, or null when the cut points need the search (or there are none). */
+    private final RangeSlotTable table;
 
     /**
      * @param cutPoints {@code bucketCount - 1} strictly increasing keys (in the kind's key order)
@@ -48,6 +53,12 @@ public final class RangeBucketFunction implements BucketFunction {
         for (int i = 0; i < size; i++) {
             padded[i] = i < cuts.length ? cuts[i] ^ flip : Long.MAX_VALUE;
         }
+        this.table = cuts.length == 0 ? null : RangeSlotTable.build(Arrays.copyOf(padded, cuts.length));
+    }
+
+    /** Whether lookups use the constant-time slot table rather than the search (for tests and benchmarks). */
+    boolean usesSlotTable() {
+        return table != null;
     }
 
     /** The key kind the cut points are in. */
@@ -67,7 +78,7 @@ public final class RangeBucketFunction implements BucketFunction {
 
     /** The bucket of one key. */
     public int bucket(final long key) {
-        return lookup(key ^ flip);
+        return table != null ? table.bucket(key ^ flip) : lookup(key ^ flip);
     }
 
     private int lookup(final long signedKey) {
@@ -88,29 +99,62 @@ public final class RangeBucketFunction implements BucketFunction {
             throw new IllegalArgumentException("a range shuffle takes one key column, got " + keys.length);
         }
         final ColumnVector key = keys[0];
-        if (key instanceof LongVector lv) {
-            final long[] values = lv.values();
-            for (int i = 0; i < rowCount; i++) {
-                out[i] = lookup(values[i]);
+        checkKind(0, key.type().kind());
+        if (cuts.length == 0) {
+            Arrays.fill(out, 0, rowCount, 0);
+        } else if (key instanceof LongVector lv) {
+            if (table != null) {
+                table.buckets(lv.values(), rowCount, out);
+            } else {
+                final long[] values = lv.values();
+                for (int i = 0; i < rowCount; i++) {
+                    out[i] = lookup(values[i]);
+                }
             }
         } else if (key instanceof IntVector iv) {
-            final int[] values = iv.values();
-            for (int i = 0; i < rowCount; i++) {
-                out[i] = lookup(values[i]);
+            if (table != null) {
+                table.buckets(iv.values(), rowCount, out);
+            } else {
+                final int[] values = iv.values();
+                for (int i = 0; i < rowCount; i++) {
+                    out[i] = lookup(values[i]);
+                }
             }
         } else {
             final StringVector sv = (StringVector) key;
             for (int i = 0; i < rowCount; i++) {
-                out[i] = lookup(sv.key(i) ^ flip);
+                out[i] = bucket(sv.key(i));
             }
         }
         final long[] nulls = key.nulls();
         if (nulls != null) {
-            for (int i = 0; i < rowCount; i++) {
-                if ((nulls[i >>> 6] & (1L << i)) != 0) {
-                    out[i] = NULL_BUCKET;
+            final int words = (rowCount + 63) >>> 6;
+            for (int w = 0; w < words; w++) {
+                long bits = nulls[w];
+                while (bits != 0) {
+                    final int row = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    if (row < rowCount) {
+                        out[row] = NULL_BUCKET;
+                    }
+                    bits &= bits - 1;
                 }
             }
+        }
+    }
+
+    @Override
+    public void checkKeyKinds(final TypeKind... keyKinds) {
+        if (keyKinds.length != 1) {
+            throw new IllegalArgumentException("a range shuffle takes one key column, got " + keyKinds.length
+                    + ": shuffle by one column or use a hash shuffle");
+        }
+        checkKind(0, keyKinds[0]);
+    }
+
+    private void checkKind(final int keyIndex, final TypeKind actual) {
+        if (!BucketFunction.compatibleKinds(kind, actual)) {
+            throw new IllegalArgumentException("key column " + keyIndex + " is " + actual + " but the range cut points are "
+                    + kind + ": range bucketing needs keys of the cut points' kind (INT32 and INT64 mix)");
         }
     }
 

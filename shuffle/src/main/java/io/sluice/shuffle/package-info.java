@@ -1,7 +1,9 @@
 /**
- * Bucketing (range and hash), the shuffle operator that tags batches with a {@code shuffleIdx},
- * the planner that chooses strategies, boundaries and colocated scan assignments, and the
- * operators and pipelines a query runs.
+ * Bucketing: the {@link io.sluice.shuffle.Topology} of a query (CNs x cores = buckets) and the
+ * {@link io.sluice.shuffle.BucketFunction}s that map keys to buckets, range (ordered, can colocate,
+ * can place a whole zonemap) and hash (needs no statistics). The planner that chooses strategies,
+ * boundaries and colocated scan assignments lives here too; the operators that use the functions
+ * are in {@code io.sluice.shuffle.operator}.
  *
  * <p>Range shuffle planning: {@link io.sluice.shuffle.RangeBoundaries} turns zonemap statistics
  * ({@link io.sluice.zonemap.KeyQuantiles}) into the cut points of a {@link io.sluice.shuffle.Topology}

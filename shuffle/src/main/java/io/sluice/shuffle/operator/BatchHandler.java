@@ -1,0 +1,13 @@
+package io.sluice.shuffle.operator;
+
+/**
+ * Receives each bucket batch a shuffle operator emits when it is driven by push
+ * ({@link ShuffleOperator#push}, {@link ShuffleOperator#run}). The batch and its vectors are valid
+ * only until {@link #onBatch} returns: pooled memory is released right after, so a handler that
+ * keeps rows must copy them.
+ */
+@FunctionalInterface
+public interface BatchHandler {
+    /** Handles one batch; {@link Batch#shuffleIdx()} is its bucket. */
+    void onBatch(Batch batch);
+}

@@ -1,0 +1,40 @@
+package io.sluice.shuffle.operator;
+
+/**
+ * What one shuffle operator did, for reports and tests.
+ *
+ * @param batchesIn         batches added
+ * @param rowsIn            rows added
+ * @param batchesOut        batches emitted (whole-batch routes included)
+ * @param rowsOut           rows emitted; equals {@code rowsIn} once the operator is finished
+ * @param wholeBatchRoutes  batches tagged and passed on whole, without per-row work
+ * @param splitBatches      non-empty batches split row by row into bucket buffers
+ * @param earlyFlushes      bucket batches emitted before they were full because the pool was exhausted
+ * @param rowsPerBucket     rows emitted per bucket (a copy)
+ * @param peakBufferedBytes most bytes the buffer pool held at once (filling, emitted but not yet
+ *                          released, and idle buffers); never above the budget
+ */
+public record ShuffleCounters(long batchesIn, long rowsIn, long batchesOut, long rowsOut, long wholeBatchRoutes,
+                              long splitBatches, long earlyFlushes, long[] rowsPerBucket, long peakBufferedBytes) {
+    public ShuffleCounters {
+        rowsPerBucket = rowsPerBucket.clone();
+    }
+
+    /** Rows emitted to a bucket. */
+    public long rowsOf(final int bucket) {
+        return rowsPerBucket[bucket];
+    }
+
+    @Override
+    public long[] rowsPerBucket() {
+        return rowsPerBucket.clone();
+    }
+
+    @Override
+    public String toString() {
+        return "ShuffleCounters[batchesIn=" + batchesIn + ", rowsIn=" + rowsIn + ", batchesOut=" + batchesOut
+                + ", rowsOut=" + rowsOut + ", wholeBatchRoutes=" + wholeBatchRoutes + ", splitBatches=" + splitBatches
+                + ", earlyFlushes=" + earlyFlushes + ", rowsPerBucket=" + java.util.Arrays.toString(rowsPerBucket)
+                + ", peakBufferedBytes=" + peakBufferedBytes + "]";
+    }
+}
