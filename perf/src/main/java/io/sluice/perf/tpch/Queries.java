@@ -11,7 +11,8 @@ public final class Queries {
     private static final Map<String, Query> BY_NAME = new LinkedHashMap<>();
 
     static {
-        for (final Query q : List.of(new Q01(), new Q04(), new Q06(),
+        for (final Query q : List.of(new Q01(), new Q03(), new Q04(), new Q05(), new Q06(), new Q09(),
+                new Q10(), new Q12(), new Q13(), new Q18(),
                 new GrpOrderkey(), new JoinLo(), new JoinLp())) {
             BY_NAME.put(q.name(), q);
         }
