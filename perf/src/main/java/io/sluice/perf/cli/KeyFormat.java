@@ -69,12 +69,36 @@ final class KeyFormat {
         return lead + needed > length ? lead : length;
     }
 
-    /** The key as a JSON value: numbers stay numbers, dates and strings become JSON strings. */
+    /**
+     * The key as a JSON value: numbers stay numbers, dates become JSON strings, and string keys
+     * JSON strings of their bytes, printable ASCII as is and any other byte (a cut point between
+     * two prefixes is rarely valid UTF-8) as {@code \xHH}, so that no byte is lost.
+     */
     static String json(final ColumnType type, final long key) {
         return switch (type.kind()) {
             case INT64, INT32, DECIMAL -> text(type, key);
-            case DATE, STRING -> jsonString(text(type, key));
+            case DATE -> jsonString(text(type, key));
+            case STRING -> jsonString(escapedBytes(key));
         };
+    }
+
+    private static String escapedBytes(final long key) {
+        int length = 0;
+        for (int i = 0; i < KEY_BYTES; i++) {
+            if ((byte) (key >>> (56 - 8 * i)) != 0) {
+                length = i + 1;
+            }
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            final int b = (int) (key >>> (56 - 8 * i)) & 0xFF;
+            if (b >= 0x20 && b <= 0x7e && b != '\\') {
+                sb.append((char) b);
+            } else {
+                sb.append(String.format("\\x%02x", b));
+            }
+        }
+        return sb.toString();
     }
 
     /** A JSON string literal. */
