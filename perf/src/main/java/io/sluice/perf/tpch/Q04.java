@@ -1,0 +1,55 @@
+package io.sluice.perf.tpch;
+
+import static io.sluice.shuffle.expr.Expr.and;
+import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.shuffle.expr.Expr.date;
+import static io.sluice.shuffle.expr.Expr.ge;
+import static io.sluice.shuffle.expr.Expr.lt;
+
+import io.sluice.shuffle.exec.JoinType;
+import io.sluice.shuffle.exec.SortKey;
+import io.sluice.shuffle.expr.Dates;
+import io.sluice.shuffle.plan.Plan;
+import io.sluice.zonemap.Predicate;
+import java.util.List;
+
+/** TPC-H Q4, order priority checking (DATE 1993-07-01): EXISTS as a semi join. */
+public final class Q04 implements Query {
+    static final String SQL = """
+            select o_orderpriority, count(*) as order_count
+            from orders
+            where o_orderdate >= date '1993-07-01'
+              and o_orderdate < date '1993-07-01' + interval '3' month
+              and exists (select * from lineitem where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)
+            group by o_orderpriority
+            order by o_orderpriority""";
+
+    @Override
+    public String name() {
+        return "q4";
+    }
+
+    @Override
+    public String sql() {
+        return SQL;
+    }
+
+    @Override
+    public List<String> tables() {
+        return List.of("orders", "lineitem");
+    }
+
+    @Override
+    public Plan plan() {
+        final Plan late = Plan.scan("lineitem", "l_orderkey", "l_commitdate", "l_receiptdate")
+                .filter(lt(col("l_commitdate"), col("l_receiptdate")));
+        return Plan.scan("orders", "o_orderkey", "o_orderpriority", "o_orderdate")
+                .prune(Predicate.ge("o_orderdate", Query.day("1993-07-01")),
+                        Predicate.lt("o_orderdate", Query.day("1993-10-01")))
+                .filter(and(ge(col("o_orderdate"), date("1993-07-01")),
+                        lt(col("o_orderdate"), Dates.plusMonths("1993-07-01", 3))))
+                .join(JoinType.SEMI, late, List.of("o_orderkey"), List.of("l_orderkey"))
+                .aggregate(Plan.groupBy("o_orderpriority"), Plan.count("order_count"))
+                .orderBy(SortKey.asc("o_orderpriority"));
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.perf.tpch;
+
+import static io.sluice.shuffle.expr.Expr.and;
+import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.shuffle.expr.Expr.date;
+import static io.sluice.shuffle.expr.Expr.eq;
+import static io.sluice.shuffle.expr.Expr.ge;
+import static io.sluice.shuffle.expr.Expr.lit;
+import static io.sluice.shuffle.expr.Expr.lt;
+import static io.sluice.shuffle.expr.Expr.mul;
+import static io.sluice.shuffle.expr.Expr.str;
+import static io.sluice.shuffle.expr.Expr.sub;
+
+import io.sluice.shuffle.exec.JoinType;
+import io.sluice.shuffle.exec.SortKey;
+import io.sluice.shuffle.expr.Dates;
+import io.sluice.shuffle.plan.Plan;
+import io.sluice.zonemap.Predicate;
+import java.util.List;
+
+/** TPC-H Q5, local supplier volume (REGION ASIA, DATE 1994-01-01): a two-column join key. */
+public final class Q05 implements Query {
+    static final String SQL = """
+            select n_name, sum(l_extendedprice * (1 - l_discount)) as revenue
+            from customer, orders, lineitem, supplier, nation, region
+            where c_custkey = o_custkey
+              and l_orderkey = o_orderkey
+              and l_suppkey = s_suppkey
+              and c_nationkey = s_nationkey
+              and s_nationkey = n_nationkey
+              and n_regionkey = r_regionkey
+              and r_name = 'ASIA'
+              and o_orderdate >= date '1994-01-01'
+              and o_orderdate < date '1994-01-01' + interval '1' year
+            group by n_name
+            order by revenue desc""";
+
+    @Override
+    public String name() {
+        return "q5";
+    }
+
+    @Override
+    public String sql() {
+        return SQL;
+    }
+
+    @Override
+    public List<String> tables() {
+        return List.of("customer", "orders", "lineitem", "supplier", "nation", "region");
+    }
+
+    @Override
+    public Plan plan() {
+        final Plan asia = Plan.scan("nation", "n_nationkey", "n_name", "n_regionkey")
+                .join(JoinType.SEMI, Plan.scan("region", "r_regionkey", "r_name").filter(eq(col("r_name"), str("ASIA"))),
+                        List.of("n_regionkey"), List.of("r_regionkey"))
+                .select("n_nationkey", "n_name");
+        final Plan suppliers = Plan.scan("supplier", "s_suppkey", "s_nationkey")
+                .join(JoinType.INNER, asia, List.of("s_nationkey"), List.of("n_nationkey"));
+        final Plan orders = Plan.scan("orders", "o_orderkey", "o_custkey", "o_orderdate")
+                .prune(Predicate.ge("o_orderdate", Query.day("1994-01-01")),
+                        Predicate.lt("o_orderdate", Query.day("1995-01-01")))
+                .filter(and(ge(col("o_orderdate"), date("1994-01-01")),
+                        lt(col("o_orderdate"), Dates.plusYears("1994-01-01", 1))))
+                .join(JoinType.INNER, Plan.scan("customer", "c_custkey", "c_nationkey"),
+                        List.of("o_custkey"), List.of("c_custkey"))
+                .select("o_orderkey", "c_nationkey");
+        return Plan.scan("lineitem", "l_orderkey", "l_suppkey", "l_extendedprice", "l_discount")
+                .join(JoinType.INNER, orders, List.of("l_orderkey"), List.of("o_orderkey"))
+                .join(JoinType.INNER, suppliers, List.of("l_suppkey", "c_nationkey"), List.of("s_suppkey", "s_nationkey"))
+                .aggregate(Plan.groupBy("n_name"),
+                        Plan.sum(mul(col("l_extendedprice"), sub(lit(1), col("l_discount"))), "revenue"))
+                .orderBy(SortKey.desc("revenue"));
+    }
+}

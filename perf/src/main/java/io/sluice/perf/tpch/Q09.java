@@ -1,0 +1,69 @@
+package io.sluice.perf.tpch;
+
+import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.shuffle.expr.Expr.like;
+import static io.sluice.shuffle.expr.Expr.lit;
+import static io.sluice.shuffle.expr.Expr.mul;
+import static io.sluice.shuffle.expr.Expr.sub;
+import static io.sluice.shuffle.expr.Expr.year;
+
+import io.sluice.shuffle.exec.JoinType;
+import io.sluice.shuffle.exec.SortKey;
+import io.sluice.shuffle.expr.NamedExpr;
+import io.sluice.shuffle.plan.Plan;
+import java.util.List;
+
+/** TPC-H Q9, product type profit measure (COLOR green): six tables, a two-column join key, EXTRACT(year). */
+public final class Q09 implements Query {
+    static final String SQL = """
+            select nation, o_year, sum(amount) as sum_profit
+            from (select n_name as nation, extract(year from o_orderdate) as o_year,
+                         l_extendedprice * (1 - l_discount) - ps_supplycost * l_quantity as amount
+                  from part, supplier, lineitem, partsupp, orders, nation
+                  where s_suppkey = l_suppkey
+                    and ps_suppkey = l_suppkey
+                    and ps_partkey = l_partkey
+                    and p_partkey = l_partkey
+                    and o_orderkey = l_orderkey
+                    and s_nationkey = n_nationkey
+                    and p_name like '%green%') as profit
+            group by nation, o_year
+            order by nation, o_year desc""";
+
+    @Override
+    public String name() {
+        return "q9";
+    }
+
+    @Override
+    public String sql() {
+        return SQL;
+    }
+
+    @Override
+    public List<String> tables() {
+        return List.of("part", "supplier", "lineitem", "partsupp", "orders", "nation");
+    }
+
+    @Override
+    public Plan plan() {
+        final Plan green = Plan.scan("part", "p_partkey", "p_name").filter(like(col("p_name"), "%green%"));
+        final Plan suppliers = Plan.scan("supplier", "s_suppkey", "s_nationkey")
+                .join(JoinType.INNER, Plan.scan("nation", "n_nationkey", "n_name"),
+                        List.of("s_nationkey"), List.of("n_nationkey"));
+        return Plan.scan("lineitem", "l_orderkey", "l_partkey", "l_suppkey", "l_quantity", "l_extendedprice",
+                        "l_discount")
+                .join(JoinType.SEMI, green, List.of("l_partkey"), List.of("p_partkey"))
+                .join(JoinType.INNER, Plan.scan("partsupp", "ps_partkey", "ps_suppkey", "ps_supplycost"),
+                        List.of("l_partkey", "l_suppkey"), List.of("ps_partkey", "ps_suppkey"))
+                .join(JoinType.INNER, suppliers, List.of("l_suppkey"), List.of("s_suppkey"))
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey", "o_orderdate"),
+                        List.of("l_orderkey"), List.of("o_orderkey"))
+                .project(new NamedExpr("nation", col("n_name")),
+                        new NamedExpr("o_year", year(col("o_orderdate"))),
+                        new NamedExpr("amount", sub(mul(col("l_extendedprice"), sub(lit(1), col("l_discount"))),
+                                mul(col("ps_supplycost"), col("l_quantity")))))
+                .aggregate(Plan.groupBy("nation", "o_year"), Plan.sum(col("amount"), "sum_profit"))
+                .orderBy(SortKey.asc("nation"), SortKey.desc("o_year"));
+    }
+}

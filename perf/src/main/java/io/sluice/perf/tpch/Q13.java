@@ -1,0 +1,49 @@
+package io.sluice.perf.tpch;
+
+import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.shuffle.expr.Expr.like;
+import static io.sluice.shuffle.expr.Expr.not;
+
+import io.sluice.shuffle.exec.JoinType;
+import io.sluice.shuffle.exec.SortKey;
+import io.sluice.shuffle.plan.Plan;
+import java.util.List;
+
+/** TPC-H Q13, customer distribution (WORD1 special, WORD2 requests): a left outer join and COUNT(column). */
+public final class Q13 implements Query {
+    static final String SQL = """
+            select c_count, count(*) as custdist
+            from (select c_custkey, count(o_orderkey)
+                  from customer left outer join orders
+                    on c_custkey = o_custkey and o_comment not like '%special%requests%'
+                  group by c_custkey) as c_orders (c_custkey, c_count)
+            group by c_count
+            order by custdist desc, c_count desc""";
+
+    @Override
+    public String name() {
+        return "q13";
+    }
+
+    @Override
+    public String sql() {
+        return SQL;
+    }
+
+    @Override
+    public List<String> tables() {
+        return List.of("customer", "orders");
+    }
+
+    @Override
+    public Plan plan() {
+        final Plan orders = Plan.scan("orders", "o_orderkey", "o_custkey", "o_comment")
+                .filter(not(like(col("o_comment"), "%special%requests%")))
+                .select("o_orderkey", "o_custkey");
+        return Plan.scan("customer", "c_custkey")
+                .join(JoinType.LEFT, orders, List.of("c_custkey"), List.of("o_custkey"))
+                .aggregate(Plan.groupBy("c_custkey"), Plan.count(col("o_orderkey"), "c_count"))
+                .aggregate(Plan.groupBy("c_count"), Plan.count("custdist"))
+                .orderBy(SortKey.desc("custdist"), SortKey.desc("c_count"));
+    }
+}

@@ -1,0 +1,127 @@
+package io.sluice.perf.tpch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.plan.QueryRunner;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import io.sluice.storage.tpch.TpchLoader;
+import io.sluice.storage.tpch.TpchTable;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every registered query, run by Sluice with 1, 2, 4 and 7 workers and by DuckDB over the same
+ * SF 0.01 rows, must return the same column names and the same rows in the same order: exact for
+ * integers, decimals, dates and strings, within 1e-9 relative for doubles.
+ */
+class TpchDuckDbTest {
+    @TempDir
+    static Path dir;
+
+    private static Store store;
+    private static Connection duck;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        store = Store.create(dir.resolve("store"));
+        final List<String> names = new ArrayList<>();
+        for (final TpchTable t : TpchTable.values()) {
+            try (Table ignored = TpchLoader.load(store, t, 0.01, rows -> { })) {
+                names.add(t.tableName());
+            }
+        }
+        duck = DuckDbLoader.openInMemory(2);
+        DuckDbLoader.load(store, names, duck);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    static Stream<Arguments> queriesAndCores() {
+        final List<Arguments> cases = new ArrayList<>();
+        for (final Query q : Queries.all()) {
+            for (final int cores : new int[] {1, 2, 4, 7}) {
+                cases.add(Arguments.of(q.name(), cores));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} on {1} cores")
+    @MethodSource("queriesAndCores")
+    void sameResultAsDuckDb(final String name, final int cores) throws Exception {
+        final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
+        final QueryResult actual;
+        try (QueryRunner runner = new QueryRunner(store, cores)) {
+            actual = runner.run(query.plan());
+        }
+        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
+            final ResultSetMetaData meta = rs.getMetaData();
+            final List<String> expectedNames = new ArrayList<>();
+            for (int c = 1; c <= meta.getColumnCount(); c++) {
+                expectedNames.add(meta.getColumnLabel(c));
+            }
+            assertThat(actual.rowType().names()).as("column names").isEqualTo(expectedNames);
+            int row = 0;
+            while (rs.next()) {
+                assertThat(row).as("%s returned fewer rows than DuckDB", name).isLessThan(actual.rowCount());
+                for (int c = 0; c < expectedNames.size(); c++) {
+                    assertCell(rs.getObject(c + 1), actual.value(row, c), name + " row " + row + " column "
+                            + expectedNames.get(c));
+                }
+                row++;
+            }
+            assertThat(actual.rowCount()).as("%s row count", name).isEqualTo(row);
+            assertThat(row).as("%s returns rows at SF 0.01", name).isPositive();
+        }
+    }
+
+    private static void assertCell(final Object expected, final Object actual, final String where) {
+        if (expected == null) {
+            assertThat(actual).as(where).isNull();
+        } else if (expected instanceof Double d) {
+            assertThat(actual).as(where).isInstanceOf(Double.class);
+            final double a = (Double) actual;
+            assertThat(Math.abs(a - d)).as(where + ": " + a + " vs " + d).isLessThanOrEqualTo(1e-9 * Math.abs(d));
+        } else if (expected instanceof Number n) {
+            assertThat(actual).as(where).isInstanceOfAny(Long.class, BigDecimal.class);
+            assertThat(decimal(actual)).as(where).isEqualByComparingTo(decimal(n));
+        } else if (expected instanceof String str) {
+            assertThat(actual).as(where).isEqualTo(str);
+        } else {
+            // Dates: DuckDB's JDBC type varies by version, its text form does not.
+            assertThat(String.valueOf(actual)).as(where).isEqualTo(expected.toString());
+        }
+    }
+
+    private static BigDecimal decimal(final Object n) {
+        if (n instanceof BigDecimal b) {
+            return b;
+        }
+        if (n instanceof BigInteger i) {
+            return new BigDecimal(i);
+        }
+        return BigDecimal.valueOf(((Number) n).longValue());
+    }
+}

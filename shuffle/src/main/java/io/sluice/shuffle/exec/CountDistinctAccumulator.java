@@ -1,0 +1,97 @@
+package io.sluice.shuffle.exec;
+
+import io.sluice.shuffle.expr.DataType;
+import io.sluice.shuffle.expr.Evaluator;
+import io.sluice.shuffle.expr.Expr;
+import io.sluice.shuffle.expr.RowType;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.storage.Block;
+import io.sluice.storage.ColumnType;
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.LongVector;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * COUNT(DISTINCT x) of integers, decimals or dates: the distinct (group, value) pairs live in one
+ * {@link KeyTable}; a pair seen for the first time counts one for its group.
+ */
+final class CountDistinctAccumulator extends Accumulator {
+    private static final RowType PAIR = new RowType(List.of("group", "value"),
+            List.of(DataType.INT64, DataType.INT64));
+
+    private final Evaluator argument;
+    private final KeyTable pairs = new KeyTable(new DataType[] {DataType.INT64, DataType.INT64});
+    private final KeyColumns pairKeys = new KeyColumns(List.of(Expr.col("group"), Expr.col("value")), PAIR);
+    private final long[] groupColumn = new long[Block.MAX_ROWS];
+    private final long[] valueColumn = new long[Block.MAX_ROWS];
+    private final int[] pairIds = new int[Block.MAX_ROWS];
+    private long[] counts = new long[0];
+
+    CountDistinctAccumulator(final Evaluator argument) {
+        this.argument = argument;
+    }
+
+    @Override
+    DataType type() {
+        return DataType.INT64;
+    }
+
+    @Override
+    void ensureCapacity(final int groups) {
+        if (groups > counts.length) {
+            counts = Arrays.copyOf(counts, grow(counts.length, groups));
+        }
+    }
+
+    @Override
+    void update(final Batch batch, final int[] ids, final int n) {
+        final long[] v = argument.longs(batch);
+        for (int i = 0; i < n; i++) {
+            groupColumn[i] = ids[i];
+        }
+        System.arraycopy(v, 0, valueColumn, 0, n);
+        addPairs(n);
+    }
+
+    private void addPairs(final int n) {
+        final Batch pairBatch = Batch.of(new LongVector(ColumnType.INT64, groupColumn, n, null),
+                new LongVector(ColumnType.INT64, valueColumn, n, null));
+        final int before = pairs.size();
+        pairKeys.evaluate(pairBatch);
+        pairs.findOrInsert(pairKeys, pairIds);
+        int seen = before;
+        for (int i = 0; i < n; i++) {
+            if (pairIds[i] == seen) {
+                counts[(int) groupColumn[i]]++;
+                seen++;
+            }
+        }
+    }
+
+    @Override
+    void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
+        final CountDistinctAccumulator o = (CountDistinctAccumulator) other;
+        final int to = from + n;
+        for (int start = 0; start < o.pairs.size(); start += Block.MAX_ROWS) {
+            final int end = Math.min(o.pairs.size(), start + Block.MAX_ROWS);
+            final long[] groups = ((LongVector) o.pairs.keyVector(0, start, end)).values();
+            final long[] values = ((LongVector) o.pairs.keyVector(1, start, end)).values();
+            int m = 0;
+            for (int i = 0; i < end - start; i++) {
+                final int og = (int) groups[i];
+                if (og >= from && og < to) {
+                    groupColumn[m] = idMap[og - from];
+                    valueColumn[m] = values[i];
+                    m++;
+                }
+            }
+            addPairs(m);
+        }
+    }
+
+    @Override
+    ColumnVector output(final int from, final int to) {
+        return new LongVector(ColumnType.INT64, Arrays.copyOfRange(counts, from, to), to - from, null);
+    }
+}

@@ -1,0 +1,204 @@
+package io.sluice.shuffle.exec;
+
+import io.sluice.shuffle.expr.DataType;
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.IntVector;
+import io.sluice.storage.LongVector;
+import io.sluice.storage.StringVector;
+import java.util.Arrays;
+
+/**
+ * An open-addressing hash table of distinct keys over primitive arrays, giving each key a dense
+ * id (0, 1, 2, ...) in insertion order. Keys are one or more columns of longs or strings: a slot
+ * is matched by the full 64-bit hash first, then column by column. Used by aggregation (id =
+ * group) and by the join build (id = head of the key's row chain). Not thread-safe.
+ */
+final class KeyTable {
+    private static final int INITIAL_CAPACITY = 1024;
+
+    private final DataType[] types;
+    private final boolean[] isString;
+    private int[] slots;
+    private int mask;
+    private int size;
+    private long[] hashOf;
+    private final long[][] longKeys;
+    private final int[][] stringStart;
+    private final int[][] stringLength;
+    private byte[] arena = new byte[0];
+    private int arenaSize;
+
+    KeyTable(final DataType[] types) {
+        this.types = types.clone();
+        this.isString = new boolean[types.length];
+        this.longKeys = new long[types.length][];
+        this.stringStart = new int[types.length][];
+        this.stringLength = new int[types.length][];
+        for (int k = 0; k < types.length; k++) {
+            isString[k] = types[k].kind() == DataType.Kind.STRING;
+            if (isString[k]) {
+                stringStart[k] = new int[INITIAL_CAPACITY];
+                stringLength[k] = new int[INITIAL_CAPACITY];
+            } else {
+                longKeys[k] = new long[INITIAL_CAPACITY];
+            }
+        }
+        this.hashOf = new long[INITIAL_CAPACITY];
+        this.slots = new int[INITIAL_CAPACITY * 2];
+        this.mask = slots.length - 1;
+    }
+
+    /** Number of distinct keys. */
+    int size() {
+        return size;
+    }
+
+    /** The key column types. */
+    DataType[] types() {
+        return types.clone();
+    }
+
+    /** The id of each row's key, inserting keys not seen before. */
+    void findOrInsert(final KeyColumns keys, final int[] ids) {
+        final int n = keys.count;
+        for (int i = 0; i < n; i++) {
+            final long h = keys.hashes[i];
+            int slot = (int) h & mask;
+            while (true) {
+                final int entry = slots[slot];
+                if (entry == 0) {
+                    ids[i] = insert(keys, i, h, slot);
+                    break;
+                }
+                final int id = entry - 1;
+                if (hashOf[id] == h && sameKey(id, keys, i)) {
+                    ids[i] = id;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+
+    /** The id of each row's key, or -1 where the key is absent. */
+    void find(final KeyColumns keys, final int[] ids) {
+        final int n = keys.count;
+        for (int i = 0; i < n; i++) {
+            final long h = keys.hashes[i];
+            int slot = (int) h & mask;
+            int found = -1;
+            while (true) {
+                final int entry = slots[slot];
+                if (entry == 0) {
+                    break;
+                }
+                final int id = entry - 1;
+                if (hashOf[id] == h && sameKey(id, keys, i)) {
+                    found = id;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            ids[i] = found;
+        }
+    }
+
+    private boolean sameKey(final int id, final KeyColumns keys, final int row) {
+        for (int k = 0; k < types.length; k++) {
+            if (isString[k]) {
+                final StringVector s = keys.strings[k];
+                if (!Vectors.sameBytes(arena, stringStart[k][id], stringLength[k][id], s.bytes(), s.offset(row),
+                        s.length(row))) {
+                    return false;
+                }
+            } else if (longKeys[k][id] != keys.longs[k][row]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int insert(final KeyColumns keys, final int row, final long h, final int slot) {
+        final int id = size;
+        if (id == hashOf.length) {
+            growEntries();
+        }
+        hashOf[id] = h;
+        for (int k = 0; k < types.length; k++) {
+            if (isString[k]) {
+                final StringVector s = keys.strings[k];
+                final int len = s.length(row);
+                if (arenaSize + len > arena.length) {
+                    arena = Arrays.copyOf(arena, Math.max(arenaSize + len, arena.length * 2 + 1024));
+                }
+                System.arraycopy(s.bytes(), s.offset(row), arena, arenaSize, len);
+                stringStart[k][id] = arenaSize;
+                stringLength[k][id] = len;
+                arenaSize += len;
+            } else {
+                longKeys[k][id] = keys.longs[k][row];
+            }
+        }
+        slots[slot] = id + 1;
+        size++;
+        if (size * 2 > slots.length) {
+            rehash();
+        }
+        return id;
+    }
+
+    private void growEntries() {
+        final int capacity = hashOf.length * 2;
+        hashOf = Arrays.copyOf(hashOf, capacity);
+        for (int k = 0; k < types.length; k++) {
+            if (isString[k]) {
+                stringStart[k] = Arrays.copyOf(stringStart[k], capacity);
+                stringLength[k] = Arrays.copyOf(stringLength[k], capacity);
+            } else {
+                longKeys[k] = Arrays.copyOf(longKeys[k], capacity);
+            }
+        }
+    }
+
+    private void rehash() {
+        slots = new int[slots.length * 2];
+        mask = slots.length - 1;
+        for (int id = 0; id < size; id++) {
+            int slot = (int) hashOf[id] & mask;
+            while (slots[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = id + 1;
+        }
+    }
+
+    /** The keys of ids {@code [from, to)} of one key column, as a vector of the column's type. */
+    ColumnVector keyVector(final int k, final int from, final int to) {
+        final int n = to - from;
+        final DataType t = types[k];
+        if (isString[k]) {
+            final int[] offsets = new int[n + 1];
+            int total = 0;
+            for (int i = 0; i < n; i++) {
+                total += stringLength[k][from + i];
+            }
+            final byte[] bytes = new byte[total];
+            int pos = 0;
+            for (int i = 0; i < n; i++) {
+                final int len = stringLength[k][from + i];
+                System.arraycopy(arena, stringStart[k][from + i], bytes, pos, len);
+                pos += len;
+                offsets[i + 1] = pos;
+            }
+            return StringVector.plain(offsets, bytes, n, null);
+        }
+        if (t.isLongStored()) {
+            return new LongVector(t.storage(), Arrays.copyOfRange(longKeys[k], from, to), n, null);
+        }
+        final int[] values = new int[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = (int) longKeys[k][from + i];
+        }
+        return new IntVector(t.storage(), values, n, null);
+    }
+}

@@ -1,0 +1,111 @@
+package io.sluice.shuffle.exec;
+
+import io.sluice.shuffle.expr.DataType;
+import io.sluice.shuffle.expr.Evaluator;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.storage.ColumnType;
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.LongVector;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.util.Arrays;
+
+/**
+ * SUM and AVG of integers or scaled decimals in a 128-bit accumulator (two longs per group), so
+ * that no sum overflows however many rows it adds. SUM outputs the exact value (an error if it
+ * no longer fits a long); AVG outputs sum / count as a double.
+ */
+final class SumAccumulator extends Accumulator {
+    private final Evaluator argument;
+    private final boolean average;
+    private long[] high = new long[0];
+    private long[] low = new long[0];
+    private long[] counts = new long[0];
+
+    SumAccumulator(final Evaluator argument, final boolean average) {
+        this.argument = argument;
+        this.average = average;
+    }
+
+    @Override
+    DataType type() {
+        if (average) {
+            return DataType.DOUBLE;
+        }
+        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type() : DataType.INT64;
+    }
+
+    @Override
+    void ensureCapacity(final int groups) {
+        if (groups > low.length) {
+            final int capacity = grow(low.length, groups);
+            high = Arrays.copyOf(high, capacity);
+            low = Arrays.copyOf(low, capacity);
+            counts = Arrays.copyOf(counts, capacity);
+        }
+    }
+
+    @Override
+    void update(final Batch batch, final int[] ids, final int n) {
+        final long[] v = argument.longs(batch);
+        final long[] hi = high;
+        final long[] lo = low;
+        final long[] cnt = counts;
+        for (int i = 0; i < n; i++) {
+            final int g = ids[i];
+            final long value = v[i];
+            final long before = lo[g];
+            final long after = before + value;
+            lo[g] = after;
+            hi[g] += (value >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            cnt[g]++;
+        }
+    }
+
+    @Override
+    void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
+        final SumAccumulator o = (SumAccumulator) other;
+        for (int i = 0; i < n; i++) {
+            final int g = idMap[i];
+            final int og = from + i;
+            final long before = low[g];
+            final long after = before + o.low[og];
+            low[g] = after;
+            high[g] += o.high[og] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            counts[g] += o.counts[og];
+        }
+    }
+
+    @Override
+    ColumnVector output(final int from, final int to) {
+        final int n = to - from;
+        final long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            final int g = from + i;
+            if (average) {
+                final BigDecimal sum = new BigDecimal(toBigInteger(high[g], low[g]), scale());
+                values[i] = Double.doubleToRawLongBits(
+                        sum.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128).doubleValue());
+            } else {
+                if (high[g] != (low[g] >> 63)) {
+                    throw new ArithmeticException("SUM(" + argument + ") of a group is "
+                            + new BigDecimal(toBigInteger(high[g], low[g]), scale())
+                            + ", beyond the 64-bit range of a result column");
+                }
+                values[i] = low[g];
+            }
+        }
+        final ColumnType storage = type().storage();
+        return new LongVector(storage, values, n, null);
+    }
+
+    private int scale() {
+        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type().scale() : 0;
+    }
+
+    /** The 128-bit two's complement value {@code high:low}. */
+    static BigInteger toBigInteger(final long high, final long low) {
+        return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+    }
+}

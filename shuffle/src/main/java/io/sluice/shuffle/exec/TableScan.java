@@ -1,0 +1,100 @@
+package io.sluice.shuffle.exec;
+
+import io.sluice.shuffle.expr.DataType;
+import io.sluice.shuffle.expr.Evaluator;
+import io.sluice.shuffle.expr.Expr;
+import io.sluice.shuffle.expr.RowType;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.storage.Block;
+import io.sluice.storage.Table;
+import io.sluice.zonemap.BlockPruner;
+import io.sluice.zonemap.Predicate;
+import java.util.ArrayList;
+import java.util.List;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Scans a stored table: one morsel per block that the zonemap predicates leave in
+ * ({@link BlockPruner}), reading only the projected columns, then keeping the rows that pass the
+ * row filter. A batch that passes whole keeps its block's zonemaps.
+ */
+public final class TableScan implements Source {
+    private final Table table;
+    private final int[] projection;
+    private final RowType rowType;
+    private final Expr filter;
+    private final int[] blocks;
+
+    /**
+     * @param columns the columns to read, by name, in output order
+     * @param pruning zonemap predicates (all must hold); blocks that cannot match are skipped
+     * @param filter  a row predicate over the projected columns, or null
+     */
+    public TableScan(final Table table, final List<String> columns, final List<Predicate> pruning, final Expr filter) {
+        this.table = table;
+        this.projection = new int[columns.size()];
+        final List<DataType> types = new ArrayList<>();
+        for (int i = 0; i < projection.length; i++) {
+            final int c = table.schema().indexOf(columns.get(i));
+            if (c < 0) {
+                throw new IllegalArgumentException("table '" + table.name() + "' has no column '" + columns.get(i)
+                        + "': its columns are " + table.schema().names());
+            }
+            projection[i] = c;
+            types.add(DataType.of(table.schema().type(c)));
+        }
+        this.rowType = new RowType(columns, types);
+        this.filter = filter;
+        RoaringBitmap keep = RoaringBitmap.bitmapOfRange(0, table.blockCount());
+        for (final Predicate p : pruning) {
+            keep = RoaringBitmap.and(keep, BlockPruner.prune(p, table));
+        }
+        this.blocks = keep.toArray();
+        if (filter != null) {
+            filter.bind(rowType);
+        }
+    }
+
+    @Override
+    public RowType rowType() {
+        return rowType;
+    }
+
+    @Override
+    public int morselCount() {
+        return blocks.length;
+    }
+
+    @Override
+    public boolean ordered() {
+        return false;
+    }
+
+    /** Number of blocks of the table (pruned or not). */
+    public int tableBlocks() {
+        return table.blockCount();
+    }
+
+    @Override
+    public Reader openReader() {
+        final Evaluator predicate = filter == null ? null : filter.bind(rowType);
+        final int[] scratch = new int[Block.MAX_ROWS];
+        return (morsel, out) -> {
+            final Batch batch = Batch.of(table.readBlock(blocks[morsel], projection));
+            if (predicate == null) {
+                out.accept(batch);
+                return;
+            }
+            final Batch kept = Vectors.select(batch, predicate.bools(batch), scratch);
+            if (kept != null) {
+                out.accept(kept);
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "scan " + table.name() + rowType.names() + (filter == null ? "" : " where " + filter)
+                + " (" + blocks.length + " of " + table.blockCount() + " blocks)";
+    }
+}

@@ -1,0 +1,15 @@
+package io.sluice.shuffle.expr;
+
+/** An expression with the name of the column it produces (a projection item, a group-by key). */
+public record NamedExpr(String name, Expr expr) {
+    public NamedExpr {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("an output column needs a name, got '" + name + "' for " + expr);
+        }
+    }
+
+    /** A column passed on under its own name. */
+    public static NamedExpr column(final String name) {
+        return new NamedExpr(name, Expr.col(name));
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * Scalar expressions: {@link io.sluice.shuffle.expr.Expr} trees written by plans over column names,
+ * bound per worker to a {@link io.sluice.shuffle.expr.RowType} into
+ * {@link io.sluice.shuffle.expr.Evaluator}s that fill primitive arrays a batch at a time (longs for
+ * integers, scaled decimals and dates; booleans for predicates; string vectors). Decimal arithmetic
+ * is exact and overflow-checked; constants and date intervals are folded when written.
+ *
+ * <p>Depends on storage (vectors) and the {@link io.sluice.shuffle.operator.Batch} of the shuffle operator.
+ */
+package io.sluice.shuffle.expr;

@@ -1,0 +1,46 @@
+package io.sluice.shuffle.plan;
+
+import io.sluice.shuffle.exec.PipelineExecutor;
+import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.storage.StorageException;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Runs plans against a store on a pool of worker threads: the entry point of a library user. */
+public final class QueryRunner implements AutoCloseable {
+    private final Store store;
+    private final PipelineExecutor executor;
+
+    /** A runner over a store with {@code cores} worker threads. */
+    public QueryRunner(final Store store, final int cores) {
+        this.store = store;
+        this.executor = new PipelineExecutor(cores);
+    }
+
+    /** Runs a plan and returns its rows; tables are opened for the query and closed after it. */
+    public QueryResult run(final Plan plan) {
+        final Map<String, Table> open = new HashMap<>();
+        try {
+            final PipelineCompiler.Compiled compiled = new PipelineCompiler(name -> open.computeIfAbsent(name, n -> {
+                if (!store.hasTable(n)) {
+                    throw new StorageException("store " + store.dir() + " has no table '" + n + "' (it has "
+                            + store.tableNames() + "): generate it with sluice gen or import it");
+                }
+                return store.table(n);
+            })).compile(plan);
+            executor.run(compiled.pipelines());
+            return compiled.result().result();
+        } finally {
+            for (final Table t : open.values()) {
+                t.close();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.close();
+    }
+}
