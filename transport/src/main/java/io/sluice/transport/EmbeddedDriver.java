@@ -1,6 +1,7 @@
 package io.sluice.transport;
 
 import io.aeron.Aeron;
+import io.aeron.RethrowingErrorHandler;
 import io.aeron.driver.MediaDriver;
 import java.io.File;
 import java.util.concurrent.ThreadLocalRandom;
@@ -48,6 +49,7 @@ public final class EmbeddedDriver implements AutoCloseable {
             driver = MediaDriver.launch(driverContext(context, directory));
             aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.getPath())
+                    .subscriberErrorHandler(RethrowingErrorHandler.INSTANCE)
                     .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(context.clientLivenessTimeoutNs())));
             final EmbeddedDriver embedded = new EmbeddedDriver(context, directory, driver, aeron);
             started = true;

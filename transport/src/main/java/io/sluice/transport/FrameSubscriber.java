@@ -13,7 +13,8 @@ import org.agrona.DirectBuffer;
  * <p>Polled like an Agrona agent's {@code doWork}: {@link #poll} returns the fragments read, zero
  * when idle. An unfragmented frame is passed straight from the log; only fragmented ones are copied
  * into the assembler's buffer. A malformed frame fails the poll with a {@link MalformedFrameException}
- * naming the channel, stream and session; it is consumed, so the next poll goes on after it.
+ * naming the channel, stream and session; it is consumed, so the next poll goes on after it. An
+ * exception thrown by the handler likewise ends the poll and is thrown from it.
  * Single-threaded.
  */
 public final class FrameSubscriber implements AutoCloseable {
@@ -21,6 +22,7 @@ public final class FrameSubscriber implements AutoCloseable {
     private final FragmentAssembler assembler;
     private final FrameHeader header = new FrameHeader();
     private FrameHandler handler;
+    private RuntimeException failure;
     private long messages;
     private long bytes;
 
@@ -39,13 +41,29 @@ public final class FrameSubscriber implements AutoCloseable {
     public int poll(final FrameHandler handler, final int fragmentLimit) {
         this.handler = handler;
         try {
-            return subscription.poll(assembler, fragmentLimit);
+            final int fragments = subscription.poll(assembler, fragmentLimit);
+            if (failure != null) {
+                throw failure;
+            }
+            return fragments;
         } finally {
             this.handler = null;
+            this.failure = null;
         }
     }
 
     private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
+        try {
+            deliver(buffer, offset, length, aeronHeader);
+        } catch (final RuntimeException e) {
+            // Aeron hands a handler's exception to the client's subscriber error handler, which may only log it:
+            // keep it so that poll throws it whatever that handler does.
+            failure = e;
+            throw e;
+        }
+    }
+
+    private void deliver(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
         final FrameHeader frame;
         try {
             frame = header.wrap(buffer, offset, length);

@@ -142,6 +142,11 @@ public final class TransportContext {
             throw new IllegalArgumentException("MTU " + mtuLength + " must be a multiple of 32 from 64 to "
                     + MTU_LENGTH_DEFAULT + " (" + MTU_LENGTH_PROP_NAME + ")");
         }
+        if (mtuLength > termLength / 8) {
+            throw new IllegalArgumentException("MTU " + mtuLength + " exceeds the max message length " + (termLength / 8)
+                    + " of term length " + termLength + ": lower " + MTU_LENGTH_PROP_NAME + " or raise "
+                    + TERM_LENGTH_PROP_NAME);
+        }
         if (publicationUnblockTimeoutNs <= clientLivenessTimeoutNs) {
             throw new IllegalArgumentException("publication unblock timeout " + publicationUnblockTimeoutNs
                     + " ns must exceed the client liveness timeout " + clientLivenessTimeoutNs + " ns ("

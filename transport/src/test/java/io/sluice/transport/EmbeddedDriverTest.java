@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddedDriverTest {
     @Test
     void directoryIsFreshPerDriverAndRemovedOnClose() {
-        final TransportContext context = new TransportContext().termLength(64 * 1024);
+        final TransportContext context = new TransportContext().termLength(64 * 1024).mtuLength(8192);
         final File first;
         final File second;
         try (EmbeddedDriver a = EmbeddedDriver.launch(context); EmbeddedDriver b = EmbeddedDriver.launch(context)) {

@@ -68,6 +68,8 @@ class TransportContextTest {
         assertThatThrownBy(() -> new TransportContext().termLength(100_000).validate())
                 .hasMessageContaining("power of two")
                 .hasMessageContaining(TransportContext.TERM_LENGTH_PROP_NAME);
+        assertThatThrownBy(() -> new TransportContext().termLength(64 * 1024).validate())
+                .hasMessageContaining("MTU 65504 exceeds the max message length 8192 of term length 65536");
         assertThatThrownBy(() -> new TransportContext().mtuLength(1500).validate())
                 .hasMessageContaining("multiple of 32");
     }
