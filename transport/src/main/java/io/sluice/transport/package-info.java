@@ -1,7 +1,27 @@
 /**
- * Aeron transport between CNs: the embedded media driver, publications and subscriptions,
- * framing and flow control. Knows bytes and streams, never batches or plans.
+ * Aeron transport between CNs: one embedded media driver per process, frames over publications
+ * and subscriptions, flow control. Knows bytes and streams, never batches or plans.
  *
- * <p>Depends on no other Sluice module.
+ * <ul>
+ *   <li>{@link io.sluice.transport.TransportContext}: every setting with its measured default,
+ *       overridable by {@code sluice.transport.*} system properties.</li>
+ *   <li>{@link io.sluice.transport.EmbeddedDriver}: the driver (in a fresh directory, deleted on
+ *       close) and the Aeron client; makes publishers and subscribers.</li>
+ *   <li>{@link io.sluice.transport.FrameHeader}: the 32-byte header (magic, version, kind, query,
+ *       exchange, sender CN, bucket, payload length) in front of every payload; validates before
+ *       it is read.</li>
+ *   <li>{@link io.sluice.transport.FramePublisher}: sends a frame, retrying back pressure, never
+ *       dropping, failing with the channel and stream named when no subscriber connects in time.</li>
+ *   <li>{@link io.sluice.transport.FrameSubscriber}: polls frames, reassembling those Aeron
+ *       fragmented, and hands them to a {@link io.sluice.transport.FrameHandler} in place.</li>
+ * </ul>
+ *
+ * <p>The same code runs over {@code aeron:ipc} within a process and {@code aeron:udp?endpoint=host:port}
+ * between processes. A frame may be at most an eighth of the term length (16 MiB terms: 2 MiB
+ * frames); on UDP the defaults (MTU 65504, 2 MiB receiver window, 4 MiB socket buffers) suit
+ * loopback and jumbo frames, and are worth about 12x over Aeron's own; across a 1500-byte network
+ * set {@code sluice.transport.mtu.length=1408}.
+ *
+ * <p>Depends on no other Sluice module; only on Aeron (client and driver) and Agrona.
  */
 package io.sluice.transport;

@@ -1,0 +1,140 @@
+package io.sluice.transport;
+
+import java.nio.ByteOrder;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Flyweight over the 32-byte header that starts every frame, followed by the payload bytes.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                         magic 'SLCF'                          |
+ *  +-------------------------------+---------------+---------------+
+ *  |            version            |     kind      |   reserved    |
+ *  +-------------------------------+---------------+---------------+
+ *  |                           query id                            |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                          exchange id                          |
+ *  +---------------------------------------------------------------+
+ *  |                           sender CN                           |
+ *  +---------------------------------------------------------------+
+ *  |                         target bucket                         |
+ *  +---------------------------------------------------------------+
+ *  |                        payload length                         |
+ *  +---------------------------------------------------------------+
+ *  |                        payload ...                            |
+ * </pre>
+ *
+ * <p>All fields little-endian. {@link #wrap} validates a received frame before any field is read,
+ * so a malformed message fails with a {@link MalformedFrameException} naming the fault instead of
+ * reading past its end. One instance is reused for every frame: it is valid only until the next wrap.
+ */
+public final class FrameHeader {
+    /** "SLCF" read as a little-endian int. */
+    public static final int MAGIC = 0x46434C53;
+    public static final short VERSION = 1;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 4;
+    public static final int KIND_OFFSET = 6;
+    public static final int QUERY_ID_OFFSET = 8;
+    public static final int EXCHANGE_ID_OFFSET = 16;
+    public static final int SENDER_CN_OFFSET = 20;
+    public static final int BUCKET_OFFSET = 24;
+    public static final int PAYLOAD_LENGTH_OFFSET = 28;
+    /** Bytes of header before the payload. */
+    public static final int LENGTH = 32;
+
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private DirectBuffer buffer;
+    private int offset;
+    private FrameKind kind;
+
+    /**
+     * Writes a header at {@code offset}; the payload goes at {@code offset + LENGTH}.
+     */
+    public static void encode(final MutableDirectBuffer buffer, final int offset, final long queryId,
+            final int exchangeId, final int senderCn, final int bucket, final FrameKind kind, final int payloadLength) {
+        buffer.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
+        buffer.putShort(offset + VERSION_OFFSET, VERSION, ORDER);
+        buffer.putByte(offset + KIND_OFFSET, kind.code());
+        buffer.putByte(offset + KIND_OFFSET + 1, (byte) 0);
+        buffer.putLong(offset + QUERY_ID_OFFSET, queryId, ORDER);
+        buffer.putInt(offset + EXCHANGE_ID_OFFSET, exchangeId, ORDER);
+        buffer.putInt(offset + SENDER_CN_OFFSET, senderCn, ORDER);
+        buffer.putInt(offset + BUCKET_OFFSET, bucket, ORDER);
+        buffer.putInt(offset + PAYLOAD_LENGTH_OFFSET, payloadLength, ORDER);
+    }
+
+    /**
+     * Wraps a received frame of {@code length} bytes after checking magic, version, kind and that
+     * the payload length is exactly what follows the header.
+     *
+     * @return this, for reading the fields
+     * @throws MalformedFrameException naming what is wrong
+     */
+    public FrameHeader wrap(final DirectBuffer buffer, final int offset, final int length) {
+        this.buffer = null;
+        if (length < LENGTH) {
+            throw new MalformedFrameException("truncated frame: " + length + " bytes, the header alone needs "
+                    + LENGTH);
+        }
+        final int magic = buffer.getInt(offset + MAGIC_OFFSET, ORDER);
+        if (magic != MAGIC) {
+            throw new MalformedFrameException("bad magic 0x" + Integer.toHexString(magic) + ", expected 0x"
+                    + Integer.toHexString(MAGIC) + ": not a Sluice frame (is another application on this stream?)");
+        }
+        final short version = buffer.getShort(offset + VERSION_OFFSET, ORDER);
+        if (version != VERSION) {
+            throw new MalformedFrameException("frame version " + version + ", this build reads version " + VERSION
+                    + ": run the same Sluice version on every CN");
+        }
+        final byte code = buffer.getByte(offset + KIND_OFFSET);
+        final FrameKind kind = FrameKind.fromCode(code);
+        if (kind == null) {
+            throw new MalformedFrameException("unknown frame kind code " + code);
+        }
+        final int payloadLength = buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER);
+        if (payloadLength != length - LENGTH) {
+            throw new MalformedFrameException("payload length " + payloadLength + " in the header, but the message has "
+                    + (length - LENGTH) + " bytes after the " + LENGTH + "-byte header");
+        }
+        this.buffer = buffer;
+        this.offset = offset;
+        this.kind = kind;
+        return this;
+    }
+
+    public long queryId() {
+        return buffer.getLong(offset + QUERY_ID_OFFSET, ORDER);
+    }
+
+    public int exchangeId() {
+        return buffer.getInt(offset + EXCHANGE_ID_OFFSET, ORDER);
+    }
+
+    public int senderCn() {
+        return buffer.getInt(offset + SENDER_CN_OFFSET, ORDER);
+    }
+
+    public int bucket() {
+        return buffer.getInt(offset + BUCKET_OFFSET, ORDER);
+    }
+
+    public FrameKind kind() {
+        return kind;
+    }
+
+    public int payloadLength() {
+        return buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER);
+    }
+
+    /** Offset of the payload in the wrapped buffer. */
+    public int payloadOffset() {
+        return offset + LENGTH;
+    }
+}

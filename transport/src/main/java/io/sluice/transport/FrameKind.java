@@ -1,0 +1,33 @@
+package io.sluice.transport;
+
+/** What a frame carries: data for a bucket, the end of a sender's stream, or a sender's error. */
+public enum FrameKind {
+    /** Payload bytes for the target bucket. */
+    DATA((byte) 1),
+    /** End of stream: the sender has no more data for the target bucket; the payload may be empty. */
+    EOS((byte) 2),
+    /** The sender failed; the payload is a UTF-8 message. */
+    ERROR((byte) 3);
+
+    private static final FrameKind[] BY_CODE = {null, DATA, EOS, ERROR};
+
+    private final byte code;
+
+    FrameKind(final byte code) {
+        this.code = code;
+    }
+
+    /** The code written on the wire. */
+    public byte code() {
+        return code;
+    }
+
+    /**
+     * The kind with this wire code.
+     *
+     * @return the kind, or null when no kind has this code
+     */
+    public static FrameKind fromCode(final int code) {
+        return code > 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

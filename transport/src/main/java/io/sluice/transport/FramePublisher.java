@@ -1,0 +1,183 @@
+package io.sluice.transport;
+
+import io.aeron.DirectBufferVector;
+import io.aeron.Publication;
+import io.aeron.logbuffer.BufferClaim;
+import java.util.concurrent.TimeUnit;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Sends frames (header + payload) on one Aeron publication, the same way over {@code aeron:ipc}
+ * and {@code aeron:udp}.
+ *
+ * <p>{@link #send} never drops: back pressure and admin actions are retried with the idle
+ * strategy; a publication with no subscriber fails after the connect timeout, a closed one or one
+ * past its max position fails at once. A frame that fits one Aeron fragment is written in place with
+ * {@code tryClaim}; a larger one is offered as a header and a payload vector and fragmented by
+ * Aeron. No allocation per message. Single-threaded: one publisher per sending thread.
+ */
+public final class FramePublisher implements AutoCloseable {
+    private final Publication publication;
+    private final IdleStrategy idleStrategy;
+    private final NanoClock clock;
+    private final long connectTimeoutNs;
+    private final int maxClaimLength;
+    private final BufferClaim bufferClaim = new BufferClaim();
+    private final UnsafeBuffer headerBuffer = new UnsafeBuffer(new byte[FrameHeader.LENGTH]);
+    private final DirectBufferVector payloadVector = new DirectBufferVector();
+    private final DirectBufferVector[] vectors = {new DirectBufferVector(headerBuffer, 0, FrameHeader.LENGTH),
+            payloadVector};
+
+    private long messages;
+    private long bytes;
+    private long backPressureRetries;
+
+    /**
+     * A publisher over an open publication, which it then owns and closes.
+     *
+     * @param connectTimeoutNs how long {@link #send} waits for a subscriber to be connected
+     */
+    public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
+            final long connectTimeoutNs) {
+        this.publication = publication;
+        this.idleStrategy = idleStrategy;
+        this.clock = clock;
+        this.connectTimeoutNs = connectTimeoutNs;
+        this.maxClaimLength = publication.maxPayloadLength();
+    }
+
+    /**
+     * Sends one frame, retrying until it is in the publication's log.
+     *
+     * @param payload holds the payload; may be null when {@code length} is zero
+     * @return the publication position after the frame
+     * @throws IllegalArgumentException when the frame exceeds the publication's max message length
+     * @throws TransportException       when no subscriber connects in time, or the publication is
+     *                                  closed or past its max position
+     */
+    public long send(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final FrameKind kind, final DirectBuffer payload, final int offset, final int length) {
+        final int frameLength = checkLength(queryId, exchangeId, bucket, length);
+        if (length > 0) {
+            payload.boundsCheck(offset, length);
+        }
+        final boolean claim = frameLength <= maxClaimLength;
+        if (!claim) {
+            FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length);
+            payloadVector.reset(payload, offset, length);
+        }
+        long notConnectedSinceNs = 0;
+        boolean waitingToConnect = false;
+        while (true) {
+            final long result;
+            if (claim) {
+                result = publication.tryClaim(frameLength, bufferClaim);
+                if (result > 0) {
+                    final MutableDirectBuffer buffer = bufferClaim.buffer();
+                    final int at = bufferClaim.offset();
+                    FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length);
+                    if (length > 0) {
+                        buffer.putBytes(at + FrameHeader.LENGTH, payload, offset, length);
+                    }
+                    bufferClaim.commit();
+                }
+            } else {
+                result = publication.offer(vectors);
+            }
+            if (result > 0) {
+                messages++;
+                bytes += length;
+                idleStrategy.reset();
+                return result;
+            }
+            if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION) {
+                backPressureRetries++;
+            } else if (result == Publication.NOT_CONNECTED) {
+                final long nowNs = clock.nanoTime();
+                if (!waitingToConnect) {
+                    waitingToConnect = true;
+                    notConnectedSinceNs = nowNs;
+                } else if (nowNs - notConnectedSinceNs > connectTimeoutNs) {
+                    throw new TransportException("no subscriber connected to " + describe() + " within "
+                            + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNs) + " ms while sending query " + queryId
+                            + " exchange " + exchangeId + " bucket " + bucket + ": check that the receiving CN is"
+                            + " running and subscribed to this channel and stream, or raise "
+                            + TransportContext.CONNECT_TIMEOUT_PROP_NAME);
+                }
+            } else if (result == Publication.CLOSED) {
+                throw new TransportException(describe() + " is closed (query " + queryId + " exchange " + exchangeId
+                        + "): its publisher or the media driver was closed");
+            } else if (result == Publication.MAX_POSITION_EXCEEDED) {
+                throw new TransportException(describe() + " has reached its max position (term length "
+                        + publication.termBufferLength() + "): open a new publication, or raise "
+                        + TransportContext.TERM_LENGTH_PROP_NAME);
+            } else {
+                throw new TransportException(describe() + " refused a frame with unknown result " + result);
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new TransportException("interrupted while sending query " + queryId + " exchange " + exchangeId
+                        + " on " + describe());
+            }
+            idleStrategy.idle();
+        }
+    }
+
+    private int checkLength(final long queryId, final int exchangeId, final int bucket, final int length) {
+        final int maxMessageLength = publication.maxMessageLength();
+        if (length < 0 || length > maxMessageLength - FrameHeader.LENGTH) {
+            throw new IllegalArgumentException("frame of " + FrameHeader.LENGTH + " + " + length
+                    + " bytes (query " + queryId + " exchange " + exchangeId + " bucket " + bucket
+                    + ") exceeds the max message length " + maxMessageLength + " of " + describe()
+                    + ": split the payload, or raise " + TransportContext.TERM_LENGTH_PROP_NAME
+                    + " (max message = term length / 8, at most 16 MiB)");
+        }
+        return FrameHeader.LENGTH + length;
+    }
+
+    private String describe() {
+        return "publication " + publication.channel() + " stream " + publication.streamId();
+    }
+
+    /** Largest payload one frame may carry on this publication. */
+    public int maxPayloadLength() {
+        return publication.maxMessageLength() - FrameHeader.LENGTH;
+    }
+
+    /** Whether a subscriber is connected now. */
+    public boolean isConnected() {
+        return publication.isConnected();
+    }
+
+    public String channel() {
+        return publication.channel();
+    }
+
+    public int streamId() {
+        return publication.streamId();
+    }
+
+    /** Frames sent so far. Read on the sending thread. */
+    public long messages() {
+        return messages;
+    }
+
+    /** Payload bytes sent so far (headers not counted). Read on the sending thread. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Offers refused by back pressure or an admin action and retried. Read on the sending thread. */
+    public long backPressureRetries() {
+        return backPressureRetries;
+    }
+
+    @Override
+    public void close() {
+        CloseHelper.close(publication);
+    }
+}

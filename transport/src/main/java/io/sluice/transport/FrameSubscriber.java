@@ -1,0 +1,114 @@
+package io.sluice.transport;
+
+import io.aeron.FragmentAssembler;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.Header;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+
+/**
+ * Receives frames from one Aeron subscription, reassembling the ones Aeron fragmented, and hands
+ * each to a {@link FrameHandler} with its payload in place.
+ *
+ * <p>Polled like an Agrona agent's {@code doWork}: {@link #poll} returns the fragments read, zero
+ * when idle. An unfragmented frame is passed straight from the log; only fragmented ones are copied
+ * into the assembler's buffer. A malformed frame fails the poll with a {@link MalformedFrameException}
+ * naming the channel, stream and session; it is consumed, so the next poll goes on after it. An
+ * exception thrown by the handler likewise ends the poll and is thrown from it.
+ * Single-threaded.
+ */
+public final class FrameSubscriber implements AutoCloseable {
+    private final Subscription subscription;
+    private final FragmentAssembler assembler;
+    private final FrameHeader header = new FrameHeader();
+    private FrameHandler handler;
+    private RuntimeException failure;
+    private long messages;
+    private long bytes;
+
+    /** A subscriber over an open subscription, which it then owns and closes. */
+    public FrameSubscriber(final Subscription subscription) {
+        this.subscription = subscription;
+        this.assembler = new FragmentAssembler(this::onMessage);
+    }
+
+    /**
+     * Reads up to {@code fragmentLimit} fragments, delivering each complete frame to {@code handler}.
+     *
+     * @return fragments read: zero when there was nothing to do
+     * @throws MalformedFrameException when a message is not a valid frame
+     */
+    public int poll(final FrameHandler handler, final int fragmentLimit) {
+        this.handler = handler;
+        try {
+            final int fragments = subscription.poll(assembler, fragmentLimit);
+            if (failure != null) {
+                throw failure;
+            }
+            return fragments;
+        } finally {
+            this.handler = null;
+            this.failure = null;
+        }
+    }
+
+    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
+        try {
+            deliver(buffer, offset, length, aeronHeader);
+        } catch (final RuntimeException e) {
+            // Aeron hands a handler's exception to the client's subscriber error handler, which may only log it:
+            // keep it so that poll throws it whatever that handler does.
+            failure = e;
+            throw e;
+        }
+    }
+
+    private void deliver(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
+        final FrameHeader frame;
+        try {
+            frame = header.wrap(buffer, offset, length);
+        } catch (final MalformedFrameException e) {
+            throw new MalformedFrameException("malformed frame on subscription " + subscription.channel() + " stream "
+                    + subscription.streamId() + " from session " + aeronHeader.sessionId() + " at position "
+                    + aeronHeader.position() + ": " + e.getMessage(), e);
+        }
+        final int payloadLength = frame.payloadLength();
+        messages++;
+        bytes += payloadLength;
+        handler.onFrame(frame.queryId(), frame.exchangeId(), frame.senderCn(), frame.bucket(), frame.kind(),
+                buffer, frame.payloadOffset(), payloadLength);
+    }
+
+    /** Whether at least one publisher is connected. */
+    public boolean isConnected() {
+        return subscription.isConnected();
+    }
+
+    /** Connected publishers (Aeron images). */
+    public int imageCount() {
+        return subscription.imageCount();
+    }
+
+    public String channel() {
+        return subscription.channel();
+    }
+
+    public int streamId() {
+        return subscription.streamId();
+    }
+
+    /** Frames received so far. Read on the polling thread. */
+    public long messages() {
+        return messages;
+    }
+
+    /** Payload bytes received so far (headers not counted). Read on the polling thread. */
+    public long bytes() {
+        return bytes;
+    }
+
+    @Override
+    public void close() {
+        CloseHelper.close(subscription);
+    }
+}

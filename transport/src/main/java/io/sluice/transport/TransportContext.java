@@ -1,0 +1,281 @@
+package io.sluice.transport;
+
+import io.aeron.driver.ThreadingMode;
+import java.io.File;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.agrona.SystemUtil;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+/**
+ * Configuration of the transport of one CN process: where the media driver lives, how its threads
+ * idle, the log buffer and UDP sizes, and the timeouts, with the defaults measured on a small
+ * machine (see the constants) and each overridable by a {@code sluice.transport.*} system property
+ * or a fluent setter.
+ *
+ * <p>Read once when constructed; set what differs, then hand it to {@link EmbeddedDriver#launch}.
+ * Not thread-safe.
+ */
+public final class TransportContext {
+    /** Folder under which each driver makes its own directory. */
+    public static final String DIR_PROP_NAME = "sluice.transport.dir";
+    /** Driver threading mode: SHARED (one thread, for small machines), SHARED_NETWORK or DEDICATED. */
+    public static final String THREADING_MODE_PROP_NAME = "sluice.transport.threading.mode";
+    /** Idle strategy of the driver threads and of waiting senders: backoff, yielding or sleeping. */
+    public static final String IDLE_STRATEGY_PROP_NAME = "sluice.transport.idle.strategy";
+    /** Term length of every publication, UDP and IPC; a message may be at most an eighth of it. */
+    public static final String TERM_LENGTH_PROP_NAME = "sluice.transport.term.length";
+    /** UDP datagram length; 65504 only suits loopback and jumbo frames, use 1408 across hosts. */
+    public static final String MTU_LENGTH_PROP_NAME = "sluice.transport.mtu.length";
+    /** UDP receiver window: how many bytes a sender may have in flight to one receiver. */
+    public static final String RECEIVER_WINDOW_PROP_NAME = "sluice.transport.receiver.window";
+    /** SO_RCVBUF of UDP sockets; the kernel caps it at net.core.rmem_max. */
+    public static final String SOCKET_RCVBUF_PROP_NAME = "sluice.transport.socket.rcvbuf";
+    /** SO_SNDBUF of UDP sockets; the kernel caps it at net.core.wmem_max. */
+    public static final String SOCKET_SNDBUF_PROP_NAME = "sluice.transport.socket.sndbuf";
+    /** How long a client (and the driver, seen from a client) may be silent before it is dropped. */
+    public static final String CLIENT_LIVENESS_TIMEOUT_PROP_NAME = "sluice.transport.client.liveness.timeout";
+    /** How long a publication blocked by a stalled sender waits before the driver unblocks it. */
+    public static final String PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME = "sluice.transport.publication.unblock.timeout";
+    /** How long a send waits for a subscriber to connect before it fails. */
+    public static final String CONNECT_TIMEOUT_PROP_NAME = "sluice.transport.connect.timeout";
+
+    /** 2 MiB: measured with 64 KiB MTU on loopback; 128 KiB (Aeron's default) made UDP 12x slower. */
+    public static final int RECEIVER_WINDOW_DEFAULT = 2 * 1024 * 1024;
+    /** 65504: the largest MTU Aeron takes (a multiple of 32 under 64 KiB). */
+    public static final int MTU_LENGTH_DEFAULT = 65504;
+    /** 4 MiB: net.core.rmem_max and wmem_max on the reference machine. */
+    public static final int SOCKET_BUFFER_DEFAULT = 4 * 1024 * 1024;
+    /** 16 MiB: messages up to 2 MiB; three terms (48 MiB of /dev/shm) per publication. */
+    public static final int TERM_LENGTH_DEFAULT = 16 * 1024 * 1024;
+    /** 30 s: survives a 12 s stall that tripped Aeron's default of 10 s. */
+    public static final long CLIENT_LIVENESS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(30);
+    /** 45 s: the driver requires it to exceed the client liveness timeout. */
+    public static final long PUBLICATION_UNBLOCK_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(45);
+    /** 10 s: ample for a CN to start its driver and subscribe. */
+    public static final long CONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /** How threads wait when there is nothing to do; busy spinning is deliberately not offered. */
+    public enum IdleKind {
+        /** Spin a little, yield a little, then park from 1 us up to 1 ms. */
+        BACKOFF(() -> new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1))),
+        /** Thread.yield between attempts: lowest latency short of spinning, costs a core when idle. */
+        YIELDING(YieldingIdleStrategy::new),
+        /** Sleep 1 ms between attempts: for machines with many more drivers than cores. */
+        SLEEPING(() -> new SleepingMillisIdleStrategy(1));
+
+        private final Supplier<IdleStrategy> factory;
+
+        IdleKind(final Supplier<IdleStrategy> factory) {
+            this.factory = factory;
+        }
+
+        /** A new idle strategy of this kind; each thread needs its own. */
+        public IdleStrategy newIdleStrategy() {
+            return factory.get();
+        }
+    }
+
+    private File baseDirectory;
+    private ThreadingMode threadingMode;
+    private IdleKind idleKind;
+    private int termLength;
+    private int mtuLength;
+    private int receiverWindow;
+    private int socketRcvbufLength;
+    private int socketSndbufLength;
+    private long clientLivenessTimeoutNs;
+    private long publicationUnblockTimeoutNs;
+    private long connectTimeoutNs;
+
+    /** A context with the defaults, overridden by any {@code sluice.transport.*} system property set. */
+    public TransportContext() {
+        baseDirectory = new File(System.getProperty(DIR_PROP_NAME, defaultBaseDirectory()));
+        threadingMode = parseEnum(ThreadingMode.class, THREADING_MODE_PROP_NAME, ThreadingMode.SHARED);
+        idleKind = parseEnum(IdleKind.class, IDLE_STRATEGY_PROP_NAME, IdleKind.BACKOFF);
+        termLength = SystemUtil.getSizeAsInt(TERM_LENGTH_PROP_NAME, TERM_LENGTH_DEFAULT);
+        mtuLength = SystemUtil.getSizeAsInt(MTU_LENGTH_PROP_NAME, MTU_LENGTH_DEFAULT);
+        receiverWindow = SystemUtil.getSizeAsInt(RECEIVER_WINDOW_PROP_NAME, RECEIVER_WINDOW_DEFAULT);
+        socketRcvbufLength = SystemUtil.getSizeAsInt(SOCKET_RCVBUF_PROP_NAME, SOCKET_BUFFER_DEFAULT);
+        socketSndbufLength = SystemUtil.getSizeAsInt(SOCKET_SNDBUF_PROP_NAME, SOCKET_BUFFER_DEFAULT);
+        clientLivenessTimeoutNs = SystemUtil.getDurationInNanos(CLIENT_LIVENESS_TIMEOUT_PROP_NAME,
+                CLIENT_LIVENESS_TIMEOUT_DEFAULT_NS);
+        publicationUnblockTimeoutNs = SystemUtil.getDurationInNanos(PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME,
+                PUBLICATION_UNBLOCK_TIMEOUT_DEFAULT_NS);
+        connectTimeoutNs = SystemUtil.getDurationInNanos(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
+    }
+
+    /** /dev/shm where it exists (Linux): the log buffers then never touch a disk. */
+    private static String defaultBaseDirectory() {
+        final File shm = new File("/dev/shm");
+        return SystemUtil.isLinux() && shm.isDirectory() ? shm.getPath() : System.getProperty("java.io.tmpdir");
+    }
+
+    private static <E extends Enum<E>> E parseEnum(final Class<E> type, final String property, final E fallback) {
+        final String value = System.getProperty(property);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("-D" + property + "=" + value + " is not one of "
+                    + java.util.Arrays.toString(type.getEnumConstants()), e);
+        }
+    }
+
+    /**
+     * Checks the values fit together, naming the setting to change when they do not.
+     *
+     * @return this
+     */
+    public TransportContext validate() {
+        if (termLength < 64 * 1024 || termLength > 1024 * 1024 * 1024 || Integer.bitCount(termLength) != 1) {
+            throw new IllegalArgumentException("term length " + termLength + " must be a power of two from 64 KiB to 1 GiB ("
+                    + TERM_LENGTH_PROP_NAME + ")");
+        }
+        if (mtuLength < 64 || mtuLength > MTU_LENGTH_DEFAULT || (mtuLength & 31) != 0) {
+            throw new IllegalArgumentException("MTU " + mtuLength + " must be a multiple of 32 from 64 to "
+                    + MTU_LENGTH_DEFAULT + " (" + MTU_LENGTH_PROP_NAME + ")");
+        }
+        if (mtuLength > termLength / 8) {
+            throw new IllegalArgumentException("MTU " + mtuLength + " exceeds the max message length " + (termLength / 8)
+                    + " of term length " + termLength + ": lower " + MTU_LENGTH_PROP_NAME + " or raise "
+                    + TERM_LENGTH_PROP_NAME);
+        }
+        if (publicationUnblockTimeoutNs <= clientLivenessTimeoutNs) {
+            throw new IllegalArgumentException("publication unblock timeout " + publicationUnblockTimeoutNs
+                    + " ns must exceed the client liveness timeout " + clientLivenessTimeoutNs + " ns ("
+                    + PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME + ", " + CLIENT_LIVENESS_TIMEOUT_PROP_NAME + ")");
+        }
+        if (connectTimeoutNs <= 0) {
+            throw new IllegalArgumentException("connect timeout " + connectTimeoutNs + " ns must be positive ("
+                    + CONNECT_TIMEOUT_PROP_NAME + ")");
+        }
+        return this;
+    }
+
+    /** Folder under which each driver makes its own directory (default /dev/shm on Linux). */
+    public File baseDirectory() {
+        return baseDirectory;
+    }
+
+    public TransportContext baseDirectory(final File baseDirectory) {
+        this.baseDirectory = baseDirectory;
+        return this;
+    }
+
+    /** Driver threading mode (default SHARED: one driver thread, right for 2 to 4 cores). */
+    public ThreadingMode threadingMode() {
+        return threadingMode;
+    }
+
+    public TransportContext threadingMode(final ThreadingMode threadingMode) {
+        this.threadingMode = threadingMode;
+        return this;
+    }
+
+    /** How driver threads and waiting senders idle (default BACKOFF). */
+    public IdleKind idleKind() {
+        return idleKind;
+    }
+
+    public TransportContext idleKind(final IdleKind idleKind) {
+        this.idleKind = idleKind;
+        return this;
+    }
+
+    /** Term length of every publication (default 16 MiB); messages may be an eighth of it. */
+    public int termLength() {
+        return termLength;
+    }
+
+    public TransportContext termLength(final int termLength) {
+        this.termLength = termLength;
+        return this;
+    }
+
+    /** UDP MTU (default 65504, for loopback and jumbo frames). */
+    public int mtuLength() {
+        return mtuLength;
+    }
+
+    public TransportContext mtuLength(final int mtuLength) {
+        this.mtuLength = mtuLength;
+        return this;
+    }
+
+    /** UDP receiver window (default 2 MiB; the driver caps it at half the term length). */
+    public int receiverWindow() {
+        return receiverWindow;
+    }
+
+    public TransportContext receiverWindow(final int receiverWindow) {
+        this.receiverWindow = receiverWindow;
+        return this;
+    }
+
+    /** SO_RCVBUF of UDP sockets (default 4 MiB). */
+    public int socketRcvbufLength() {
+        return socketRcvbufLength;
+    }
+
+    public TransportContext socketRcvbufLength(final int socketRcvbufLength) {
+        this.socketRcvbufLength = socketRcvbufLength;
+        return this;
+    }
+
+    /** SO_SNDBUF of UDP sockets (default 4 MiB). */
+    public int socketSndbufLength() {
+        return socketSndbufLength;
+    }
+
+    public TransportContext socketSndbufLength(final int socketSndbufLength) {
+        this.socketSndbufLength = socketSndbufLength;
+        return this;
+    }
+
+    /** Client liveness timeout, also the client's driver timeout (default 30 s). */
+    public long clientLivenessTimeoutNs() {
+        return clientLivenessTimeoutNs;
+    }
+
+    public TransportContext clientLivenessTimeoutNs(final long clientLivenessTimeoutNs) {
+        this.clientLivenessTimeoutNs = clientLivenessTimeoutNs;
+        return this;
+    }
+
+    /** Publication unblock timeout (default 45 s; must exceed the client liveness timeout). */
+    public long publicationUnblockTimeoutNs() {
+        return publicationUnblockTimeoutNs;
+    }
+
+    public TransportContext publicationUnblockTimeoutNs(final long publicationUnblockTimeoutNs) {
+        this.publicationUnblockTimeoutNs = publicationUnblockTimeoutNs;
+        return this;
+    }
+
+    /** How long a send waits for a subscriber before failing (default 10 s). */
+    public long connectTimeoutNs() {
+        return connectTimeoutNs;
+    }
+
+    public TransportContext connectTimeoutNs(final long connectTimeoutNs) {
+        this.connectTimeoutNs = connectTimeoutNs;
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "TransportContext{baseDirectory=" + baseDirectory + ", threadingMode=" + threadingMode
+                + ", idleKind=" + idleKind + ", termLength=" + termLength + ", mtuLength=" + mtuLength
+                + ", receiverWindow=" + receiverWindow + ", socketRcvbufLength=" + socketRcvbufLength
+                + ", socketSndbufLength=" + socketSndbufLength + ", clientLivenessTimeoutNs=" + clientLivenessTimeoutNs
+                + ", publicationUnblockTimeoutNs=" + publicationUnblockTimeoutNs
+                + ", connectTimeoutNs=" + connectTimeoutNs + '}';
+    }
+}
