@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.plan.Decision;
 import io.sluice.shuffle.plan.QueryRunner;
+import io.sluice.shuffle.plan.Strategy;
+import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.tpch.TpchLoader;
@@ -27,8 +30,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every registered query, run by Sluice with 1, 2, 4 and 7 workers and by DuckDB over the same
- * SF 0.01 rows, must return the same column names and the same rows in the same order: exact for
+ * Every registered query, run by Sluice under every {@link Strategy} with 1, 2, 4 and 7 workers
+ * and by DuckDB over the same SF 0.01 rows, must return the same column names and the same rows in the same order: exact for
  * integers, decimals, dates and strings, within 1e-9 relative for doubles.
  */
 class TpchDuckDbTest {
@@ -58,23 +61,34 @@ class TpchDuckDbTest {
         }
     }
 
-    static Stream<Arguments> queriesAndCores() {
+    static Stream<Arguments> queriesStrategiesAndCores() {
         final List<Arguments> cases = new ArrayList<>();
         for (final Query q : Queries.all()) {
-            for (final int cores : new int[] {1, 2, 4, 7}) {
-                cases.add(Arguments.of(q.name(), cores));
+            for (final Strategy strategy : Strategy.values()) {
+                for (final int cores : new int[] {1, 2, 4, 7}) {
+                    cases.add(Arguments.of(q.name(), strategy, cores));
+                }
             }
         }
         return cases.stream();
     }
 
-    @ParameterizedTest(name = "{0} on {1} cores")
-    @MethodSource("queriesAndCores")
-    void sameResultAsDuckDb(final String name, final int cores) throws Exception {
+    @ParameterizedTest(name = "{0} {1} on {2} cores")
+    @MethodSource("queriesStrategiesAndCores")
+    void sameResultAsDuckDb(final String name, final Strategy strategy, final int cores) throws Exception {
         final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
-        final QueryResult actual;
-        try (QueryRunner runner = new QueryRunner(store, cores)) {
-            actual = runner.run(query.plan());
+        final QueryRunner.Execution execution;
+        try (QueryRunner runner = new QueryRunner(store, cores, StrategyConfig.defaults().withStrategy(strategy))) {
+            execution = runner.execute(query.plan());
+        }
+        final QueryResult actual = execution.result();
+        if (strategy != Strategy.AUTO) {
+            final boolean broadcast = strategy == Strategy.BROADCAST;
+            for (final Decision d : execution.decisions()) {
+                if (!d.reason().contains("no group keys") && !d.reason().contains("expressions")) {
+                    assertThat(d.choice().isShuffle()).as("%s under %s: %s", name, strategy, d).isEqualTo(!broadcast);
+                }
+            }
         }
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
             final ResultSetMetaData meta = rs.getMetaData();
