@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.shuffle.exec.QueryResult;
 import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.Distribution;
 import io.sluice.shuffle.plan.QueryRunner;
+import io.sluice.shuffle.plan.QueryRunner.Execution;
 import io.sluice.shuffle.plan.Strategy;
 import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.Store;
@@ -24,6 +26,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -77,11 +80,10 @@ class TpchDuckDbTest {
     @MethodSource("queriesStrategiesAndCores")
     void sameResultAsDuckDb(final String name, final Strategy strategy, final int cores) throws Exception {
         final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
-        final QueryRunner.Execution execution;
+        final Execution execution;
         try (QueryRunner runner = new QueryRunner(store, cores, StrategyConfig.defaults().withStrategy(strategy))) {
             execution = runner.execute(query.plan());
         }
-        final QueryResult actual = execution.result();
         if (strategy != Strategy.AUTO) {
             final boolean broadcast = strategy == Strategy.BROADCAST;
             for (final Decision d : execution.decisions()) {
@@ -90,6 +92,51 @@ class TpchDuckDbTest {
                 }
             }
         }
+        assertSameAsDuckDb(query, execution.result());
+    }
+
+    @Test
+    void autoShufflesALargeBuildSideAndBroadcastsASmallOne() throws Exception {
+        final Execution small = runAuto("join_lo", 1_000_000, 1_000_000);
+        assertThat(small.decisions()).singleElement().satisfies(d -> assertThat(d.choice())
+                .isEqualTo(Distribution.BROADCAST));
+        final Execution large = runAuto("join_lo", 1_000, 1_000_000);
+        assertThat(large.decisions()).singleElement().satisfies(d -> assertThat(d.choice())
+                .as("orders (15000 rows) >= 1000, probe side a scan of lineitem with range boundaries")
+                .isEqualTo(Distribution.COLOCATE));
+    }
+
+    @Test
+    void autoShufflesAGroupByOnlyWithManyDistinctKeys() throws Exception {
+        final Execution few = runAuto("grp_orderkey", 1_000_000, 1_000_000);
+        assertThat(few.decisions().get(0).choice()).isEqualTo(Distribution.MERGE);
+        final Execution many = runAuto("grp_orderkey", 1_000_000, 1_000);
+        assertThat(many.decisions().get(0).choice()).as(many.decisions().toString()).isEqualTo(Distribution.COLOCATE);
+        assertThat(many.decisions().get(1).choice()).as("the global aggregate").isEqualTo(Distribution.MERGE);
+    }
+
+    @Test
+    void aGroupByOnTheJoinKeyReusesTheJoinsShuffle() throws Exception {
+        final Execution q18 = runAuto("q18", 1_000, 1_000);
+        final Decision last = q18.decisions().get(q18.decisions().size() - 1);
+        assertThat(last.operator()).startsWith("group by [c_name, c_custkey, o_orderkey");
+        assertThat(last.choice()).as(q18.decisions().toString()).isEqualTo(Distribution.REUSE_SHUFFLE);
+    }
+
+    private static Execution runAuto(final String name, final long joinBuildRows, final long groupDistinct)
+            throws Exception {
+        final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
+        final Execution execution;
+        try (QueryRunner runner = new QueryRunner(store, 4,
+                StrategyConfig.defaults().withStrategy(Strategy.AUTO).withThresholds(joinBuildRows, groupDistinct))) {
+            execution = runner.execute(query.plan());
+        }
+        assertSameAsDuckDb(query, execution.result());
+        return execution;
+    }
+
+    private static void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
+        final String name = query.name();
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> expectedNames = new ArrayList<>();
