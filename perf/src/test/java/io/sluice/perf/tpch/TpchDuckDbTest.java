@@ -98,29 +98,34 @@ class TpchDuckDbTest {
     @Test
     void autoShufflesALargeBuildSideAndBroadcastsASmallOne() throws Exception {
         final Execution small = runAuto("join_lo", 1_000_000, 1_000_000);
-        assertThat(small.decisions()).singleElement().satisfies(d -> assertThat(d.choice())
-                .isEqualTo(Distribution.BROADCAST));
+        assertThat(decision(small, "join")).isEqualTo(Distribution.BROADCAST);
         final Execution large = runAuto("join_lo", 1_000, 1_000_000);
-        assertThat(large.decisions()).singleElement().satisfies(d -> assertThat(d.choice())
-                .as("orders (15000 rows) >= 1000, probe side a scan of lineitem with range boundaries")
-                .isEqualTo(Distribution.COLOCATE));
+        assertThat(decision(large, "join"))
+                .as("orders (15000 rows) >= 1000, probe side a scan of lineitem stored by l_orderkey")
+                .isEqualTo(Distribution.COLOCATE);
     }
 
     @Test
     void autoShufflesAGroupByOnlyWithManyDistinctKeys() throws Exception {
         final Execution few = runAuto("grp_orderkey", 1_000_000, 1_000_000);
-        assertThat(few.decisions().get(0).choice()).isEqualTo(Distribution.MERGE);
+        assertThat(decision(few, "group by [l_orderkey]")).isEqualTo(Distribution.MERGE);
         final Execution many = runAuto("grp_orderkey", 1_000_000, 1_000);
-        assertThat(many.decisions().get(0).choice()).as(many.decisions().toString()).isEqualTo(Distribution.COLOCATE);
-        assertThat(many.decisions().get(1).choice()).as("the global aggregate").isEqualTo(Distribution.MERGE);
+        assertThat(decision(many, "group by [l_orderkey]")).isEqualTo(Distribution.COLOCATE);
+        assertThat(decision(many, "group by []")).as("the global aggregate").isEqualTo(Distribution.MERGE);
     }
 
     @Test
     void aGroupByOnTheJoinKeyReusesTheJoinsShuffle() throws Exception {
         final Execution q18 = runAuto("q18", 1_000, 1_000);
-        final Decision last = q18.decisions().get(q18.decisions().size() - 1);
-        assertThat(last.operator()).startsWith("group by [c_name, c_custkey, o_orderkey");
-        assertThat(last.choice()).as(q18.decisions().toString()).isEqualTo(Distribution.REUSE_SHUFFLE);
+        assertThat(decision(q18, "group by [c_name, c_custkey, o_orderkey")).isEqualTo(Distribution.REUSE_SHUFFLE);
+    }
+
+    /** The choice for the one join or group-by whose description starts with a prefix. */
+    private static Distribution decision(final Execution execution, final String prefix) {
+        final List<Decision> matching = execution.decisions().stream()
+                .filter(d -> d.operator().startsWith(prefix)).toList();
+        assertThat(matching).as("decisions starting with '%s' in %s", prefix, execution.decisions()).hasSize(1);
+        return matching.get(0).choice();
     }
 
     private static Execution runAuto(final String name, final long joinBuildRows, final long groupDistinct)

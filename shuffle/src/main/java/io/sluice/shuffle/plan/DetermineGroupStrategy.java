@@ -12,8 +12,9 @@ import java.util.Set;
  * shuffle group (rows shuffled by a group key, each core aggregating whole buckets, no merge;
  * seed 003). A group-by whose input already went through a shuffle on one of its keys (a shuffle
  * join on that key) reuses it. Under {@link Strategy#AUTO} a key estimated to have fewer than
- * {@link StrategyConfig#groupShuffleMinDistinct()} distinct values merges; more shuffle, by range
- * when a key's zonemaps allow it (colocated when the input is a scan), by hash otherwise.
+ * {@link StrategyConfig#groupShuffleMinDistinct()} distinct values (or without an estimate: no
+ * integer or date key with zonemaps) merges; more shuffle, by range
+ * when a key's zonemaps allow it (colocated when the input is a scan in key order), by hash otherwise.
  */
 final class DetermineGroupStrategy {
     private DetermineGroupStrategy() {
@@ -53,7 +54,8 @@ final class DetermineGroupStrategy {
                 distinct = Math.max(distinct, stats.distinct(agg.input(), c));
             }
             if (distinct < 0) {
-                distinct = stats.rows(agg.input());
+                return LocalShuffle.of(Distribution.MERGE, "no distinct estimate for keys " + columns
+                        + " (computed or strings), merge is the safe default");
             }
             if (distinct < config.groupShuffleMinDistinct()) {
                 return LocalShuffle.of(Distribution.MERGE, String.format(java.util.Locale.ROOT,
@@ -69,7 +71,7 @@ final class DetermineGroupStrategy {
             final RangeBoundaries b = stats.boundaries(agg.input(), c, cores);
             if (b != null && b.isRange()) {
                 final boolean colocate = strategy == Strategy.COLOCATE
-                        || strategy == Strategy.AUTO && agg.input() instanceof PlanNode.Scan;
+                        || strategy == Strategy.AUTO && stats.scanSortedBy(agg.input(), c);
                 return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, b, c,
                         why + "; " + b.method() + " on " + c);
             }

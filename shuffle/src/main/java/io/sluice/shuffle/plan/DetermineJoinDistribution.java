@@ -10,7 +10,7 @@ import io.sluice.shuffle.expr.Expr;
  * which kind of shuffle. Under {@link Strategy#AUTO} a build side estimated below
  * {@link StrategyConfig#joinShuffleMinBuildRows()} is broadcast; a larger one is range-shuffled
  * on boundaries from the probe key's zonemaps when they allow ranges (colocated when the probe
- * side is a scan), hash-shuffled otherwise. Keys that are not plain columns always broadcast.
+ * side is a scan of a table stored in key order), hash-shuffled otherwise. Keys that are not plain columns always broadcast.
  */
 final class DetermineJoinDistribution {
     private DetermineJoinDistribution() {
@@ -51,7 +51,7 @@ final class DetermineJoinDistribution {
                     + boundaries.explanation());
         }
         final boolean colocate = strategy == Strategy.COLOCATE
-                || strategy == Strategy.AUTO && join.probe() instanceof PlanNode.Scan;
+                || strategy == Strategy.AUTO && stats.scanSortedBy(join.probe(), key);
         return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, boundaries, key,
                 why + "; " + boundaries.method() + " on " + key);
     }

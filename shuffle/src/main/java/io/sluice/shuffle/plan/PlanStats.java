@@ -6,6 +6,7 @@ import io.sluice.shuffle.exec.JoinType;
 import io.sluice.shuffle.expr.ColumnRef;
 import io.sluice.shuffle.expr.NamedExpr;
 import io.sluice.storage.Table;
+import io.sluice.storage.TypeKind;
 import io.sluice.zonemap.BlockPruner;
 import io.sluice.zonemap.KeyQuantiles;
 import io.sluice.zonemap.Predicate;
@@ -65,6 +66,14 @@ final class PlanStats {
         return null;
     }
 
+    /**
+     * Whether a node is a scan of a table stored in the order of a column, so its blocks hold
+     * narrow key ranges that a colocated scan routes whole.
+     */
+    boolean scanSortedBy(final PlanNode node, final String column) {
+        return node instanceof PlanNode.Scan s && column.equals(tables.apply(s.table()).sortKey());
+    }
+
     /** The key statistics of a stored column, from its zonemaps (computed once per query). */
     KeyQuantiles quantiles(final ColumnOrigin o) {
         return quantiles.computeIfAbsent(o.table().name() + "." + o.column(), k -> KeyQuantiles.of(
@@ -77,10 +86,16 @@ final class PlanStats {
         return o == null ? null : RangeBoundaries.plan(quantiles(o), new Topology(1, cores));
     }
 
-    /** Estimated distinct values of a column, or -1 when it is computed. */
+    /**
+     * Estimated distinct values of a column, or -1 when unknown: a computed column, or a string
+     * column, whose zonemap prefix keys span far more key space than it has values.
+     */
     double distinct(final PlanNode node, final String column) {
         final ColumnOrigin o = origin(node, column);
-        return o == null ? -1 : quantiles(o).distinctEstimate();
+        if (o == null || o.table().schema().type(o.column()).kind() == TypeKind.STRING) {
+            return -1;
+        }
+        return quantiles(o).distinctEstimate();
     }
 
     /** An upper estimate of a node's output rows. */
