@@ -2,8 +2,10 @@ package io.sluice.perf.cli;
 
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
-import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.plan.Decision;
 import io.sluice.shuffle.plan.QueryRunner;
+import io.sluice.shuffle.plan.Strategy;
+import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
 import java.io.PrintWriter;
@@ -38,6 +40,14 @@ public final class QueryCommand extends CliCommand {
     @Option(names = "--cores", paramLabel = "K", description = "Worker threads (default: available processors).")
     Integer cores;
 
+    @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
+            description = "Join and group-by distribution: auto (from zonemap stats), broadcast (merge group for"
+                + " group-bys), shuffle-hash, shuffle-range or colocate (default: ${DEFAULT-VALUE}).")
+    Strategy strategy;
+
+    @Option(names = "--explain", description = "Print the strategy each join and group-by ran with on stderr.")
+    boolean explain;
+
     @Option(names = "--format", paramLabel = "F", defaultValue = "table",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     ResultFormat format;
@@ -63,11 +73,16 @@ public final class QueryCommand extends CliCommand {
             throw new StorageException("store " + store + " lacks table(s) " + missing + " that " + query.name()
                     + " reads: generate them with sluice gen --tables " + String.join(",", missing));
         }
-        final QueryResult result;
-        try (QueryRunner runner = new QueryRunner(s, workers)) {
-            result = runner.run(query.plan());
+        final QueryRunner.Execution execution;
+        try (QueryRunner runner = new QueryRunner(s, workers, StrategyConfig.defaults().withStrategy(strategy))) {
+            execution = runner.execute(query.plan());
         }
-        out.print(ResultPrinter.format(result, format));
+        if (explain) {
+            for (final Decision d : execution.decisions()) {
+                err.println("strategy " + d);
+            }
+        }
+        out.print(ResultPrinter.format(execution.result(), format));
         return 0;
     }
 }

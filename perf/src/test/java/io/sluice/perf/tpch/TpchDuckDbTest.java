@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.Distribution;
 import io.sluice.shuffle.plan.QueryRunner;
+import io.sluice.shuffle.plan.QueryRunner.Execution;
+import io.sluice.shuffle.plan.Strategy;
+import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.tpch.TpchLoader;
@@ -21,14 +26,15 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every registered query, run by Sluice with 1, 2, 4 and 7 workers and by DuckDB over the same
- * SF 0.01 rows, must return the same column names and the same rows in the same order: exact for
+ * Every registered query, run by Sluice under every {@link Strategy} with 1, 2, 4 and 7 workers
+ * and by DuckDB over the same SF 0.01 rows, must return the same column names and the same rows in the same order: exact for
  * integers, decimals, dates and strings, within 1e-9 relative for doubles.
  */
 class TpchDuckDbTest {
@@ -58,24 +64,84 @@ class TpchDuckDbTest {
         }
     }
 
-    static Stream<Arguments> queriesAndCores() {
+    static Stream<Arguments> queriesStrategiesAndCores() {
         final List<Arguments> cases = new ArrayList<>();
         for (final Query q : Queries.all()) {
-            for (final int cores : new int[] {1, 2, 4, 7}) {
-                cases.add(Arguments.of(q.name(), cores));
+            for (final Strategy strategy : Strategy.values()) {
+                for (final int cores : new int[] {1, 2, 4, 7}) {
+                    cases.add(Arguments.of(q.name(), strategy, cores));
+                }
             }
         }
         return cases.stream();
     }
 
-    @ParameterizedTest(name = "{0} on {1} cores")
-    @MethodSource("queriesAndCores")
-    void sameResultAsDuckDb(final String name, final int cores) throws Exception {
+    @ParameterizedTest(name = "{0} {1} on {2} cores")
+    @MethodSource("queriesStrategiesAndCores")
+    void sameResultAsDuckDb(final String name, final Strategy strategy, final int cores) throws Exception {
         final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
-        final QueryResult actual;
-        try (QueryRunner runner = new QueryRunner(store, cores)) {
-            actual = runner.run(query.plan());
+        final Execution execution;
+        try (QueryRunner runner = new QueryRunner(store, cores, StrategyConfig.defaults().withStrategy(strategy))) {
+            execution = runner.execute(query.plan());
         }
+        if (strategy != Strategy.AUTO) {
+            final boolean broadcast = strategy == Strategy.BROADCAST;
+            for (final Decision d : execution.decisions()) {
+                if (!d.reason().contains("no group keys") && !d.reason().contains("expressions")) {
+                    assertThat(d.choice().isShuffle()).as("%s under %s: %s", name, strategy, d).isEqualTo(!broadcast);
+                }
+            }
+        }
+        assertSameAsDuckDb(query, execution.result());
+    }
+
+    @Test
+    void autoShufflesALargeBuildSideAndBroadcastsASmallOne() throws Exception {
+        final Execution small = runAuto("join_lo", 1_000_000, 1_000_000);
+        assertThat(decision(small, "join")).isEqualTo(Distribution.BROADCAST);
+        final Execution large = runAuto("join_lo", 1_000, 1_000_000);
+        assertThat(decision(large, "join"))
+                .as("orders (15000 rows) >= 1000, probe side a scan of lineitem stored by l_orderkey")
+                .isEqualTo(Distribution.COLOCATE);
+    }
+
+    @Test
+    void autoShufflesAGroupByOnlyWithManyDistinctKeys() throws Exception {
+        final Execution few = runAuto("grp_orderkey", 1_000_000, 1_000_000);
+        assertThat(decision(few, "group by [l_orderkey]")).isEqualTo(Distribution.MERGE);
+        final Execution many = runAuto("grp_orderkey", 1_000_000, 1_000);
+        assertThat(decision(many, "group by [l_orderkey]")).isEqualTo(Distribution.COLOCATE);
+        assertThat(decision(many, "group by []")).as("the global aggregate").isEqualTo(Distribution.MERGE);
+    }
+
+    @Test
+    void aGroupByOnTheJoinKeyReusesTheJoinsShuffle() throws Exception {
+        final Execution q18 = runAuto("q18", 1_000, 1_000);
+        assertThat(decision(q18, "group by [c_name, c_custkey, o_orderkey")).isEqualTo(Distribution.REUSE_SHUFFLE);
+    }
+
+    /** The choice for the one join or group-by whose description starts with a prefix. */
+    private static Distribution decision(final Execution execution, final String prefix) {
+        final List<Decision> matching = execution.decisions().stream()
+                .filter(d -> d.operator().startsWith(prefix)).toList();
+        assertThat(matching).as("decisions starting with '%s' in %s", prefix, execution.decisions()).hasSize(1);
+        return matching.get(0).choice();
+    }
+
+    private static Execution runAuto(final String name, final long joinBuildRows, final long groupDistinct)
+            throws Exception {
+        final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
+        final Execution execution;
+        try (QueryRunner runner = new QueryRunner(store, 4,
+                StrategyConfig.defaults().withStrategy(Strategy.AUTO).withThresholds(joinBuildRows, groupDistinct))) {
+            execution = runner.execute(query.plan());
+        }
+        assertSameAsDuckDb(query, execution.result());
+        return execution;
+    }
+
+    private static void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
+        final String name = query.name();
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> expectedNames = new ArrayList<>();

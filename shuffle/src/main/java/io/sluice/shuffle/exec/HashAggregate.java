@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Hash aggregation in two phases: each worker aggregates its morsels into a partial hash table
- * (its local sink state), and {@link #finish()} merges the partial tables into the final one and
- * cuts the groups into batches of key columns followed by aggregate columns. Without group keys
- * it yields exactly one row.
+ * Hash aggregation. As a merge group (seed 003), each worker aggregates its morsels into a
+ * partial hash table (its local sink state), and {@link #finish()} merges the partial tables into
+ * the final one; as a shuffle group, each morsel is a whole bucket of a shuffle on a group key, so
+ * every worker's table is final and {@link #finish()} only concatenates them. Either way the
+ * groups come out as batches of key columns followed by aggregate columns. Without group keys it
+ * yields exactly one row.
  */
 public final class HashAggregate implements Sink<HashAggregate.Partial> {
     private final RowType input;
@@ -22,11 +24,28 @@ public final class HashAggregate implements Sink<HashAggregate.Partial> {
     private final List<Aggregate> aggregates;
     private final RowType output;
     private final RowType keyType;
+    private final boolean partitioned;
     private final List<Partial> partials = new ArrayList<>();
     private List<Batch> result;
 
+    /** A merge group: each worker aggregates partially, {@link #finish()} merges the partial tables. */
     public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates) {
+        this(input, keys, aggregates, false);
+    }
+
+    /**
+     * @param partitioned true for a shuffle group: the input comes one bucket per morsel and the
+     *                    buckets split the groups (the shuffle key is among the group keys), so
+     *                    the workers' tables hold disjoint groups and {@link #finish()} only
+     *                    concatenates them
+     */
+    public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates,
+                         final boolean partitioned) {
         this.input = input;
+        this.partitioned = partitioned;
+        if (partitioned && keys.isEmpty()) {
+            throw new IllegalArgumentException("a shuffle group needs group keys: aggregate without keys as a merge group");
+        }
         this.keys = List.copyOf(keys);
         this.aggregates = List.copyOf(aggregates);
         if (keys.isEmpty() && aggregates.isEmpty()) {
@@ -68,6 +87,15 @@ public final class HashAggregate implements Sink<HashAggregate.Partial> {
 
     @Override
     public void finish() {
+        if (partitioned) {
+            final List<Batch> all = new ArrayList<>();
+            for (final Partial p : partials) {
+                all.addAll(p.batches());
+            }
+            result = all;
+            partials.clear();
+            return;
+        }
         final Partial merged = partials.isEmpty() ? new Partial() : partials.get(0);
         if (keys.isEmpty()) {
             merged.ensureGlobalGroup();
@@ -81,7 +109,7 @@ public final class HashAggregate implements Sink<HashAggregate.Partial> {
 
     @Override
     public String toString() {
-        return "aggregate " + keys + " " + aggregates;
+        return (partitioned ? "shuffle group " : "merge group ") + keys + " " + aggregates;
     }
 
     /** A worker's partial aggregation: its hash table of groups and one accumulator per aggregate. */

@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The probe side of a hash join against a finished {@link HashJoinBuild}: looks each probe row's
+ * The probe side of a hash join against a finished {@link JoinBuild} (the bucket's table of a
+ * shuffle join, the one table of a broadcast join): looks each probe row's
  * key up, walks the key's build rows, and emits joined batches (probe columns, then build
  * columns) of at most {@link Block#MAX_ROWS} rows. An optional extra condition over probe and
  * build columns (a non-equi join term) is evaluated on the candidate pairs.
@@ -19,13 +20,13 @@ import java.util.List;
 public final class HashJoinProbe implements OperatorFactory {
     private final RowType probe;
     private final List<Expr> probeKeys;
-    private final HashJoinBuild build;
+    private final JoinBuild build;
     private final JoinType type;
     private final Expr condition;
     private final RowType joined;
 
     /** @param condition an extra predicate over probe and build columns, or null */
-    public HashJoinProbe(final RowType probe, final List<Expr> probeKeys, final HashJoinBuild build, final JoinType type,
+    public HashJoinProbe(final RowType probe, final List<Expr> probeKeys, final JoinBuild build, final JoinType type,
                          final Expr condition) {
         this.probe = probe;
         this.probeKeys = List.copyOf(probeKeys);
@@ -88,7 +89,8 @@ public final class HashJoinProbe implements OperatorFactory {
         public void accept(final Batch batch) {
             final int n = batch.rowCount();
             keys.evaluate(batch);
-            build.table().find(keys, ids);
+            final JoinHashTable table = build.table(batch.shuffleIdx());
+            table.table().find(keys, ids);
             if (extra == null && (type == JoinType.SEMI || type == JoinType.ANTI)) {
                 final boolean semi = type == JoinType.SEMI;
                 for (int i = 0; i < n; i++) {
@@ -98,20 +100,20 @@ public final class HashJoinProbe implements OperatorFactory {
                 return;
             }
             Arrays.fill(matched, 0, n, false);
-            final int[] chain = build.next();
+            final int[] chain = table.next();
             for (int i = 0; i < n; i++) {
                 if (ids[i] < 0) {
                     continue;
                 }
-                for (int row = build.head(ids[i]); row >= 0; row = chain[row]) {
+                for (int row = table.head(ids[i]); row >= 0; row = chain[row]) {
                     probeRows[pairs] = i;
                     buildRows[pairs] = row;
                     if (++pairs == Block.MAX_ROWS) {
-                        flush(batch, true);
+                        flush(batch, table, true);
                     }
                 }
             }
-            flush(batch, true);
+            flush(batch, table, true);
             switch (type) {
                 case SEMI -> emitSelected(batch, matched);
                 case ANTI -> {
@@ -128,7 +130,7 @@ public final class HashJoinProbe implements OperatorFactory {
                             pairs++;
                         }
                     }
-                    flush(batch, false);
+                    flush(batch, table, false);
                 }
                 case INNER -> { }
             }
@@ -142,7 +144,7 @@ public final class HashJoinProbe implements OperatorFactory {
         }
 
         /** Turns the buffered pairs into a joined batch, applies the extra condition, marks matches. */
-        private void flush(final Batch batch, final boolean candidates) {
+        private void flush(final Batch batch, final JoinHashTable table, final boolean candidates) {
             if (pairs == 0) {
                 return;
             }
@@ -152,7 +154,7 @@ public final class HashJoinProbe implements OperatorFactory {
                 columns[c] = Vectors.gather(batch.column(c), probeRows, pairs);
             }
             for (int c = 0; c < build.rowType().size(); c++) {
-                columns[probeColumns + c] = Vectors.gather(build.column(c), buildRows, pairs);
+                columns[probeColumns + c] = Vectors.gather(table.column(c), buildRows, pairs);
             }
             Batch out = Batch.of(columns);
             if (candidates) {

@@ -77,19 +77,40 @@ public final class TableScan implements Source {
 
     @Override
     public Reader openReader() {
-        final Evaluator predicate = filter == null ? null : filter.bind(rowType);
+        final Evaluator predicate = predicate();
         final int[] scratch = new int[Block.MAX_ROWS];
         return (morsel, out) -> {
-            final Batch batch = Batch.of(table.readBlock(blocks[morsel], projection));
-            if (predicate == null) {
-                out.accept(batch);
-                return;
-            }
-            final Batch kept = Vectors.select(batch, predicate.bools(batch), scratch);
+            final Batch kept = read(blocks[morsel], predicate, scratch);
             if (kept != null) {
                 out.accept(kept);
             }
         };
+    }
+
+    /** The table scanned. */
+    Table table() {
+        return table;
+    }
+
+    /** The blocks the zonemap predicates leave in, ascending. */
+    int[] blocks() {
+        return blocks;
+    }
+
+    /** The table column behind an output column. */
+    int tableColumn(final int output) {
+        return projection[output];
+    }
+
+    /** A per-reader instance of the row filter, or null without one. */
+    Evaluator predicate() {
+        return filter == null ? null : filter.bind(rowType);
+    }
+
+    /** The rows of one block that pass the row filter, or null when none does. */
+    Batch read(final int block, final Evaluator predicate, final int[] scratch) {
+        final Batch batch = Batch.of(table.readBlock(block, projection));
+        return predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
     }
 
     @Override

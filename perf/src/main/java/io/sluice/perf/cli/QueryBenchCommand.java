@@ -1,0 +1,205 @@
+package io.sluice.perf.cli;
+
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.tpch.Queries;
+import io.sluice.perf.tpch.Query;
+import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.QueryRunner;
+import io.sluice.shuffle.plan.Strategy;
+import io.sluice.shuffle.plan.StrategyConfig;
+import io.sluice.storage.StorageException;
+import io.sluice.storage.Store;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice query-bench}: runs every query and workload in Sluice and in DuckDB (same rows,
+ * loaded with {@link DuckDbLoader}; DuckDB limited to the same number of threads) in one process,
+ * after warm-up, and prints each query's median times and their ratio, the geometric mean of the
+ * ratios, and Q18's peak heap. A benchmark, not a test: the numbers depend on the machine.
+ */
+@Command(name = "query-bench", mixinStandardHelpOptions = true,
+        description = {"Times every TPC-H query and workload in Sluice and in DuckDB over the same rows and prints"
+            + " median times, Sluice/DuckDB ratios, their geometric mean and Q18's peak heap."})
+public final class QueryBenchCommand extends CliCommand {
+    @Option(names = "--store", required = true, paramLabel = "DIR", description = "Store directory (sluice gen).")
+    Path store;
+
+    @Option(names = "--cores", paramLabel = "K", defaultValue = "2",
+            description = "Sluice worker threads and DuckDB threads (default: ${DEFAULT-VALUE}).")
+    int cores;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
+            description = "Timed runs per query and engine; the median is reported (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "2",
+            description = "Untimed runs per query and engine first (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
+            description = "Sluice's join and group-by strategy (default: ${DEFAULT-VALUE}).")
+    Strategy strategy;
+
+    @Option(names = "--queries", paramLabel = "NAMES", split = ",",
+            description = "Only these queries, e.g. q1,q18,join_lo (default: all).")
+    List<String> only;
+
+    @Override
+    int execute(final PrintWriter out, final PrintWriter err) {
+        if (cores < 1 || runs < 1 || warmup < 0) {
+            throw new IllegalArgumentException("--cores and --runs must be 1 or more and --warmup 0 or more, got "
+                    + cores + ", " + runs + ", " + warmup);
+        }
+        if (!Files.isDirectory(store)) {
+            throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1");
+        }
+        final Store s = Store.open(store);
+        final List<Query> queries = new ArrayList<>();
+        final Set<String> tables = new LinkedHashSet<>();
+        for (final Query q : Queries.all()) {
+            if (only == null || only.contains(q.name())) {
+                queries.add(q);
+                tables.addAll(q.tables());
+            }
+        }
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("--queries " + only + " names no query: use names such as q1, q18, join_lo");
+        }
+        try (Connection duck = DuckDbLoader.openInMemory(cores);
+             QueryRunner runner = new QueryRunner(s, cores, StrategyConfig.defaults().withStrategy(strategy))) {
+            final long loadStart = System.nanoTime();
+            DuckDbLoader.load(s, new ArrayList<>(tables), duck);
+            err.printf(Locale.ROOT, "loaded %s into DuckDB in %.1f s%n", tables, (System.nanoTime() - loadStart) / 1e9);
+            err.flush();
+            out.printf(Locale.ROOT, "%-14s %10s %10s %7s  %s%n", "query", "sluice ms", "duckdb ms", "ratio",
+                    "strategies (sluice, " + cores + " cores, strategy " + strategy + ")");
+            double logSum = 0;
+            String heap = "q18 not run";
+            for (final Query q : queries) {
+                for (int i = 0; i < warmup; i++) {
+                    runner.run(q.plan());
+                    runDuck(duck, q);
+                }
+                final boolean sampleHeap = q.name().equals("q18");
+                final HeapSampler sampler = sampleHeap ? HeapSampler.start() : null;
+                final double[] sluice = new double[runs];
+                List<Decision> decisions = List.of();
+                for (int i = 0; i < runs; i++) {
+                    final long t0 = System.nanoTime();
+                    decisions = runner.execute(q.plan()).decisions();
+                    sluice[i] = (System.nanoTime() - t0) / 1e6;
+                }
+                if (sampler != null) {
+                    heap = sampler.stop();
+                }
+                final double[] duckMs = new double[runs];
+                for (int i = 0; i < runs; i++) {
+                    final long t0 = System.nanoTime();
+                    runDuck(duck, q);
+                    duckMs[i] = (System.nanoTime() - t0) / 1e6;
+                }
+                final double a = median(sluice);
+                final double b = median(duckMs);
+                logSum += Math.log(a / b);
+                out.printf(Locale.ROOT, "%-14s %10.1f %10.1f %7.2f  %s%n", q.name(), a, b, a / b, summary(decisions));
+                out.flush();
+            }
+            out.printf(Locale.ROOT, "geometric mean of ratios: %.2f over %d queries%n",
+                    Math.exp(logSum / queries.size()), queries.size());
+            out.println("q18 " + heap);
+        } catch (final SQLException e) {
+            throw new IllegalStateException("DuckDB failed during the benchmark: " + e.getMessage(), e);
+        }
+        return 0;
+    }
+
+    private static void runDuck(final Connection duck, final Query q) throws SQLException {
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(q.sql())) {
+            final int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                for (int c = 1; c <= columns; c++) {
+                    rs.getObject(c);
+                }
+            }
+        }
+    }
+
+    private static double median(final double[] values) {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        final int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static String summary(final List<Decision> decisions) {
+        final List<String> parts = new ArrayList<>();
+        for (final Decision d : decisions) {
+            parts.add(d.choice().name().toLowerCase(Locale.ROOT));
+        }
+        return String.join(",", parts);
+    }
+
+    /**
+     * Samples the used heap every millisecond on a daemon thread while Q18's timed runs go on: the
+     * highest value seen is the peak heap (live rows plus garbage not yet collected, so an upper
+     * bound of what the query needs), and the value after a GC before the runs is the baseline
+     * (the JVM, the store's metadata).
+     */
+    private static final class HeapSampler {
+        private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicLong peak = new AtomicLong();
+        private final long baseline;
+        private final Thread thread;
+
+        private HeapSampler() {
+            System.gc();
+            baseline = memory.getHeapMemoryUsage().getUsed();
+            thread = new Thread(() -> {
+                while (running.get()) {
+                    peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+                    try {
+                        Thread.sleep(1);
+                    } catch (final InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "heap-sampler");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        static HeapSampler start() {
+            return new HeapSampler();
+        }
+
+        String stop() {
+            running.set(false);
+            try {
+                thread.join(1000);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return String.format(Locale.ROOT, "peak heap %s (baseline after GC %s, max heap %s; sampled every 1 ms)",
+                    Sizes.mib(peak.get()), Sizes.mib(baseline), Sizes.mib(Runtime.getRuntime().maxMemory()));
+        }
+    }
+}

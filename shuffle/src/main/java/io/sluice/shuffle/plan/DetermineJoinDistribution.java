@@ -1,0 +1,63 @@
+package io.sluice.shuffle.plan;
+
+import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.expr.ColumnRef;
+import io.sluice.shuffle.expr.Expr;
+
+/**
+ * Decides whether a join broadcasts its build side (one hash table shared by every core) or
+ * shuffles both sides by the join key (one small table per core; seed 003's shuffle join), and on
+ * which kind of shuffle. Under {@link Strategy#AUTO} a build side estimated below
+ * {@link StrategyConfig#joinShuffleMinBuildRows()} is broadcast; a larger one is range-shuffled
+ * on boundaries from the probe key's zonemaps when they allow ranges (colocated when the probe
+ * side is a scan of a table stored in key order), hash-shuffled otherwise. Keys that are not plain columns always broadcast.
+ */
+final class DetermineJoinDistribution {
+    private DetermineJoinDistribution() {
+    }
+
+    static LocalShuffle decide(final PlanNode.Join join, final StrategyConfig config, final PlanStats stats,
+                               final int cores) {
+        for (int k = 0; k < join.probeKeys().size(); k++) {
+            if (!(join.probeKeys().get(k) instanceof ColumnRef) || !(join.buildKeys().get(k) instanceof ColumnRef)) {
+                return LocalShuffle.of(Distribution.BROADCAST, "join keys are expressions, a shuffle needs columns");
+            }
+        }
+        final Strategy strategy = config.strategy();
+        if (strategy == Strategy.BROADCAST) {
+            return LocalShuffle.of(Distribution.BROADCAST, "forced");
+        }
+        if (strategy == Strategy.SHUFFLE_HASH) {
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
+        }
+        final String why;
+        if (strategy == Strategy.AUTO) {
+            final long buildRows = stats.rows(join.build());
+            if (buildRows < config.joinShuffleMinBuildRows()) {
+                return LocalShuffle.of(Distribution.BROADCAST, "build side ~" + buildRows + " rows < "
+                        + config.joinShuffleMinBuildRows());
+            }
+            why = "build side ~" + buildRows + " rows >= " + config.joinShuffleMinBuildRows();
+        } else {
+            why = "forced";
+        }
+        final String key = ((ColumnRef) join.probeKeys().get(0)).name();
+        final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, cores);
+        if (boundaries == null) {
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; probe key " + key + " has no zonemaps");
+        }
+        if (!boundaries.isRange()) {
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; no ranges on " + key + ": "
+                    + boundaries.explanation());
+        }
+        final boolean colocate = strategy == Strategy.COLOCATE
+                || strategy == Strategy.AUTO && stats.scanSortedBy(join.probe(), key);
+        return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, boundaries, key,
+                why + "; " + boundaries.method() + " on " + key);
+    }
+
+    /** The name of a key column. */
+    static String name(final Expr key) {
+        return ((ColumnRef) key).name();
+    }
+}
