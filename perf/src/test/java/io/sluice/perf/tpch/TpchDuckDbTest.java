@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.operator.ShuffleOptions;
 import io.sluice.shuffle.plan.Decision;
 import io.sluice.shuffle.plan.Distribution;
 import io.sluice.shuffle.plan.QueryRunner;
@@ -106,6 +107,17 @@ class TpchDuckDbTest {
     }
 
     @Test
+    void autoShufflesAJoinItCannotColocateOnlyForALargeBuildSide() throws Exception {
+        // part (2000 rows at SF 0.01) is over the colocated threshold but lineitem is not stored by l_partkey.
+        final Execution moving = runAuto(new StrategyConfig(Strategy.AUTO, 1_000, 1_000_000, 1_000_000,
+                ShuffleOptions.defaults()), "join_lp");
+        assertThat(decision(moving, "join")).isEqualTo(Distribution.BROADCAST);
+        final Execution large = runAuto(new StrategyConfig(Strategy.AUTO, 1_000, 1_000, 1_000_000,
+                ShuffleOptions.defaults()), "join_lp");
+        assertThat(decision(large, "join")).isIn(Distribution.SHUFFLE_RANGE, Distribution.SHUFFLE_HASH);
+    }
+
+    @Test
     void autoShufflesAGroupByOnlyWithManyDistinctKeys() throws Exception {
         final Execution few = runAuto("grp_orderkey", 1_000_000, 1_000_000);
         assertThat(decision(few, "group by [l_orderkey]")).isEqualTo(Distribution.MERGE);
@@ -130,10 +142,14 @@ class TpchDuckDbTest {
 
     private static Execution runAuto(final String name, final long joinBuildRows, final long groupDistinct)
             throws Exception {
+        return runAuto(StrategyConfig.defaults().withStrategy(Strategy.AUTO).withThresholds(joinBuildRows, groupDistinct),
+                name);
+    }
+
+    private static Execution runAuto(final StrategyConfig config, final String name) throws Exception {
         final Query query = Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
         final Execution execution;
-        try (QueryRunner runner = new QueryRunner(store, 4,
-                StrategyConfig.defaults().withStrategy(Strategy.AUTO).withThresholds(joinBuildRows, groupDistinct))) {
+        try (QueryRunner runner = new QueryRunner(store, 4, config)) {
             execution = runner.execute(query.plan());
         }
         assertSameAsDuckDb(query, execution.result());

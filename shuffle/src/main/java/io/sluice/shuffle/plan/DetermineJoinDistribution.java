@@ -10,7 +10,10 @@ import io.sluice.shuffle.expr.Expr;
  * which kind of shuffle. Under {@link Strategy#AUTO} a build side estimated below
  * {@link StrategyConfig#joinShuffleMinBuildRows()} is broadcast; a larger one is range-shuffled
  * on boundaries from the probe key's zonemaps when they allow ranges (colocated when the probe
- * side is a scan of a table stored in key order), hash-shuffled otherwise. Keys that are not plain columns always broadcast.
+ * side is a scan of a table stored in key order), hash-shuffled otherwise, except that a shuffle
+ * that cannot colocate moves every probe row and is chosen only from
+ * {@link StrategyConfig#joinMovingShuffleMinBuildRows()} build rows. Keys that are not plain
+ * columns always broadcast.
  */
 final class DetermineJoinDistribution {
     private DetermineJoinDistribution() {
@@ -31,8 +34,8 @@ final class DetermineJoinDistribution {
             return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
         }
         final String why;
+        final long buildRows = stats.rows(join.build());
         if (strategy == Strategy.AUTO) {
-            final long buildRows = stats.rows(join.build());
             if (buildRows < config.joinShuffleMinBuildRows()) {
                 return LocalShuffle.of(Distribution.BROADCAST, "build side ~" + buildRows + " rows < "
                         + config.joinShuffleMinBuildRows());
@@ -43,6 +46,12 @@ final class DetermineJoinDistribution {
         }
         final String key = ((ColumnRef) join.probeKeys().get(0)).name();
         final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, cores);
+        final boolean colocatable = boundaries != null && boundaries.isRange() && stats.scanSortedBy(join.probe(), key);
+        if (strategy == Strategy.AUTO && !colocatable && buildRows < config.joinMovingShuffleMinBuildRows()) {
+            return LocalShuffle.of(Distribution.BROADCAST, why + ", but the probe side is not stored by " + key
+                    + ", so a shuffle would move every probe row; that pays from "
+                    + config.joinMovingShuffleMinBuildRows() + " build rows");
+        }
         if (boundaries == null) {
             return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; probe key " + key + " has no zonemaps");
         }
@@ -50,8 +59,7 @@ final class DetermineJoinDistribution {
             return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; no ranges on " + key + ": "
                     + boundaries.explanation());
         }
-        final boolean colocate = strategy == Strategy.COLOCATE
-                || strategy == Strategy.AUTO && stats.scanSortedBy(join.probe(), key);
+        final boolean colocate = strategy == Strategy.COLOCATE || strategy == Strategy.AUTO && colocatable;
         return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, boundaries, key,
                 why + "; " + boundaries.method() + " on " + key);
     }
