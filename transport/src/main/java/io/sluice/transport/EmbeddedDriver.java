@@ -18,6 +18,9 @@ import org.agrona.concurrent.SystemNanoClock;
  * half way closes what it started before throwing, and a driver must always be closed.
  */
 public final class EmbeddedDriver implements AutoCloseable {
+    /** Driver directories are named {@code sluice-<pid>-<random>}. */
+    static final String DIRECTORY_PREFIX = "sluice-";
+
     private final TransportContext context;
     private final File directory;
     private final MediaDriver driver;
@@ -40,7 +43,8 @@ public final class EmbeddedDriver implements AutoCloseable {
      */
     public static EmbeddedDriver launch(final TransportContext context) {
         context.validate();
-        final File directory = new File(context.baseDirectory(), "sluice-" + ProcessHandle.current().pid() + "-"
+        sweepAbandoned(context.baseDirectory());
+        final File directory = new File(context.baseDirectory(), DIRECTORY_PREFIX + ProcessHandle.current().pid() + "-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1));
         MediaDriver driver = null;
         Aeron aeron = null;
@@ -63,6 +67,41 @@ public final class EmbeddedDriver implements AutoCloseable {
                 CloseHelper.quietCloseAll(aeron, driver);
                 IoUtil.delete(directory, true);
             }
+        }
+    }
+
+    /**
+     * Deletes the driver directories that processes no longer running left behind (a process killed
+     * with SIGKILL cannot delete its own), so /dev/shm does not fill up across crashes.
+     *
+     * @return how many directories were deleted
+     */
+    static int sweepAbandoned(final File baseDirectory) {
+        final File[] children = baseDirectory.listFiles((dir, name) -> name.startsWith(DIRECTORY_PREFIX));
+        if (children == null) {
+            return 0;
+        }
+        int deleted = 0;
+        for (final File child : children) {
+            final long pid = ownerPid(child.getName());
+            if (pid > 0 && pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).isEmpty()) {
+                IoUtil.delete(child, true);
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    /** The pid in a directory name {@code sluice-<pid>-<random>}, or -1. */
+    static long ownerPid(final String name) {
+        final int end = name.indexOf('-', DIRECTORY_PREFIX.length());
+        if (!name.startsWith(DIRECTORY_PREFIX) || end < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring(DIRECTORY_PREFIX.length(), end));
+        } catch (final NumberFormatException e) {
+            return -1;
         }
     }
 

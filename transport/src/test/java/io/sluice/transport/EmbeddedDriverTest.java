@@ -44,6 +44,27 @@ class EmbeddedDriverTest {
         assertThat(Files.isRegularFile(notADirectory)).isTrue();
     }
 
+    @Test
+    void launchSweepsDirectoriesOfDeadProcessesOnly(@TempDir final Path base) throws Exception {
+        final Process finished = new ProcessBuilder("true").start();
+        assertThat(finished.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        final Path abandoned = Files.createDirectories(base.resolve("sluice-" + finished.pid() + "-1f"));
+        Files.writeString(abandoned.resolve("cnc.dat"), "left by a killed process");
+        final Path ours = Files.createDirectories(base.resolve("sluice-" + ProcessHandle.current().pid() + "-2e"));
+        final Path init = Files.createDirectories(base.resolve("sluice-1-3d"));
+        final Path foreign = Files.createDirectories(base.resolve("sluice-notapid-4c"));
+
+        try (EmbeddedDriver driver = EmbeddedDriver.launch(
+                new TransportContext().baseDirectory(base.toFile()).termLength(64 * 1024).mtuLength(8192))) {
+            assertThat(driver.directory()).isDirectory();
+        }
+
+        assertThat(abandoned).doesNotExist();
+        assertThat(ours).isDirectory();
+        assertThat(init).isDirectory();
+        assertThat(foreign).isDirectory();
+    }
+
     private static Set<String> liveNonDaemonThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !t.isDaemon())
