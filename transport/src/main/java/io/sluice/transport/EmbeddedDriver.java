@@ -135,7 +135,8 @@ public final class EmbeddedDriver implements AutoCloseable {
      */
     public FramePublisher addPublisher(final String channel, final int streamId) {
         return new FramePublisher(aeron.addExclusivePublication(channel, streamId),
-                context.idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE, context.connectTimeoutNs());
+                context.idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE, context.connectTimeoutNs(),
+                context.stallTimeoutNs());
     }
 
     /** A subscriber on a new subscription to {@code channel} and {@code streamId}. */

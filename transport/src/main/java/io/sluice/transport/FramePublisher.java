@@ -26,6 +26,7 @@ public final class FramePublisher implements AutoCloseable {
     private final IdleStrategy idleStrategy;
     private final NanoClock clock;
     private final long connectTimeoutNs;
+    private final long stallTimeoutNs;
     private final int maxClaimLength;
     private final BufferClaim bufferClaim = new BufferClaim();
     private final UnsafeBuffer headerBuffer = new UnsafeBuffer(new byte[FrameHeader.LENGTH]);
@@ -38,16 +39,30 @@ public final class FramePublisher implements AutoCloseable {
     private long backPressureRetries;
 
     /**
-     * A publisher over an open publication, which it then owns and closes.
+     * A publisher over an open publication, which it then owns and closes, with the default stall
+     * timeout.
      *
      * @param connectTimeoutNs how long {@link #send} waits for a subscriber to be connected
      */
     public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
             final long connectTimeoutNs) {
+        this(publication, idleStrategy, clock, connectTimeoutNs, TransportContext.STALL_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * A publisher over an open publication, which it then owns and closes.
+     *
+     * @param connectTimeoutNs how long {@link #send} waits for a subscriber to be connected
+     * @param stallTimeoutNs   how long {@link #send} retries back pressure from a connected receiver
+     *                         that makes no progress before it fails (a stuck CN must not hang the query)
+     */
+    public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
+            final long connectTimeoutNs, final long stallTimeoutNs) {
         this.publication = publication;
         this.idleStrategy = idleStrategy;
         this.clock = clock;
         this.connectTimeoutNs = connectTimeoutNs;
+        this.stallTimeoutNs = stallTimeoutNs;
         this.maxClaimLength = publication.maxPayloadLength();
     }
 
@@ -73,6 +88,8 @@ public final class FramePublisher implements AutoCloseable {
         }
         long notConnectedSinceNs = 0;
         boolean waitingToConnect = false;
+        long backPressuredSinceNs = 0;
+        boolean backPressured = false;
         while (true) {
             final long result;
             if (claim) {
@@ -97,6 +114,16 @@ public final class FramePublisher implements AutoCloseable {
             }
             if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION) {
                 backPressureRetries++;
+                final long nowNs = clock.nanoTime();
+                if (!backPressured) {
+                    backPressured = true;
+                    backPressuredSinceNs = nowNs;
+                } else if (nowNs - backPressuredSinceNs > stallTimeoutNs) {
+                    throw new TransportException("the receiver of " + describe() + " consumed nothing for "
+                            + TimeUnit.NANOSECONDS.toMillis(stallTimeoutNs) + " ms while sending query " + queryId
+                            + " exchange " + exchangeId + " bucket " + bucket + ": the receiving CN is stuck or"
+                            + " overloaded; check it, or raise " + TransportContext.STALL_TIMEOUT_PROP_NAME);
+                }
             } else if (result == Publication.NOT_CONNECTED) {
                 final long nowNs = clock.nanoTime();
                 if (!waitingToConnect) {

@@ -43,6 +43,8 @@ public final class TransportContext {
     public static final String PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME = "sluice.transport.publication.unblock.timeout";
     /** How long a send waits for a subscriber to connect before it fails. */
     public static final String CONNECT_TIMEOUT_PROP_NAME = "sluice.transport.connect.timeout";
+    /** How long a send waits on a connected receiver that consumes nothing before it fails. */
+    public static final String STALL_TIMEOUT_PROP_NAME = "sluice.transport.stall.timeout";
 
     /** 2 MiB: measured with 64 KiB MTU on loopback; 128 KiB (Aeron's default) made UDP 12x slower. */
     public static final int RECEIVER_WINDOW_DEFAULT = 2 * 1024 * 1024;
@@ -58,6 +60,8 @@ public final class TransportContext {
     public static final long PUBLICATION_UNBLOCK_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(45);
     /** 10 s: ample for a CN to start its driver and subscribe. */
     public static final long CONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+    /** 120 s: far beyond any back pressure a working receiver exerts, short of a silent hang. */
+    public static final long STALL_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(120);
 
     /** How threads wait when there is nothing to do; busy spinning is deliberately not offered. */
     public enum IdleKind {
@@ -91,6 +95,7 @@ public final class TransportContext {
     private long clientLivenessTimeoutNs;
     private long publicationUnblockTimeoutNs;
     private long connectTimeoutNs;
+    private long stallTimeoutNs;
 
     /** A context with the defaults, overridden by any {@code sluice.transport.*} system property set. */
     public TransportContext() {
@@ -107,6 +112,7 @@ public final class TransportContext {
         publicationUnblockTimeoutNs = SystemUtil.getDurationInNanos(PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME,
                 PUBLICATION_UNBLOCK_TIMEOUT_DEFAULT_NS);
         connectTimeoutNs = SystemUtil.getDurationInNanos(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
+        stallTimeoutNs = SystemUtil.getDurationInNanos(STALL_TIMEOUT_PROP_NAME, STALL_TIMEOUT_DEFAULT_NS);
     }
 
     /** /dev/shm where it exists (Linux): the log buffers then never touch a disk. */
@@ -151,6 +157,10 @@ public final class TransportContext {
             throw new IllegalArgumentException("publication unblock timeout " + publicationUnblockTimeoutNs
                     + " ns must exceed the client liveness timeout " + clientLivenessTimeoutNs + " ns ("
                     + PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME + ", " + CLIENT_LIVENESS_TIMEOUT_PROP_NAME + ")");
+        }
+        if (stallTimeoutNs <= 0) {
+            throw new IllegalArgumentException("stall timeout " + stallTimeoutNs + " ns must be positive ("
+                    + STALL_TIMEOUT_PROP_NAME + ")");
         }
         if (connectTimeoutNs <= 0) {
             throw new IllegalArgumentException("connect timeout " + connectTimeoutNs + " ns must be positive ("
@@ -269,6 +279,16 @@ public final class TransportContext {
         return this;
     }
 
+    /** How long a send waits on back pressure from a connected receiver before failing (default 120 s). */
+    public long stallTimeoutNs() {
+        return stallTimeoutNs;
+    }
+
+    public TransportContext stallTimeoutNs(final long stallTimeoutNs) {
+        this.stallTimeoutNs = stallTimeoutNs;
+        return this;
+    }
+
     @Override
     public String toString() {
         return "TransportContext{baseDirectory=" + baseDirectory + ", threadingMode=" + threadingMode
@@ -276,6 +296,6 @@ public final class TransportContext {
                 + ", receiverWindow=" + receiverWindow + ", socketRcvbufLength=" + socketRcvbufLength
                 + ", socketSndbufLength=" + socketSndbufLength + ", clientLivenessTimeoutNs=" + clientLivenessTimeoutNs
                 + ", publicationUnblockTimeoutNs=" + publicationUnblockTimeoutNs
-                + ", connectTimeoutNs=" + connectTimeoutNs + '}';
+                + ", connectTimeoutNs=" + connectTimeoutNs + ", stallTimeoutNs=" + stallTimeoutNs + '}';
     }
 }

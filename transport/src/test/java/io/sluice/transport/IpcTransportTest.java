@@ -154,6 +154,27 @@ class IpcTransportTest {
     }
 
     @Test
+    void sendToAConnectedReceiverThatNeverPollsFailsAfterTheStallTimeout() {
+        final TransportContext context = new TransportContext().termLength(64 * 1024).mtuLength(8192)
+                .stallTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300));
+        try (EmbeddedDriver driver = EmbeddedDriver.launch(context);
+             FrameSubscriber stuck = driver.addSubscriber(IPC, 16);
+             FramePublisher publisher = driver.addPublisher(IPC, 16)) {
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[4096]);
+            // The stuck receiver is connected but never polls: the term fills, then back pressure persists.
+            assertThatThrownBy(() -> {
+                for (int i = 0; i < 1_000; i++) {
+                    publisher.send(78, 2, 0, 1, FrameKind.DATA, payload, 0, payload.capacity());
+                }
+            }).isInstanceOf(TransportException.class)
+                    .hasMessageContaining("consumed nothing for 300 ms")
+                    .hasMessageContaining("query 78")
+                    .hasMessageContaining(TransportContext.STALL_TIMEOUT_PROP_NAME);
+            assertThat(stuck.messages()).isZero();
+        }
+    }
+
+    @Test
     void sendOnAClosedPublisherFailsAtOnce() {
         try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192))) {
             final FramePublisher publisher = driver.addPublisher(IPC, 15);
