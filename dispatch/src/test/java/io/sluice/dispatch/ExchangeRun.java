@@ -1,0 +1,120 @@
+package io.sluice.dispatch;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * Runs one exchange on an embedded cluster: a thread per sending pipeline sends its batches and
+ * finishes; the test thread polls every source until all are finished, collecting row ids per bucket.
+ */
+final class ExchangeRun implements AutoCloseable {
+    final EmbeddedCluster cluster;
+    final Exchange exchange;
+    final Topology topology;
+    final ExchangeSource[] sources;
+    final List<List<Long>> idsByBucket = new ArrayList<>();
+    final AtomicReference<Throwable> senderFailure = new AtomicReference<>();
+    private final List<Thread> threads = new ArrayList<>();
+
+    ExchangeRun(final EmbeddedCluster cluster, final Exchange exchange) {
+        this.cluster = cluster;
+        this.exchange = exchange;
+        this.topology = exchange.topology();
+        this.sources = new ExchangeSource[topology.bucketCount()];
+        for (int b = 0; b < topology.bucketCount(); b++) {
+            idsByBucket.add(new ArrayList<>());
+            if (exchange.receives(b)) {
+                sources[b] = cluster.node(topology.cnOf(b)).openSource(exchange, topology.coreOf(b));
+            }
+        }
+    }
+
+    /** Starts sender (cn, pipeline) on its own thread, sending {@code batches} then finishing. */
+    void startSender(final int cn, final int pipeline, final List<Batch> batches) {
+        final ExchangeSink sink = cluster.node(cn).openSink(exchange, pipeline);
+        final Thread thread = new Thread(() -> {
+            try (sink) {
+                for (final Batch batch : batches) {
+                    sink.send(batch);
+                }
+                sink.finish();
+            } catch (final Throwable t) {
+                senderFailure.compareAndSet(null, t);
+            }
+        }, "sender-cn" + cn + "-p" + pipeline);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+    }
+
+    /** Polls every source until all are finished, collecting ids; fails on the first receiver error. */
+    void receiveAll(final long timeoutMs) throws InterruptedException {
+        final Deadline deadline = Deadline.in(timeoutMs, "every destination of " + exchange.describe() + " to finish");
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        boolean allFinished = false;
+        while (!allFinished) {
+            deadline.check();
+            if (senderFailure.get() != null) {
+                throw new AssertionError("a sender failed", senderFailure.get());
+            }
+            allFinished = true;
+            int work = 0;
+            for (final ExchangeSource source : sources) {
+                if (source == null) {
+                    continue;
+                }
+                final Batch batch = source.poll();
+                if (batch != null) {
+                    work++;
+                    TestBatches.collectIds(batch, idsByBucket.get(source.bucket()));
+                    batch.release();
+                }
+                allFinished &= source.isFinished();
+            }
+            idle.idle(work);
+        }
+        joinSenders();
+    }
+
+    void joinSenders() throws InterruptedException {
+        for (final Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+            if (thread.isAlive()) {
+                throw new AssertionError(thread.getName() + " did not end");
+            }
+        }
+        if (senderFailure.get() != null) {
+            throw new AssertionError("a sender failed", senderFailure.get());
+        }
+    }
+
+    /** Aeron frames taken by every source. */
+    long framesReceived() {
+        long frames = 0;
+        for (final ExchangeSource source : sources) {
+            frames += source == null ? 0 : source.framesReceived();
+        }
+        return frames;
+    }
+
+    @Override
+    public void close() {
+        for (final Thread thread : threads) {
+            thread.interrupt();
+        }
+        for (final ExchangeSource source : sources) {
+            if (source != null) {
+                source.close();
+            }
+        }
+        for (int cn = 0; cn < cluster.cnCount(); cn++) {
+            cluster.node(cn).closeExchange(exchange);
+        }
+    }
+}
