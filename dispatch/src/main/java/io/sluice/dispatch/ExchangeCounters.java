@@ -16,6 +16,8 @@ public final class ExchangeCounters {
     private final AtomicLong remoteBatches = new AtomicLong();
     private final AtomicLong remoteBytes = new AtomicLong();
     private final AtomicLong droppedBatches = new AtomicLong();
+    private final AtomicLong localQueueWaits = new AtomicLong();
+    private final AtomicLong remoteBackPressureRetries = new AtomicLong();
     private final AtomicLongArray batchesByBucket;
     private final AtomicLongArray rowsByBucket;
 
@@ -39,6 +41,14 @@ public final class ExchangeCounters {
         rowsByBucket.addAndGet(bucket, rows);
     }
 
+    void onLocalQueueFull() {
+        localQueueWaits.incrementAndGet();
+    }
+
+    void onRemoteBackPressure(final long retries) {
+        remoteBackPressureRetries.addAndGet(retries);
+    }
+
     void onDropped() {
         droppedBatches.incrementAndGet();
     }
@@ -51,6 +61,8 @@ public final class ExchangeCounters {
         total.remoteBatches.addAndGet(remoteBatches.get());
         total.remoteBytes.addAndGet(remoteBytes.get());
         total.droppedBatches.addAndGet(droppedBatches.get());
+        total.localQueueWaits.addAndGet(localQueueWaits.get());
+        total.remoteBackPressureRetries.addAndGet(remoteBackPressureRetries.get());
         for (int b = 0; b < batchesByBucket.length(); b++) {
             total.batchesByBucket.addAndGet(b, batchesByBucket.get(b));
             total.rowsByBucket.addAndGet(b, rowsByBucket.get(b));
@@ -87,6 +99,16 @@ public final class ExchangeCounters {
         return droppedBatches.get();
     }
 
+    /** Times a sender found a local queue full and waited (back pressure). */
+    public long localQueueWaits() {
+        return localQueueWaits.get();
+    }
+
+    /** Offers Aeron refused with back pressure and the senders retried; added when a sink closes. */
+    public long remoteBackPressureRetries() {
+        return remoteBackPressureRetries.get();
+    }
+
     /** Batches sent to bucket {@code bucket}, local or remote. */
     public long batchesTo(final int bucket) {
         return batchesByBucket.get(bucket);
@@ -101,6 +123,7 @@ public final class ExchangeCounters {
     public String toString() {
         return "ExchangeCounters{localRows=" + localRows + ", localBatches=" + localBatches + ", remoteRows="
                 + remoteRows + ", remoteBatches=" + remoteBatches + ", remoteBytes=" + remoteBytes
-                + ", droppedBatches=" + droppedBatches + '}';
+                + ", droppedBatches=" + droppedBatches + ", localQueueWaits=" + localQueueWaits
+                + ", remoteBackPressureRetries=" + remoteBackPressureRetries + '}';
     }
 }

@@ -197,6 +197,10 @@ public final class ExchangeSink implements AutoCloseable {
 
     /** Offers to a local queue until it takes the item; false when the destination finished early. */
     private boolean offer(final LocalInbound inbound, final Object item) {
+        if (inbound.offer(item)) {
+            return true;
+        }
+        counters.onLocalQueueFull();
         while (!inbound.offer(item)) {
             if (inbound.isClosed()) {
                 return false;
@@ -269,6 +273,11 @@ public final class ExchangeSink implements AutoCloseable {
             }
         } finally {
             closed = true;
+            long retries = 0;
+            for (final FramePublisher publisher : remoteByBucket) {
+                retries += publisher == null ? 0 : publisher.backPressureRetries();
+            }
+            counters.onRemoteBackPressure(retries);
             CloseHelper.closeAll(remoteByBucket);
         }
     }

@@ -46,6 +46,7 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     private long framesReceived;
     private long batchesReceived;
     private long rowsReceived;
+    private DispatchException failure;
     private boolean finishedEarly;
     private boolean closed;
 
@@ -89,12 +90,18 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             return null;
         }
         Batch batch = decoded.poll();
+        if (batch == null && failure != null) {
+            throw failure;
+        }
         if (batch == null) {
             batch = pollLocal();
         }
         if (batch == null && subscriber != null && eosCount < expectedCount) {
             subscriber.poll(this, fragmentLimit);
             batch = decoded.poll();
+            if (batch == null && failure != null) {
+                throw failure;
+            }
         }
         final long nowNs = System.nanoTime();
         if (batch != null) {
@@ -149,6 +156,9 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             final FrameKind kind, final DirectBuffer buffer, final int offset, final int length) {
         framesReceived++;
         lastProgressNs = System.nanoTime();
+        if (failure != null) {
+            return;
+        }
         if (queryId != exchange.queryId() || exchangeId != exchange.exchangeId() || frameBucket != bucket) {
             throw new DispatchException(origin + " received a frame for query " + queryId + " exchange " + exchangeId
                     + " bucket " + frameBucket + " from CN " + senderCn + ": two exchanges share stream "
@@ -170,8 +180,10 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
                 onEndOfStream(senderCn, buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN));
                 break;
             case ERROR:
-                throw new DispatchException(origin + " received an error from CN " + senderCn + ": "
+                // Batches that arrived before the error are still handed out first, then poll throws this.
+                failure = new DispatchException(origin + " received an error from CN " + senderCn + ": "
                         + buffer.getStringWithoutLengthUtf8(offset, length));
+                break;
             default:
                 throw new DispatchException(origin + " received a frame of unknown kind " + kind + " from CN " + senderCn);
         }
