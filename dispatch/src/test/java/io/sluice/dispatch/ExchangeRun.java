@@ -82,6 +82,22 @@ final class ExchangeRun implements AutoCloseable {
         joinSenders();
     }
 
+    /**
+     * Waits until every sender thread is parked at once: with nobody receiving, each is then waiting on
+     * a full local queue or a back-pressured stream.
+     */
+    void awaitSendersBlocked(final long timeoutMs) {
+        final Deadline deadline = Deadline.in(timeoutMs, "every sender of " + exchange.describe() + " to block");
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        while (!threads.stream().allMatch(t -> t.getState() == Thread.State.TIMED_WAITING)) {
+            deadline.check();
+            if (senderFailure.get() != null) {
+                throw new AssertionError("a sender failed", senderFailure.get());
+            }
+            idle.idle();
+        }
+    }
+
     void joinSenders() throws InterruptedException {
         for (final Thread thread : threads) {
             thread.join(TimeUnit.SECONDS.toMillis(30));
