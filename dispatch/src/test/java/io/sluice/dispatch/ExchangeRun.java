@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -37,12 +38,19 @@ final class ExchangeRun implements AutoCloseable {
 
     /** Starts sender (cn, pipeline) on its own thread, sending {@code batches} then finishing. */
     void startSender(final int cn, final int pipeline, final List<Batch> batches) {
+        startSender(cn, pipeline, sink -> {
+            for (final Batch batch : batches) {
+                sink.send(batch);
+            }
+        });
+    }
+
+    /** Starts sender (cn, pipeline) on its own thread: {@code body} sends, then the sink finishes. */
+    void startSender(final int cn, final int pipeline, final Consumer<ExchangeSink> body) {
         final ExchangeSink sink = cluster.node(cn).openSink(exchange, pipeline);
         final Thread thread = new Thread(() -> {
             try (sink) {
-                for (final Batch batch : batches) {
-                    sink.send(batch);
-                }
+                body.accept(sink);
                 sink.finish();
             } catch (final Throwable t) {
                 senderFailure.compareAndSet(null, t);
