@@ -103,10 +103,19 @@ public final class ComputeNode {
         }
     }
 
+    /**
+     * A publisher whose sends give up after the disconnect timeout once not connected: a sink waits
+     * for the first connection itself, with the transport's connect timeout.
+     */
     FramePublisher publisher(final int targetCn, final int streamId) {
         return new FramePublisher(aeron.addExclusivePublication(channels.of(targetCn), streamId),
                 transportContext.idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE,
-                transportContext.connectTimeoutNs());
+                dispatchContext.disconnectTimeoutNs());
+    }
+
+    /** How long a sink waits for a remote destination to connect the first time. */
+    long connectTimeoutNs() {
+        return transportContext.connectTimeoutNs();
     }
 
     FrameSubscriber subscriber(final int streamId) {

@@ -1,6 +1,7 @@
 package io.sluice.dispatch;
 
 import io.aeron.Aeron;
+import io.aeron.RethrowingErrorHandler;
 import io.sluice.shuffle.Topology;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.TransportContext;
@@ -36,6 +37,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             for (int cn = 0; cn < cnCount; cn++) {
                 final Aeron client = Aeron.connect(new Aeron.Context()
                         .aeronDirectoryName(driver.directory().getPath())
+                        .subscriberErrorHandler(RethrowingErrorHandler.INSTANCE)
                         .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(transport.clientLivenessTimeoutNs())));
                 resources.add(0, client);
                 nodes[cn] = new ComputeNode(cn, client, transport, dispatch, channels);

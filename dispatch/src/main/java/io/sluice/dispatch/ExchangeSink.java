@@ -222,22 +222,45 @@ public final class ExchangeSink implements AutoCloseable {
     private boolean publish(final int bucket, final FrameKind kind, final org.agrona.DirectBuffer payload,
             final int length) {
         final FramePublisher publisher = remoteByBucket[bucket];
-        if (publisher.isConnected()) {
-            connectedOnce[bucket] = true;
-        } else if (connectedOnce[bucket]) {
+        if (!connectedOnce[bucket]) {
+            awaitConnected(bucket, kind);
+        } else if (!publisher.isConnected()) {
             return false;
         }
         try {
             publisher.send(exchange.queryId(), exchange.exchangeId(), cn, bucket, kind, payload, 0, length);
-            connectedOnce[bucket] = true;
             return true;
         } catch (final TransportException e) {
-            if (connectedOnce[bucket] && !publisher.isConnected()) {
+            if (!publisher.isConnected()) {
                 return false;
             }
             throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
                     + Destination.of(topology, bucket) + " in " + exchange.describe() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Waits, with the transport's connect timeout, for the destination's source to subscribe. */
+    private void awaitConnected(final int bucket, final FrameKind kind) {
+        final FramePublisher publisher = remoteByBucket[bucket];
+        final long timeoutNs = node.connectTimeoutNs();
+        final long startNs = System.nanoTime();
+        while (!publisher.isConnected()) {
+            if (System.nanoTime() - startNs > timeoutNs) {
+                throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
+                        + Destination.of(topology, bucket) + " in " + exchange.describe() + ": no receiver connected to "
+                        + publisher.channel() + " stream " + publisher.streamId() + " within "
+                        + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; check that CN "
+                        + topology.cnOf(bucket) + " is running and opened the source of bucket " + bucket
+                        + ", or raise " + io.sluice.transport.TransportContext.CONNECT_TIMEOUT_PROP_NAME);
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline + " waited for "
+                        + Destination.of(topology, bucket) + " of " + exchange.describe() + " to connect");
+            }
+            idleStrategy.idle();
+        }
+        idleStrategy.reset();
+        connectedOnce[bucket] = true;
     }
 
     private void checkOpen(final String what) {

@@ -47,6 +47,7 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     private long batchesReceived;
     private long rowsReceived;
     private DispatchException failure;
+    private boolean preferRemote;
     private boolean finishedEarly;
     private boolean closed;
 
@@ -93,15 +94,16 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
         if (batch == null && failure != null) {
             throw failure;
         }
+        // Alternate which side goes first, so a busy local queue never starves the remote senders.
+        preferRemote = !preferRemote;
+        if (batch == null && preferRemote) {
+            batch = pollRemote();
+        }
         if (batch == null) {
             batch = pollLocal();
         }
-        if (batch == null && subscriber != null && eosCount < expectedCount) {
-            subscriber.poll(this, fragmentLimit);
-            batch = decoded.poll();
-            if (batch == null && failure != null) {
-                throw failure;
-            }
+        if (batch == null && !preferRemote) {
+            batch = pollRemote();
         }
         final long nowNs = System.nanoTime();
         if (batch != null) {
@@ -132,6 +134,18 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             }
             idleStrategy.idle();
         }
+    }
+
+    private Batch pollRemote() {
+        if (subscriber == null || eosCount == expectedCount) {
+            return null;
+        }
+        subscriber.poll(this, fragmentLimit);
+        final Batch batch = decoded.poll();
+        if (batch == null && failure != null) {
+            throw failure;
+        }
+        return batch;
     }
 
     private Batch pollLocal() {

@@ -33,7 +33,7 @@ class ExchangeFailureTest {
     void start() {
         cluster = EmbeddedCluster.ipc(3,
                 new TransportContext().termLength(1024 * 1024).connectTimeoutNs(TimeUnit.SECONDS.toNanos(3)),
-                new DispatchContext().queueCapacity(4).senderTimeoutNs(TimeUnit.SECONDS.toNanos(1)));
+                new DispatchContext().queueCapacity(4).senderTimeoutNs(TimeUnit.SECONDS.toNanos(2)));
     }
 
     @AfterAll
@@ -213,7 +213,7 @@ class ExchangeFailureTest {
         if (cluster2 == null) {
             cluster2 = EmbeddedCluster.ipc(2,
                     new TransportContext().termLength(1024 * 1024).connectTimeoutNs(TimeUnit.SECONDS.toNanos(3)),
-                    new DispatchContext().queueCapacity(4).senderTimeoutNs(TimeUnit.SECONDS.toNanos(1)));
+                    new DispatchContext().queueCapacity(4).senderTimeoutNs(TimeUnit.SECONDS.toNanos(2)));
         }
         return cluster2;
     }
