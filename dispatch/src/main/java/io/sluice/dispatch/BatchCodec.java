@@ -20,11 +20,16 @@ final class BatchCodec {
     private final BlockDecoder decoder = new BlockDecoder();
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
 
+    private ColumnVector[] vectors = new ColumnVector[0];
+    private ZoneMap[] zoneMaps = new ZoneMap[0];
+
     /** Encodes a batch into {@link #buffer()} from offset 0 and returns its length. */
     int encode(final Batch batch) {
         final int columns = batch.columnCount();
-        final ColumnVector[] vectors = new ColumnVector[columns];
-        ZoneMap[] zoneMaps = new ZoneMap[columns];
+        if (vectors.length != columns) {
+            vectors = new ColumnVector[columns];
+            zoneMaps = new ZoneMap[columns];
+        }
         for (int c = 0; c < columns; c++) {
             vectors[c] = batch.column(c);
             zoneMaps[c] = batch.zoneMap(c);
@@ -36,6 +41,8 @@ final class BatchCodec {
         final int length = encoder.prepare(block);
         buffer.checkLimit(length);
         encoder.writeTo(buffer, 0);
+        // The arrays are reused for the next batch: drop the references to this one's columns.
+        java.util.Arrays.fill(vectors, null);
         return length;
     }
 

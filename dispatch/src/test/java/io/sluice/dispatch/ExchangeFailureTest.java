@@ -206,6 +206,36 @@ class ExchangeFailureTest {
         }
     }
 
+    @Test
+    void aSinkClosedWithoutFinishingFailsItsReceivers() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             ExchangeSource other = cluster2().node(1).openSource(exchange, 0)) {
+            cluster2().node(1).openSink(exchange, 0).close();
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("error from CN 1")
+                    .hasMessageContaining("closed before finish()");
+        }
+    }
+
+    @Test
+    void aFrameOfAnotherQueryOnTheStreamIsAnError() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
+            final Deadline connected = Deadline.in(10_000, "the raw publisher to connect");
+            while (!remote.isConnected()) {
+                connected.check();
+                Thread.onSpinWait();
+            }
+            remote.send(8, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("frame for query 8")
+                    .hasMessageContaining("from CN 1");
+        }
+    }
+
     private EmbeddedCluster cluster2;
 
     /** A 2-CN cluster on the same settings, started on first use. */
