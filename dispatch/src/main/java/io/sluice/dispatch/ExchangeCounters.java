@@ -18,6 +18,7 @@ public final class ExchangeCounters {
     private final AtomicLong droppedBatches = new AtomicLong();
     private final AtomicLong localQueueWaits = new AtomicLong();
     private final AtomicLong remoteBackPressureRetries = new AtomicLong();
+    private final AtomicLong splitBatches = new AtomicLong();
     private final AtomicLongArray batchesByBucket;
     private final AtomicLongArray rowsByBucket;
 
@@ -49,6 +50,10 @@ public final class ExchangeCounters {
         remoteBackPressureRetries.addAndGet(retries);
     }
 
+    void onSplit() {
+        splitBatches.incrementAndGet();
+    }
+
     void onDropped() {
         droppedBatches.incrementAndGet();
     }
@@ -63,6 +68,7 @@ public final class ExchangeCounters {
         total.droppedBatches.addAndGet(droppedBatches.get());
         total.localQueueWaits.addAndGet(localQueueWaits.get());
         total.remoteBackPressureRetries.addAndGet(remoteBackPressureRetries.get());
+        total.splitBatches.addAndGet(splitBatches.get());
         for (int b = 0; b < batchesByBucket.length(); b++) {
             total.batchesByBucket.addAndGet(b, batchesByBucket.get(b));
             total.rowsByBucket.addAndGet(b, rowsByBucket.get(b));
@@ -109,6 +115,11 @@ public final class ExchangeCounters {
         return remoteBackPressureRetries.get();
     }
 
+    /** Batches split in two because their encoding exceeded the largest frame. */
+    public long splitBatches() {
+        return splitBatches.get();
+    }
+
     /** Batches sent to bucket {@code bucket}, local or remote. */
     public long batchesTo(final int bucket) {
         return batchesByBucket.get(bucket);
@@ -124,6 +135,6 @@ public final class ExchangeCounters {
         return "ExchangeCounters{localRows=" + localRows + ", localBatches=" + localBatches + ", remoteRows="
                 + remoteRows + ", remoteBatches=" + remoteBatches + ", remoteBytes=" + remoteBytes
                 + ", droppedBatches=" + droppedBatches + ", localQueueWaits=" + localQueueWaits
-                + ", remoteBackPressureRetries=" + remoteBackPressureRetries + '}';
+                + ", remoteBackPressureRetries=" + remoteBackPressureRetries + ", splitBatches=" + splitBatches + '}';
     }
 }

@@ -37,6 +37,7 @@ public final class ExchangeSink implements AutoCloseable {
     private final LocalInbound[] localByBucket;
     private final FramePublisher[] remoteByBucket;
     private final boolean[] connectedOnce;
+    private final int maxRemotePayload;
     private final BatchCodec codec = new BatchCodec();
     private final IdleStrategy idleStrategy;
     private final ExchangeCounters counters;
@@ -74,6 +75,11 @@ public final class ExchangeSink implements AutoCloseable {
                     remoteByBucket[b] = node.publisher(topology.cnOf(b), exchange.streamId(b));
                 }
             }
+            int maxPayload = Integer.MAX_VALUE;
+            for (final FramePublisher publisher : remoteByBucket) {
+                maxPayload = publisher == null ? maxPayload : Math.min(maxPayload, publisher.maxPayloadLength());
+            }
+            this.maxRemotePayload = maxPayload;
             opened = true;
         } finally {
             if (!opened) {
@@ -125,6 +131,10 @@ public final class ExchangeSink implements AutoCloseable {
             batch.release();
             throw e;
         }
+        if (remotes > 0 && encodedLength > maxRemotePayload) {
+            splitAndSend(batch, encodedLength);
+            return;
+        }
         if (local != batch || locals == 0) {
             batch.release();
         }
@@ -147,6 +157,27 @@ public final class ExchangeSink implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * A batch too large for one frame goes as two halves, each routed again (and split again if need be):
+     * a wide 8192-row batch may exceed the max message of the term length (term / 8).
+     */
+    private void splitAndSend(final Batch batch, final int encodedLength) {
+        final int rows = batch.rowCount();
+        if (rows < 2) {
+            batch.release();
+            throw new IllegalArgumentException("one row of " + encodedLength + " bytes encoded, sent from CN " + cn
+                    + " pipeline " + pipeline + " in " + exchange.describe() + ", exceeds the largest frame payload "
+                    + maxRemotePayload + ": raise " + io.sluice.transport.TransportContext.TERM_LENGTH_PROP_NAME
+                    + " (max message = term length / 8)");
+        }
+        final Batch first = BatchSlicer.slice(batch, 0, rows / 2);
+        final Batch second = BatchSlicer.slice(batch, rows / 2, rows);
+        batch.release();
+        counters.onSplit();
+        send(first);
+        send(second);
     }
 
     /** Sends end-of-stream to every receiver that expects this sender, once; also after no rows at all. */

@@ -77,7 +77,12 @@ final class ExchangeRun implements AutoCloseable {
                 if (source == null) {
                     continue;
                 }
-                final Batch batch = source.poll();
+                final Batch batch;
+                try {
+                    batch = source.poll();
+                } catch (final DispatchException e) {
+                    throw withSenderFailure(e);
+                }
                 if (batch != null) {
                     work++;
                     TestBatches.collectIds(batch, idsByBucket.get(source.bucket()));
@@ -104,6 +109,16 @@ final class ExchangeRun implements AutoCloseable {
             }
             idle.idle();
         }
+    }
+
+    /** A receiver's error, with the sender's own exception as the cause when a sender failed. */
+    private AssertionError withSenderFailure(final DispatchException e) throws InterruptedException {
+        for (final Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
+        final AssertionError error = new AssertionError("a receiver failed: " + e.getMessage(), senderFailure.get());
+        error.addSuppressed(e);
+        return error;
     }
 
     void joinSenders() throws InterruptedException {
