@@ -7,6 +7,7 @@ import io.sluice.storage.BlockEncoder;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.Schema;
 import io.sluice.storage.ZoneMap;
+import java.util.Arrays;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 
@@ -42,7 +43,7 @@ final class BatchCodec {
         buffer.checkLimit(length);
         encoder.writeTo(buffer, 0);
         // The arrays are reused for the next batch: drop the references to this one's columns.
-        java.util.Arrays.fill(vectors, null);
+        Arrays.fill(vectors, null);
         return length;
     }
 

@@ -1,6 +1,8 @@
 package io.sluice.dispatch;
 
 import io.sluice.transport.TransportContext;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.agrona.SystemUtil;
 import org.agrona.concurrent.IdleStrategy;
@@ -48,10 +50,10 @@ public final class DispatchContext {
         fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
         final String idle = System.getProperty(IDLE_STRATEGY_PROP_NAME, "backoff");
         try {
-            idleKind = TransportContext.IdleKind.valueOf(idle.trim().toUpperCase(java.util.Locale.ROOT));
+            idleKind = TransportContext.IdleKind.valueOf(idle.trim().toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException("-D" + IDLE_STRATEGY_PROP_NAME + "=" + idle + " is not one of "
-                    + java.util.Arrays.toString(TransportContext.IdleKind.values()), e);
+                    + Arrays.toString(TransportContext.IdleKind.values()), e);
         }
     }
 

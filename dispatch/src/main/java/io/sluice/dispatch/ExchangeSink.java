@@ -4,10 +4,13 @@ import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
+import io.sluice.transport.TransportContext;
 import io.sluice.transport.TransportException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -169,7 +172,7 @@ public final class ExchangeSink implements AutoCloseable {
             batch.release();
             throw new IllegalArgumentException("one row of " + encodedLength + " bytes encoded, sent from CN " + cn
                     + " pipeline " + pipeline + " in " + exchange.describe() + ", exceeds the largest frame payload "
-                    + maxRemotePayload + ": raise " + io.sluice.transport.TransportContext.TERM_LENGTH_PROP_NAME
+                    + maxRemotePayload + ": raise " + TransportContext.TERM_LENGTH_PROP_NAME
                     + " (max message = term length / 8)");
         }
         final Batch first = BatchSlicer.slice(batch, 0, rows / 2);
@@ -250,7 +253,7 @@ public final class ExchangeSink implements AutoCloseable {
      * Sends a frame to a remote bucket; false when its receiver, once connected, has gone away (it
      * finished early). A receiver that never connected fails the send after the connect timeout.
      */
-    private boolean publish(final int bucket, final FrameKind kind, final org.agrona.DirectBuffer payload,
+    private boolean publish(final int bucket, final FrameKind kind, final DirectBuffer payload,
             final int length) {
         final FramePublisher publisher = remoteByBucket[bucket];
         if (!connectedOnce[bucket]) {
@@ -280,9 +283,9 @@ public final class ExchangeSink implements AutoCloseable {
                 throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
                         + Destination.of(topology, bucket) + " in " + exchange.describe() + ": no receiver connected to "
                         + publisher.channel() + " stream " + publisher.streamId() + " within "
-                        + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; check that CN "
+                        + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; check that CN "
                         + topology.cnOf(bucket) + " is running and opened the source of bucket " + bucket
-                        + ", or raise " + io.sluice.transport.TransportContext.CONNECT_TIMEOUT_PROP_NAME);
+                        + ", or raise " + TransportContext.CONNECT_TIMEOUT_PROP_NAME);
             }
             if (Thread.currentThread().isInterrupted()) {
                 throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline + " waited for "

@@ -214,4 +214,27 @@ class ExchangeModesTest {
             assertSameMultisets(run.idsByBucket, expected);
         }
     }
+
+    @Test
+    void takeWaitsForEachBatchAndReturnsNullOnceEverySenderHasEnded() throws Exception {
+        final Exchange exchange = Exchange.gather(42, nextExchangeId++, TOPOLOGY, TestBatches.SCHEMA, SENDERS_PER_CN, 0);
+        try (ExchangeRun run = new ExchangeRun(cluster, exchange)) {
+            final List<Sent> sent = sendAll(run, 10, 100, 7);
+            final List<Long> received = new ArrayList<>();
+            Batch batch;
+            while ((batch = run.sources[0].take()) != null) {
+                TestBatches.collectIds(batch, received);
+                batch.release();
+            }
+            assertThat(run.sources[0].isFinished()).isTrue();
+            run.joinSenders();
+            final List<Long> expected = new ArrayList<>();
+            for (final Sent s : sent) {
+                addIds(s.batch(), expected);
+            }
+            Collections.sort(expected);
+            Collections.sort(received);
+            assertThat(received).isEqualTo(expected);
+        }
+    }
 }
