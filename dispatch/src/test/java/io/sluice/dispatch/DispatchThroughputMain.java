@@ -24,6 +24,7 @@ public final class DispatchThroughputMain {
         }
         final TransportContext transport = new TransportContext();
         for (int round = 0; round < 2; round++) {
+            codecOnly(batches, ids, round);
             try (EmbeddedCluster one = EmbeddedCluster.ipc(1, transport, new DispatchContext())) {
                 report("local", one, 0, batches, ids, round);
             }
@@ -34,6 +35,25 @@ public final class DispatchThroughputMain {
                 report("remote udp", udp, 1, batches, ids, round);
             }
         }
+    }
+
+    /** Encode then decode on one thread, no transport: the ceiling of the remote path. */
+    private static void codecOnly(final int batches, final long[] ids, final int round) {
+        final BatchCodec codec = new BatchCodec();
+        final Batch batch = TestBatches.batch(ids, 0);
+        long encodeNs = 0;
+        long decodeNs = 0;
+        long rows = 0;
+        for (int i = 0; i < batches; i++) {
+            final long t0 = System.nanoTime();
+            final int length = codec.encode(batch);
+            final long t1 = System.nanoTime();
+            rows += codec.decode(TestBatches.SCHEMA, codec.buffer(), 0, length, "codec", i).rowCount();
+            encodeNs += t1 - t0;
+            decodeNs += System.nanoTime() - t1;
+        }
+        System.out.printf("round %d codec only  encode %,.0f rows/s, decode %,.0f rows/s%n", round,
+                rows / (encodeNs / 1e9), rows / (decodeNs / 1e9));
     }
 
     private static void report(final String name, final EmbeddedCluster cluster, final int targetBucket,
