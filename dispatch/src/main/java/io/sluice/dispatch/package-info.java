@@ -28,8 +28,11 @@
  * <p>Streams: bucket {@code b} of exchange {@code e} receives on stream
  * {@code STREAM_ID_BASE + e * MAX_BUCKETS + b} of its CN's channel, and each sender has one exclusive
  * publication per remote destination, so per-publication ordering puts end-of-stream after the
- * sender's last batch. A destination that finishes early (a satisfied LIMIT) closes its queue and
- * stream; senders then drop its batches (counted) instead of waiting.
+ * sender's last batch. A sink waits for each remote destination's first connection (transport
+ * connect timeout); a destination that finishes early (a satisfied LIMIT) closes its queue and
+ * stream, and senders then drop its batches (counted) instead of waiting, after at most the
+ * disconnect timeout. A batch whose encoding exceeds the largest frame (term length / 8) is split in
+ * halves and routed again.
  *
  * <p>Depends on shuffle ({@code Topology}, {@code Batch}) and transport; storage for the block codec.
  */
