@@ -1,0 +1,60 @@
+package io.sluice.dispatch;
+
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.storage.Block;
+import io.sluice.storage.BlockDecoder;
+import io.sluice.storage.BlockEncoder;
+import io.sluice.storage.ColumnVector;
+import io.sluice.storage.Schema;
+import io.sluice.storage.ZoneMap;
+import java.util.Arrays;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+
+/**
+ * A batch on the wire: its columns in the block layout (the on-disk format, checksummed), with the
+ * batch's zonemaps when it has them. {@code shuffleIdx} is not written: the frame header's bucket
+ * says where the rows go. One encoder buffer, reused for every batch; not thread-safe.
+ */
+final class BatchCodec {
+    private final BlockEncoder encoder = new BlockEncoder();
+    private final BlockDecoder decoder = new BlockDecoder();
+    private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
+
+    private ColumnVector[] vectors = new ColumnVector[0];
+    private ZoneMap[] zoneMaps = new ZoneMap[0];
+
+    /** Encodes a batch into {@link #buffer()} from offset 0 and returns its length. */
+    int encode(final Batch batch) {
+        final int columns = batch.columnCount();
+        if (vectors.length != columns) {
+            vectors = new ColumnVector[columns];
+            zoneMaps = new ZoneMap[columns];
+        }
+        for (int c = 0; c < columns; c++) {
+            vectors[c] = batch.column(c);
+            zoneMaps[c] = batch.zoneMap(c);
+            if (zoneMaps[c] == null) {
+                zoneMaps[c] = ZoneMap.of(vectors[c]);
+            }
+        }
+        final Block block = new Block(batch.rowCount(), vectors, zoneMaps);
+        final int length = encoder.prepare(block);
+        buffer.checkLimit(length);
+        encoder.writeTo(buffer, 0);
+        // The arrays are reused for the next batch: drop the references to this one's columns.
+        Arrays.fill(vectors, null);
+        return length;
+    }
+
+    /** The buffer the last {@link #encode} wrote. */
+    DirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** Decodes a batch of {@code schema} that owns its columns (copied out of {@code source}). */
+    Batch decode(final Schema schema, final DirectBuffer source, final int offset, final int length,
+            final String origin, final long sequence) {
+        return Batch.of(decoder.wrap(source, offset, length, origin, sequence).decode(schema, null));
+    }
+}

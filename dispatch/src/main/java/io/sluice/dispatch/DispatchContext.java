@@ -1,0 +1,130 @@
+package io.sluice.dispatch;
+
+import io.sluice.transport.TransportContext;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.agrona.SystemUtil;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * Settings of the dispatch layer, each with a documented default overridable by a
+ * {@code sluice.dispatch.*} system property or a fluent setter. Read once when constructed.
+ */
+public final class DispatchContext {
+    /** Batches a local destination's queue holds before its senders wait (back pressure). */
+    public static final String QUEUE_CAPACITY_PROP_NAME = "sluice.dispatch.queue.capacity";
+    /** How long a receiver waits without any batch or end-of-stream before it fails naming the silent CNs. */
+    public static final String SENDER_TIMEOUT_PROP_NAME = "sluice.dispatch.sender.timeout";
+    /**
+     * How long a sender keeps retrying a remote destination that was connected and no longer is
+     * before treating it as finished early and dropping what it would send there.
+     */
+    public static final String DISCONNECT_TIMEOUT_PROP_NAME = "sluice.dispatch.disconnect.timeout";
+    /** Aeron fragments a receiver reads per poll. */
+    public static final String FRAGMENT_LIMIT_PROP_NAME = "sluice.dispatch.fragment.limit";
+    /** How senders wait on a full queue and receivers on an empty one: backoff, yielding or sleeping. */
+    public static final String IDLE_STRATEGY_PROP_NAME = "sluice.dispatch.idle.strategy";
+
+    /** 64 batches: at most 64 x 8192 rows wait per destination. */
+    public static final int QUEUE_CAPACITY_DEFAULT = 64;
+    /** 60 s: longer than the transport's 30 s client liveness, so a dead driver is reported first. */
+    public static final long SENDER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+    /** 500 ms: Aeron itself reports a lost UDP receiver only after seconds, so this is not hit by jitter. */
+    public static final long DISCONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** 16 fragments per poll. */
+    public static final int FRAGMENT_LIMIT_DEFAULT = 16;
+
+    private int queueCapacity;
+    private long senderTimeoutNs;
+    private long disconnectTimeoutNs;
+    private int fragmentLimit;
+    private TransportContext.IdleKind idleKind;
+
+    /** The defaults, overridden by any {@code sluice.dispatch.*} system property set. */
+    public DispatchContext() {
+        queueCapacity = SystemUtil.getSizeAsInt(QUEUE_CAPACITY_PROP_NAME, QUEUE_CAPACITY_DEFAULT);
+        senderTimeoutNs = SystemUtil.getDurationInNanos(SENDER_TIMEOUT_PROP_NAME, SENDER_TIMEOUT_DEFAULT_NS);
+        disconnectTimeoutNs = SystemUtil.getDurationInNanos(DISCONNECT_TIMEOUT_PROP_NAME,
+                DISCONNECT_TIMEOUT_DEFAULT_NS);
+        fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
+        final String idle = System.getProperty(IDLE_STRATEGY_PROP_NAME, "backoff");
+        try {
+            idleKind = TransportContext.IdleKind.valueOf(idle.trim().toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("-D" + IDLE_STRATEGY_PROP_NAME + "=" + idle + " is not one of "
+                    + Arrays.toString(TransportContext.IdleKind.values()), e);
+        }
+    }
+
+    /** Checks the values, naming the setting to change. */
+    public DispatchContext validate() {
+        if (queueCapacity < 2) {
+            throw new IllegalArgumentException("queue capacity " + queueCapacity + " must be at least 2 ("
+                    + QUEUE_CAPACITY_PROP_NAME + ")");
+        }
+        if (senderTimeoutNs <= 0) {
+            throw new IllegalArgumentException("sender timeout " + senderTimeoutNs + " ns must be positive ("
+                    + SENDER_TIMEOUT_PROP_NAME + ")");
+        }
+        if (disconnectTimeoutNs <= 0) {
+            throw new IllegalArgumentException("disconnect timeout " + disconnectTimeoutNs + " ns must be positive ("
+                    + DISCONNECT_TIMEOUT_PROP_NAME + ")");
+        }
+        if (fragmentLimit < 1) {
+            throw new IllegalArgumentException("fragment limit " + fragmentLimit + " must be positive ("
+                    + FRAGMENT_LIMIT_PROP_NAME + ")");
+        }
+        return this;
+    }
+
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    public DispatchContext queueCapacity(final int queueCapacity) {
+        this.queueCapacity = queueCapacity;
+        return this;
+    }
+
+    public long senderTimeoutNs() {
+        return senderTimeoutNs;
+    }
+
+    public DispatchContext senderTimeoutNs(final long senderTimeoutNs) {
+        this.senderTimeoutNs = senderTimeoutNs;
+        return this;
+    }
+
+    public long disconnectTimeoutNs() {
+        return disconnectTimeoutNs;
+    }
+
+    public DispatchContext disconnectTimeoutNs(final long disconnectTimeoutNs) {
+        this.disconnectTimeoutNs = disconnectTimeoutNs;
+        return this;
+    }
+
+    public int fragmentLimit() {
+        return fragmentLimit;
+    }
+
+    public DispatchContext fragmentLimit(final int fragmentLimit) {
+        this.fragmentLimit = fragmentLimit;
+        return this;
+    }
+
+    public TransportContext.IdleKind idleKind() {
+        return idleKind;
+    }
+
+    public DispatchContext idleKind(final TransportContext.IdleKind idleKind) {
+        this.idleKind = idleKind;
+        return this;
+    }
+
+    /** A new idle strategy of the configured kind; one per thread. */
+    public IdleStrategy newIdleStrategy() {
+        return idleKind.newIdleStrategy();
+    }
+}

@@ -1,0 +1,35 @@
+package io.sluice.dispatch;
+
+/**
+ * Where a dispatch sends a batch, given the {@code shuffleIdx} a shuffle operator tagged it with
+ * (seed 003). The first three are MatrixOne's dispatch strategies; the last three do not read
+ * {@code shuffleIdx}.
+ */
+public enum DispatchMode {
+    /**
+     * The one destination that owns bucket {@code shuffleIdx}, on whichever CN it runs: local through
+     * an in-process queue, remote through Aeron. The ordinary shuffle; may cross the network.
+     */
+    TO_OWNER,
+    /**
+     * The destination on this CN that matches {@code shuffleIdx} (core {@code shuffleIdx % coresPerCn}):
+     * exactly one local copy, never the network. Used by hybrid shuffle for the part that stays local.
+     */
+    LOCAL_ONLY,
+    /**
+     * The destination matching {@code shuffleIdx} on every CN (core {@code shuffleIdx % coresPerCn} of
+     * each): one copy per CN, so always crosses the network. Used by hybrid shuffle.
+     */
+    ALL_CN,
+    /** Every destination of the exchange gets a copy: the build side of a broadcast join. */
+    BROADCAST,
+    /** Any one destination, round-robin: spreads work where no bucket owns the rows (pass to one). */
+    ANY,
+    /** The exchange's single gather destination: partial results to the coordinator. */
+    GATHER;
+
+    /** Whether this mode routes by {@code shuffleIdx}, so an untagged batch is an error. */
+    public boolean readsShuffleIdx() {
+        return this == TO_OWNER || this == LOCAL_ONLY || this == ALL_CN;
+    }
+}

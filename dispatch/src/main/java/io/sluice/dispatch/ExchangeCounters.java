@@ -1,0 +1,140 @@
+package io.sluice.dispatch;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * What one exchange moved, as seen by the senders of one CN (or, merged, of the cluster): rows and
+ * batches delivered locally through queues, rows, batches and payload bytes sent through Aeron,
+ * batches and rows per destination bucket, and batches dropped for destinations that finished early.
+ * Thread-safe; updated once per batch and destination, never per row.
+ */
+public final class ExchangeCounters {
+    private final AtomicLong localRows = new AtomicLong();
+    private final AtomicLong localBatches = new AtomicLong();
+    private final AtomicLong remoteRows = new AtomicLong();
+    private final AtomicLong remoteBatches = new AtomicLong();
+    private final AtomicLong remoteBytes = new AtomicLong();
+    private final AtomicLong droppedBatches = new AtomicLong();
+    private final AtomicLong localQueueWaits = new AtomicLong();
+    private final AtomicLong remoteBackPressureRetries = new AtomicLong();
+    private final AtomicLong splitBatches = new AtomicLong();
+    private final AtomicLongArray batchesByBucket;
+    private final AtomicLongArray rowsByBucket;
+
+    public ExchangeCounters(final int bucketCount) {
+        this.batchesByBucket = new AtomicLongArray(bucketCount);
+        this.rowsByBucket = new AtomicLongArray(bucketCount);
+    }
+
+    void onLocal(final int bucket, final int rows) {
+        localRows.addAndGet(rows);
+        localBatches.incrementAndGet();
+        batchesByBucket.incrementAndGet(bucket);
+        rowsByBucket.addAndGet(bucket, rows);
+    }
+
+    void onRemote(final int bucket, final int rows, final int bytes) {
+        remoteRows.addAndGet(rows);
+        remoteBatches.incrementAndGet();
+        remoteBytes.addAndGet(bytes);
+        batchesByBucket.incrementAndGet(bucket);
+        rowsByBucket.addAndGet(bucket, rows);
+    }
+
+    void onLocalQueueFull() {
+        localQueueWaits.incrementAndGet();
+    }
+
+    void onRemoteBackPressure(final long retries) {
+        remoteBackPressureRetries.addAndGet(retries);
+    }
+
+    void onSplit() {
+        splitBatches.incrementAndGet();
+    }
+
+    void onDropped() {
+        droppedBatches.incrementAndGet();
+    }
+
+    /** Adds this CN's counts into {@code total}, for a cluster-wide view. */
+    public void addTo(final ExchangeCounters total) {
+        total.localRows.addAndGet(localRows.get());
+        total.localBatches.addAndGet(localBatches.get());
+        total.remoteRows.addAndGet(remoteRows.get());
+        total.remoteBatches.addAndGet(remoteBatches.get());
+        total.remoteBytes.addAndGet(remoteBytes.get());
+        total.droppedBatches.addAndGet(droppedBatches.get());
+        total.localQueueWaits.addAndGet(localQueueWaits.get());
+        total.remoteBackPressureRetries.addAndGet(remoteBackPressureRetries.get());
+        total.splitBatches.addAndGet(splitBatches.get());
+        for (int b = 0; b < batchesByBucket.length(); b++) {
+            total.batchesByBucket.addAndGet(b, batchesByBucket.get(b));
+            total.rowsByBucket.addAndGet(b, rowsByBucket.get(b));
+        }
+    }
+
+    /** Rows delivered through in-process queues. */
+    public long localRows() {
+        return localRows.get();
+    }
+
+    /** Batches delivered through in-process queues. */
+    public long localBatches() {
+        return localBatches.get();
+    }
+
+    /** Rows sent through Aeron (once per remote destination). */
+    public long remoteRows() {
+        return remoteRows.get();
+    }
+
+    /** DATA frames sent through Aeron. */
+    public long remoteBatches() {
+        return remoteBatches.get();
+    }
+
+    /** Payload bytes of DATA frames (block layout, headers not counted). */
+    public long remoteBytes() {
+        return remoteBytes.get();
+    }
+
+    /** Batches not delivered because their destination had finished early. */
+    public long droppedBatches() {
+        return droppedBatches.get();
+    }
+
+    /** Times a sender found a local queue full and waited (back pressure). */
+    public long localQueueWaits() {
+        return localQueueWaits.get();
+    }
+
+    /** Offers Aeron refused with back pressure and the senders retried; added when a sink closes. */
+    public long remoteBackPressureRetries() {
+        return remoteBackPressureRetries.get();
+    }
+
+    /** Batches split in two because their encoding exceeded the largest frame. */
+    public long splitBatches() {
+        return splitBatches.get();
+    }
+
+    /** Batches sent to bucket {@code bucket}, local or remote. */
+    public long batchesTo(final int bucket) {
+        return batchesByBucket.get(bucket);
+    }
+
+    /** Rows sent to bucket {@code bucket}, local or remote. */
+    public long rowsTo(final int bucket) {
+        return rowsByBucket.get(bucket);
+    }
+
+    @Override
+    public String toString() {
+        return "ExchangeCounters{localRows=" + localRows + ", localBatches=" + localBatches + ", remoteRows="
+                + remoteRows + ", remoteBatches=" + remoteBatches + ", remoteBytes=" + remoteBytes
+                + ", droppedBatches=" + droppedBatches + ", localQueueWaits=" + localQueueWaits
+                + ", remoteBackPressureRetries=" + remoteBackPressureRetries + ", splitBatches=" + splitBatches + '}';
+    }
+}

@@ -1,0 +1,341 @@
+package io.sluice.dispatch;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.transport.FrameKind;
+import io.sluice.transport.FramePublisher;
+import io.sluice.transport.TransportContext;
+import io.sluice.transport.TransportException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The dispatch at the end of one sending pipeline: routes each batch by its {@code shuffleIdx} and
+ * the exchange's {@link DispatchMode} to its destinations, local ones through their bounded queue
+ * (a full queue makes this sender wait, never drops), remote ones as a DATA frame on the Aeron
+ * stream of the destination bucket. A batch bound for several remote destinations is encoded once.
+ *
+ * <p>Lifecycle: {@link #send} any number of batches, then exactly one of {@link #finish} (end-of-stream
+ * to every receiver expecting this sender, also when it sent no rows) or {@link #fail} (an ERROR to
+ * each), then {@link #close}. Closing unfinished fails the exchange. The sink takes ownership of
+ * each batch: it is released once encoded, or handed to the local destination that releases it.
+ * A destination that has finished early gets nothing more; its batches are dropped and counted.
+ * Single-threaded: one sink per sending pipeline.
+ */
+public final class ExchangeSink implements AutoCloseable {
+    private static final int EOS_PAYLOAD_LENGTH = 4;
+
+    private final ComputeNode node;
+    private final Exchange exchange;
+    private final Topology topology;
+    private final int cn;
+    private final int pipeline;
+    private final Routing routing;
+    private final int[] destinations;
+    private final LocalInbound[] localByBucket;
+    private final FramePublisher[] remoteByBucket;
+    private final boolean[] connectedOnce;
+    private final int maxRemotePayload;
+    private final BatchCodec codec = new BatchCodec();
+    private final IdleStrategy idleStrategy;
+    private final ExchangeCounters counters;
+    private final EndOfStream endOfStream;
+    private final UnsafeBuffer eosPayload = new UnsafeBuffer(new byte[EOS_PAYLOAD_LENGTH]);
+    private boolean finished;
+    private boolean failed;
+    private boolean closed;
+
+    ExchangeSink(final ComputeNode node, final Exchange exchange, final int pipeline) {
+        this.node = node;
+        this.exchange = exchange;
+        this.topology = exchange.topology();
+        this.cn = node.cn();
+        this.pipeline = pipeline;
+        this.routing = new Routing(exchange, cn, pipeline);
+        this.destinations = new int[routing.maxDestinations()];
+        this.idleStrategy = node.dispatchContext().newIdleStrategy();
+        this.counters = node.counters(exchange);
+        this.endOfStream = new EndOfStream(cn, pipeline);
+        this.eosPayload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
+        final int buckets = topology.bucketCount();
+        this.localByBucket = new LocalInbound[buckets];
+        this.remoteByBucket = new FramePublisher[buckets];
+        this.connectedOnce = new boolean[buckets];
+        boolean opened = false;
+        try {
+            for (int b = 0; b < buckets; b++) {
+                if (!exchange.receives(b) || !exchange.expects(topology.cnOf(b), cn)) {
+                    continue;
+                }
+                if (topology.cnOf(b) == cn) {
+                    localByBucket[b] = node.inbound(exchange, b);
+                } else {
+                    remoteByBucket[b] = node.publisher(topology.cnOf(b), exchange.streamId(b));
+                }
+            }
+            int maxPayload = Integer.MAX_VALUE;
+            for (final FramePublisher publisher : remoteByBucket) {
+                maxPayload = publisher == null ? maxPayload : Math.min(maxPayload, publisher.maxPayloadLength());
+            }
+            this.maxRemotePayload = maxPayload;
+            opened = true;
+        } finally {
+            if (!opened) {
+                CloseHelper.quietCloseAll(remoteByBucket);
+            }
+        }
+    }
+
+    /**
+     * Sends one batch to its destinations and takes ownership of it.
+     *
+     * @throws IllegalArgumentException when the mode needs a {@code shuffleIdx} the batch lacks
+     * @throws TransportException       when a remote destination cannot be reached
+     */
+    public void send(final Batch batch) {
+        checkOpen("send");
+        final int count;
+        try {
+            count = routing.route(batch.shuffleIdx(), destinations);
+        } catch (final RuntimeException e) {
+            batch.release();
+            throw e;
+        }
+        if (batch.rowCount() == 0) {
+            batch.release();
+            return;
+        }
+        int locals = 0;
+        int remotes = 0;
+        for (int i = 0; i < count; i++) {
+            if (localByBucket[destinations[i]] != null) {
+                locals++;
+            } else if (remoteByBucket[destinations[i]] != null) {
+                remotes++;
+            }
+        }
+        int encodedLength = -1;
+        Batch local = batch;
+        try {
+            if (remotes > 0 || (locals > 1 && batch.isPooled())) {
+                encodedLength = codec.encode(batch);
+            }
+            if (locals > 1 && batch.isPooled()) {
+                // Several local destinations must not share pooled memory one of them releases: give them an
+                // owned copy, immutable and shared, and hand the pooled memory back now.
+                local = codec.decode(exchange.schema(), codec.buffer(), 0, encodedLength, "local copy", 0);
+            }
+        } catch (final RuntimeException e) {
+            batch.release();
+            throw e;
+        }
+        if (remotes > 0 && encodedLength > maxRemotePayload) {
+            splitAndSend(batch, encodedLength);
+            return;
+        }
+        if (local != batch || locals == 0) {
+            batch.release();
+        }
+        final int rows = batch.rowCount();
+        for (int i = 0; i < count; i++) {
+            final int bucket = destinations[i];
+            final LocalInbound inbound = localByBucket[bucket];
+            if (inbound != null) {
+                if (offer(inbound, local)) {
+                    counters.onLocal(bucket, rows);
+                } else {
+                    local.release();
+                    counters.onDropped();
+                }
+            } else if (remoteByBucket[bucket] != null) {
+                if (publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength)) {
+                    counters.onRemote(bucket, rows, encodedLength);
+                } else {
+                    counters.onDropped();
+                }
+            }
+        }
+    }
+
+    /**
+     * A batch too large for one frame goes as two halves, each routed again (and split again if need be):
+     * a wide 8192-row batch may exceed the max message of the term length (term / 8).
+     */
+    private void splitAndSend(final Batch batch, final int encodedLength) {
+        final int rows = batch.rowCount();
+        if (rows < 2) {
+            batch.release();
+            throw new IllegalArgumentException("one row of " + encodedLength + " bytes encoded, sent from CN " + cn
+                    + " pipeline " + pipeline + " in " + exchange.describe() + ", exceeds the largest frame payload "
+                    + maxRemotePayload + ": raise " + TransportContext.TERM_LENGTH_PROP_NAME
+                    + " (max message = term length / 8)");
+        }
+        final Batch first = BatchSlicer.slice(batch, 0, rows / 2);
+        final Batch second = BatchSlicer.slice(batch, rows / 2, rows);
+        batch.release();
+        counters.onSplit();
+        send(first);
+        send(second);
+    }
+
+    /** Sends end-of-stream to every receiver that expects this sender, once; also after no rows at all. */
+    public void finish() {
+        checkOpen("finish");
+        finished = true;
+        for (int b = 0; b < localByBucket.length; b++) {
+            if (localByBucket[b] != null) {
+                offer(localByBucket[b], endOfStream);
+            } else if (remoteByBucket[b] != null) {
+                publish(b, FrameKind.EOS, eosPayload, EOS_PAYLOAD_LENGTH);
+            }
+        }
+    }
+
+    /**
+     * Tells every receiver this sender failed, naming this CN, the pipeline and the cause, instead of
+     * finishing. Receivers throw a {@link DispatchException} with the message.
+     */
+    public void fail(final Throwable cause) {
+        checkOpen("fail");
+        failed = true;
+        final String message = "sending pipeline " + pipeline + " on CN " + cn + " failed in "
+                + exchange.describe() + ": " + cause;
+        final SenderFailure failure = new SenderFailure(cn, pipeline, message);
+        final UnsafeBuffer payload = new UnsafeBuffer(message.getBytes(StandardCharsets.UTF_8));
+        RuntimeException undelivered = null;
+        for (int b = 0; b < localByBucket.length; b++) {
+            try {
+                if (localByBucket[b] != null) {
+                    offer(localByBucket[b], failure);
+                } else if (remoteByBucket[b] != null) {
+                    publish(b, FrameKind.ERROR, payload, payload.capacity());
+                }
+            } catch (final RuntimeException e) {
+                if (undelivered == null) {
+                    undelivered = e;
+                } else {
+                    undelivered.addSuppressed(e);
+                }
+            }
+        }
+        if (undelivered != null) {
+            throw new DispatchException("could not tell every receiver of " + exchange.describe() + " that CN " + cn
+                    + " pipeline " + pipeline + " failed (" + cause + "); their sender timeout will fail them", undelivered);
+        }
+    }
+
+    /** Offers to a local queue until it takes the item; false when the destination finished early. */
+    private boolean offer(final LocalInbound inbound, final Object item) {
+        if (inbound.offer(item)) {
+            return true;
+        }
+        counters.onLocalQueueFull();
+        while (!inbound.offer(item)) {
+            if (inbound.isClosed()) {
+                return false;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline
+                        + " waited on a full local queue of " + exchange.describe());
+            }
+            idleStrategy.idle();
+        }
+        idleStrategy.reset();
+        return true;
+    }
+
+    /**
+     * Sends a frame to a remote bucket; false when its receiver, once connected, has gone away (it
+     * finished early). A receiver that never connected fails the send after the connect timeout.
+     */
+    private boolean publish(final int bucket, final FrameKind kind, final DirectBuffer payload,
+            final int length) {
+        final FramePublisher publisher = remoteByBucket[bucket];
+        if (!connectedOnce[bucket]) {
+            awaitConnected(bucket, kind);
+        } else if (!publisher.isConnected()) {
+            return false;
+        }
+        try {
+            publisher.send(exchange.queryId(), exchange.exchangeId(), cn, bucket, kind, payload, 0, length);
+            return true;
+        } catch (final TransportException e) {
+            if (!publisher.isConnected()) {
+                return false;
+            }
+            throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
+                    + Destination.of(topology, bucket) + " in " + exchange.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits, with the transport's connect timeout, for the destination's source to subscribe. */
+    private void awaitConnected(final int bucket, final FrameKind kind) {
+        final FramePublisher publisher = remoteByBucket[bucket];
+        final long timeoutNs = node.connectTimeoutNs();
+        final long startNs = System.nanoTime();
+        while (!publisher.isConnected()) {
+            if (System.nanoTime() - startNs > timeoutNs) {
+                throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
+                        + Destination.of(topology, bucket) + " in " + exchange.describe() + ": no receiver connected to "
+                        + publisher.channel() + " stream " + publisher.streamId() + " within "
+                        + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; check that CN "
+                        + topology.cnOf(bucket) + " is running and opened the source of bucket " + bucket
+                        + ", or raise " + TransportContext.CONNECT_TIMEOUT_PROP_NAME);
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline + " waited for "
+                        + Destination.of(topology, bucket) + " of " + exchange.describe() + " to connect");
+            }
+            idleStrategy.idle();
+        }
+        idleStrategy.reset();
+        connectedOnce[bucket] = true;
+    }
+
+    private void checkOpen(final String what) {
+        if (closed || finished || failed) {
+            throw new IllegalStateException("cannot " + what + " on the sink of CN " + cn + " pipeline " + pipeline
+                    + " in " + exchange.describe() + ": it has already " + (closed ? "been closed"
+                    : finished ? "finished (end-of-stream is sent once)" : "failed"));
+        }
+    }
+
+    /** Whether {@link #finish} or {@link #fail} has been called. */
+    public boolean isDone() {
+        return finished || failed;
+    }
+
+    public int cn() {
+        return cn;
+    }
+
+    public int pipeline() {
+        return pipeline;
+    }
+
+    /** Closes the publications; a sink neither finished nor failed fails its receivers first. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (!finished && !failed) {
+                fail(new IllegalStateException("the sink was closed before finish()"));
+            }
+        } finally {
+            closed = true;
+            long retries = 0;
+            for (final FramePublisher publisher : remoteByBucket) {
+                retries += publisher == null ? 0 : publisher.backPressureRetries();
+            }
+            counters.onRemoteBackPressure(retries);
+            CloseHelper.closeAll(remoteByBucket);
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package io.sluice.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.transport.FrameKind;
+import io.sluice.transport.FramePublisher;
+import io.sluice.transport.TransportContext;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** What must neither lose rows nor hang: empty inputs and buckets, early finish, bad end-of-stream, failures. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExchangeFailureTest {
+    private static final Topology TOPOLOGY = new Topology(3, 2);
+    private EmbeddedCluster cluster;
+    private int nextExchangeId = 1;
+
+    @BeforeAll
+    void start() {
+        cluster = EmbeddedCluster.ipc(3,
+                new TransportContext().termLength(1024 * 1024).connectTimeoutNs(TimeUnit.SECONDS.toNanos(3)),
+                new DispatchContext().queueCapacity(4).senderTimeoutNs(TimeUnit.SECONDS.toNanos(2)));
+    }
+
+    @AfterAll
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private Exchange exchange(final Topology topology, final DispatchMode mode, final int sendersPerCn) {
+        return Exchange.of(7, nextExchangeId++, topology, mode, TestBatches.SCHEMA, sendersPerCn);
+    }
+
+    /** Polls until the source throws, failing if it finishes or the time runs out first. */
+    private static DispatchException pollUntilFailure(final ExchangeSource source, final long timeoutMs) {
+        final Deadline deadline = Deadline.in(timeoutMs, "bucket " + source.bucket() + " to fail");
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        while (true) {
+            deadline.check();
+            try {
+                final Batch batch = source.poll();
+                if (batch != null) {
+                    batch.release();
+                } else if (source.isFinished()) {
+                    throw new AssertionError("bucket " + source.bucket() + " finished instead of failing");
+                }
+            } catch (final DispatchException e) {
+                return e;
+            }
+            idle.idle();
+        }
+    }
+
+    @Test
+    void sendersWithNoRowsStillEndTheirStreams() throws Exception {
+        try (ExchangeRun run = new ExchangeRun(cluster, exchange(TOPOLOGY, DispatchMode.TO_OWNER, 2))) {
+            for (int cn = 0; cn < 3; cn++) {
+                for (int p = 0; p < 2; p++) {
+                    run.startSender(cn, p, List.of());
+                }
+            }
+            run.receiveAll(60_000);
+            assertThat(run.idsByBucket).allSatisfy(ids -> assertThat(ids).isEmpty());
+            for (final ExchangeSource source : run.sources) {
+                assertThat(source.missingEndOfStreams()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void emptyBucketsAndEmptyBatchesFinishWithEveryRowDelivered() throws Exception {
+        try (ExchangeRun run = new ExchangeRun(cluster, exchange(TOPOLOGY, DispatchMode.TO_OWNER, 1))) {
+            // Only bucket 4 gets rows, one sender sends only empty batches, one sends nothing.
+            run.startSender(0, 0, List.of(TestBatches.batch(new long[] {1, 2, 3}, 4),
+                    TestBatches.batch(new long[0], 1), TestBatches.batch(new long[] {4}, 4)));
+            run.startSender(1, 0, List.of(TestBatches.batch(new long[0], 0), TestBatches.batch(new long[0], 5)));
+            run.startSender(2, 0, List.of());
+            run.receiveAll(60_000);
+            for (int b = 0; b < TOPOLOGY.bucketCount(); b++) {
+                assertThat(run.idsByBucket.get(b)).as("bucket %d", b).isEqualTo(b == 4 ? List.of(1L, 2L, 3L, 4L) : List.of());
+            }
+            assertThat(cluster.counters(run.exchange).remoteBatches()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aDestinationThatFinishesEarlyNeitherBlocksSendersNorLosesOthersRows() throws Exception {
+        final Exchange exchange = exchange(TOPOLOGY, DispatchMode.TO_OWNER, 1);
+        try (ExchangeRun run = new ExchangeRun(cluster, exchange)) {
+            final SplittableRandom random = new SplittableRandom(11);
+            final List<Long> expectedOthers = new ArrayList<>();
+            for (int cn = 0; cn < 3; cn++) {
+                // Far more batches for bucket 0 than its 4-slot queue and a 1 MiB term hold.
+                final List<Batch> batches = TestBatches.random(cn, 400, 100, TOPOLOGY.bucketCount(), random.split());
+                for (final Batch batch : batches) {
+                    if (batch.shuffleIdx() != 0) {
+                        TestBatches.collectIds(batch, expectedOthers);
+                    }
+                }
+                run.startSender(cn, 0, batches);
+            }
+            final ExchangeSource early = run.sources[0];
+            final Deadline first = Deadline.in(30_000, "a first batch at bucket 0");
+            Batch batch;
+            while ((batch = early.poll()) == null) {
+                first.check();
+                Thread.onSpinWait();
+            }
+            batch.release();
+            early.finishEarly();
+            assertThat(early.isFinished()).isTrue();
+            run.sources[0] = null;
+            run.receiveAll(60_000);
+
+            final List<Long> received = new ArrayList<>();
+            for (int b = 1; b < TOPOLOGY.bucketCount(); b++) {
+                received.addAll(run.idsByBucket.get(b));
+            }
+            Collections.sort(received);
+            Collections.sort(expectedOthers);
+            assertThat(received).isEqualTo(expectedOthers);
+            assertThat(cluster.counters(exchange).droppedBatches()).isPositive();
+            early.close();
+        }
+    }
+
+    @Test
+    void aSecondEndOfStreamFromTheSameSenderIsAnErrorNamingIt() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             ExchangeSource other = cluster2().node(1).openSource(exchange, 0);
+             ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
+             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+            local.finish();
+            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
+            pipeline.putInt(0, 0, ByteOrder.LITTLE_ENDIAN);
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("second end-of-stream from CN 1 pipeline 0")
+                    .hasMessageContaining("query 7");
+            assertThatThrownBy(local::finish).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("end-of-stream is sent once");
+        }
+    }
+
+    @Test
+    void anEndOfStreamFromAnUnknownSenderIsAnError() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
+            pipeline.putInt(0, 3, ByteOrder.LITTLE_ENDIAN);
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("unexpected end-of-stream from CN 1 pipeline 3");
+        }
+    }
+
+    @Test
+    void aRemoteSendersFailureReachesItsReceiversAsAnExceptionNamingCnAndQuery() {
+        final Exchange exchange = exchange(TOPOLOGY, DispatchMode.TO_OWNER, 1);
+        try (ExchangeRun run = new ExchangeRun(cluster, exchange);
+             ExchangeSink sink = cluster.node(2).openSink(exchange, 0)) {
+            final ExchangeSource remoteReceiver = run.sources[1];
+            final ExchangeSource localReceiver = run.sources[4];
+            sink.send(TestBatches.batch(new long[] {1, 2}, 1));
+            sink.fail(new IllegalStateException("disk on fire"));
+            final DispatchException remote = pollUntilFailure(remoteReceiver, 10_000);
+            assertThat(remote).hasMessageContaining("error from CN 2").hasMessageContaining("query 7")
+                    .hasMessageContaining("disk on fire");
+            assertThat(remoteReceiver.rowsReceived()).isEqualTo(2);
+            assertThat(pollUntilFailure(localReceiver, 10_000)).hasMessageContaining("error from CN 2")
+                    .hasMessageContaining("disk on fire");
+        }
+    }
+
+    @Test
+    void aSilentSenderFailsTheReceiverAfterTheTimeoutNamingItsCn() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             ExchangeSource other = cluster2().node(1).openSource(exchange, 0);
+             ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
+             FramePublisher silent = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+            local.finish();
+            final DispatchException e = pollUntilFailure(source, 20_000);
+            assertThat(e).hasMessageContaining("end-of-stream from CN 1 pipeline 0").hasMessageContaining("query 7")
+                    .hasMessageContaining(DispatchContext.SENDER_TIMEOUT_PROP_NAME);
+        }
+    }
+
+    @Test
+    void aSinkClosedWithoutFinishingFailsItsReceivers() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             ExchangeSource other = cluster2().node(1).openSource(exchange, 0)) {
+            cluster2().node(1).openSink(exchange, 0).close();
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("error from CN 1")
+                    .hasMessageContaining("closed before finish()");
+        }
+    }
+
+    @Test
+    void aFrameOfAnotherQueryOnTheStreamIsAnError() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
+            final Deadline connected = Deadline.in(10_000, "the raw publisher to connect");
+            while (!remote.isConnected()) {
+                connected.check();
+                Thread.onSpinWait();
+            }
+            remote.send(8, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("frame for query 8")
+                    .hasMessageContaining("from CN 1");
+        }
+    }
+
+    private EmbeddedCluster cluster2;
+
+    /** A 2-CN cluster on the same settings, started on first use. */
+    private EmbeddedCluster cluster2() {
+        if (cluster2 == null) {
+            cluster2 = EmbeddedCluster.ipc(2,
+                    new TransportContext().termLength(1024 * 1024).connectTimeoutNs(TimeUnit.SECONDS.toNanos(3)),
+                    new DispatchContext().queueCapacity(4).senderTimeoutNs(TimeUnit.SECONDS.toNanos(2)));
+        }
+        return cluster2;
+    }
+
+    @AfterAll
+    void stopCluster2() {
+        if (cluster2 != null) {
+            cluster2.close();
+        }
+    }
+}
