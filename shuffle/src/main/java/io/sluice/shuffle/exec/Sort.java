@@ -5,6 +5,7 @@ import io.sluice.shuffle.expr.RowType;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.storage.Block;
 import io.sluice.storage.ColumnVector;
+import io.sluice.storage.IndexSort;
 import io.sluice.storage.IntVector;
 import io.sluice.storage.LongVector;
 import io.sluice.storage.StringVector;
@@ -79,11 +80,7 @@ public final class Sort implements Sink<Sort.Rows> {
         for (int c = 0; c < columns.length; c++) {
             columns[c] = Vectors.concat(parts.get(c), input.type(c).storage());
         }
-        final int[] rows = new int[total];
-        for (int i = 0; i < total; i++) {
-            rows[i] = i;
-        }
-        IndexSort.sort(rows, total, comparator(columns));
+        final int[] rows = IndexSort.stableOrder(total, comparator(columns));
         final int kept = limit == NO_LIMIT ? total : (int) Math.min(limit, total);
         for (int from = 0; from < kept; from += Block.MAX_ROWS) {
             final int n = Math.min(kept - from, Block.MAX_ROWS);
@@ -96,7 +93,7 @@ public final class Sort implements Sink<Sort.Rows> {
         }
     }
 
-    private IndexSort.RowComparator comparator(final ColumnVector[] columns) {
+    private IndexSort.IndexComparator comparator(final ColumnVector[] columns) {
         final int k = keys.size();
         final ColumnVector[] keyColumns = new ColumnVector[k];
         final boolean[] descending = new boolean[k];
