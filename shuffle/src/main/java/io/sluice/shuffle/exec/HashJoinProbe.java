@@ -74,7 +74,7 @@ public final class HashJoinProbe implements OperatorFactory {
     private final class Probe extends Operator {
         private final KeyColumns keys = new KeyColumns(probeKeys, probe);
         private final Evaluator extra = condition == null ? null : condition.bind(joined);
-        private final int[] ids = new int[Block.MAX_ROWS];
+        private final int[] first = new int[Block.MAX_ROWS];
         private final int[] probeRows = new int[Block.MAX_ROWS];
         private final int[] buildRows = new int[Block.MAX_ROWS];
         private final int[] scratch = new int[Block.MAX_ROWS];
@@ -88,13 +88,17 @@ public final class HashJoinProbe implements OperatorFactory {
         @Override
         public void accept(final Batch batch) {
             final int n = batch.rowCount();
-            keys.evaluate(batch);
             final JoinHashTable table = build.table(batch.shuffleIdx());
-            table.table().find(keys, ids);
+            if (table.direct()) {
+                keys.evaluateUnhashed(batch);
+            } else {
+                keys.evaluate(batch);
+            }
+            table.firstRows(keys, first);
             if (extra == null && (type == JoinType.SEMI || type == JoinType.ANTI)) {
                 final boolean semi = type == JoinType.SEMI;
                 for (int i = 0; i < n; i++) {
-                    matched[i] = (ids[i] >= 0) == semi;
+                    matched[i] = (first[i] >= 0) == semi;
                 }
                 emitSelected(batch, matched);
                 return;
@@ -102,10 +106,7 @@ public final class HashJoinProbe implements OperatorFactory {
             Arrays.fill(matched, 0, n, false);
             final int[] chain = table.next();
             for (int i = 0; i < n; i++) {
-                if (ids[i] < 0) {
-                    continue;
-                }
-                for (int row = table.head(ids[i]); row >= 0; row = chain[row]) {
+                for (int row = first[i]; row >= 0; row = chain[row]) {
                     probeRows[pairs] = i;
                     buildRows[pairs] = row;
                     if (++pairs == Block.MAX_ROWS) {

@@ -55,6 +55,23 @@ final class KeyColumns {
         hashes[0] = SEED;
     }
 
+    /** The values of integer key column {@code k} for a batch (valid until the next evaluation). */
+    long[] values(final Batch batch, final int k) {
+        return evaluators[k].longs(batch);
+    }
+
+    /** Evaluates the keys of a batch without hashing them (for a direct lookup by value). */
+    void evaluateUnhashed(final Batch batch) {
+        count = batch.rowCount();
+        for (int k = 0; k < evaluators.length; k++) {
+            if (isString[k]) {
+                strings[k] = evaluators[k].strings(batch);
+            } else {
+                longs[k] = evaluators[k].longs(batch);
+            }
+        }
+    }
+
     /** Evaluates the keys of a batch and hashes each row. */
     void evaluate(final Batch batch) {
         final int n = batch.rowCount();
