@@ -152,10 +152,11 @@ public final class HashJoinProbe implements OperatorFactory {
             final int probeColumns = probe.size();
             final ColumnVector[] columns = new ColumnVector[joined.size()];
             for (int c = 0; c < probeColumns; c++) {
-                columns[c] = Vectors.gather(batch.column(c), probeRows, pairs);
+                columns[c] = Vectors.gatherPresent(batch.column(c), probeRows, pairs);
             }
             for (int c = 0; c < build.rowType().size(); c++) {
-                columns[probeColumns + c] = Vectors.gather(table.column(c), buildRows, pairs);
+                columns[probeColumns + c] = candidates ? Vectors.gatherPresent(table.column(c), buildRows, pairs)
+                        : Vectors.gather(table.column(c), buildRows, pairs);
             }
             Batch out = Batch.of(columns);
             if (candidates) {
