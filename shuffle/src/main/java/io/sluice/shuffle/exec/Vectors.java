@@ -259,6 +259,17 @@ public final class Vectors {
 
     /** Whether a string row equals another string row (bytes). */
     static boolean sameBytes(final byte[] a, final int ao, final int al, final byte[] b, final int bo, final int bl) {
+        if (al != bl) {
+            return false;
+        }
+        if (al <= 16) {
+            for (int i = 0; i < al; i++) {
+                if (a[ao + i] != b[bo + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
         return Arrays.equals(a, ao, ao + al, b, bo, bo + bl);
     }
 }
