@@ -12,7 +12,8 @@ import java.util.Arrays;
  * An open-addressing hash table of distinct keys over primitive arrays, giving each key a dense
  * id (0, 1, 2, ...) in insertion order. Keys are one or more columns of longs or strings: a slot
  * is matched by the full 64-bit hash first, then column by column. Used by aggregation (id =
- * group) and by the join build (id = head of the key's row chain). Inserting is not thread-safe; {@link #find} only reads.
+ * group) and by the join build (id = head of the key's row chain). Inserting is not
+ * thread-safe; {@link #find} only reads.
  */
 final class KeyTable {
     private static final int INITIAL_CAPACITY = 1024;
