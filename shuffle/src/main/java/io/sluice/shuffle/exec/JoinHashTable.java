@@ -43,13 +43,22 @@ public final class JoinHashTable {
 
     /** Builds a table over build batches with the given columns, hashed on the key expressions. */
     static JoinHashTable build(final RowType input, final List<Expr> keys, final List<Batch> batches) {
+        return build(input, keys, batches, true);
+    }
+
+    /**
+     * Builds a table over build batches, keeping their columns only when {@code withColumns} (a
+     * semi or anti join without an extra condition reads none: it only asks whether a key exists).
+     */
+    static JoinHashTable build(final RowType input, final List<Expr> keys, final List<Batch> batches,
+                               final boolean withColumns) {
         final KeyColumns keyColumns = new KeyColumns(keys, input);
         int total = 0;
         for (final Batch b : batches) {
             total = Math.addExact(total, b.rowCount());
         }
         final int[] next = new int[total];
-        final ColumnVector[] columns = concatColumns(input, batches);
+        final ColumnVector[] columns = withColumns ? concatColumns(input, batches) : null;
         final DataType[] types = keyColumns.types();
         if (types.length == 1 && types[0].kind() != DataType.Kind.STRING && total > 0) {
             final JoinHashTable dense = buildDense(keyColumns, batches, total, next, columns);
@@ -161,6 +170,9 @@ public final class JoinHashTable {
     }
 
     ColumnVector column(final int c) {
+        if (columns == null) {
+            throw new IllegalStateException("this join table was built without its columns (a semi or anti join's)");
+        }
         return columns[c];
     }
 }
