@@ -22,9 +22,9 @@ import java.util.List;
  */
 public final class JoinHashTable {
     /** The largest value range per build row that the direct lookup accepts. */
-    static final int DENSE_FACTOR = 4;
+    static final int DENSE_FACTOR = 64;
     /** The direct lookup array never exceeds this many entries. */
-    static final long DENSE_MAX = 1L << 27;
+    static final long DENSE_MAX = 1L << 23;
 
     private final KeyTable table;
     private final int[] head;
