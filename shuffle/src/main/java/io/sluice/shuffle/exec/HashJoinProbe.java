@@ -105,12 +105,25 @@ public final class HashJoinProbe implements OperatorFactory {
             }
             Arrays.fill(matched, 0, n, false);
             final int[] chain = table.next();
-            for (int i = 0; i < n; i++) {
-                for (int row = first[i]; row >= 0; row = chain[row]) {
-                    probeRows[pairs] = i;
-                    buildRows[pairs] = row;
-                    if (++pairs == Block.MAX_ROWS) {
-                        flush(batch, table, true);
+            if (table.unique()) {
+                for (int i = 0; i < n; i++) {
+                    final int row = first[i];
+                    if (row >= 0) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
+                    }
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    for (int row = first[i]; row >= 0; row = chain[row]) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
                     }
                 }
             }

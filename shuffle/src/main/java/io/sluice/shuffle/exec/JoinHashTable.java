@@ -31,6 +31,7 @@ public final class JoinHashTable {
     private final long min;
     private final int[] next;
     private final ColumnVector[] columns;
+    private final boolean unique;
 
     private JoinHashTable(final KeyTable table, final int[] head, final long min, final int[] next,
                           final ColumnVector[] columns) {
@@ -39,6 +40,19 @@ public final class JoinHashTable {
         this.min = min;
         this.next = next;
         this.columns = columns;
+        boolean noChains = true;
+        for (final int n : next) {
+            if (n >= 0) {
+                noChains = false;
+                break;
+            }
+        }
+        this.unique = noChains;
+    }
+
+    /** Whether every key has one build row: {@link #next()} is -1 throughout. */
+    boolean unique() {
+        return unique;
     }
 
     /** Builds a table over build batches with the given columns, hashed on the key expressions. */
