@@ -2,6 +2,7 @@ package io.sluice.shuffle.exec;
 
 import io.sluice.shuffle.expr.DataType;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.storage.Block;
 import io.sluice.storage.ColumnVector;
 
 /**
@@ -10,6 +11,8 @@ import io.sluice.storage.ColumnVector;
  * vector. One instance per worker; not thread-safe.
  */
 abstract class Accumulator {
+    private static final int[] GROUP_ZERO = new int[Block.MAX_ROWS];
+
     /** The type of the output values. */
     abstract DataType type();
 
@@ -18,6 +21,11 @@ abstract class Accumulator {
 
     /** Adds the rows of a batch; {@code ids[i]} is row i's group. */
     abstract void update(Batch batch, int[] ids, int n);
+
+    /** Adds the rows of a batch that all belong to group 0 (an aggregation without keys). */
+    void updateSingle(final Batch batch, final int n) {
+        update(batch, GROUP_ZERO, n);
+    }
 
     /** Adds the other partial state's groups {@code [from, from + n)} into this one's groups {@code idMap[0..n)}. */
     abstract void merge(Accumulator other, int from, int[] idMap, int n);

@@ -45,6 +45,18 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
+    void updateSingle(final Batch batch, final int n) {
+        final long[] nulls = nullableColumn < 0 ? null : batch.column(nullableColumn).nulls();
+        long added = n;
+        if (nulls != null) {
+            for (int i = 0; i < n; i++) {
+                added -= NullMask.isNull(nulls, i) ? 1 : 0;
+            }
+        }
+        counts[0] += added;
+    }
+
+    @Override
     void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
         final CountAccumulator o = (CountAccumulator) other;
         for (int i = 0; i < n; i++) {

@@ -135,6 +135,13 @@ public final class HashAggregate implements Sink<HashAggregate.Partial> {
         @Override
         public void accept(final Batch batch) {
             final int n = batch.rowCount();
+            if (keys.isEmpty()) {
+                ensureGlobalGroup();
+                for (final Accumulator a : accumulators) {
+                    a.updateSingle(batch, n);
+                }
+                return;
+            }
             keyColumns.evaluate(batch);
             table.findOrInsert(keyColumns, ids);
             for (final Accumulator a : accumulators) {

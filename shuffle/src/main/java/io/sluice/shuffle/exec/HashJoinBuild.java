@@ -14,10 +14,17 @@ import java.util.List;
 public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild {
     private final RowType input;
     private final List<Expr> keys;
+    private final boolean withColumns;
     private final List<Rows> collected = new ArrayList<>();
     private JoinHashTable built;
 
     public HashJoinBuild(final RowType input, final List<Expr> keys) {
+        this(input, keys, true);
+    }
+
+    /** @param withColumns false when probes only ask whether a key exists (a semi or anti join without a condition) */
+    public HashJoinBuild(final RowType input, final List<Expr> keys, final boolean withColumns) {
+        this.withColumns = withColumns;
         this.input = input;
         this.keys = List.copyOf(keys);
         new KeyColumns(keys, input);
@@ -49,7 +56,7 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
         for (final Rows r : collected) {
             batches.addAll(r.batches);
         }
-        built = JoinHashTable.build(input, keys, batches);
+        built = JoinHashTable.build(input, keys, batches, withColumns);
         collected.clear();
     }
 

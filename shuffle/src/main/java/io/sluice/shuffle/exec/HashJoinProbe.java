@@ -74,7 +74,7 @@ public final class HashJoinProbe implements OperatorFactory {
     private final class Probe extends Operator {
         private final KeyColumns keys = new KeyColumns(probeKeys, probe);
         private final Evaluator extra = condition == null ? null : condition.bind(joined);
-        private final int[] ids = new int[Block.MAX_ROWS];
+        private final int[] first = new int[Block.MAX_ROWS];
         private final int[] probeRows = new int[Block.MAX_ROWS];
         private final int[] buildRows = new int[Block.MAX_ROWS];
         private final int[] scratch = new int[Block.MAX_ROWS];
@@ -88,28 +88,42 @@ public final class HashJoinProbe implements OperatorFactory {
         @Override
         public void accept(final Batch batch) {
             final int n = batch.rowCount();
-            keys.evaluate(batch);
             final JoinHashTable table = build.table(batch.shuffleIdx());
-            table.table().find(keys, ids);
+            if (table.direct()) {
+                keys.evaluateUnhashed(batch);
+            } else {
+                keys.evaluate(batch);
+            }
+            table.firstRows(keys, first);
             if (extra == null && (type == JoinType.SEMI || type == JoinType.ANTI)) {
                 final boolean semi = type == JoinType.SEMI;
                 for (int i = 0; i < n; i++) {
-                    matched[i] = (ids[i] >= 0) == semi;
+                    matched[i] = (first[i] >= 0) == semi;
                 }
                 emitSelected(batch, matched);
                 return;
             }
             Arrays.fill(matched, 0, n, false);
             final int[] chain = table.next();
-            for (int i = 0; i < n; i++) {
-                if (ids[i] < 0) {
-                    continue;
+            if (table.unique()) {
+                for (int i = 0; i < n; i++) {
+                    final int row = first[i];
+                    if (row >= 0) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
+                    }
                 }
-                for (int row = table.head(ids[i]); row >= 0; row = chain[row]) {
-                    probeRows[pairs] = i;
-                    buildRows[pairs] = row;
-                    if (++pairs == Block.MAX_ROWS) {
-                        flush(batch, table, true);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    for (int row = first[i]; row >= 0; row = chain[row]) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
                     }
                 }
             }
@@ -151,10 +165,11 @@ public final class HashJoinProbe implements OperatorFactory {
             final int probeColumns = probe.size();
             final ColumnVector[] columns = new ColumnVector[joined.size()];
             for (int c = 0; c < probeColumns; c++) {
-                columns[c] = Vectors.gather(batch.column(c), probeRows, pairs);
+                columns[c] = Vectors.gatherPresent(batch.column(c), probeRows, pairs);
             }
             for (int c = 0; c < build.rowType().size(); c++) {
-                columns[probeColumns + c] = Vectors.gather(table.column(c), buildRows, pairs);
+                columns[probeColumns + c] = candidates ? Vectors.gatherPresent(table.column(c), buildRows, pairs)
+                        : Vectors.gather(table.column(c), buildRows, pairs);
             }
             Batch out = Batch.of(columns);
             if (candidates) {

@@ -22,6 +22,8 @@ final class KeyColumns {
     private static final long SEED = 0x2545F4914F6CDD1DL;
 
     final long[] hashes = new long[Block.MAX_ROWS];
+    private final StringVector[] dictionaries;
+    private final long[][] dictionaryHashes;
     int count;
 
     KeyColumns(final List<Expr> keys, final RowType input) {
@@ -29,6 +31,8 @@ final class KeyColumns {
         isString = new boolean[keys.size()];
         longs = new long[keys.size()][];
         strings = new StringVector[keys.size()];
+        dictionaries = new StringVector[keys.size()];
+        dictionaryHashes = new long[keys.size()][];
         for (int k = 0; k < evaluators.length; k++) {
             evaluators[k] = keys.get(k).bind(input);
             final DataType t = evaluators[k].type();
@@ -55,6 +59,38 @@ final class KeyColumns {
         hashes[0] = SEED;
     }
 
+    /** The values of integer key column {@code k} for a batch (valid until the next evaluation). */
+    long[] values(final Batch batch, final int k) {
+        return evaluators[k].longs(batch);
+    }
+
+    /** Evaluates the keys of a batch without hashing them (for a direct lookup by value). */
+    void evaluateUnhashed(final Batch batch) {
+        count = batch.rowCount();
+        for (int k = 0; k < evaluators.length; k++) {
+            if (isString[k]) {
+                strings[k] = evaluators[k].strings(batch);
+            } else {
+                longs[k] = evaluators[k].longs(batch);
+            }
+        }
+    }
+
+    /** The hash of each entry of a key column's dictionary, computed once per dictionary. */
+    private long[] dictionaryHashes(final int k, final StringVector dictionary) {
+        if (dictionaries[k] != dictionary) {
+            final int size = dictionary.rowCount();
+            final long[] h = new long[size];
+            final byte[] bytes = dictionary.bytes();
+            for (int d = 0; d < size; d++) {
+                h[d] = Hashing.hashBytes(bytes, dictionary.offset(d), dictionary.length(d));
+            }
+            dictionaries[k] = dictionary;
+            dictionaryHashes[k] = h;
+        }
+        return dictionaryHashes[k];
+    }
+
     /** Evaluates the keys of a batch and hashes each row. */
     void evaluate(final Batch batch) {
         final int n = batch.rowCount();
@@ -64,6 +100,14 @@ final class KeyColumns {
             if (isString[k]) {
                 final StringVector s = evaluators[k].strings(batch);
                 strings[k] = s;
+                if (s.isDictionary()) {
+                    final long[] entryHashes = dictionaryHashes(k, s.dictionary());
+                    final int[] codes = s.codes();
+                    for (int i = 0; i < n; i++) {
+                        hashes[i] = Hashing.combine(hashes[i], entryHashes[codes[i]]);
+                    }
+                    continue;
+                }
                 final byte[] bytes = s.bytes();
                 for (int i = 0; i < n; i++) {
                     hashes[i] = Hashing.combine(hashes[i], Hashing.hashBytes(bytes, s.offset(i), s.length(i)));

@@ -1,6 +1,7 @@
 package io.sluice.shuffle.exec;
 
 import io.sluice.shuffle.expr.DataType;
+import io.sluice.storage.Block;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.IntVector;
 import io.sluice.storage.LongVector;
@@ -11,10 +12,14 @@ import java.util.Arrays;
  * An open-addressing hash table of distinct keys over primitive arrays, giving each key a dense
  * id (0, 1, 2, ...) in insertion order. Keys are one or more columns of longs or strings: a slot
  * is matched by the full 64-bit hash first, then column by column. Used by aggregation (id =
- * group) and by the join build (id = head of the key's row chain). Not thread-safe.
+ * group) and by the join build (id = head of the key's row chain). Inserting is not
+ * thread-safe; {@link #find} only reads.
  */
 final class KeyTable {
     private static final int INITIAL_CAPACITY = 1024;
+    /** The most dictionary code combinations a batch's lookups are memoized over. */
+    private static final int MEMO_MAX = 1024;
+    private static final int UNKNOWN = Integer.MIN_VALUE;
 
     private final DataType[] types;
     private final boolean[] isString;
@@ -27,6 +32,8 @@ final class KeyTable {
     private final int[][] stringLength;
     private byte[] arena = new byte[0];
     private int arenaSize;
+    private final int[] memo = new int[MEMO_MAX];
+    private final int[] combined = new int[Block.MAX_ROWS];
 
     KeyTable(final DataType[] types) {
         this.types = types.clone();
@@ -61,46 +68,102 @@ final class KeyTable {
     /** The id of each row's key, inserting keys not seen before. */
     void findOrInsert(final KeyColumns keys, final int[] ids) {
         final int n = keys.count;
-        for (int i = 0; i < n; i++) {
-            final long h = keys.hashes[i];
-            int slot = (int) h & mask;
-            while (true) {
-                final int entry = slots[slot];
-                if (entry == 0) {
-                    ids[i] = insert(keys, i, h, slot);
-                    break;
+        final int combos = combinedCodes(keys);
+        if (combos > 0) {
+            Arrays.fill(memo, 0, combos, UNKNOWN);
+            for (int i = 0; i < n; i++) {
+                final int c = combined[i];
+                int id = memo[c];
+                if (id == UNKNOWN) {
+                    id = findOrInsertRow(keys, i);
+                    memo[c] = id;
                 }
-                final int id = entry - 1;
-                if (hashOf[id] == h && sameKey(id, keys, i)) {
-                    ids[i] = id;
-                    break;
-                }
-                slot = (slot + 1) & mask;
+                ids[i] = id;
             }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            ids[i] = findOrInsertRow(keys, i);
         }
     }
 
-    /** The id of each row's key, or -1 where the key is absent. */
+    private int findOrInsertRow(final KeyColumns keys, final int i) {
+        final long h = keys.hashes[i];
+        int slot = (int) h & mask;
+        while (true) {
+            final int entry = slots[slot];
+            if (entry == 0) {
+                return insert(keys, i, h, slot);
+            }
+            final int id = entry - 1;
+            if (hashOf[id] == h && sameKey(id, keys, i)) {
+                return id;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /**
+     * The id of each row's key, or -1 where the key is absent. Only reads the table, so probes on
+     * several threads may share one.
+     */
     void find(final KeyColumns keys, final int[] ids) {
         final int n = keys.count;
         for (int i = 0; i < n; i++) {
-            final long h = keys.hashes[i];
-            int slot = (int) h & mask;
-            int found = -1;
-            while (true) {
-                final int entry = slots[slot];
-                if (entry == 0) {
-                    break;
-                }
-                final int id = entry - 1;
-                if (hashOf[id] == h && sameKey(id, keys, i)) {
-                    found = id;
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
-            ids[i] = found;
+            ids[i] = findRow(keys, i);
         }
+    }
+
+    private int findRow(final KeyColumns keys, final int i) {
+        final long h = keys.hashes[i];
+        int slot = (int) h & mask;
+        while (true) {
+            final int entry = slots[slot];
+            if (entry == 0) {
+                return -1;
+            }
+            final int id = entry - 1;
+            if (hashOf[id] == h && sameKey(id, keys, i)) {
+                return id;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /**
+     * When every key column is a dictionary-encoded string and the dictionaries allow few code
+     * combinations, writes each row's combination to {@link #combined} and returns their number:
+     * rows with the same codes have the same key, so each combination is looked up once per batch.
+     * Returns 0 otherwise.
+     */
+    private int combinedCodes(final KeyColumns keys) {
+        long combos = 1;
+        for (int k = 0; k < types.length; k++) {
+            if (!isString[k] || !keys.strings[k].isDictionary()) {
+                return 0;
+            }
+            combos *= Math.max(1, keys.strings[k].dictionary().rowCount());
+            if (combos > MEMO_MAX) {
+                return 0;
+            }
+        }
+        if (types.length == 0) {
+            return 0;
+        }
+        final int n = keys.count;
+        int stride = 1;
+        for (int k = 0; k < types.length; k++) {
+            final int[] codes = keys.strings[k].codes();
+            if (k == 0) {
+                System.arraycopy(codes, 0, combined, 0, n);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    combined[i] += codes[i] * stride;
+                }
+            }
+            stride *= Math.max(1, keys.strings[k].dictionary().rowCount());
+        }
+        return (int) combos;
     }
 
     private boolean sameKey(final int id, final KeyColumns keys, final int row) {

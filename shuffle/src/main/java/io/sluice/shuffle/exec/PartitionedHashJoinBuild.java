@@ -15,10 +15,18 @@ import java.util.List;
 public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinBuild.Rows>, JoinBuild {
     private final RowType input;
     private final List<Expr> keys;
+    private final boolean withColumns;
     private final int bucketCount;
     private final JoinHashTable[] tables;
 
     public PartitionedHashJoinBuild(final RowType input, final List<Expr> keys, final int bucketCount) {
+        this(input, keys, bucketCount, true);
+    }
+
+    /** @param withColumns false when probes only ask whether a key exists (a semi or anti join without a condition) */
+    public PartitionedHashJoinBuild(final RowType input, final List<Expr> keys, final int bucketCount,
+                                    final boolean withColumns) {
+        this.withColumns = withColumns;
         this.input = input;
         this.keys = List.copyOf(keys);
         this.bucketCount = bucketCount;
@@ -46,7 +54,7 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
         for (int b = 0; b < bucketCount; b++) {
             final List<Batch> batches = local.buckets.get(b);
             if (!batches.isEmpty()) {
-                final JoinHashTable table = JoinHashTable.build(input, keys, batches);
+                final JoinHashTable table = JoinHashTable.build(input, keys, batches, withColumns);
                 synchronized (tables) {
                     if (tables[b] != null) {
                         throw new IllegalStateException("bucket " + b + " of " + this + " was built by two workers:"

@@ -64,6 +64,22 @@ final class SumAccumulator extends Accumulator {
     }
 
     @Override
+    void updateSingle(final Batch batch, final int n) {
+        final long[] v = argument.longs(batch);
+        long lo = low[0];
+        long hi = high[0];
+        for (int i = 0; i < n; i++) {
+            final long value = v[i];
+            final long before = lo;
+            lo = before + value;
+            hi += (value >> 63) + (Long.compareUnsigned(lo, before) < 0 ? 1 : 0);
+        }
+        low[0] = lo;
+        high[0] = hi;
+        counts[0] += n;
+    }
+
+    @Override
     void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
         final SumAccumulator o = (SumAccumulator) other;
         for (int i = 0; i < n; i++) {

@@ -65,6 +65,51 @@ public final class Vectors {
         return plainCopy(s, rows, n, nulls);
     }
 
+    /**
+     * A vector of {@code v}'s rows {@code rows[0..n)}, all of which exist (no negative index): one
+     * pass per value array, nulls copied only when the source has some.
+     */
+    public static ColumnVector gatherPresent(final ColumnVector v, final int[] rows, final int n) {
+        final long[] srcNulls = v.nulls();
+        long[] nulls = null;
+        if (srcNulls != null) {
+            for (int i = 0; i < n; i++) {
+                if (NullMask.isNull(srcNulls, rows[i])) {
+                    if (nulls == null) {
+                        nulls = new long[NullMask.words(n)];
+                    }
+                    NullMask.setNull(nulls, i);
+                }
+            }
+        }
+        if (v instanceof LongVector l) {
+            final long[] src = l.values();
+            final long[] out = new long[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = src[rows[i]];
+            }
+            return new LongVector(v.type(), out, n, nulls);
+        }
+        if (v instanceof IntVector iv) {
+            final int[] src = iv.values();
+            final int[] out = new int[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = src[rows[i]];
+            }
+            return new IntVector(v.type(), out, n, nulls);
+        }
+        final StringVector s = (StringVector) v;
+        if (s.isDictionary() && s.dictionary().rowCount() > 0) {
+            final int[] src = s.codes();
+            final int[] codes = new int[n];
+            for (int i = 0; i < n; i++) {
+                codes[i] = src[rows[i]];
+            }
+            return StringVector.dictionary(codes, s.dictionary(), n, nulls);
+        }
+        return plainCopy(s, rows, n, nulls);
+    }
+
     private static StringVector plainCopy(final StringVector s, final int[] rows, final int n, final long[] nulls) {
         final int[] offsets = new int[n + 1];
         long total = 0;
@@ -207,13 +252,24 @@ public final class Vectors {
         }
         final ColumnVector[] columns = new ColumnVector[batch.columnCount()];
         for (int c = 0; c < columns.length; c++) {
-            columns[c] = gather(batch.column(c), scratch, count);
+            columns[c] = gatherPresent(batch.column(c), scratch, count);
         }
         return io.sluice.shuffle.operator.Batch.of(columns);
     }
 
     /** Whether a string row equals another string row (bytes). */
     static boolean sameBytes(final byte[] a, final int ao, final int al, final byte[] b, final int bo, final int bl) {
+        if (al != bl) {
+            return false;
+        }
+        if (al <= 16) {
+            for (int i = 0; i < al; i++) {
+                if (a[ao + i] != b[bo + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
         return Arrays.equals(a, ao, ao + al, b, bo, bo + bl);
     }
 }

@@ -33,6 +33,11 @@ public record ColumnRef(String name) implements Expr {
             }
 
             @Override
+            public int[] ints(final Batch batch) {
+                return batch.column(index) instanceof IntVector iv ? iv.values() : null;
+            }
+
+            @Override
             public StringVector strings(final Batch batch) {
                 if (batch.column(index) instanceof StringVector s) {
                     return s;

@@ -54,6 +54,14 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         Scales.requireNumeric(a, toString(), true);
         Scales.requireNumeric(b, toString(), true);
         final int scale = Math.max(Scales.scale(a.type()), Scales.scale(b.type()));
+        if (right instanceof Literal lit && Scales.scale(a.type()) == scale) {
+            final long factor = Scales.power(scale - Scales.scale(b.type()));
+            final long c = lit.value();
+            final long scaled = c * factor;
+            if (scaled / factor == c) {
+                return new NumberConstant(a, scaled);
+            }
+        }
         return new Numbers(Scales.rescale(a, scale), Scales.rescale(b, scale));
     }
 
@@ -107,6 +115,107 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
                 case GE -> {
                     for (int i = 0; i < n; i++) {
                         out[i] = l[i] >= r[i];
+                    }
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public String toString() {
+            return Comparison.this.toString();
+        }
+    }
+
+    /**
+     * A number compared with a constant already at its scale: one loop per batch, over the int
+     * values of a narrow column when its evaluator has them, without a constant column.
+     */
+    private final class NumberConstant extends Evaluator {
+        private final Evaluator a;
+        private final long c;
+        private final boolean[] out = new boolean[MAX_ROWS];
+
+        NumberConstant(final Evaluator a, final long c) {
+            super(DataType.BOOLEAN);
+            this.a = a;
+            this.c = c;
+        }
+
+        @Override
+        public boolean[] bools(final Batch batch) {
+            final int n = batch.rowCount();
+            final long k = c;
+            final int[] narrow = a.ints(batch);
+            if (narrow != null) {
+                return narrow(narrow, n, k);
+            }
+            final long[] l = a.longs(batch);
+            switch (op) {
+                case EQ -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = l[i] == k;
+                    }
+                }
+                case NE -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = l[i] != k;
+                    }
+                }
+                case LT -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = l[i] < k;
+                    }
+                }
+                case LE -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = l[i] <= k;
+                    }
+                }
+                case GT -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = l[i] > k;
+                    }
+                }
+                case GE -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = l[i] >= k;
+                    }
+                }
+            }
+            return out;
+        }
+
+        private boolean[] narrow(final int[] v, final int n, final long k) {
+            switch (op) {
+                case EQ -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = v[i] == k;
+                    }
+                }
+                case NE -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = v[i] != k;
+                    }
+                }
+                case LT -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = v[i] < k;
+                    }
+                }
+                case LE -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = v[i] <= k;
+                    }
+                }
+                case GT -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = v[i] > k;
+                    }
+                }
+                case GE -> {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = v[i] >= k;
                     }
                 }
             }

@@ -32,6 +32,14 @@ public abstract class Evaluator {
         throw new IllegalStateException(this + " of type " + type + " has no numeric value");
     }
 
+    /**
+     * The values of an exact numeric expression as stored ints when it reads a column stored as
+     * ints (no widening copy), else null: callers fall back to {@link #longs}.
+     */
+    public int[] ints(final Batch batch) {
+        return null;
+    }
+
     /** The values of a predicate, one per row of the batch. */
     public boolean[] bools(final Batch batch) {
         throw new IllegalStateException(this + " of type " + type + " is not a predicate");

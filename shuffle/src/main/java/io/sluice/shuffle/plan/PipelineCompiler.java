@@ -146,9 +146,10 @@ public final class PipelineCompiler {
     private Open join(final PlanNode.Join j) {
         final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, cores);
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
+        final boolean buildRows = j.condition() != null || (j.type() != JoinType.SEMI && j.type() != JoinType.ANTI);
         if (how.choice() == Distribution.BROADCAST) {
             final Open buildSide = open(j.build());
-            final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys());
+            final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows);
             final Pipeline buildPipeline = close(buildSide, build, "join build");
             final Open probe = open(j.probe());
             probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
@@ -163,7 +164,8 @@ public final class PipelineCompiler {
             buildKeys.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
         }
         final Open buildSide = bucketed(j.build(), buildKeys, how);
-        final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(), cores);
+        final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(), cores,
+                buildRows);
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         final Open probe = bucketed(j.probe(), probeKeys, how);
         probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));

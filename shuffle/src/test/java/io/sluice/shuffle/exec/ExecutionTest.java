@@ -94,6 +94,38 @@ class ExecutionTest {
     }
 
     @Test
+    void joinsMatchTheSameRowsWithDenseAndSparseKeys() {
+        final RowType buildType = new RowType(List.of("bk", "bv"), List.of(DataType.INT64, DataType.decimal(2)));
+        // dense: keys 1..4 (direct lookup by value); sparse: keys far apart (hashed)
+        for (final long spread : new long[] {1, 1_000_000_007L}) {
+            final long[] buildKeys = {1 * spread, 2 * spread, 2 * spread, 4 * spread, -3};
+            final List<Batch> buildRows = List.of(Batch.of(LongVector.ofInt64(buildKeys),
+                    new LongVector(ColumnType.decimal(15, 2), new long[] {1, 2, 3, 4, 5}, 5, null)));
+            final List<Batch> probe = List.of(kv(new long[] {2 * spread, 3 * spread, -3, Long.MIN_VALUE,
+                    Long.MAX_VALUE, 4 * spread, 0}, new long[] {1, 2, 3, 4, 5, 6, 7}));
+            for (final JoinType type : JoinType.values()) {
+                final HashJoinBuild build = new HashJoinBuild(buildType, List.of(col("bk")),
+                        type == JoinType.INNER || type == JoinType.LEFT);
+                final Pipeline b = new Pipeline("build", new MaterializedSource(buildType, () -> buildRows, false),
+                        List.of(), build, List.of());
+                final HashJoinProbe join = new HashJoinProbe(KV, List.of(col("k")), build, type, null);
+                final ResultCollector out = new ResultCollector(join.outputType());
+                run(2, b, new Pipeline("probe", batches(probe), List.of(join), out, List.of(b)));
+                final List<List<Object>> rows = out.result().rows();
+                switch (type) {
+                    case INNER -> assertThat(rows).extracting(r -> r.get(0))
+                            .containsExactlyInAnyOrder(2 * spread, 2 * spread, -3L, 4 * spread);
+                    case LEFT -> assertThat(rows).hasSize(8).filteredOn(r -> r.get(2) == null).hasSize(4);
+                    case SEMI -> assertThat(rows).extracting(r -> r.get(0))
+                            .containsExactlyInAnyOrder(2 * spread, -3L, 4 * spread);
+                    case ANTI -> assertThat(rows).extracting(r -> r.get(0))
+                            .containsExactlyInAnyOrder(3 * spread, Long.MIN_VALUE, Long.MAX_VALUE, 0L);
+                }
+            }
+        }
+    }
+
+    @Test
     void sortIsStableOverWorkersAndLimitsToTopN() {
         final List<Batch> input = new ArrayList<>();
         for (int b = 0; b < 10; b++) {
