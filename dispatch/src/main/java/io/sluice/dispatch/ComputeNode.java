@@ -1,5 +1,6 @@
 package io.sluice.dispatch;
 
+import io.sluice.shuffle.operator.DispatchMode;
 import io.aeron.Aeron;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.FrameSubscriber;

@@ -1,5 +1,6 @@
 package io.sluice.dispatch;
 
+import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 

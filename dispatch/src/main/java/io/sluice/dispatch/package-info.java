@@ -4,7 +4,7 @@
  * distributed plan across CNs.
  *
  * <ul>
- *   <li>{@link io.sluice.dispatch.DispatchMode}: TO_OWNER, LOCAL_ONLY, ALL_CN (seed 003's three
+ *   <li>{@link io.sluice.shuffle.operator.DispatchMode}: TO_OWNER, LOCAL_ONLY, ALL_CN (seed 003's three
  *       strategies), BROADCAST, ANY, GATHER.</li>
  *   <li>{@link io.sluice.dispatch.Exchange}: one exchange of a query (topology, mode, schema, senders
  *       per CN); {@link io.sluice.dispatch.Destination}: a bucket as (CN, core).</li>

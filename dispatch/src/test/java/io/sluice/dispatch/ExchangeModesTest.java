@@ -1,5 +1,6 @@
 package io.sluice.dispatch;
 
+import io.sluice.shuffle.operator.DispatchMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.shuffle.Topology;

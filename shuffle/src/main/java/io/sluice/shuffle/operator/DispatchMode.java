@@ -1,4 +1,4 @@
-package io.sluice.dispatch;
+package io.sluice.shuffle.operator;
 
 /**
  * Where a dispatch sends a batch, given the {@code shuffleIdx} a shuffle operator tagged it with
