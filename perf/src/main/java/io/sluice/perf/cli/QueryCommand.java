@@ -1,14 +1,18 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.cluster.Session;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
+import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.plan.Decision;
 import io.sluice.shuffle.plan.QueryRunner;
 import io.sluice.shuffle.plan.Strategy;
 import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,16 +41,25 @@ public final class QueryCommand extends CliCommand {
         String workload;
     }
 
-    @Option(names = "--cores", paramLabel = "K", description = "Worker threads (default: available processors).")
+    @Option(names = "--cores", paramLabel = "K", description = "Worker threads per CN (default: available processors).")
     Integer cores;
+
+    @Option(names = "--cn", paramLabel = "C", description = "Run on an embedded cluster of C compute nodes, each"
+            + " with K cores, exchanging batches through Aeron (default: one process, no cluster runtime).")
+    Integer cn;
 
     @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
             description = "Join and group-by distribution: auto (from zonemap stats), broadcast (merge group for"
-                + " group-bys), shuffle-hash, shuffle-range or colocate (default: ${DEFAULT-VALUE}).")
+                + " group-bys), shuffle-hash, shuffle-range, colocate or hybrid (default: ${DEFAULT-VALUE}).")
     Strategy strategy;
 
-    @Option(names = "--explain", description = "Print the strategy each join and group-by ran with on stderr.")
+    @Option(names = "--explain", description = "Print the plan on stderr: the strategy of each join and group-by"
+            + " and, on a cluster, the fragments and exchanges.")
     boolean explain;
+
+    @Option(names = "--stats-json", paramLabel = "FILE", description = "Write what crossed CNs, per exchange, as JSON"
+            + " (runs on the cluster runtime, 1 CN unless --cn is given).")
+    Path statsJson;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "table",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -73,13 +86,38 @@ public final class QueryCommand extends CliCommand {
             throw new StorageException("store " + store + " lacks table(s) " + missing + " that " + query.name()
                     + " reads: generate them with sluice gen --tables " + String.join(",", missing));
         }
-        final QueryRunner.Execution execution;
-        try (QueryRunner runner = new QueryRunner(s, workers, StrategyConfig.defaults().withStrategy(strategy))) {
-            execution = runner.execute(query.plan());
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        if (cn == null && statsJson == null) {
+            final QueryRunner.Execution execution;
+            try (QueryRunner runner = new QueryRunner(s, workers, config)) {
+                execution = runner.execute(query.plan());
+            }
+            if (explain) {
+                for (final Decision d : execution.decisions()) {
+                    err.println("strategy " + d);
+                }
+            }
+            out.print(ResultPrinter.format(execution.result(), format));
+            return 0;
+        }
+        final Topology topology = new Topology(cn == null ? 1 : cn, workers);
+        final Path statsDir = statsJson == null ? null : statsJson.toAbsolutePath().getParent();
+        if (statsDir != null && (!Files.isDirectory(statsDir) || !Files.isWritable(statsDir))) {
+            throw new IllegalArgumentException("--stats-json " + statsJson + ": directory " + statsDir
+                    + " does not exist or is not writable; create it or choose another file");
+        }
+        final Session.Execution execution;
+        try (Session session = new Session(s, topology)) {
+            execution = session.execute(query.name(), query.plan(), config);
         }
         if (explain) {
-            for (final Decision d : execution.decisions()) {
-                err.println("strategy " + d);
+            err.print(execution.explain());
+        }
+        if (statsJson != null) {
+            try {
+                Files.writeString(statsJson, StatsJson.of(execution.stats()));
+            } catch (final IOException e) {
+                throw new UncheckedIOException("cannot write --stats-json " + statsJson + ": " + e.getMessage(), e);
             }
         }
         out.print(ResultPrinter.format(execution.result(), format));

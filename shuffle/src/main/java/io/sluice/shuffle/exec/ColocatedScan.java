@@ -12,6 +12,7 @@ import io.sluice.storage.ColumnVector;
 import io.sluice.storage.ZoneMap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A scan that is its own range shuffle (seed 003, colocate): one morsel per bucket, and the
@@ -28,12 +29,27 @@ public final class ColocatedScan implements Source {
     private final int[][] splitBlocks;
     private final int whole;
     private final int straddling;
+    private final int firstBucket;
+    private final AtomicLong wholeBlockReads = new AtomicLong();
+    private final int localBuckets;
 
     /**
+     * A colocated scan of every bucket, on one CN.
+     *
      * @param keyColumn  the output column of {@code scan} the boundaries split
      * @param boundaries range boundaries, one bucket per worker
      */
     public ColocatedScan(final TableScan scan, final int keyColumn, final RangeBoundaries boundaries) {
+        this(scan, keyColumn, boundaries, 0, boundaries.topology().bucketCount());
+    }
+
+    /**
+     * A colocated scan of the buckets {@code [firstBucket, firstBucket + localBuckets)} of a CN:
+     * morsel {@code m} reads bucket {@code firstBucket + m} and tags its batches {@code shuffleIdx = m},
+     * the CN's core that owns that bucket.
+     */
+    public ColocatedScan(final TableScan scan, final int keyColumn, final RangeBoundaries boundaries,
+                         final int firstBucket, final int localBuckets) {
         if (!boundaries.isRange()) {
             throw new IllegalArgumentException("a colocated scan needs range boundaries, got " + boundaries
                     + ": use a shuffle exchange for hash bucketing");
@@ -74,6 +90,8 @@ public final class ColocatedScan implements Source {
         this.splitBlocks = toArrays(splitOf);
         this.whole = w;
         this.straddling = s;
+        this.firstBucket = firstBucket;
+        this.localBuckets = localBuckets;
     }
 
     private static int[][] toArrays(final List<List<Integer>> lists) {
@@ -95,7 +113,7 @@ public final class ColocatedScan implements Source {
 
     @Override
     public int morselCount() {
-        return function.bucketCount();
+        return localBuckets;
     }
 
     @Override
@@ -110,11 +128,13 @@ public final class ColocatedScan implements Source {
         final int[] rowBuckets = new int[Block.MAX_ROWS];
         final boolean[] mine = new boolean[Block.MAX_ROWS];
         final ColumnVector[] keys = new ColumnVector[1];
-        return (bucket, out) -> {
+        return (morsel, out) -> {
+            final int bucket = firstBucket + morsel;
             for (final int block : wholeBlocks[bucket]) {
                 final Batch batch = scan.read(block, predicate, scratch);
                 if (batch != null) {
-                    out.accept(batch.withShuffleIdx(bucket));
+                    wholeBlockReads.incrementAndGet();
+                    out.accept(batch.withShuffleIdx(morsel));
                 }
             }
             for (final int block : splitBlocks[bucket]) {
@@ -130,15 +150,21 @@ public final class ColocatedScan implements Source {
                 }
                 final Batch kept = Vectors.select(batch, mine, scratch);
                 if (kept != null) {
-                    out.accept(kept.withShuffleIdx(bucket));
+                    out.accept(kept.withShuffleIdx(morsel));
                 }
             }
         };
     }
 
+    /** Blocks read whole into their bucket so far, without per-row work. */
+    public long wholeBlockReads() {
+        return wholeBlockReads.get();
+    }
+
     @Override
     public String toString() {
-        return "colocated " + scan + ": " + whole + " blocks routed whole, " + straddling
-                + " straddling blocks split by row";
+        return "colocated " + scan + " over buckets " + firstBucket + ".." + (firstBucket + localBuckets - 1)
+                + " of " + function.bucketCount() + ": " + whole + " blocks routed whole, " + straddling
+                + " straddling blocks read by each bucket they overlap and split by row (no row crosses CNs)";
     }
 }

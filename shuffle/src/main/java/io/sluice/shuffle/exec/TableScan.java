@@ -31,6 +31,15 @@ public final class TableScan implements Source {
      * @param filter  a row predicate over the projected columns, or null
      */
     public TableScan(final Table table, final List<String> columns, final List<Predicate> pruning, final Expr filter) {
+        this(table, columns, pruning, filter, 0, 1);
+    }
+
+    /**
+     * The share of CN {@code cn} of {@code cnCount} in a scan whose blocks are spread over the CNs
+     * round-robin (a SOURCE fragment without colocation): block {@code b} is read on CN {@code b % cnCount}.
+     */
+    public TableScan(final Table table, final List<String> columns, final List<Predicate> pruning, final Expr filter,
+                     final int cn, final int cnCount) {
         this.table = table;
         this.projection = new int[columns.size()];
         final List<DataType> types = new ArrayList<>();
@@ -48,6 +57,13 @@ public final class TableScan implements Source {
         RoaringBitmap keep = RoaringBitmap.bitmapOfRange(0, table.blockCount());
         for (final Predicate p : pruning) {
             keep = RoaringBitmap.and(keep, BlockPruner.prune(p, table));
+        }
+        if (cnCount > 1) {
+            final RoaringBitmap share = new RoaringBitmap();
+            for (int b = cn; b < table.blockCount(); b += cnCount) {
+                share.add(b);
+            }
+            keep.and(share);
         }
         this.blocks = keep.toArray();
         if (filter != null) {

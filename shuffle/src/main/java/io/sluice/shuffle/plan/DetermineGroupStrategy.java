@@ -1,6 +1,7 @@
 package io.sluice.shuffle.plan;
 
 import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.expr.ColumnRef;
 import io.sluice.shuffle.expr.NamedExpr;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ final class DetermineGroupStrategy {
      * @param partitioning the shuffle the input went through, as slots of equal columns (null: none)
      */
     static LocalShuffle decide(final PlanNode.Aggregation agg, final List<Set<String>> partitioning,
-                               final StrategyConfig config, final PlanStats stats, final int cores) {
+                               final StrategyConfig config, final PlanStats stats, final Topology topology) {
         if (agg.keys().isEmpty()) {
             return LocalShuffle.of(Distribution.MERGE, "no group keys");
         }
@@ -48,7 +49,7 @@ final class DetermineGroupStrategy {
             return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
         }
         final String why;
-        if (strategy == Strategy.AUTO) {
+        if (strategy == Strategy.AUTO || strategy == Strategy.HYBRID) {
             double distinct = -1;
             for (final String c : columns) {
                 distinct = Math.max(distinct, stats.distinct(agg.input(), c));
@@ -68,10 +69,10 @@ final class DetermineGroupStrategy {
         }
         String noRange = "no group key has zonemaps";
         for (final String c : columns) {
-            final RangeBoundaries b = stats.boundaries(agg.input(), c, cores);
+            final RangeBoundaries b = stats.boundaries(agg.input(), c, topology);
             if (b != null && b.isRange()) {
                 final boolean colocate = strategy == Strategy.COLOCATE
-                        || strategy == Strategy.AUTO && stats.scanSortedBy(agg.input(), c);
+                        || strategy != Strategy.SHUFFLE_RANGE && stats.scanSortedBy(agg.input(), c);
                 return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, b, c,
                         why + "; " + b.method() + " on " + c);
             }

@@ -1,6 +1,7 @@
 package io.sluice.shuffle.plan;
 
 import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.expr.ColumnRef;
 import io.sluice.shuffle.expr.Expr;
 
@@ -20,7 +21,7 @@ final class DetermineJoinDistribution {
     }
 
     static LocalShuffle decide(final PlanNode.Join join, final StrategyConfig config, final PlanStats stats,
-                               final int cores) {
+                               final Topology topology) {
         for (int k = 0; k < join.probeKeys().size(); k++) {
             if (!(join.probeKeys().get(k) instanceof ColumnRef) || !(join.buildKeys().get(k) instanceof ColumnRef)) {
                 return LocalShuffle.of(Distribution.BROADCAST, "join keys are expressions, a shuffle needs columns");
@@ -32,6 +33,9 @@ final class DetermineJoinDistribution {
         }
         if (strategy == Strategy.SHUFFLE_HASH) {
             return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
+        }
+        if (strategy == Strategy.HYBRID) {
+            return LocalShuffle.of(Distribution.HYBRID, "forced");
         }
         final String why;
         final long buildRows = stats.rows(join.build());
@@ -45,7 +49,7 @@ final class DetermineJoinDistribution {
             why = "forced";
         }
         final String key = ((ColumnRef) join.probeKeys().get(0)).name();
-        final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, cores);
+        final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, topology);
         final boolean colocatable = boundaries != null && boundaries.isRange() && stats.scanSortedBy(join.probe(), key);
         if (strategy == Strategy.AUTO && !colocatable && buildRows < config.joinMovingShuffleMinBuildRows()) {
             return LocalShuffle.of(Distribution.BROADCAST, why + ", but the probe side is not stored by " + key

@@ -1,6 +1,6 @@
 package io.sluice.shuffle.plan;
 
-/** How one join or group-by was distributed over the cores, as reported by {@link Decision}. */
+/** How one join or group-by was distributed over the cores and CNs, as reported by {@link Decision}. */
 public enum Distribution {
     /** Join: one build table shared by all cores. */
     BROADCAST,
@@ -12,6 +12,8 @@ public enum Distribution {
     SHUFFLE_RANGE,
     /** Range buckets read by colocated scans where the input is a scan, range-shuffled elsewhere. */
     COLOCATE,
+    /** Join: probe rows hash-shuffled inside their CN, build rows to the matching core of every CN. */
+    HYBRID,
     /** Group-by on the key of the shuffle its input already went through: no new shuffle, no merge. */
     REUSE_SHUFFLE;
 

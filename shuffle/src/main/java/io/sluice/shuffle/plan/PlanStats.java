@@ -80,10 +80,10 @@ final class PlanStats {
                 o.table().schema().type(o.column()).kind(), o.table().zoneMaps(o.column())));
     }
 
-    /** Range boundaries for one bucket per core from a column's zonemaps, or null when it is computed. */
-    RangeBoundaries boundaries(final PlanNode node, final String column, final int cores) {
+    /** Range boundaries for one bucket per core of the topology from a column's zonemaps, or null when it is computed. */
+    RangeBoundaries boundaries(final PlanNode node, final String column, final Topology topology) {
         final ColumnOrigin o = origin(node, column);
-        return o == null ? null : RangeBoundaries.plan(quantiles(o), new Topology(1, cores));
+        return o == null ? null : RangeBoundaries.plan(quantiles(o), topology);
     }
 
     /**

@@ -18,7 +18,13 @@ public enum Strategy {
     /** Both sides range-shuffled by the key, boundaries from the probe side's key zonemaps. */
     SHUFFLE_RANGE,
     /** As {@link #SHUFFLE_RANGE}, with scans reading whole blocks into their bucket (no exchange). */
-    COLOCATE;
+    COLOCATE,
+    /**
+     * Hybrid shuffle (seed 003): the probe side stays on its CN, hash-shuffled to the local cores
+     * ({@code LOCAL_ONLY}); the build side goes to the matching core of every CN ({@code ALL_CN}).
+     * On one CN it is a hash shuffle; group-bys are chosen as under {@link #AUTO}.
+     */
+    HYBRID;
 
     /** The name on the command line, e.g. {@code shuffle-hash}. */
     public String cliName() {
@@ -33,7 +39,7 @@ public enum Strategy {
             }
         }
         throw new IllegalArgumentException("unknown strategy '" + text
-                + "': use auto, broadcast, shuffle-hash, shuffle-range or colocate");
+                + "': use auto, broadcast, shuffle-hash, shuffle-range, colocate or hybrid");
     }
 
     @Override

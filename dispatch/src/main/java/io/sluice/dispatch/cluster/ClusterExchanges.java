@@ -1,0 +1,96 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.dispatch.ComputeNode;
+import io.sluice.dispatch.Exchange;
+import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.Source;
+import io.sluice.shuffle.expr.RowType;
+import io.sluice.shuffle.operator.DispatchMode;
+import io.sluice.shuffle.operator.ShuffleOptions;
+import io.sluice.shuffle.plan.ExchangeFactory;
+import io.sluice.shuffle.plan.PipelineCompiler;
+import io.sluice.storage.Field;
+import io.sluice.storage.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The exchanges of one query on one CN, numbered in the order the compiler asks for them (the same
+ * on every CN): each becomes a dispatch {@link Exchange} with one sending pipeline per core,
+ * a {@link DispatchSink} ending the sending pipeline and a source over what this CN's
+ * {@link ExchangeReceiver} receives. A broadcast goes to core 0 of every CN ({@code ALL_CN} of
+ * bucket 0: one copy per CN), a gather to bucket 0, the coordinator's core 0.
+ */
+final class ClusterExchanges implements ExchangeFactory {
+    private final ComputeNode node;
+    private final long queryId;
+    private final int firstExchangeId;
+    private final Topology topology;
+    private final ShuffleOptions options;
+    private final ExchangeReceiver receiver;
+    private final List<DispatchSink> sinks = new ArrayList<>();
+    private final List<DispatchMode> planned = new ArrayList<>();
+
+    ClusterExchanges(final ComputeNode node, final long queryId, final int firstExchangeId, final Topology topology,
+            final ShuffleOptions options, final ExchangeReceiver receiver) {
+        this.node = node;
+        this.queryId = queryId;
+        this.firstExchangeId = firstExchangeId;
+        this.topology = topology;
+        this.options = options;
+        this.receiver = receiver;
+    }
+
+    @Override
+    public boolean distributed() {
+        return true;
+    }
+
+    @Override
+    public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
+            final BucketFunction function) {
+        final int id = firstExchangeId + sinks.size();
+        if (id > Exchange.MAX_EXCHANGE_ID) {
+            throw new IllegalStateException("query " + queryId + " needs exchange id " + id + ", above "
+                    + Exchange.MAX_EXCHANGE_ID + ": exchange ids are not being reused");
+        }
+        final List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < rowType.size(); c++) {
+            fields.add(new Field(rowType.name(c), rowType.type(c).storage()));
+        }
+        final Schema schema = new Schema(fields);
+        final int senders = topology.coresPerCn();
+        final Exchange exchange = switch (mode) {
+            case GATHER -> Exchange.gather(queryId, id, topology, schema, senders,
+                    topology.firstBucketOf(PipelineCompiler.COORDINATOR));
+            case BROADCAST -> Exchange.of(queryId, id, topology, DispatchMode.ALL_CN, schema, senders);
+            default -> Exchange.of(queryId, id, topology, mode, schema, senders);
+        };
+        final boolean shuffles = mode.readsShuffleIdx();
+        if (shuffles && function == null) {
+            throw new IllegalArgumentException(mode + " exchange " + id + " needs a bucket function");
+        }
+        final DispatchSink sink = new DispatchSink(node, exchange, shuffles ? keyColumns : null,
+                shuffles ? function : null, options, 0, mode, sinks.size());
+        sinks.add(sink);
+        planned.add(mode);
+        final Source source = receiver.register(exchange, rowType, shuffles, sink.label());
+        return new Ends(sink, source);
+    }
+
+    /** The sinks of this CN's exchanges, in exchange order. */
+    List<DispatchSink> sinks() {
+        return sinks;
+    }
+
+    /** The mode the plan asked for, per exchange (a broadcast is dispatched as ALL_CN). */
+    List<DispatchMode> plannedModes() {
+        return planned;
+    }
+
+    /** Exchange ids used. */
+    int count() {
+        return sinks.size();
+    }
+}

@@ -1,0 +1,266 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.dispatch.ComputeNode;
+import io.sluice.dispatch.DispatchContext;
+import io.sluice.dispatch.EmbeddedCluster;
+import io.sluice.dispatch.Exchange;
+import io.sluice.dispatch.ExchangeCounters;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.Pipeline;
+import io.sluice.shuffle.exec.PipelineExecutor;
+import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.Plan;
+import io.sluice.shuffle.plan.PipelineCompiler;
+import io.sluice.shuffle.plan.StrategyConfig;
+import io.sluice.storage.StorageException;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import io.sluice.transport.TransportContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.agrona.CloseHelper;
+
+/**
+ * A coordinator and an embedded cluster of CNs in one JVM, over one store that every CN reads
+ * (shared storage): each CN has its own worker threads and its own Aeron client, and batches
+ * between CNs go through Aeron publications and subscriptions ({@code aeron:ipc}). The topology can
+ * change between queries ({@link #topology(Topology)}): nothing stored moves, the next query plans
+ * its boundaries, scan assignment and exchanges for the new shape.
+ *
+ * <p>To run a query the coordinator has every CN compile the same plan for its own index (the
+ * fragments of one CN: its share of the scans, its buckets, its ends of every exchange), starts
+ * each CN's receiver, runs each CN's pipelines on that CN's workers, and returns the rows gathered
+ * on the coordinator (CN {@link PipelineCompiler#COORDINATOR}). A CN that fails tells the others
+ * through its exchanges, and the query fails with the first cause. One query at a time.
+ */
+public final class Session implements AutoCloseable {
+    /** Term length of the cluster's Aeron publications unless {@code sluice.transport.term.length} is set: 1 MiB. */
+    public static final int TERM_LENGTH_DEFAULT = 1024 * 1024;
+    /** Exchange ids each query may use; queries take consecutive ranges so no stream is reused soon. */
+    private static final int EXCHANGES_PER_QUERY = 64;
+
+    private final Store store;
+    private final TransportContext transport;
+    private final DispatchContext dispatch;
+    private final Map<String, Table> open = new HashMap<>();
+    private Topology topology;
+    private EmbeddedCluster cluster;
+    private PipelineExecutor[] executors;
+    private ExecutorService runners;
+    private long nextQueryId = 1;
+    private int nextExchangeId;
+
+    /** A session over a store on a cluster of the given shape, with the default transport and dispatch settings. */
+    public Session(final Store store, final Topology topology) {
+        this(store, topology, defaultTransport(), new DispatchContext());
+    }
+
+    public Session(final Store store, final Topology topology, final TransportContext transport,
+            final DispatchContext dispatch) {
+        this.store = store;
+        this.transport = transport;
+        this.dispatch = dispatch;
+        topology(topology);
+    }
+
+    private static TransportContext defaultTransport() {
+        final TransportContext context = new TransportContext();
+        return System.getProperty(TransportContext.TERM_LENGTH_PROP_NAME) == null
+                ? context.termLength(TERM_LENGTH_DEFAULT) : context;
+    }
+
+    /** The cluster's current shape. */
+    public synchronized Topology topology() {
+        return topology;
+    }
+
+    /**
+     * Changes the cluster's shape for the next query: CNs are started or stopped (their Aeron
+     * clients and workers), nothing stored moves.
+     */
+    public synchronized void topology(final Topology next) {
+        if (next.equals(topology)) {
+            return;
+        }
+        if (topology == null || next.cnCount() != topology.cnCount()) {
+            CloseHelper.close(cluster);
+            cluster = null;
+            cluster = EmbeddedCluster.ipc(next.cnCount(), transport, dispatch);
+        }
+        closeExecutors();
+        executors = new PipelineExecutor[next.cnCount()];
+        for (int cn = 0; cn < executors.length; cn++) {
+            executors[cn] = new PipelineExecutor(next.coresPerCn());
+        }
+        runners = Executors.newFixedThreadPool(next.cnCount(), r -> {
+            final Thread t = new Thread(r, "sluice-cn-runner");
+            t.setDaemon(true);
+            return t;
+        });
+        topology = next;
+    }
+
+    /** One query's answer, the strategy of each join and group-by, its plan and what moved where. */
+    public record Execution(QueryResult result, List<Decision> decisions, String explain, QueryStats stats) {
+    }
+
+    /** Runs a plan with the given strategy on the current topology. */
+    public synchronized Execution execute(final String name, final Plan plan, final StrategyConfig config) {
+        final long startNs = System.nanoTime();
+        final long queryId = nextQueryId++;
+        if (nextExchangeId + EXCHANGES_PER_QUERY > Exchange.MAX_EXCHANGE_ID) {
+            nextExchangeId = 0;
+        }
+        final int firstExchangeId = nextExchangeId;
+        nextExchangeId += EXCHANGES_PER_QUERY;
+        final int cns = topology.cnCount();
+        final ExchangeReceiver[] receivers = new ExchangeReceiver[cns];
+        final ClusterExchanges[] exchanges = new ClusterExchanges[cns];
+        final PipelineCompiler.Compiled[] compiled = new PipelineCompiler.Compiled[cns];
+        try {
+            for (int cn = 0; cn < cns; cn++) {
+                final ComputeNode node = cluster.node(cn);
+                receivers[cn] = new ExchangeReceiver(node, queryId);
+                exchanges[cn] = new ClusterExchanges(node, queryId, firstExchangeId, topology, config.shuffle(),
+                        receivers[cn]);
+                compiled[cn] = new PipelineCompiler(this::table, config, topology, cn, exchanges[cn]).compile(plan);
+                if (exchanges[cn].count() > EXCHANGES_PER_QUERY) {
+                    throw new IllegalArgumentException("query " + name + " needs " + exchanges[cn].count()
+                            + " exchanges, more than the " + EXCHANGES_PER_QUERY + " a query may use");
+                }
+            }
+            for (final ExchangeReceiver r : receivers) {
+                r.start();
+            }
+            run(compiled, exchanges);
+            final QueryResult result = compiled[PipelineCompiler.COORDINATOR].result().result();
+            final long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+            final QueryStats stats = stats(name, config, wallMillis, compiled, exchanges);
+            final String explain = DistributedExplain.render(name, config, topology,
+                    compiled[PipelineCompiler.COORDINATOR], exchanges[PipelineCompiler.COORDINATOR]);
+            return new Execution(result, compiled[PipelineCompiler.COORDINATOR].decisions(), explain, stats);
+        } finally {
+            for (int cn = 0; cn < cns; cn++) {
+                CloseHelper.quietClose(receivers[cn]);
+                if (exchanges[cn] != null) {
+                    for (final DispatchSink sink : exchanges[cn].sinks()) {
+                        cluster.node(cn).closeExchange(sink.exchange());
+                    }
+                }
+            }
+        }
+    }
+
+    /** Runs every CN's pipelines at once; on a failure fails that CN's senders and rethrows the first cause. */
+    private void run(final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges) {
+        final List<Future<?>> futures = new ArrayList<>();
+        for (int cn = 0; cn < compiled.length; cn++) {
+            final int c = cn;
+            futures.add(runners.submit(() -> {
+                try {
+                    executors[c].run(compiled[c].pipelines());
+                } catch (final RuntimeException | Error e) {
+                    for (final DispatchSink sink : exchanges[c].sinks()) {
+                        sink.abort(e);
+                    }
+                    throw e;
+                }
+                return null;
+            }));
+        }
+        Throwable first = null;
+        for (int cn = 0; cn < futures.size(); cn++) {
+            try {
+                futures.get(cn).get();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the cluster ran a query", e);
+            } catch (final ExecutionException e) {
+                // The first CN to fail names the cause; the others report that they heard of it.
+                if (first == null || first.getMessage() != null && first.getMessage().contains("received an error")) {
+                    first = e.getCause();
+                }
+            }
+        }
+        if (first instanceof RuntimeException r) {
+            throw r;
+        }
+        if (first instanceof Error e) {
+            throw e;
+        }
+    }
+
+    private QueryStats stats(final String name, final StrategyConfig config, final long wallMillis,
+            final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges) {
+        final List<QueryStats.ExchangeStats> list = new ArrayList<>();
+        long whole = 0;
+        long split = 0;
+        for (final ClusterExchanges e : exchanges) {
+            for (final DispatchSink sink : e.sinks()) {
+                whole += sink.wholeBatchRoutes();
+                split += sink.splitBatches();
+            }
+        }
+        for (final PipelineCompiler.Compiled c : compiled) {
+            for (final Pipeline p : c.pipelines()) {
+                if (p.source() instanceof io.sluice.shuffle.exec.ColocatedScan scan) {
+                    whole += scan.wholeBlockReads();
+                }
+            }
+        }
+        final ClusterExchanges coordinator = exchanges[PipelineCompiler.COORDINATOR];
+        for (int i = 0; i < coordinator.count(); i++) {
+            final Exchange exchange = coordinator.sinks().get(i).exchange();
+            final ExchangeCounters total = cluster.counters(exchange);
+            final long[] bucketRows = new long[topology.bucketCount()];
+            for (int b = 0; b < bucketRows.length; b++) {
+                bucketRows[b] = total.rowsTo(b);
+            }
+            list.add(new QueryStats.ExchangeStats(i, coordinator.plannedModes().get(i).name(),
+                    coordinator.sinks().get(i).keyNames(), total.remoteRows(), total.remoteBytes(), total.localRows(),
+                    total.localBytes(), bucketRows));
+        }
+        return new QueryStats(name, config.strategy().cliName(), topology, wallMillis, whole, split, list);
+    }
+
+    /** A stored table, opened once per session (its block files mapped and checked once). */
+    private Table table(final String name) {
+        return open.computeIfAbsent(name, n -> {
+            if (!store.hasTable(n)) {
+                throw new StorageException("store " + store.dir() + " has no table '" + n + "' (it has "
+                        + store.tableNames() + "): generate it with sluice gen or import it");
+            }
+            return store.table(n);
+        });
+    }
+
+    private void closeExecutors() {
+        if (executors != null) {
+            for (final PipelineExecutor e : executors) {
+                e.close();
+            }
+        }
+        if (runners != null) {
+            runners.shutdownNow();
+        }
+    }
+
+    /** Stops the CNs and closes the tables. */
+    @Override
+    public synchronized void close() {
+        closeExecutors();
+        CloseHelper.close(cluster);
+        for (final Table t : open.values()) {
+            t.close();
+        }
+        open.clear();
+    }
+}
