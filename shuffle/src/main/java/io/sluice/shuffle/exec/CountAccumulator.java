@@ -1,14 +1,14 @@
 package io.sluice.shuffle.exec;
 
 import io.sluice.shuffle.expr.DataType;
+import io.sluice.shuffle.expr.RowType;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.ColumnType;
 import io.sluice.storage.ColumnVector;
-import io.sluice.storage.LongVector;
 import io.sluice.storage.NullMask;
 import java.util.Arrays;
+import java.util.List;
 
-/** COUNT(*) (every row) and COUNT(column) (rows where the column is not null). */
+/** COUNT(*) (every row) and COUNT(column) (rows where the column is not null); its state is the count. */
 final class CountAccumulator extends Accumulator {
     private final int nullableColumn;
     private long[] counts = new long[0];
@@ -58,14 +58,33 @@ final class CountAccumulator extends Accumulator {
 
     @Override
     void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
-        final CountAccumulator o = (CountAccumulator) other;
-        for (int i = 0; i < n; i++) {
-            counts[idMap[i]] += o.counts[from + i];
-        }
+        add(((CountAccumulator) other).counts, from, idMap, n);
     }
 
     @Override
     ColumnVector output(final int from, final int to) {
-        return new LongVector(ColumnType.INT64, Arrays.copyOfRange(counts, from, to), to - from, null);
+        return int64Column(counts, from, to);
+    }
+
+    @Override
+    RowType stateType(final String name) {
+        return new RowType(List.of(name + "$count"), List.of(DataType.INT64));
+    }
+
+    @Override
+    ColumnVector[] outputState(final int from, final int to) {
+        return new ColumnVector[] {output(from, to)};
+    }
+
+    @Override
+    void mergeState(final Batch batch, final int firstColumn, final int[] ids, final int n) {
+        add(int64Values(batch, firstColumn), 0, ids, n);
+    }
+
+    /** Adds the counts at {@code [from, from + n)} into groups {@code idMap[0..n)}. */
+    private void add(final long[] other, final int from, final int[] idMap, final int n) {
+        for (int i = 0; i < n; i++) {
+            counts[idMap[i]] += other[from + i];
+        }
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * COUNT(DISTINCT x) of integers, decimals or dates: the distinct (group, value) pairs live in one
- * {@link KeyTable}; a pair seen for the first time counts one for its group.
+ * {@link KeyTable}; a pair seen for the first time counts one for its group. It has no partial
+ * state for a two-phase aggregation (see {@link HashAggregate#splittable}).
  */
 final class CountDistinctAccumulator extends Accumulator {
     private static final RowType PAIR = new RowType(List.of("group", "value"),
@@ -92,6 +93,27 @@ final class CountDistinctAccumulator extends Accumulator {
 
     @Override
     ColumnVector output(final int from, final int to) {
-        return new LongVector(ColumnType.INT64, Arrays.copyOfRange(counts, from, to), to - from, null);
+        return int64Column(counts, from, to);
+    }
+
+    @Override
+    RowType stateType(final String name) {
+        throw notSplittable();
+    }
+
+    @Override
+    ColumnVector[] outputState(final int from, final int to) {
+        throw notSplittable();
+    }
+
+    @Override
+    void mergeState(final Batch batch, final int firstColumn, final int[] ids, final int n) {
+        throw notSplittable();
+    }
+
+    /** Partial counts of distinct values do not add up: the same value may be counted on two nodes. */
+    private IllegalStateException notSplittable() {
+        return new IllegalStateException("COUNT(DISTINCT " + argument + ") has no partial state: aggregate it in "
+                + "one phase, after a shuffle on the group keys");
     }
 }

@@ -2,17 +2,26 @@ package io.sluice.shuffle.exec;
 
 import io.sluice.shuffle.expr.DataType;
 import io.sluice.shuffle.expr.Evaluator;
+import io.sluice.shuffle.expr.RowType;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.storage.Block;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.IntVector;
 import io.sluice.storage.LongVector;
+import io.sluice.storage.NullMask;
 import java.util.Arrays;
+import java.util.List;
 
-/** MIN or MAX of integers, decimals or dates. */
+/**
+ * MIN or MAX of integers, decimals or dates; null for a group of no rows (the one group of an
+ * aggregation without keys over no input). Its state is the value itself, null likewise.
+ */
 final class MinMaxAccumulator extends Accumulator {
     private final Evaluator argument;
     private final boolean max;
     private long[] values = new long[0];
+    private boolean[] seen = new boolean[0];
+    private final long[] widened = new long[Block.MAX_ROWS];
 
     MinMaxAccumulator(final Evaluator argument, final boolean max) {
         this.argument = argument;
@@ -29,6 +38,7 @@ final class MinMaxAccumulator extends Accumulator {
         if (groups > values.length) {
             final int old = values.length;
             values = Arrays.copyOf(values, grow(old, groups));
+            seen = Arrays.copyOf(seen, values.length);
             Arrays.fill(values, old, values.length, max ? Long.MIN_VALUE : Long.MAX_VALUE);
         }
     }
@@ -39,10 +49,12 @@ final class MinMaxAccumulator extends Accumulator {
         if (max) {
             for (int i = 0; i < n; i++) {
                 values[ids[i]] = Math.max(values[ids[i]], v[i]);
+                seen[ids[i]] = true;
             }
         } else {
             for (int i = 0; i < n; i++) {
                 values[ids[i]] = Math.min(values[ids[i]], v[i]);
+                seen[ids[i]] = true;
             }
         }
     }
@@ -51,21 +63,68 @@ final class MinMaxAccumulator extends Accumulator {
     void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
         final MinMaxAccumulator o = (MinMaxAccumulator) other;
         for (int i = 0; i < n; i++) {
-            final int g = idMap[i];
-            values[g] = max ? Math.max(values[g], o.values[from + i]) : Math.min(values[g], o.values[from + i]);
+            if (o.seen[from + i]) {
+                add(idMap[i], o.values[from + i]);
+            }
         }
     }
 
     @Override
     ColumnVector output(final int from, final int to) {
+        final int n = to - from;
+        final long[] out = Arrays.copyOfRange(values, from, to);
+        long[] nulls = null;
+        for (int i = 0; i < n; i++) {
+            if (!seen[from + i]) {
+                nulls = nulls == null ? new long[NullMask.words(n)] : nulls;
+                NullMask.setNull(nulls, i);
+                out[i] = 0;
+            }
+        }
         final DataType t = type();
         if (t.isLongStored()) {
-            return new LongVector(t.storage(), Arrays.copyOfRange(values, from, to), to - from, null);
+            return new LongVector(t.storage(), out, n, nulls);
         }
-        final int[] ints = new int[to - from];
-        for (int i = 0; i < ints.length; i++) {
-            ints[i] = (int) values[from + i];
+        final int[] ints = new int[n];
+        for (int i = 0; i < n; i++) {
+            ints[i] = (int) out[i];
         }
-        return new IntVector(t.storage(), ints, ints.length, null);
+        return new IntVector(t.storage(), ints, n, nulls);
+    }
+
+    @Override
+    RowType stateType(final String name) {
+        return new RowType(List.of(name + "$value"), List.of(type()));
+    }
+
+    @Override
+    ColumnVector[] outputState(final int from, final int to) {
+        return new ColumnVector[] {output(from, to)};
+    }
+
+    @Override
+    void mergeState(final Batch batch, final int firstColumn, final int[] ids, final int n) {
+        final ColumnVector column = batch.column(firstColumn);
+        final long[] v;
+        if (column instanceof IntVector ints) {
+            final int[] stored = ints.values();
+            for (int i = 0; i < n; i++) {
+                widened[i] = stored[i];
+            }
+            v = widened;
+        } else {
+            v = int64Values(batch, firstColumn);
+        }
+        final long[] nulls = column.nulls();
+        for (int i = 0; i < n; i++) {
+            if (nulls == null || !NullMask.isNull(nulls, i)) {
+                add(ids[i], v[i]);
+            }
+        }
+    }
+
+    private void add(final int group, final long value) {
+        values[group] = max ? Math.max(values[group], value) : Math.min(values[group], value);
+        seen[group] = true;
     }
 }

@@ -2,19 +2,23 @@ package io.sluice.shuffle.exec;
 
 import io.sluice.shuffle.expr.DataType;
 import io.sluice.shuffle.expr.Evaluator;
+import io.sluice.shuffle.expr.RowType;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.ColumnType;
 import io.sluice.storage.ColumnVector;
 import io.sluice.storage.LongVector;
+import io.sluice.storage.NullMask;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * SUM and AVG of integers or scaled decimals in a 128-bit accumulator (two longs per group), so
  * that no sum overflows however many rows it adds. SUM outputs the exact value (an error if it
- * no longer fits a long); AVG outputs sum / count as a double.
+ * no longer fits a long); AVG outputs sum / count as a double; both are null for a group of no
+ * rows (the one group of an aggregation without keys over no input). The state of a two-phase
+ * aggregation is the sum's two halves and the count, so the final phase sees the exact values.
  */
 final class SumAccumulator extends Accumulator {
     private final Evaluator argument;
@@ -82,14 +86,38 @@ final class SumAccumulator extends Accumulator {
     @Override
     void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
         final SumAccumulator o = (SumAccumulator) other;
+        add(o.high, o.low, o.counts, from, idMap, n);
+    }
+
+    @Override
+    RowType stateType(final String name) {
+        return new RowType(List.of(name + "$sum_hi", name + "$sum_lo", name + "$count"),
+                List.of(DataType.INT64, DataType.INT64, DataType.INT64));
+    }
+
+    @Override
+    ColumnVector[] outputState(final int from, final int to) {
+        return new ColumnVector[] {int64Column(high, from, to), int64Column(low, from, to),
+                int64Column(counts, from, to)};
+    }
+
+    @Override
+    void mergeState(final Batch batch, final int firstColumn, final int[] ids, final int n) {
+        add(int64Values(batch, firstColumn), int64Values(batch, firstColumn + 1),
+                int64Values(batch, firstColumn + 2), 0, ids, n);
+    }
+
+    /** Adds the 128-bit sums and counts at {@code [from, from + n)} into groups {@code idMap[0..n)}. */
+    private void add(final long[] hi, final long[] lo, final long[] cnt, final int from, final int[] idMap,
+                     final int n) {
         for (int i = 0; i < n; i++) {
             final int g = idMap[i];
             final int og = from + i;
             final long before = low[g];
-            final long after = before + o.low[og];
+            final long after = before + lo[og];
             low[g] = after;
-            high[g] += o.high[og] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
-            counts[g] += o.counts[og];
+            high[g] += hi[og] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            counts[g] += cnt[og];
         }
     }
 
@@ -97,9 +125,13 @@ final class SumAccumulator extends Accumulator {
     ColumnVector output(final int from, final int to) {
         final int n = to - from;
         final long[] values = new long[n];
+        long[] nulls = null;
         for (int i = 0; i < n; i++) {
             final int g = from + i;
-            if (average) {
+            if (counts[g] == 0) {
+                nulls = nulls == null ? new long[NullMask.words(n)] : nulls;
+                NullMask.setNull(nulls, i);
+            } else if (average) {
                 final BigDecimal sum = new BigDecimal(toBigInteger(high[g], low[g]), scale());
                 values[i] = Double.doubleToRawLongBits(
                         sum.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128).doubleValue());
@@ -112,8 +144,7 @@ final class SumAccumulator extends Accumulator {
                 values[i] = low[g];
             }
         }
-        final ColumnType storage = type().storage();
-        return new LongVector(storage, values, n, null);
+        return new LongVector(type().storage(), values, n, nulls);
     }
 
     private int scale() {
