@@ -5,6 +5,8 @@ import io.sluice.storage.Block;
 import io.sluice.storage.BlockDecoder;
 import io.sluice.storage.BlockEncoder;
 import io.sluice.storage.ColumnVector;
+import io.sluice.storage.LongVector;
+import io.sluice.storage.StringVector;
 import io.sluice.storage.Schema;
 import io.sluice.storage.ZoneMap;
 import java.util.Arrays;
@@ -56,5 +58,26 @@ final class BatchCodec {
     Batch decode(final Schema schema, final DirectBuffer source, final int offset, final int length,
             final String origin, final long sequence) {
         return Batch.of(decoder.wrap(source, offset, length, origin, sequence).decode(schema, null));
+    }
+
+    /**
+     * The bytes of a batch's column data in memory: values, string offsets and bytes (dictionary
+     * codes for a dictionary string column), without null masks. What a local delivery would have
+     * sent, for counters; computed per batch, not per row.
+     */
+    static long columnBytes(final Batch batch) {
+        final int n = batch.rowCount();
+        long bytes = 0;
+        for (int c = 0; c < batch.columnCount(); c++) {
+            final ColumnVector v = batch.column(c);
+            if (v instanceof LongVector) {
+                bytes += 8L * n;
+            } else if (v instanceof StringVector s && !s.isDictionary()) {
+                bytes += 4L * (n + 1) + (n == 0 ? 0 : s.offset(n) - s.offset(0));
+            } else {
+                bytes += 4L * n;
+            }
+        }
+        return bytes;
     }
 }

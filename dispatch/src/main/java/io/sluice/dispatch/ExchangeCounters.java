@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class ExchangeCounters {
     private final AtomicLong localRows = new AtomicLong();
     private final AtomicLong localBatches = new AtomicLong();
+    private final AtomicLong localBytes = new AtomicLong();
     private final AtomicLong remoteRows = new AtomicLong();
     private final AtomicLong remoteBatches = new AtomicLong();
     private final AtomicLong remoteBytes = new AtomicLong();
@@ -27,8 +28,9 @@ public final class ExchangeCounters {
         this.rowsByBucket = new AtomicLongArray(bucketCount);
     }
 
-    void onLocal(final int bucket, final int rows) {
+    void onLocal(final int bucket, final int rows, final long bytes) {
         localRows.addAndGet(rows);
+        localBytes.addAndGet(bytes);
         localBatches.incrementAndGet();
         batchesByBucket.incrementAndGet(bucket);
         rowsByBucket.addAndGet(bucket, rows);
@@ -62,6 +64,7 @@ public final class ExchangeCounters {
     public void addTo(final ExchangeCounters total) {
         total.localRows.addAndGet(localRows.get());
         total.localBatches.addAndGet(localBatches.get());
+        total.localBytes.addAndGet(localBytes.get());
         total.remoteRows.addAndGet(remoteRows.get());
         total.remoteBatches.addAndGet(remoteBatches.get());
         total.remoteBytes.addAndGet(remoteBytes.get());
@@ -73,6 +76,11 @@ public final class ExchangeCounters {
             total.batchesByBucket.addAndGet(b, batchesByBucket.get(b));
             total.rowsByBucket.addAndGet(b, rowsByBucket.get(b));
         }
+    }
+
+    /** Column bytes of the batches delivered through in-process queues (a copy per destination). */
+    public long localBytes() {
+        return localBytes.get();
     }
 
     /** Rows delivered through in-process queues. */

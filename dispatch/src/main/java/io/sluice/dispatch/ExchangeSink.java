@@ -143,12 +143,13 @@ public final class ExchangeSink implements AutoCloseable {
             batch.release();
         }
         final int rows = batch.rowCount();
+        final long localBytes = locals == 0 ? 0 : BatchCodec.columnBytes(local);
         for (int i = 0; i < count; i++) {
             final int bucket = destinations[i];
             final LocalInbound inbound = localByBucket[bucket];
             if (inbound != null) {
                 if (offer(inbound, local)) {
-                    counters.onLocal(bucket, rows);
+                    counters.onLocal(bucket, rows, localBytes);
                 } else {
                     local.release();
                     counters.onDropped();

@@ -55,9 +55,14 @@ final class ClusterExchanges implements ExchangeFactory {
             throw new IllegalStateException("query " + queryId + " needs exchange id " + id + ", above "
                     + Exchange.MAX_EXCHANGE_ID + ": exchange ids are not being reused");
         }
+        // Column names do not travel (frames carry the block layout); plan names need not be storage names.
         final List<Field> fields = new ArrayList<>();
         for (int c = 0; c < rowType.size(); c++) {
-            fields.add(new Field(rowType.name(c), rowType.type(c).storage()));
+            fields.add(new Field("c" + c, rowType.type(c).storage()));
+        }
+        final List<String> keyNames = new ArrayList<>();
+        for (int k = 0; keyColumns != null && k < keyColumns.length; k++) {
+            keyNames.add(rowType.name(keyColumns[k]));
         }
         final Schema schema = new Schema(fields);
         final int senders = topology.coresPerCn();
@@ -72,7 +77,7 @@ final class ClusterExchanges implements ExchangeFactory {
             throw new IllegalArgumentException(mode + " exchange " + id + " needs a bucket function");
         }
         final DispatchSink sink = new DispatchSink(node, exchange, shuffles ? keyColumns : null,
-                shuffles ? function : null, options, 0, mode, sinks.size());
+                shuffles ? function : null, options, 0, mode, sinks.size(), keyNames);
         sinks.add(sink);
         planned.add(mode);
         final Source source = receiver.register(exchange, rowType, shuffles, sink.label());

@@ -46,14 +46,11 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
      * @param fixedShuffleIdx the bucket every batch is tagged with when there is no function
      * @param planned         the mode the plan asked for (a broadcast is dispatched as ALL_CN of bucket 0)
      * @param number          the exchange's number within the query
+     * @param keyNames        the names of the key columns, for EXPLAIN and stats
      */
     DispatchSink(final ComputeNode node, final Exchange exchange, final int[] keyColumns, final BucketFunction function,
-            final ShuffleOptions options, final int fixedShuffleIdx, final DispatchMode planned, final int number) {
-        final List<String> names = new ArrayList<>();
-        for (int k = 0; keyColumns != null && k < keyColumns.length; k++) {
-            names.add(exchange.schema().field(keyColumns[k]).name());
-        }
-        this.keyNames = List.copyOf(names);
+            final ShuffleOptions options, final int fixedShuffleIdx, final DispatchMode planned, final int number, final List<String> keyNames) {
+        this.keyNames = List.copyOf(keyNames);
         this.planned = planned;
         this.number = number;
         this.node = node;

@@ -46,4 +46,12 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
             default -> throw new IllegalStateException(function.toString());
         };
     }
+
+    @Override
+    public String toString() {
+        final String call = function == AggregateFunction.COUNT_STAR ? "count(*)"
+                : function == AggregateFunction.COUNT_DISTINCT ? "count(DISTINCT " + argument + ")"
+                : function.name().toLowerCase(java.util.Locale.ROOT) + "(" + argument + ")";
+        return call + " AS " + name;
+    }
 }

@@ -39,4 +39,9 @@ public final class MaterializedSource implements Source {
     public Reader openReader() {
         return (morsel, out) -> out.accept(resolved.get(morsel));
     }
+
+    @Override
+    public String toString() {
+        return "rows of the previous pipeline " + rowType.names();
+    }
 }

@@ -28,6 +28,11 @@ public final class ResultCollector implements Sink<ResultCollector.Rows> {
     public void finish() {
     }
 
+    @Override
+    public String toString() {
+        return "result";
+    }
+
     /** The collected rows (after the pipeline finished). */
     public QueryResult result() {
         return new QueryResult(rowType, batches);

@@ -11,4 +11,9 @@ public record SortKey(String column, boolean descending) {
     public static SortKey desc(final String column) {
         return new SortKey(column, true);
     }
+
+    @Override
+    public String toString() {
+        return column + (descending ? " DESC" : "");
+    }
 }

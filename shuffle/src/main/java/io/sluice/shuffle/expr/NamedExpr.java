@@ -12,4 +12,10 @@ public record NamedExpr(String name, Expr expr) {
     public static NamedExpr column(final String name) {
         return new NamedExpr(name, Expr.col(name));
     }
+
+    /** {@code name}, or {@code expr AS name} when it is computed or renamed. */
+    @Override
+    public String toString() {
+        return expr instanceof ColumnRef r && r.name().equals(name) ? name : expr + " AS " + name;
+    }
 }

@@ -345,7 +345,8 @@ public final class ShuffleOperator {
         }
         for (int c = 0; c < types.length; c++) {
             final ColumnType type = batch.column(c).type();
-            if (!type.equals(types[c])) {
+            // Decimals are scaled longs: the precision may differ between sources, the scale may not.
+            if (type.kind() != types[c].kind() || type.scale() != types[c].scale()) {
                 throw new IllegalArgumentException("column " + c + " of the batch is " + type + " but the shuffle "
                         + "input says " + schema.field(c) + ": give batches of the input's columns");
             }

@@ -71,8 +71,12 @@ final class DetermineGroupStrategy {
         for (final String c : columns) {
             final RangeBoundaries b = stats.boundaries(agg.input(), c, topology);
             if (b != null && b.isRange()) {
-                final boolean colocate = strategy == Strategy.COLOCATE
-                        || strategy != Strategy.SHUFFLE_RANGE && stats.scanSortedBy(agg.input(), c);
+                final boolean sorted = stats.scanSortedBy(agg.input(), c);
+                if (strategy == Strategy.COLOCATE && !sorted) {
+                    return LocalShuffle.of(Distribution.MERGE, "colocate: the input is not stored by " + c
+                            + ", so partial groups are merged instead of moving rows");
+                }
+                final boolean colocate = strategy != Strategy.SHUFFLE_RANGE && sorted;
                 return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, b, c,
                         why + "; " + b.method() + " on " + c);
             }

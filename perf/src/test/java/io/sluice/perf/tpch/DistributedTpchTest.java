@@ -1,0 +1,135 @@
+package io.sluice.perf.tpch;
+
+import static io.sluice.shuffle.expr.Expr.col;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.JoinType;
+import io.sluice.shuffle.expr.Expr;
+import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.Distribution;
+import io.sluice.shuffle.plan.Plan;
+import io.sluice.shuffle.plan.Strategy;
+import io.sluice.shuffle.plan.StrategyConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every registered query under every strategy on embedded clusters of several shapes, batches
+ * crossing CNs through Aeron, returns what DuckDB returns over the same SF 0.01 rows. One session
+ * runs them all, changing its topology between shapes.
+ */
+class DistributedTpchTest {
+    private static final List<String> TOPOLOGIES = List.of("1x1", "1x2", "2x2", "3x2", "5x1", "7x2");
+
+    @TempDir
+    static Path dir;
+
+    private static TpchOracle oracle;
+    private static Session session;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        oracle = TpchOracle.generate(dir, 0.01);
+        session = new Session(oracle.store(), new Topology(1, 1));
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (session != null) {
+            session.close();
+        }
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    static Stream<Arguments> topologiesQueriesAndStrategies() {
+        final List<Arguments> cases = new ArrayList<>();
+        for (final String topology : TOPOLOGIES) {
+            for (final Query q : Queries.all()) {
+                for (final Strategy strategy : Strategy.values()) {
+                    cases.add(Arguments.of(topology, q.name(), strategy));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{1} {2} on {0}")
+    @MethodSource("topologiesQueriesAndStrategies")
+    void sameResultAsDuckDb(final String topology, final String name, final Strategy strategy) throws Exception {
+        final Topology shape = Topology.parse(topology);
+        session.topology(shape);
+        final Query query = TpchOracle.query(name);
+        final Session.Execution execution = run(query.plan(), name, strategy);
+        oracle.assertSameAsDuckDb(query, execution.result());
+        if (shape.cnCount() == 1) {
+            assertThat(execution.stats().rowsRemote()).as("rows crossing CNs on one CN").isZero();
+        }
+        assertThat(execution.explain()).contains("Fragment", "[SINGLE]");
+    }
+
+    @Test
+    void aGroupByOnTheJoinKeyReusesTheShuffleAcrossCns() throws Exception {
+        session.topology(new Topology(3, 2));
+        final Query q18 = TpchOracle.query("q18");
+        final Session.Execution execution = session.execute("q18", q18.plan(),
+                StrategyConfig.defaults().withStrategy(Strategy.AUTO).withThresholds(1_000, 1_000));
+        oracle.assertSameAsDuckDb(q18, execution.result());
+        assertThat(execution.decisions()).filteredOn(d -> d.operator().startsWith("group by [c_name"))
+                .extracting(Decision::choice).containsExactly(Distribution.REUSE_SHUFFLE);
+    }
+
+    @Test
+    void anEmptyBuildSideAnEmptyProbeSideAndEmptyBucketsLoseNothingAndHangNothing() throws Exception {
+        session.topology(new Topology(3, 2));
+        final Expr never = Expr.lt(col("o_orderkey"), Expr.lit(0));
+        final Plan emptyBuild = Plan.scan("lineitem", "l_orderkey", "l_quantity")
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey").filter(never),
+                        List.of("l_orderkey"), List.of("o_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"), Plan.sum(col("l_quantity"), "s"));
+        final Plan emptyProbe = Plan.scan("orders", "o_orderkey", "o_custkey").filter(never)
+                .join(JoinType.INNER, Plan.scan("customer", "c_custkey"), List.of("o_custkey"), List.of("c_custkey"))
+                .aggregate(Plan.groupBy("o_custkey"), Plan.count("n"));
+        final Plan oneBucket = Plan.scan("orders", "o_orderkey", "o_orderstatus")
+                .filter(Expr.eq(col("o_orderkey"), Expr.lit(7)))
+                .aggregate(Plan.groupBy("o_orderkey"), Plan.count("n"));
+        for (final Strategy strategy : Strategy.values()) {
+            assertThat(run(emptyBuild, "empty build", strategy).result().rows())
+                    .as("empty build side under %s", strategy).containsExactly(java.util.Arrays.asList(0L, null));
+            assertThat(run(emptyProbe, "empty probe", strategy).result().rowCount())
+                    .as("filter removing everything under %s", strategy).isZero();
+            assertThat(run(oneBucket, "one bucket", strategy).result().rows())
+                    .as("one key, every other bucket empty, under %s", strategy).containsExactly(List.of(7L, 1L));
+        }
+    }
+
+    @Test
+    void oneSessionGivesTheSameAnswersWhileItsTopologyChanges() throws Exception {
+        final Query query = TpchOracle.query("q3");
+        final List<List<List<Object>>> answers = new ArrayList<>();
+        for (final String shape : List.of("3x10", "5x10", "7x8", "1x2")) {
+            session.topology(Topology.parse(shape));
+            final Session.Execution execution = run(query.plan(), query.name(), Strategy.AUTO);
+            assertThat(execution.stats().topology()).isEqualTo(Topology.parse(shape));
+            answers.add(execution.result().rows());
+        }
+        oracle.assertSameAsDuckDb(query, run(query.plan(), query.name(), Strategy.COLOCATE).result());
+        assertThat(answers).allSatisfy(a -> assertThat(a).isEqualTo(answers.get(0)));
+    }
+
+    private static Session.Execution run(final Plan plan, final String name, final Strategy strategy) {
+        return session.execute(name, plan, StrategyConfig.defaults().withStrategy(strategy));
+    }
+}

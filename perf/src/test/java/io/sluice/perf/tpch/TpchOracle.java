@@ -1,0 +1,112 @@
+package io.sluice.perf.tpch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import io.sluice.storage.tpch.TpchLoader;
+import io.sluice.storage.tpch.TpchTable;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The oracle of the query tests: a TPC-H store generated at a scale, the same rows loaded into an
+ * in-memory DuckDB, and a check that a Sluice result has DuckDB's column names and the same rows in
+ * the same order: exact for integers, decimals, dates and strings, within 1e-9 relative for doubles.
+ */
+final class TpchOracle implements AutoCloseable {
+    private final Store store;
+    private final Connection duck;
+
+    private TpchOracle(final Store store, final Connection duck) {
+        this.store = store;
+        this.duck = duck;
+    }
+
+    /** Generates every table at scale {@code sf} into {@code dir} and loads them into DuckDB. */
+    static TpchOracle generate(final Path dir, final double sf) throws Exception {
+        final Store store = Store.create(dir.resolve("store"));
+        final List<String> names = new ArrayList<>();
+        for (final TpchTable t : TpchTable.values()) {
+            try (Table ignored = TpchLoader.load(store, t, sf, rows -> { })) {
+                names.add(t.tableName());
+            }
+        }
+        final Connection duck = DuckDbLoader.openInMemory(2);
+        DuckDbLoader.load(store, names, duck);
+        return new TpchOracle(store, duck);
+    }
+
+    Store store() {
+        return store;
+    }
+
+    static Query query(final String name) {
+        return Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Override
+    public void close() throws Exception {
+        duck.close();
+    }
+
+    void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
+        final String name = query.name();
+        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
+            final ResultSetMetaData meta = rs.getMetaData();
+            final List<String> expectedNames = new ArrayList<>();
+            for (int c = 1; c <= meta.getColumnCount(); c++) {
+                expectedNames.add(meta.getColumnLabel(c));
+            }
+            assertThat(actual.rowType().names()).as("column names").isEqualTo(expectedNames);
+            int row = 0;
+            while (rs.next()) {
+                assertThat(row).as("%s returned fewer rows than DuckDB", name).isLessThan(actual.rowCount());
+                for (int c = 0; c < expectedNames.size(); c++) {
+                    assertCell(rs.getObject(c + 1), actual.value(row, c), name + " row " + row + " column "
+                            + expectedNames.get(c));
+                }
+                row++;
+            }
+            assertThat(actual.rowCount()).as("%s row count", name).isEqualTo(row);
+            assertThat(row).as("%s returns rows at SF 0.01", name).isPositive();
+        }
+    }
+
+    private static void assertCell(final Object expected, final Object actual, final String where) {
+        if (expected == null) {
+            assertThat(actual).as(where).isNull();
+        } else if (expected instanceof Double d) {
+            assertThat(actual).as(where).isInstanceOf(Double.class);
+            final double a = (Double) actual;
+            assertThat(Math.abs(a - d)).as(where + ": " + a + " vs " + d).isLessThanOrEqualTo(1e-9 * Math.abs(d));
+        } else if (expected instanceof Number n) {
+            assertThat(actual).as(where).isInstanceOfAny(Long.class, BigDecimal.class);
+            assertThat(decimal(actual)).as(where).isEqualByComparingTo(decimal(n));
+        } else if (expected instanceof String str) {
+            assertThat(actual).as(where).isEqualTo(str);
+        } else {
+            // Dates: DuckDB's JDBC type varies by version, its text form does not.
+            assertThat(String.valueOf(actual)).as(where).isEqualTo(expected.toString());
+        }
+    }
+
+    private static BigDecimal decimal(final Object n) {
+        if (n instanceof BigDecimal b) {
+            return b;
+        }
+        if (n instanceof BigInteger i) {
+            return new BigDecimal(i);
+        }
+        return BigDecimal.valueOf(((Number) n).longValue());
+    }
+}
