@@ -70,9 +70,11 @@ class TpchDuckDbTest {
         if (strategy != Strategy.AUTO) {
             final boolean broadcast = strategy == Strategy.BROADCAST;
             for (final Decision d : execution.decisions()) {
+                // Hybrid forces joins only; its group-bys are chosen as under auto.
+                final boolean chosen = strategy == Strategy.HYBRID && d.operator().startsWith("group by");
                 final boolean merges = d.reason().contains("no group keys") || d.reason().contains("expressions")
                         || d.reason().startsWith("colocate: the input is not stored by");
-                if (!merges) {
+                if (!merges && !chosen) {
                     assertThat(d.choice().isShuffle()).as("%s under %s: %s", name, strategy, d).isEqualTo(!broadcast);
                 }
             }
