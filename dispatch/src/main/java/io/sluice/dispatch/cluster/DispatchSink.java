@@ -4,6 +4,7 @@ import io.sluice.dispatch.ComputeNode;
 import io.sluice.dispatch.Exchange;
 import io.sluice.dispatch.ExchangeSink;
 import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.exec.BatchConsumer;
 import io.sluice.shuffle.exec.Sink;
 import io.sluice.shuffle.operator.Batch;
@@ -142,7 +143,7 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
     /** The exchange as EXPLAIN names it: number, mode asked for, keys and bucket function. */
     String label() {
         return "#" + number + " " + planned + (planned != exchange.mode() ? " (as " + exchange.mode() + " to core 0)" : "")
-                + (function == null ? "" : " by " + keyNames + " " + (function instanceof io.sluice.shuffle.RangeBucketFunction
+                + (function == null ? "" : " by " + keyNames + " " + (function instanceof RangeBucketFunction
                 ? "range" : "hash") + " into " + function.bucketCount() + " buckets");
     }
 

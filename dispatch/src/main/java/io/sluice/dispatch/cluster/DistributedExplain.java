@@ -43,14 +43,14 @@ final class DistributedExplain {
             }
             sb.append("    => ").append(p.sink()).append('\n');
             if (p.sink() instanceof DispatchSink sink) {
-                sb.append("      expected rows crossing CNs: ").append(crossing(sink, type, topology)).append('\n');
+                sb.append("      expected rows crossing CNs: ").append(crossing(sink, topology)).append('\n');
             }
         }
         return sb.toString();
     }
 
     /** The share of an exchange's rows expected to leave their CN, from its mode and the cluster's shape. */
-    private static String crossing(final DispatchSink sink, final FragmentType from, final Topology topology) {
+    private static String crossing(final DispatchSink sink, final Topology topology) {
         final int n = topology.cnCount();
         final DispatchMode mode = sink.plannedMode();
         if (mode == DispatchMode.LOCAL_ONLY || n == 1) {
@@ -58,9 +58,6 @@ final class DistributedExplain {
         }
         if (mode == DispatchMode.BROADCAST || mode == DispatchMode.ALL_CN) {
             return "every row, to each of the " + (n - 1) + " other CNs";
-        }
-        if (from == FragmentType.SINGLE) {
-            return String.format(Locale.ROOT, "about (n-1)/n = %.0f%% (sent from the coordinator)", 100.0 * (n - 1) / n);
         }
         return String.format(Locale.ROOT, "about (n-1)/n = %.0f%%", 100.0 * (n - 1) / n);
     }

@@ -6,6 +6,7 @@ import io.sluice.dispatch.EmbeddedCluster;
 import io.sluice.dispatch.Exchange;
 import io.sluice.dispatch.ExchangeCounters;
 import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.ColocatedScan;
 import io.sluice.shuffle.exec.Pipeline;
 import io.sluice.shuffle.exec.PipelineExecutor;
 import io.sluice.shuffle.exec.QueryResult;
@@ -26,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.CloseHelper;
 
 /**
@@ -159,8 +161,12 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    /** Runs every CN's pipelines at once; on a failure fails that CN's senders and rethrows the first cause. */
+    /**
+     * Runs every CN's pipelines at once. A CN that fails fails its senders, so its receivers on
+     * other CNs fail in turn; the first failure is the cause the query reports.
+     */
     private void run(final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges) {
+        final AtomicReference<Throwable> first = new AtomicReference<>();
         final List<Future<?>> futures = new ArrayList<>();
         for (int cn = 0; cn < compiled.length; cn++) {
             final int c = cn;
@@ -168,32 +174,28 @@ public final class Session implements AutoCloseable {
                 try {
                     executors[c].run(compiled[c].pipelines());
                 } catch (final RuntimeException | Error e) {
+                    first.compareAndSet(null, e);
                     for (final DispatchSink sink : exchanges[c].sinks()) {
                         sink.abort(e);
                     }
-                    throw e;
                 }
-                return null;
             }));
         }
-        Throwable first = null;
-        for (int cn = 0; cn < futures.size(); cn++) {
+        for (final Future<?> future : futures) {
             try {
-                futures.get(cn).get();
+                future.get();
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while the cluster ran a query", e);
             } catch (final ExecutionException e) {
-                // The first CN to fail names the cause; the others report that they heard of it.
-                if (first == null || first.getMessage() != null && first.getMessage().contains("received an error")) {
-                    first = e.getCause();
-                }
+                first.compareAndSet(null, e.getCause());
             }
         }
-        if (first instanceof RuntimeException r) {
+        final Throwable t = first.get();
+        if (t instanceof RuntimeException r) {
             throw r;
         }
-        if (first instanceof Error e) {
+        if (t instanceof Error e) {
             throw e;
         }
     }
@@ -211,7 +213,7 @@ public final class Session implements AutoCloseable {
         }
         for (final PipelineCompiler.Compiled c : compiled) {
             for (final Pipeline p : c.pipelines()) {
-                if (p.source() instanceof io.sluice.shuffle.exec.ColocatedScan scan) {
+                if (p.source() instanceof ColocatedScan scan) {
                     whole += scan.wholeBlockReads();
                 }
             }

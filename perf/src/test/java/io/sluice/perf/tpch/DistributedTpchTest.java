@@ -2,6 +2,7 @@ package io.sluice.perf.tpch;
 
 import static io.sluice.shuffle.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.shuffle.Topology;
@@ -113,6 +114,22 @@ class DistributedTpchTest {
             assertThat(run(oneBucket, "one bucket", strategy).result().rows())
                     .as("one key, every other bucket empty, under %s", strategy).containsExactly(List.of(7L, 1L));
         }
+    }
+
+    @Test
+    void aCnThatFailsFailsTheQueryWithItsCauseAndTheSessionRunsTheNextQuery() throws Exception {
+        session.topology(new Topology(3, 2));
+        // Only the order with the largest key overflows, so one CN fails and the others hear of it.
+        final Plan overflowing = Plan.scan("orders", "o_orderkey", "o_totalprice")
+                .project(new io.sluice.shuffle.expr.NamedExpr("k", Expr.mul(col("o_orderkey"),
+                        Expr.lit(Long.MAX_VALUE / 59_000))))
+                .aggregate(Plan.groupBy("k"), Plan.count("n"));
+        for (final Strategy strategy : List.of(Strategy.BROADCAST, Strategy.SHUFFLE_HASH)) {
+            assertThatThrownBy(() -> run(overflowing, "overflow", strategy))
+                    .as("under %s", strategy).isInstanceOf(ArithmeticException.class);
+        }
+        final Query q6 = TpchOracle.query("q6");
+        oracle.assertSameAsDuckDb(q6, run(q6.plan(), "q6", Strategy.AUTO).result());
     }
 
     @Test
