@@ -47,6 +47,7 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     private int eosCount;
     private long lastProgressNs;
     private long framesReceived;
+    private long heartbeatsReceived;
     private long batchesReceived;
     private long rowsReceived;
     private DispatchException failure;
@@ -172,7 +173,11 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     @Override
     public void onFrame(final long queryId, final int exchangeId, final int senderCn, final int frameBucket,
             final FrameKind kind, final DirectBuffer buffer, final int offset, final int length) {
-        framesReceived++;
+        if (kind == FrameKind.HEARTBEAT) {
+            heartbeatsReceived++;
+        } else {
+            framesReceived++;
+        }
         if (failure != null) {
             return;
         }
@@ -285,6 +290,11 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     /** Frames taken from Aeron so far: data, end-of-stream and error. Zero when every sender is local. */
     public long framesReceived() {
         return framesReceived;
+    }
+
+    /** Heartbeat frames taken from Aeron so far, not counted in {@link #framesReceived}. */
+    public long heartbeatsReceived() {
+        return heartbeatsReceived;
     }
 
     /** Batches returned so far, local and remote. */

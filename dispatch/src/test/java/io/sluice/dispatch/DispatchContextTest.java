@@ -9,10 +9,16 @@ import org.junit.jupiter.api.Test;
 /** Dispatch settings: defaults that hold together, and values that cannot work rejected by name. */
 class DispatchContextTest {
     @Test
-    void theDefaultHeartbeatIsWellWithinTheSenderTimeout() {
-        final DispatchContext context = new DispatchContext().validate();
-        assertThat(context.heartbeatIntervalNs()).isEqualTo(DispatchContext.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        assertThat(context.heartbeatIntervalNs() * 10).isLessThan(context.senderTimeoutNs());
+    void theHeartbeatIntervalDefaultsWellWithinTheSenderTimeoutAndIsReadFromItsProperty() {
+        assertThat(DispatchContext.HEARTBEAT_INTERVAL_DEFAULT_NS * 10)
+                .isLessThan(DispatchContext.SENDER_TIMEOUT_DEFAULT_NS);
+        System.setProperty(DispatchContext.HEARTBEAT_INTERVAL_PROP_NAME, "250ms");
+        try {
+            assertThat(new DispatchContext().validate().heartbeatIntervalNs())
+                    .isEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
+        } finally {
+            System.clearProperty(DispatchContext.HEARTBEAT_INTERVAL_PROP_NAME);
+        }
     }
 
     @Test
