@@ -7,8 +7,8 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
  * The bounded in-process queue of one local destination: the CN's senders offer batches,
  * {@link EndOfStream} and {@link SenderFailure}, the destination's {@link ExchangeSource} polls.
  * A full queue is back pressure (senders wait); it never grows and never drops, except once the
- * destination has finished early and wants nothing more. A sender with nothing to queue here (it
- * waits on another destination) marks it instead with a heartbeat, which takes no slot.
+ * destination has finished early and wants nothing more. A sender busy with, or waiting on, other
+ * destinations marks it instead with a heartbeat, which takes no slot.
  */
 final class LocalInbound {
     private final ManyToOneConcurrentArrayQueue<Object> queue;
