@@ -14,8 +14,18 @@ import org.agrona.concurrent.IdleStrategy;
 public final class DispatchContext {
     /** Batches a local destination's queue holds before its senders wait (back pressure). */
     public static final String QUEUE_CAPACITY_PROP_NAME = "sluice.dispatch.queue.capacity";
-    /** How long a receiver waits without any batch or end-of-stream before it fails naming the silent CNs. */
+    /**
+     * How long a receiver waits without hearing from its senders (a batch, an end-of-stream or a
+     * heartbeat) before it fails naming the silent CNs.
+     */
     public static final String SENDER_TIMEOUT_PROP_NAME = "sluice.dispatch.sender.timeout";
+    /**
+     * How often a sender that is busy elsewhere (sending to other destinations, or waiting on a full
+     * queue, a back-pressured stream, a destination not yet connected) or sends only empty batches
+     * tells its other receivers it is alive, so that a slow sender is not taken for a dead one. Must be
+     * below the sender timeout, best a small fraction of it.
+     */
+    public static final String HEARTBEAT_INTERVAL_PROP_NAME = "sluice.dispatch.heartbeat.interval";
     /**
      * How long a sender keeps retrying a remote destination that was connected and no longer is
      * before treating it as finished early and dropping what it would send there.
@@ -30,6 +40,8 @@ public final class DispatchContext {
     public static final int QUEUE_CAPACITY_DEFAULT = 64;
     /** 60 s: longer than the transport's 30 s client liveness, so a dead driver is reported first. */
     public static final long SENDER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+    /** 1 s: dozens of heartbeats per default sender timeout, and one small frame a second per waiting sender. */
+    public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
     /** 500 ms: Aeron itself reports a lost UDP receiver only after seconds, so this is not hit by jitter. */
     public static final long DISCONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** 16 fragments per poll. */
@@ -37,6 +49,7 @@ public final class DispatchContext {
 
     private int queueCapacity;
     private long senderTimeoutNs;
+    private long heartbeatIntervalNs;
     private long disconnectTimeoutNs;
     private int fragmentLimit;
     private TransportContext.IdleKind idleKind;
@@ -45,6 +58,8 @@ public final class DispatchContext {
     public DispatchContext() {
         queueCapacity = SystemUtil.getSizeAsInt(QUEUE_CAPACITY_PROP_NAME, QUEUE_CAPACITY_DEFAULT);
         senderTimeoutNs = SystemUtil.getDurationInNanos(SENDER_TIMEOUT_PROP_NAME, SENDER_TIMEOUT_DEFAULT_NS);
+        heartbeatIntervalNs = SystemUtil.getDurationInNanos(HEARTBEAT_INTERVAL_PROP_NAME,
+                HEARTBEAT_INTERVAL_DEFAULT_NS);
         disconnectTimeoutNs = SystemUtil.getDurationInNanos(DISCONNECT_TIMEOUT_PROP_NAME,
                 DISCONNECT_TIMEOUT_DEFAULT_NS);
         fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
@@ -66,6 +81,11 @@ public final class DispatchContext {
         if (senderTimeoutNs <= 0) {
             throw new IllegalArgumentException("sender timeout " + senderTimeoutNs + " ns must be positive ("
                     + SENDER_TIMEOUT_PROP_NAME + ")");
+        }
+        if (heartbeatIntervalNs <= 0 || heartbeatIntervalNs >= senderTimeoutNs) {
+            throw new IllegalArgumentException("heartbeat interval " + heartbeatIntervalNs + " ns must be positive and"
+                    + " below the sender timeout " + senderTimeoutNs + " ns, or receivers take waiting senders for"
+                    + " dead (" + HEARTBEAT_INTERVAL_PROP_NAME + ", " + SENDER_TIMEOUT_PROP_NAME + ")");
         }
         if (disconnectTimeoutNs <= 0) {
             throw new IllegalArgumentException("disconnect timeout " + disconnectTimeoutNs + " ns must be positive ("
@@ -93,6 +113,15 @@ public final class DispatchContext {
 
     public DispatchContext senderTimeoutNs(final long senderTimeoutNs) {
         this.senderTimeoutNs = senderTimeoutNs;
+        return this;
+    }
+
+    public long heartbeatIntervalNs() {
+        return heartbeatIntervalNs;
+    }
+
+    public DispatchContext heartbeatIntervalNs(final long heartbeatIntervalNs) {
+        this.heartbeatIntervalNs = heartbeatIntervalNs;
         return this;
     }
 

@@ -1,7 +1,7 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.storage.Schema;
 
 /**

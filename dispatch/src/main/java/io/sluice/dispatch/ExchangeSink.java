@@ -1,8 +1,8 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;
@@ -26,10 +26,19 @@ import org.agrona.concurrent.UnsafeBuffer;
  * each), then {@link #close}. Closing unfinished fails the exchange. The sink takes ownership of
  * each batch: it is released once encoded, or handed to the local destination that releases it.
  * A destination that has finished early gets nothing more; its batches are dropped and counted.
+ *
+ * <p>Liveness is not throughput: on each batch, and while this sender waits on one destination (a full
+ * local queue, a back-pressured stream, a first connection), it tells every other receiver it has
+ * not yet ended that it is alive, at most once per heartbeat interval
+ * ({@link DispatchContext#heartbeatIntervalNs}), so none of them takes it for dead after the sender
+ * timeout. A remote receiver gets a HEARTBEAT frame if its stream takes one at once (a back-pressured
+ * one has data waiting, which says as much); a local one gets its queue marked, taking no slot.
  * Single-threaded: one sink per sending pipeline.
  */
 public final class ExchangeSink implements AutoCloseable {
-    private static final int EOS_PAYLOAD_LENGTH = 4;
+    /** End-of-stream and heartbeat frames carry the sending pipeline. */
+    private static final int PIPELINE_PAYLOAD_LENGTH = 4;
+    private static final int NO_BUCKET = -1;
 
     private final ComputeNode node;
     private final Exchange exchange;
@@ -41,12 +50,19 @@ public final class ExchangeSink implements AutoCloseable {
     private final LocalInbound[] localByBucket;
     private final FramePublisher[] remoteByBucket;
     private final boolean[] connectedOnce;
+    /** Receivers this sink has sent end-of-stream or an error: they get no more heartbeats. */
+    private final boolean[] ended;
     private final int maxRemotePayload;
     private final BatchCodec codec = new BatchCodec();
     private final IdleStrategy idleStrategy;
     private final ExchangeCounters counters;
     private final EndOfStream endOfStream;
-    private final UnsafeBuffer eosPayload = new UnsafeBuffer(new byte[EOS_PAYLOAD_LENGTH]);
+    private final UnsafeBuffer pipelinePayload = new UnsafeBuffer(new byte[PIPELINE_PAYLOAD_LENGTH]);
+    private final long heartbeatIntervalNs;
+    /** The remote bucket a send is held up on, which the heartbeats it sends meanwhile skip. */
+    private int waitingOn = NO_BUCKET;
+    private final Runnable heartbeatWhileWaiting = () -> heartbeat(waitingOn);
+    private long lastHeartbeatNs = System.nanoTime();
     private boolean finished;
     private boolean failed;
     private boolean closed;
@@ -60,13 +76,15 @@ public final class ExchangeSink implements AutoCloseable {
         this.routing = new Routing(exchange, cn, pipeline);
         this.destinations = new int[routing.maxDestinations()];
         this.idleStrategy = node.dispatchContext().newIdleStrategy();
+        this.heartbeatIntervalNs = node.dispatchContext().heartbeatIntervalNs();
         this.counters = node.counters(exchange);
         this.endOfStream = new EndOfStream(cn, pipeline);
-        this.eosPayload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
+        this.pipelinePayload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
         final int buckets = topology.bucketCount();
         this.localByBucket = new LocalInbound[buckets];
         this.remoteByBucket = new FramePublisher[buckets];
         this.connectedOnce = new boolean[buckets];
+        this.ended = new boolean[buckets];
         boolean opened = false;
         try {
             for (int b = 0; b < buckets; b++) {
@@ -77,6 +95,9 @@ public final class ExchangeSink implements AutoCloseable {
                     localByBucket[b] = node.inbound(exchange, b);
                 } else {
                     remoteByBucket[b] = node.publisher(topology.cnOf(b), exchange.streamId(b));
+                    // A destination already subscribed counts as connected once: should it finish early before
+                    // the first send, that send drops instead of waiting for a connection that never comes.
+                    connectedOnce[b] = remoteByBucket[b].isConnected();
                 }
             }
             int maxPayload = Integer.MAX_VALUE;
@@ -100,6 +121,8 @@ public final class ExchangeSink implements AutoCloseable {
      */
     public void send(final Batch batch) {
         checkOpen("send");
+        // Busy with other destinations, or with empty batches, this sender is alive to the rest too.
+        heartbeat(NO_BUCKET);
         final int count;
         try {
             count = routing.route(batch.shuffleIdx(), destinations);
@@ -148,7 +171,7 @@ public final class ExchangeSink implements AutoCloseable {
             final int bucket = destinations[i];
             final LocalInbound inbound = localByBucket[bucket];
             if (inbound != null) {
-                if (offer(inbound, local)) {
+                if (offer(bucket, local)) {
                     counters.onLocal(bucket, rows, localBytes);
                 } else {
                     local.release();
@@ -190,10 +213,11 @@ public final class ExchangeSink implements AutoCloseable {
         checkOpen("finish");
         finished = true;
         for (int b = 0; b < localByBucket.length; b++) {
+            ended[b] = true;
             if (localByBucket[b] != null) {
-                offer(localByBucket[b], endOfStream);
+                offer(b, endOfStream);
             } else if (remoteByBucket[b] != null) {
-                publish(b, FrameKind.EOS, eosPayload, EOS_PAYLOAD_LENGTH);
+                publish(b, FrameKind.EOS, pipelinePayload, PIPELINE_PAYLOAD_LENGTH);
             }
         }
     }
@@ -211,9 +235,10 @@ public final class ExchangeSink implements AutoCloseable {
         final UnsafeBuffer payload = new UnsafeBuffer(message.getBytes(StandardCharsets.UTF_8));
         RuntimeException undelivered = null;
         for (int b = 0; b < localByBucket.length; b++) {
+            ended[b] = true;
             try {
                 if (localByBucket[b] != null) {
-                    offer(localByBucket[b], failure);
+                    offer(b, failure);
                 } else if (remoteByBucket[b] != null) {
                     publish(b, FrameKind.ERROR, payload, payload.capacity());
                 }
@@ -232,7 +257,8 @@ public final class ExchangeSink implements AutoCloseable {
     }
 
     /** Offers to a local queue until it takes the item; false when the destination finished early. */
-    private boolean offer(final LocalInbound inbound, final Object item) {
+    private boolean offer(final int bucket, final Object item) {
+        final LocalInbound inbound = localByBucket[bucket];
         if (inbound.offer(item)) {
             return true;
         }
@@ -245,6 +271,7 @@ public final class ExchangeSink implements AutoCloseable {
                 throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline
                         + " waited on a full local queue of " + exchange.describe());
             }
+            heartbeat(bucket);
             idleStrategy.idle();
         }
         idleStrategy.reset();
@@ -263,8 +290,10 @@ public final class ExchangeSink implements AutoCloseable {
         } else if (!publisher.isConnected()) {
             return false;
         }
+        waitingOn = bucket;
         try {
-            publisher.send(exchange.queryId(), exchange.exchangeId(), cn, bucket, kind, payload, 0, length);
+            publisher.send(exchange.queryId(), exchange.exchangeId(), cn, bucket, kind, payload, 0, length,
+                    heartbeatWhileWaiting);
             return true;
         } catch (final TransportException e) {
             if (!publisher.isConnected()) {
@@ -293,10 +322,34 @@ public final class ExchangeSink implements AutoCloseable {
                 throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline + " waited for "
                         + Destination.of(topology, bucket) + " of " + exchange.describe() + " to connect");
             }
+            heartbeat(bucket);
             idleStrategy.idle();
         }
         idleStrategy.reset();
         connectedOnce[bucket] = true;
+    }
+
+    /**
+     * Tells every receiver not yet ended, but the one this sender waits on, that it is alive; does
+     * nothing when the last heartbeat is less than an interval ago.
+     */
+    private void heartbeat(final int waitingOnBucket) {
+        final long nowNs = System.nanoTime();
+        if (nowNs - lastHeartbeatNs < heartbeatIntervalNs) {
+            return;
+        }
+        lastHeartbeatNs = nowNs;
+        for (int b = 0; b < ended.length; b++) {
+            if (b == waitingOnBucket || ended[b]) {
+                continue;
+            }
+            if (localByBucket[b] != null) {
+                localByBucket[b].onHeartbeat(nowNs);
+            } else if (remoteByBucket[b] != null && remoteByBucket[b].trySend(exchange.queryId(),
+                    exchange.exchangeId(), cn, b, FrameKind.HEARTBEAT, pipelinePayload, 0, PIPELINE_PAYLOAD_LENGTH)) {
+                connectedOnce[b] = true;
+            }
+        }
     }
 
     private void checkOpen(final String what) {

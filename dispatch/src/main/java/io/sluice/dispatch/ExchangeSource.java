@@ -18,8 +18,11 @@ import org.agrona.concurrent.IdleStrategy;
  * queued locally and those remote senders framed on the bucket's Aeron stream, decoded with the
  * exchange's schema. It is finished once every expected sender has sent end-of-stream exactly once;
  * a duplicate or unexpected end-of-stream, a frame of another query, exchange or bucket, or a
- * sender's ERROR fails it with a {@link DispatchException} naming the sender CN. So does silence: no
- * batch and no end-of-stream for the sender timeout while some are missing.
+ * sender's ERROR fails it with a {@link DispatchException} naming the sender CN. So does silence:
+ * nothing heard for the sender timeout while some end-of-stream is missing. A heartbeat is heard, not
+ * received: a sender busy with other destinations sends one (a HEARTBEAT frame from an expected
+ * remote sender, or a mark on the local queue) to say it is alive; it is neither a batch nor an
+ * end-of-stream, and one from a sender that has already ended is ignored.
  *
  * <p>Lifecycle: {@link #poll} (or {@link #take}) until {@link #isFinished}, then {@link #close}. A
  * consumer that needs no more rows calls {@link #finishEarly}: senders then drop what they would send
@@ -44,6 +47,7 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     private int eosCount;
     private long lastProgressNs;
     private long framesReceived;
+    private long heartbeatsReceived;
     private long batchesReceived;
     private long rowsReceived;
     private DispatchException failure;
@@ -110,7 +114,8 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             lastProgressNs = nowNs;
             batchesReceived++;
             rowsReceived += batch.rowCount();
-        } else if (eosCount < expectedCount && nowNs - lastProgressNs > senderTimeoutNs) {
+        } else if (eosCount < expectedCount && nowNs - lastProgressNs > senderTimeoutNs
+                && nowNs - inbound.lastHeartbeatNs() > senderTimeoutNs) {
             throw new DispatchException(origin + " heard nothing for " + TimeUnit.NANOSECONDS.toMillis(senderTimeoutNs)
                     + " ms and still waits for end-of-stream from " + missingSenders() + ": check those CNs are"
                     + " alive, or raise " + DispatchContext.SENDER_TIMEOUT_PROP_NAME);
@@ -168,8 +173,11 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     @Override
     public void onFrame(final long queryId, final int exchangeId, final int senderCn, final int frameBucket,
             final FrameKind kind, final DirectBuffer buffer, final int offset, final int length) {
-        framesReceived++;
-        lastProgressNs = System.nanoTime();
+        if (kind == FrameKind.HEARTBEAT) {
+            heartbeatsReceived++;
+        } else {
+            framesReceived++;
+        }
         if (failure != null) {
             return;
         }
@@ -187,11 +195,13 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
                 decoded.add(codec.decode(exchange.schema(), buffer, offset, length, origin, framesReceived));
                 break;
             case EOS:
-                if (length != 4) {
-                    throw new DispatchException(origin + " received an end-of-stream of " + length
-                            + " bytes from CN " + senderCn + ", expected 4 (the sending pipeline)");
+                onEndOfStream(senderCn, pipelineOf(kind, senderCn, buffer, offset, length));
+                break;
+            case HEARTBEAT:
+                if (eosSeen[sender("heartbeat", senderCn, pipelineOf(kind, senderCn, buffer, offset, length))]) {
+                    // A sender that has ended says nothing about those still missing.
+                    return;
                 }
-                onEndOfStream(senderCn, buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN));
                 break;
             case ERROR:
                 // Batches that arrived before the error are still handed out first, then poll throws this.
@@ -201,15 +211,31 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             default:
                 throw new DispatchException(origin + " received a frame of unknown kind " + kind + " from CN " + senderCn);
         }
+        lastProgressNs = System.nanoTime();
+    }
+
+    /** The sending pipeline an end-of-stream or heartbeat frame carries as its payload. */
+    private int pipelineOf(final FrameKind kind, final int senderCn, final DirectBuffer buffer, final int offset,
+            final int length) {
+        if (length != 4) {
+            throw new DispatchException(origin + " received a " + kind + " frame of " + length + " bytes from CN "
+                    + senderCn + ", expected 4 (the sending pipeline)");
+        }
+        return buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The index of an expected sender in {@link #expected} and {@link #eosSeen}; fails for any other. */
+    private int sender(final String what, final int senderCn, final int pipeline) {
+        final int senders = exchange.sendersPerCn();
+        if (pipeline < 0 || pipeline >= senders || !expected[senderCn * senders + pipeline]) {
+            throw new DispatchException(origin + " received an unexpected " + what + " from CN " + senderCn
+                    + " pipeline " + pipeline + ": in " + exchange.mode() + " it expects only " + expectedSenders());
+        }
+        return senderCn * senders + pipeline;
     }
 
     private void onEndOfStream(final int senderCn, final int pipeline) {
-        final int senders = exchange.sendersPerCn();
-        if (pipeline < 0 || pipeline >= senders || !expected[senderCn * senders + pipeline]) {
-            throw new DispatchException(origin + " received an unexpected end-of-stream from CN " + senderCn
-                    + " pipeline " + pipeline + ": in " + exchange.mode() + " it expects only " + expectedSenders());
-        }
-        final int sender = senderCn * senders + pipeline;
+        final int sender = sender("end-of-stream", senderCn, pipeline);
         if (eosSeen[sender]) {
             throw new DispatchException(origin + " received a second end-of-stream from CN " + senderCn + " pipeline "
                     + pipeline + ": a sender ends its stream once per receiver");
@@ -264,6 +290,11 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     /** Frames taken from Aeron so far: data, end-of-stream and error. Zero when every sender is local. */
     public long framesReceived() {
         return framesReceived;
+    }
+
+    /** Heartbeat frames taken from Aeron so far, not counted in {@link #framesReceived}. */
+    public long heartbeatsReceived() {
+        return heartbeatsReceived;
     }
 
     /** Batches returned so far, local and remote. */

@@ -1,8 +1,8 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.DispatchMode;
 
 /**
  * The destinations of one batch, by {@link DispatchMode} and {@code shuffleIdx}, for one sending

@@ -16,13 +16,15 @@
  *   <li>{@link io.sluice.dispatch.ExchangeSource}: one destination's receiving end; finished when every
  *       expected sender has sent end-of-stream exactly once (also senders with no rows). Duplicate or
  *       unexpected end-of-stream, a sender's ERROR, or a silent sender past the timeout fail it with
- *       a {@link io.sluice.dispatch.DispatchException} naming the CN and query.</li>
+ *       a {@link io.sluice.dispatch.DispatchException} naming the CN and query. A sender busy with, or
+ *       waiting on, other destinations is not silent: it sends its receivers heartbeats (a HEARTBEAT
+ *       frame, or a mark on a local queue).</li>
  *   <li>{@link io.sluice.dispatch.ComputeNode}: one CN's client, channels, local queues and
  *       {@link io.sluice.dispatch.ExchangeCounters}; {@link io.sluice.dispatch.EmbeddedCluster}: N CNs
  *       in one JVM, on one shared driver over {@code aeron:ipc} or a driver each over
  *       {@code aeron:udp}; {@link io.sluice.dispatch.Channels} says where each CN receives.</li>
- *   <li>{@link io.sluice.dispatch.DispatchContext}: queue capacity, sender timeout, fragment limit,
- *       idle strategy ({@code sluice.dispatch.*}).</li>
+ *   <li>{@link io.sluice.dispatch.DispatchContext}: queue capacity, sender timeout, heartbeat interval,
+ *       fragment limit, idle strategy ({@code sluice.dispatch.*}).</li>
  * </ul>
  *
  * <p>Streams: bucket {@code b} of exchange {@code e} receives on stream

@@ -1,11 +1,12 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.operator.DispatchMode;
+import static io.sluice.dispatch.ExchangeRun.pollUntilFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;
@@ -15,8 +16,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,26 +45,6 @@ class ExchangeFailureTest {
 
     private Exchange exchange(final Topology topology, final DispatchMode mode, final int sendersPerCn) {
         return Exchange.of(7, nextExchangeId++, topology, mode, TestBatches.SCHEMA, sendersPerCn);
-    }
-
-    /** Polls until the source throws, failing if it finishes or the time runs out first. */
-    private static DispatchException pollUntilFailure(final ExchangeSource source, final long timeoutMs) {
-        final Deadline deadline = Deadline.in(timeoutMs, "bucket " + source.bucket() + " to fail");
-        final IdleStrategy idle = new BackoffIdleStrategy();
-        while (true) {
-            deadline.check();
-            try {
-                final Batch batch = source.poll();
-                if (batch != null) {
-                    batch.release();
-                } else if (source.isFinished()) {
-                    throw new AssertionError("bucket " + source.bucket() + " finished instead of failing");
-                }
-            } catch (final DispatchException e) {
-                return e;
-            }
-            idle.idle();
-        }
     }
 
     @Test
@@ -138,6 +117,36 @@ class ExchangeFailureTest {
             assertThat(received).isEqualTo(expectedOthers);
             assertThat(cluster.counters(exchange).droppedBatches()).isPositive();
             early.close();
+        }
+    }
+
+    @Test
+    void aDestinationThatFinishesEarlyBeforeASendersFirstBatchIsDroppedNotAwaited() throws Exception {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource early = cluster2().node(0).openSource(exchange, 0);
+             ExchangeSource other = cluster2().node(1).openSource(exchange, 0);
+             ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
+             ExchangeSink remote = cluster2().node(1).openSink(exchange, 0)) {
+            // Bucket 0 was subscribed when the remote sink opened: once it finishes early, its stream is gone, not
+            // yet to come, and the sink must neither wait the connect timeout for it nor fail.
+            early.finishEarly();
+            remote.send(TestBatches.batch(new long[] {1, 2}, 0));
+            remote.send(TestBatches.batch(new long[] {3}, 1));
+            remote.finish();
+            local.finish();
+            final List<Long> received = new ArrayList<>();
+            final Deadline deadline = Deadline.in(10_000, "bucket 1 to finish");
+            while (!other.isFinished()) {
+                deadline.check();
+                final Batch batch = other.poll();
+                if (batch != null) {
+                    TestBatches.collectIds(batch, received);
+                    batch.release();
+                }
+                Thread.onSpinWait();
+            }
+            assertThat(received).containsExactly(3L);
         }
     }
 

@@ -111,6 +111,26 @@ final class ExchangeRun implements AutoCloseable {
         }
     }
 
+    /** Polls until the source throws, failing if it finishes or the time runs out first. */
+    static DispatchException pollUntilFailure(final ExchangeSource source, final long timeoutMs) {
+        final Deadline deadline = Deadline.in(timeoutMs, "bucket " + source.bucket() + " to fail");
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        while (true) {
+            deadline.check();
+            try {
+                final Batch batch = source.poll();
+                if (batch != null) {
+                    batch.release();
+                } else if (source.isFinished()) {
+                    throw new AssertionError("bucket " + source.bucket() + " finished instead of failing");
+                }
+            } catch (final DispatchException e) {
+                return e;
+            }
+            idle.idle();
+        }
+    }
+
     /** A receiver's error, with the sender's own exception as the cause when a sender failed. */
     private AssertionError withSenderFailure(final DispatchException e) throws InterruptedException {
         for (final Thread thread : threads) {

@@ -1,11 +1,11 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.operator.DispatchMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.DispatchMode;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.operator.DispatchMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.shuffle.HashBucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.operator.ShuffleOperator;
 import io.sluice.shuffle.operator.ShuffleOptions;
 import io.sluice.storage.TypeKind;

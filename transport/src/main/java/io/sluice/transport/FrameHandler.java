@@ -17,7 +17,7 @@ public interface FrameHandler {
      * @param exchangeId exchange within the query
      * @param senderCn   CN that sent it
      * @param bucket     target bucket
-     * @param kind       DATA, EOS or ERROR
+     * @param kind       DATA, EOS, ERROR or HEARTBEAT
      * @param buffer     holds the payload; valid only during this call
      * @param offset     payload start in {@code buffer}
      * @param length     payload length in bytes (zero for an empty payload)

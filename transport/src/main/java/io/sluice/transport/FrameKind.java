@@ -1,15 +1,23 @@
 package io.sluice.transport;
 
-/** What a frame carries: data for a bucket, the end of a sender's stream, or a sender's error. */
+/**
+ * What a frame carries: data for a bucket, the end of a sender's stream, a sender's error, or a sign
+ * that a sender is alive.
+ */
 public enum FrameKind {
     /** Payload bytes for the target bucket. */
     DATA((byte) 1),
     /** End of stream: the sender has no more data for the target bucket; the payload may be empty. */
     EOS((byte) 2),
     /** The sender failed; the payload is a UTF-8 message. */
-    ERROR((byte) 3);
+    ERROR((byte) 3),
+    /**
+     * The sender is alive but has nothing for the target bucket now (it may be waiting on another
+     * receiver); carries no data, and the payload may be empty.
+     */
+    HEARTBEAT((byte) 4);
 
-    private static final FrameKind[] BY_CODE = {null, DATA, EOS, ERROR};
+    private static final FrameKind[] BY_CODE = {null, DATA, EOS, ERROR, HEARTBEAT};
 
     private final byte code;
 

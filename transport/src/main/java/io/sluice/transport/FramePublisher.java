@@ -19,9 +19,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * strategy; a publication with no subscriber fails after the connect timeout, a closed one or one
  * past its max position fails at once. A frame that fits one Aeron fragment is written in place with
  * {@code tryClaim}; a larger one is offered as a header and a payload vector and fragmented by
- * Aeron. No allocation per message. Single-threaded: one publisher per sending thread.
+ * Aeron. A sender that waits in {@link #send} can do other work on each retry (tell its other
+ * receivers it is alive); {@link #trySend} makes one attempt and reports whether the frame went out,
+ * for frames worth sending only when they need no wait. No allocation per message. Single-threaded:
+ * one publisher per sending thread.
  */
 public final class FramePublisher implements AutoCloseable {
+    private static final Runnable NO_WORK_WHILE_WAITING = () -> {
+    };
+
     private final Publication publication;
     private final IdleStrategy idleStrategy;
     private final NanoClock clock;
@@ -77,38 +83,26 @@ public final class FramePublisher implements AutoCloseable {
      */
     public long send(final long queryId, final int exchangeId, final int senderCn, final int bucket,
             final FrameKind kind, final DirectBuffer payload, final int offset, final int length) {
-        final int frameLength = checkLength(queryId, exchangeId, bucket, length);
-        if (length > 0) {
-            payload.boundsCheck(offset, length);
-        }
-        final boolean claim = frameLength <= maxClaimLength;
-        if (!claim) {
-            FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length);
-            payloadVector.reset(payload, offset, length);
-        }
+        return send(queryId, exchangeId, senderCn, bucket, kind, payload, offset, length, NO_WORK_WHILE_WAITING);
+    }
+
+    /**
+     * Sends one frame like {@link #send(long, int, int, int, FrameKind, DirectBuffer, int, int)}, running
+     * {@code whileWaiting} before each idle of a retry: a sender held up here can still tell its other
+     * receivers it is alive. {@code whileWaiting} runs on this thread and must not use this publisher.
+     */
+    public long send(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final FrameKind kind, final DirectBuffer payload, final int offset, final int length,
+            final Runnable whileWaiting) {
+        final int frameLength = checkFrame(queryId, exchangeId, bucket, payload, offset, length);
         long notConnectedSinceNs = 0;
         boolean waitingToConnect = false;
         long backPressuredSinceNs = 0;
         boolean backPressured = false;
         while (true) {
-            final long result;
-            if (claim) {
-                result = publication.tryClaim(frameLength, bufferClaim);
-                if (result > 0) {
-                    final MutableDirectBuffer buffer = bufferClaim.buffer();
-                    final int at = bufferClaim.offset();
-                    FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length);
-                    if (length > 0) {
-                        buffer.putBytes(at + FrameHeader.LENGTH, payload, offset, length);
-                    }
-                    bufferClaim.commit();
-                }
-            } else {
-                result = publication.offer(vectors);
-            }
+            final long result = offerOnce(queryId, exchangeId, senderCn, bucket, kind, payload, offset, length,
+                    frameLength);
             if (result > 0) {
-                messages++;
-                bytes += length;
                 idleStrategy.reset();
                 return result;
             }
@@ -136,25 +130,93 @@ public final class FramePublisher implements AutoCloseable {
                             + " running and subscribed to this channel and stream, or raise "
                             + TransportContext.CONNECT_TIMEOUT_PROP_NAME);
                 }
-            } else if (result == Publication.CLOSED) {
-                throw new TransportException(describe() + " is closed (query " + queryId + " exchange " + exchangeId
-                        + "): its publisher or the media driver was closed");
-            } else if (result == Publication.MAX_POSITION_EXCEEDED) {
-                throw new TransportException(describe() + " has reached its max position (term length "
-                        + publication.termBufferLength() + "): open a new publication, or raise "
-                        + TransportContext.TERM_LENGTH_PROP_NAME);
             } else {
-                throw new TransportException(describe() + " refused a frame with unknown result " + result);
+                throw refused(result, queryId, exchangeId);
             }
             if (Thread.currentThread().isInterrupted()) {
                 throw new TransportException("interrupted while sending query " + queryId + " exchange " + exchangeId
                         + " on " + describe());
             }
+            whileWaiting.run();
             idleStrategy.idle();
         }
     }
 
-    private int checkLength(final long queryId, final int exchangeId, final int bucket, final int length) {
+    /**
+     * Makes one attempt to send a frame, without waiting: for frames worth sending only when they can
+     * go at once, such as a {@link FrameKind#HEARTBEAT}.
+     *
+     * @param payload holds the payload; may be null when {@code length} is zero
+     * @return whether the frame is in the publication's log; false on back pressure, an admin action,
+     *         or no subscriber connected
+     * @throws IllegalArgumentException when the frame exceeds the publication's max message length
+     * @throws TransportException       when the publication is closed or past its max position
+     */
+    public boolean trySend(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final FrameKind kind, final DirectBuffer payload, final int offset, final int length) {
+        final int frameLength = checkFrame(queryId, exchangeId, bucket, payload, offset, length);
+        final long result = offerOnce(queryId, exchangeId, senderCn, bucket, kind, payload, offset, length,
+                frameLength);
+        if (result > 0) {
+            return true;
+        }
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION
+                || result == Publication.NOT_CONNECTED) {
+            return false;
+        }
+        throw refused(result, queryId, exchangeId);
+    }
+
+    /**
+     * One {@code tryClaim} (a frame that fits one fragment, written in place) or one vectored
+     * {@code offer} (a larger one, fragmented by Aeron), counting the frame when it went out.
+     *
+     * @return the publication position after the frame, or Aeron's negative refusal
+     */
+    private long offerOnce(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final FrameKind kind, final DirectBuffer payload, final int offset, final int length,
+            final int frameLength) {
+        final long result;
+        if (frameLength <= maxClaimLength) {
+            result = publication.tryClaim(frameLength, bufferClaim);
+            if (result > 0) {
+                final MutableDirectBuffer buffer = bufferClaim.buffer();
+                final int at = bufferClaim.offset();
+                FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length);
+                if (length > 0) {
+                    buffer.putBytes(at + FrameHeader.LENGTH, payload, offset, length);
+                }
+                bufferClaim.commit();
+            }
+        } else {
+            FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length);
+            payloadVector.reset(payload, offset, length);
+            result = publication.offer(vectors);
+        }
+        if (result > 0) {
+            messages++;
+            bytes += length;
+        }
+        return result;
+    }
+
+    /** The failure for a refusal that no retry can cure. */
+    private TransportException refused(final long result, final long queryId, final int exchangeId) {
+        if (result == Publication.CLOSED) {
+            return new TransportException(describe() + " is closed (query " + queryId + " exchange " + exchangeId
+                    + "): its publisher or the media driver was closed");
+        }
+        if (result == Publication.MAX_POSITION_EXCEEDED) {
+            return new TransportException(describe() + " has reached its max position (term length "
+                    + publication.termBufferLength() + "): open a new publication, or raise "
+                    + TransportContext.TERM_LENGTH_PROP_NAME);
+        }
+        return new TransportException(describe() + " refused a frame with unknown result " + result);
+    }
+
+    /** Checks the frame fits the publication and the payload its buffer, returning the frame length. */
+    private int checkFrame(final long queryId, final int exchangeId, final int bucket, final DirectBuffer payload,
+            final int offset, final int length) {
         final int maxMessageLength = publication.maxMessageLength();
         if (length < 0 || length > maxMessageLength - FrameHeader.LENGTH) {
             throw new IllegalArgumentException("frame of " + FrameHeader.LENGTH + " + " + length
@@ -162,6 +224,9 @@ public final class FramePublisher implements AutoCloseable {
                     + ") exceeds the max message length " + maxMessageLength + " of " + describe()
                     + ": split the payload, or raise " + TransportContext.TERM_LENGTH_PROP_NAME
                     + " (max message = term length / 8, at most 16 MiB)");
+        }
+        if (length > 0) {
+            payload.boundsCheck(offset, length);
         }
         return FrameHeader.LENGTH + length;
     }

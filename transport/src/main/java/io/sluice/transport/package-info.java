@@ -11,7 +11,8 @@
  *       exchange, sender CN, bucket, payload length) in front of every payload; validates before
  *       it is read.</li>
  *   <li>{@link io.sluice.transport.FramePublisher}: sends a frame, retrying back pressure, never
- *       dropping, failing with the channel and stream named when no subscriber connects in time.</li>
+ *       dropping, failing with the channel and stream named when no subscriber connects in time; or
+ *       tries once, for a frame that may be skipped (a {@link io.sluice.transport.FrameKind#HEARTBEAT}).</li>
  *   <li>{@link io.sluice.transport.FrameSubscriber}: polls frames, reassembling those Aeron
  *       fragmented, and hands them to a {@link io.sluice.transport.FrameHandler} in place.</li>
  * </ul>

@@ -92,8 +92,11 @@ class FrameHeaderTest {
         for (final FrameKind kind : FrameKind.values()) {
             assertThat(FrameKind.fromCode(kind.code())).isEqualTo(kind);
         }
+        assertThat(new int[] {FrameKind.DATA.code(), FrameKind.EOS.code(), FrameKind.ERROR.code(),
+                FrameKind.HEARTBEAT.code()}).as("wire codes never change").containsExactly(1, 2, 3, 4);
         assertThat(FrameKind.fromCode(0)).isNull();
-        assertThat(FrameKind.fromCode(4)).isNull();
+        assertThat(FrameKind.fromCode(4)).isEqualTo(FrameKind.HEARTBEAT);
+        assertThat(FrameKind.fromCode(5)).isNull();
         assertThat(FrameKind.fromCode(-1)).isNull();
     }
 }

@@ -175,6 +175,88 @@ class IpcTransportTest {
     }
 
     @Test
+    void aHeartbeatRoundTripsWithItsFieldsAndPayload() {
+        try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192));
+             FrameSubscriber subscriber = driver.addSubscriber(IPC, 17);
+             FramePublisher publisher = driver.addPublisher(IPC, 17)) {
+            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
+            pipeline.putInt(0, 3);
+            publisher.send(90, 5, 2, 7, FrameKind.HEARTBEAT, pipeline, 0, 4);
+            final String[] seen = new String[1];
+            final FrameHandler describe = (q, e, s, b, k, buffer, offset, length) ->
+                    seen[0] = q + " " + e + " " + s + " " + b + " " + k + " " + length + " " + buffer.getInt(offset);
+            Deadline.in(10_000, "the heartbeat").doWorkUntil(() -> subscriber.poll(describe, 10),
+                    () -> seen[0] != null);
+            assertThat(seen[0]).isEqualTo("90 5 2 7 HEARTBEAT 4 3");
+        }
+    }
+
+    @Test
+    void trySendMakesOneAttemptAndReportsWhetherTheFrameWentOut() {
+        try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192));
+             FramePublisher publisher = driver.addPublisher(IPC, 18)) {
+            assertThat(publisher.trySend(91, 1, 0, 0, FrameKind.HEARTBEAT, null, 0, 0))
+                    .as("no subscriber: nothing to wait for, and nothing sent").isFalse();
+            assertThat(publisher.messages()).isZero();
+
+            try (FrameSubscriber stuck = driver.addSubscriber(IPC, 18)) {
+                // Connected, the publication still needs the driver to open its window before a frame goes out.
+                Deadline.in(10_000, "a heartbeat to go out").doWorkUntil(() -> 0,
+                        () -> publisher.trySend(91, 1, 0, 0, FrameKind.HEARTBEAT, null, 0, 0));
+                // The subscriber never polls: the publication window fills and trySend refuses at once.
+                final UnsafeBuffer payload = new UnsafeBuffer(new byte[4096]);
+                while (publisher.trySend(91, 1, 0, 0, FrameKind.DATA, payload, 0, payload.capacity())) {
+                    assertThat(publisher.messages()).as("frames accepted by a 64 KiB term nobody reads").isLessThan(64);
+                }
+                while (publisher.trySend(91, 1, 0, 0, FrameKind.HEARTBEAT, null, 0, 0)) {
+                    assertThat(publisher.messages()).as("frames accepted by a 64 KiB term nobody reads")
+                            .isLessThan(1024);
+                }
+                final long sent = publisher.messages();
+                assertThat(publisher.trySend(91, 1, 0, 0, FrameKind.HEARTBEAT, null, 0, 0)).isFalse();
+                assertThat(publisher.messages()).isEqualTo(sent);
+                assertThat(publisher.backPressureRetries()).as("a refused attempt is not a retry").isZero();
+                assertThat(stuck.messages()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aSendHeldUpByBackPressureRunsItsWorkOnEachRetry() {
+        try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192));
+             FrameSubscriber subscriber = driver.addSubscriber(IPC, 19);
+             FramePublisher publisher = driver.addPublisher(IPC, 19)) {
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[4096]);
+            publisher.send(92, 1, 0, 0, FrameKind.DATA, payload, 0, payload.capacity());
+            while (publisher.trySend(92, 1, 0, 0, FrameKind.DATA, payload, 0, payload.capacity())) {
+                assertThat(publisher.messages()).as("frames accepted by a 64 KiB term nobody reads").isLessThan(64);
+            }
+            // The full term holds the send back until the work it does while waiting reads from the subscriber.
+            final int[] runs = new int[1];
+            final FrameHandler ignore = (q, e, s, b, k, buffer, offset, length) -> {
+            };
+            publisher.send(92, 1, 0, 0, FrameKind.EOS, null, 0, 0, () -> {
+                runs[0]++;
+                subscriber.poll(ignore, 1);
+            });
+            assertThat(runs[0]).isPositive();
+            assertThat(publisher.backPressureRetries()).isEqualTo(runs[0]);
+        }
+    }
+
+    @Test
+    void trySendOnAClosedPublisherFailsAtOnce() {
+        try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192))) {
+            final FramePublisher publisher = driver.addPublisher(IPC, 20);
+            publisher.close();
+
+            assertThatThrownBy(() -> publisher.trySend(1, 1, 1, 1, FrameKind.HEARTBEAT, null, 0, 0))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessageContaining("publication aeron:ipc stream 20 is closed");
+        }
+    }
+
+    @Test
     void sendOnAClosedPublisherFailsAtOnce() {
         try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192))) {
             final FramePublisher publisher = driver.addPublisher(IPC, 15);
