@@ -8,11 +8,13 @@ import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.tpch.TpchLoader;
 import io.sluice.storage.tpch.TpchTable;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +68,59 @@ class QueryCommandTest {
                 assertThat(lines).hasSize(row);
             }
         }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void onAClusterItExplainsThePlanAndWritesWhatCrossedCns() throws Exception {
+        final Path json = dir.resolve("stats.json");
+        final Cli.Result colocate = Cli.run("query", "--store", storeDir.toString(), "--workload", "join_lo",
+                "--cn", "3", "--cores", "2", "--strategy", "colocate", "--explain", "--stats-json", json.toString(),
+                "--format", "csv");
+        assertThat(colocate.exitCode()).as(colocate.toString()).isZero();
+        final Cli.Result local = Cli.run("query", "--store", storeDir.toString(), "--workload", "join_lo",
+                "--format", "csv");
+        assertThat(colocate.out()).as("the same answer as on one node").isEqualTo(local.out());
+        assertThat(colocate.err()).contains("Distributed plan of join_lo on 3x2 (6 buckets)", "[RANGE]", "[SINGLE]",
+                "EXCHANGE OUT #0 GATHER", "colocated scan lineitem");
+        final Map<String, Object> stats = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+        assertThat(stats).containsKeys("query", "strategy", "cn", "cores", "buckets", "wall_ms", "rows_remote",
+                "bytes_remote", "rows_local", "bytes_local", "whole_block_routes", "split_batches", "exchanges");
+        assertThat(number(stats.get("cn"))).isEqualTo(3);
+        assertThat(number(stats.get("buckets"))).isEqualTo(6);
+        assertThat(number(stats.get("rows_remote"))).as("only the two partial aggregates of CNs 1 and 2").isEqualTo(2);
+        final List<Map<String, Object>> exchanges = (List<Map<String, Object>>) stats.get("exchanges");
+        assertThat(exchanges).singleElement().satisfies(e -> {
+            assertThat(e).containsEntry("mode", "GATHER").containsKeys("id", "rows_remote", "bytes_remote",
+                    "rows_local", "bytes_local", "bucket_rows");
+            final List<Object> bucketRows = (List<Object>) e.get("bucket_rows");
+            assertThat(bucketRows).hasSize(6);
+            assertThat(number(bucketRows.get(0))).as("the coordinator's bucket gets one row per CN").isEqualTo(3);
+        });
+
+        final Cli.Result hash = Cli.run("query", "--store", storeDir.toString(), "--workload", "join_lo",
+                "--cn", "3", "--cores", "2", "--strategy", "shuffle-hash", "--stats-json", json.toString());
+        assertThat(hash.exitCode()).as(hash.toString()).isZero();
+        final Map<String, Object> moved = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+        final long lineitemAndOrders = Store.open(storeDir).table("lineitem").rowCount()
+                + Store.open(storeDir).table("orders").rowCount();
+        assertThat((double) number(moved.get("rows_remote")) / lineitemAndOrders).as("about 2/3 cross CNs")
+                .isBetween(0.6, 0.73);
+    }
+
+    private static long number(final Object json) {
+        return Long.parseLong(((MiniJson.Num) json).text());
+    }
+
+    @Test
+    void anImpossibleClusterIsAClearError() {
+        final Cli.Result r = Cli.run("query", "--store", storeDir.toString(), "--tpch", "4", "--cn", "0");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains("sluice query: error:", "CN");
+        final Cli.Result unwritable = Cli.run("query", "--store", storeDir.toString(), "--tpch", "4", "--cn", "2",
+                "--stats-json", dir.resolve("no/such/dir/s.json").toString());
+        assertThat(unwritable.exitCode()).isEqualTo(1);
+        assertThat(unwritable.err()).contains("--stats-json", "does not exist");
     }
 
     @Test
