@@ -4,6 +4,7 @@ import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.plan.Strategy;
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Shape;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedDomainCategoryPlot;
+import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.AbstractRenderer;
 import org.jfree.chart.renderer.category.BarRenderer;
@@ -38,6 +40,9 @@ public final class BenchCharts {
     private static final Color[] STRATEGY_COLORS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0xd62728),
         new Color(0x9467bd), new Color(0x2ca02c), new Color(0x8c564b)};
     private static final double MIB = 1024.0 * 1024.0;
+
+    /** One marker shape per strategy, by ordinal, so both halves of the scaling chart match its legend. */
+    private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
 
     private BenchCharts() {
     }
@@ -149,6 +154,7 @@ public final class BenchCharts {
         renderer.setShadowVisible(false);
         renderer.setItemMargin(0.02);
         plot.getDomainAxis().setCategoryMargin(0.15);
+        plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(1.6f);
         style(chart);
         return chart;
     }
@@ -159,6 +165,9 @@ public final class BenchCharts {
         final LineAndShapeRenderer renderer = new LineAndShapeRenderer(true, true);
         for (int series = 0; series < data.getRowCount(); series++) {
             renderer.setSeriesStroke(series, new BasicStroke(2f));
+            final String name = data.getRowKey(series).toString();
+            final int index = name.equals(BenchReport.DUCKDB) ? Strategy.values().length : Strategy.parse(name).ordinal();
+            renderer.setSeriesShape(series, SHAPES[index % SHAPES.length]);
         }
         paint(renderer, data);
         renderer.setDefaultSeriesVisibleInLegend(inLegend);

@@ -91,7 +91,28 @@ public final class BenchSummary {
             }
             sb.append('\n');
         }
+        if (spec.vsDuckDb()) {
+            sb.append("| geometric mean | |");
+            for (final Strategy s : spec.strategies()) {
+                sb.append(' ').append(ratio(geometricMeanRatio(report, topology, s))).append(" |");
+            }
+            sb.append('\n');
+        }
         sb.append('\n');
+    }
+
+    /** The geometric mean of a strategy's ratios to DuckDB on a topology, over the queries that ran; NaN if none. */
+    static double geometricMeanRatio(final BenchReport report, final Topology topology, final Strategy strategy) {
+        double logSum = 0;
+        int n = 0;
+        for (int q = 0; q < report.spec().queries().size(); q++) {
+            final CellResult c = report.cell(report.spec().queries().get(q).name(), topology, strategy);
+            if (c != null && !Double.isNaN(c.ratioToDuckDb())) {
+                logSum += Math.log(c.ratioToDuckDb());
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : Math.exp(logSum / n);
     }
 
     private static String timeCell(final CellResult c) {
@@ -160,6 +181,7 @@ public final class BenchSummary {
                 - **DuckDB ms**, **vs DuckDB**: DuckDB's median for the same SQL over the same rows (in-memory,
                   threads = CNs x cores, all rows fetched), and Sluice's median divided by it: below 1 Sluice is
                   faster. DuckDB runs in one process with no network; Sluice's CNs exchange batches through Aeron.
+                  The **geometric mean** row sums a strategy up over the queries of a topology.
                 - **rows / MiB across CNs**: what went from one CN to another through Aeron (batches in the block
                   layout), summed over the query's exchanges; rows kept inside a CN are not counted. Zero on one CN.
                 - **bytes vs shuffle-hash**: bytes across CNs over a plain hash shuffle's for the same query and

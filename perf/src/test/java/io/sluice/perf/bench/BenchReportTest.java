@@ -62,7 +62,8 @@ class BenchReportTest {
         assertThat(summary).contains("**ANSWERS DIFFER OR QUERIES FAILED in 2 of 3 cells**")
                 .contains("- **MISMATCH** q4 2x1 colocate: row 0 column n: Sluice 2, reference 1")
                 .contains("- **ERROR** q4 2x1 broadcast: IllegalStateException: CN 1 stopped answering")
-                .contains("| q4 | 3.0 | 3.0 (1.00x) | 3.0 (1.00x) **MISMATCH** | **ERROR** |");
+                .contains("| q4 | 3.0 | 3.0 (1.00x) | 3.0 (1.00x) **MISMATCH** | **ERROR** |")
+                .contains("| geometric mean | | 1.00x | 1.00x | - |");
         final String csv = BenchCsv.of(report);
         assertThat(csv.split("\r\n")).hasSize(4);
         assertThat(csv).contains(",MISMATCH,row 0 column n: Sluice 2, reference 1\r\n".replace(
