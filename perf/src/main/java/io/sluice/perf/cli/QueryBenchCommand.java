@@ -1,5 +1,8 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.bench.HeapSampler;
+import io.sluice.perf.bench.ReferenceAnswer;
+import io.sluice.perf.bench.Timings;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
@@ -10,22 +13,15 @@ import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -96,7 +92,7 @@ public final class QueryBenchCommand extends CliCommand {
             for (final Query q : queries) {
                 for (int i = 0; i < warmup; i++) {
                     runner.run(q.plan());
-                    runDuck(duck, q);
+                    ReferenceAnswer.fetch(duck, q.sql());
                 }
                 final boolean sampleHeap = q.name().equals("q18");
                 final HeapSampler sampler = sampleHeap ? HeapSampler.start() : null;
@@ -108,16 +104,16 @@ public final class QueryBenchCommand extends CliCommand {
                     sluice[i] = (System.nanoTime() - t0) / 1e6;
                 }
                 if (sampler != null) {
-                    heap = sampler.stop();
+                    heap = describe(sampler.stop());
                 }
                 final double[] duckMs = new double[runs];
                 for (int i = 0; i < runs; i++) {
                     final long t0 = System.nanoTime();
-                    runDuck(duck, q);
+                    ReferenceAnswer.fetch(duck, q.sql());
                     duckMs[i] = (System.nanoTime() - t0) / 1e6;
                 }
-                final double a = median(sluice);
-                final double b = median(duckMs);
+                final double a = Timings.median(sluice);
+                final double b = Timings.median(duckMs);
                 logSum += Math.log(a / b);
                 out.printf(Locale.ROOT, "%-14s %10.1f %10.1f %7.2f  %s%n", q.name(), a, b, a / b, summary(decisions));
                 out.flush();
@@ -131,22 +127,10 @@ public final class QueryBenchCommand extends CliCommand {
         return 0;
     }
 
-    private static void runDuck(final Connection duck, final Query q) throws SQLException {
-        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(q.sql())) {
-            final int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                for (int c = 1; c <= columns; c++) {
-                    rs.getObject(c);
-                }
-            }
-        }
-    }
-
-    private static double median(final double[] values) {
-        final double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        final int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    private static String describe(final HeapSampler.Peak peak) {
+        return String.format(Locale.ROOT, "peak heap %s (baseline after GC %s, max heap %s; sampled every 1 ms)",
+                Sizes.mib(peak.peakBytes()), Sizes.mib(peak.baselineBytes()),
+                Sizes.mib(Runtime.getRuntime().maxMemory()));
     }
 
     private static String summary(final List<Decision> decisions) {
@@ -155,51 +139,5 @@ public final class QueryBenchCommand extends CliCommand {
             parts.add(d.choice().name().toLowerCase(Locale.ROOT));
         }
         return String.join(",", parts);
-    }
-
-    /**
-     * Samples the used heap every millisecond on a daemon thread while Q18's timed runs go on: the
-     * highest value seen is the peak heap (live rows plus garbage not yet collected, so an upper
-     * bound of what the query needs), and the value after a GC before the runs is the baseline
-     * (the JVM, the store's metadata).
-     */
-    private static final class HeapSampler {
-        private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final AtomicLong peak = new AtomicLong();
-        private final long baseline;
-        private final Thread thread;
-
-        private HeapSampler() {
-            System.gc();
-            baseline = memory.getHeapMemoryUsage().getUsed();
-            thread = new Thread(() -> {
-                while (running.get()) {
-                    peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-                    try {
-                        Thread.sleep(1);
-                    } catch (final InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "heap-sampler");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        static HeapSampler start() {
-            return new HeapSampler();
-        }
-
-        String stop() {
-            running.set(false);
-            try {
-                thread.join(1000);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return String.format(Locale.ROOT, "peak heap %s (baseline after GC %s, max heap %s; sampled every 1 ms)",
-                    Sizes.mib(peak.get()), Sizes.mib(baseline), Sizes.mib(Runtime.getRuntime().maxMemory()));
-        }
     }
 }

@@ -1,0 +1,206 @@
+package io.sluice.perf.bench;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.plan.Strategy;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Shape;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.CombinedDomainCategoryPlot;
+import org.jfree.chart.plot.DefaultDrawingSupplier;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.renderer.AbstractRenderer;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.LineAndShapeRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.data.category.DefaultCategoryDataset;
+
+/**
+ * The PNG charts of {@code sluice bench} (JFreeChart, drawn headless): per topology, the median
+ * time of each query under each strategy next to DuckDB ({@code time-<topology>.png}); per
+ * multi-CN topology, the MiB each strategy moved across CNs ({@code bytes-<topology>.png}); and
+ * how the total time and bytes of all queries change with the topology ({@code scaling.png}).
+ * A failed cell leaves a gap.
+ */
+public final class BenchCharts {
+    private static final int WIDTH = 1100;
+    private static final int HEIGHT = 560;
+    private static final Color DUCKDB_COLOR = new Color(0x55, 0x55, 0x55);
+    /** One color per strategy, by ordinal, the same in every chart. */
+    private static final Color[] STRATEGY_COLORS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0xd62728),
+        new Color(0x9467bd), new Color(0x2ca02c), new Color(0x8c564b)};
+    private static final double MIB = 1024.0 * 1024.0;
+
+    /** One marker shape per strategy, by ordinal, so both halves of the scaling chart match its legend. */
+    private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
+
+    private BenchCharts() {
+    }
+
+    /** Writes every chart into a directory; returns the files written. */
+    public static List<Path> write(final BenchReport report, final Path dir) throws IOException {
+        // AWT reads this once, on first use: charts need no display.
+        System.setProperty("java.awt.headless", "true");
+        final List<Path> written = new ArrayList<>();
+        for (final Topology t : report.spec().topologies()) {
+            written.add(save(timeChart(report, t), dir.resolve("time-" + t + ".png"), WIDTH, HEIGHT));
+        }
+        for (final Topology t : report.multiCnTopologies()) {
+            written.add(save(bytesChart(report, t), dir.resolve("bytes-" + t + ".png"), WIDTH, HEIGHT));
+        }
+        written.add(save(scalingChart(report), dir.resolve("scaling.png"), WIDTH, 2 * HEIGHT - 80));
+        return written;
+    }
+
+    /** Median ms of each query (x) under each strategy and DuckDB (bars) on one topology. */
+    static JFreeChart timeChart(final BenchReport report, final Topology topology) {
+        final DefaultCategoryDataset data = new DefaultCategoryDataset();
+        final BenchSpec spec = report.spec();
+        for (final Strategy s : spec.strategies()) {
+            for (int q = 0; q < spec.queries().size(); q++) {
+                final String query = spec.queries().get(q).name();
+                final CellResult c = report.cell(query, topology, s);
+                data.addValue(c == null || c.sluice() == null ? null : c.sluice().medianMs(), s.cliName(), query);
+            }
+        }
+        if (spec.vsDuckDb()) {
+            for (int q = 0; q < spec.queries().size(); q++) {
+                final String query = spec.queries().get(q).name();
+                final CellResult c = report.cell(query, topology, spec.strategies().get(0));
+                data.addValue(c == null || c.duckDb() == null ? null : c.duckDb().medianMs(), BenchReport.DUCKDB,
+                        query);
+            }
+        }
+        return bars("Median time per query and strategy on " + topology + " (CNs x cores), SF "
+                + report.scale(), "milliseconds (median of " + spec.runs() + " runs)", data);
+    }
+
+    /** MiB crossing CNs of each query (x) under each strategy (bars) on one topology. */
+    static JFreeChart bytesChart(final BenchReport report, final Topology topology) {
+        final DefaultCategoryDataset data = new DefaultCategoryDataset();
+        final BenchSpec spec = report.spec();
+        for (final Strategy s : spec.strategies()) {
+            for (int q = 0; q < spec.queries().size(); q++) {
+                final String query = spec.queries().get(q).name();
+                final CellResult c = report.cell(query, topology, s);
+                data.addValue(c == null || c.sluice() == null ? null : c.bytesRemote() / MIB, s.cliName(), query);
+            }
+        }
+        return bars("Bytes crossing CNs through Aeron per query and strategy on " + topology + ", SF "
+                + report.scale(), "MiB across CNs", data);
+    }
+
+    /** Total median ms and total MiB across CNs of all queries per strategy, over the topologies by CN count. */
+    static JFreeChart scalingChart(final BenchReport report) {
+        final DefaultCategoryDataset time = new DefaultCategoryDataset();
+        final DefaultCategoryDataset bytes = new DefaultCategoryDataset();
+        final BenchSpec spec = report.spec();
+        for (final Strategy s : spec.strategies()) {
+            for (final Topology t : report.topologiesByCnCount()) {
+                double ms = 0;
+                long moved = 0;
+                boolean complete = true;
+                for (int q = 0; q < spec.queries().size(); q++) {
+                    final CellResult c = report.cell(spec.queries().get(q).name(), t, s);
+                    if (c == null || c.sluice() == null) {
+                        complete = false;
+                    } else {
+                        ms += c.sluice().medianMs();
+                        moved += c.bytesRemote();
+                    }
+                }
+                time.addValue(complete ? ms : null, s.cliName(), t.toString());
+                bytes.addValue(complete ? moved / MIB : null, s.cliName(), t.toString());
+            }
+        }
+        if (spec.vsDuckDb()) {
+            for (final Topology t : report.topologiesByCnCount()) {
+                double ms = 0;
+                for (int q = 0; q < spec.queries().size(); q++) {
+                    final CellResult c = report.cell(spec.queries().get(q).name(), t, spec.strategies().get(0));
+                    ms += c == null || c.duckDb() == null ? 0 : c.duckDb().medianMs();
+                }
+                time.addValue(ms, BenchReport.DUCKDB, t.toString());
+            }
+        }
+        final CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(
+                new CategoryAxis("topology (CNs x cores), ordered by CN count"));
+        plot.setGap(12);
+        plot.add(lines(time, "sum of median ms over " + spec.queries().size() + " queries", true), 1);
+        plot.add(lines(bytes, "sum of MiB across CNs", false), 1);
+        final JFreeChart chart = new JFreeChart("Time and bytes crossing CNs as the cluster grows, SF "
+                + report.scale(), JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        style(chart);
+        return chart;
+    }
+
+    private static JFreeChart bars(final String title, final String valueLabel, final DefaultCategoryDataset data) {
+        final JFreeChart chart = ChartFactory.createBarChart(title, "query", valueLabel, data,
+                PlotOrientation.VERTICAL, true, false, false);
+        final CategoryPlot plot = (CategoryPlot) chart.getPlot();
+        final BarRenderer renderer = (BarRenderer) plot.getRenderer();
+        paint(renderer, data);
+        renderer.setBarPainter(new StandardBarPainter());
+        renderer.setShadowVisible(false);
+        renderer.setItemMargin(0.02);
+        plot.getDomainAxis().setCategoryMargin(0.15);
+        plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(1.6f);
+        style(chart);
+        return chart;
+    }
+
+    /** A line subplot; only the one with {@code inLegend} adds its series to the chart's legend. */
+    private static CategoryPlot lines(final DefaultCategoryDataset data, final String valueLabel,
+                                      final boolean inLegend) {
+        final LineAndShapeRenderer renderer = new LineAndShapeRenderer(true, true);
+        for (int series = 0; series < data.getRowCount(); series++) {
+            renderer.setSeriesStroke(series, new BasicStroke(2f));
+            final String name = data.getRowKey(series).toString();
+            final int index = name.equals(BenchReport.DUCKDB) ? Strategy.values().length : Strategy.parse(name).ordinal();
+            renderer.setSeriesShape(series, SHAPES[index % SHAPES.length]);
+        }
+        paint(renderer, data);
+        renderer.setDefaultSeriesVisibleInLegend(inLegend);
+        final NumberAxis axis = new NumberAxis(valueLabel);
+        axis.setAutoRangeIncludesZero(true);
+        final CategoryPlot plot = new CategoryPlot(data, null, axis, renderer);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return plot;
+    }
+
+    /** Colors each series by its strategy (DuckDB gray), so a strategy has one color in every chart. */
+    private static void paint(final AbstractRenderer renderer, final DefaultCategoryDataset data) {
+        for (int series = 0; series < data.getRowCount(); series++) {
+            final String name = data.getRowKey(series).toString();
+            renderer.setSeriesPaint(series, name.equals(BenchReport.DUCKDB) ? DUCKDB_COLOR
+                    : STRATEGY_COLORS[Strategy.parse(name).ordinal() % STRATEGY_COLORS.length]);
+        }
+    }
+
+    private static void style(final JFreeChart chart) {
+        chart.setBackgroundPaint(Color.WHITE);
+        final TextTitle title = chart.getTitle();
+        title.setFont(title.getFont().deriveFont(15f));
+        if (chart.getPlot() instanceof CategoryPlot plot) {
+            plot.setBackgroundPaint(Color.WHITE);
+            plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        }
+    }
+
+    private static Path save(final JFreeChart chart, final Path file, final int width, final int height)
+            throws IOException {
+        ChartUtils.saveChartAsPNG(file.toFile(), chart, width, height);
+        return file;
+    }
+}

@@ -1,0 +1,190 @@
+package io.sluice.perf.bench;
+
+import io.sluice.dispatch.cluster.QueryStats;
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.tpch.Query;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.Strategy;
+import io.sluice.shuffle.plan.StrategyConfig;
+import io.sluice.storage.Store;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs a {@link BenchSpec} on one {@link Session} whose topology changes between shapes (nothing
+ * stored moves), and, with DuckDB, the same queries in an in-memory DuckDB over the same rows with
+ * as many threads as the topology has cores in all. Each cell runs its warm-up runs, then its
+ * timed runs, each timed from the call to the materialized result, as DuckDB's are from the SQL
+ * to the last cell read. Every answer, warm-up ones included, is compared outside the timed
+ * region with DuckDB's (or, without DuckDB, with the query's first answer); a difference is
+ * reported at once through the progress display and marks the cell.
+ */
+public final class BenchRunner {
+    private final Store store;
+    private final BenchSpec spec;
+    private final BenchProgress progress;
+
+    public BenchRunner(final Store store, final BenchSpec spec, final BenchProgress progress) {
+        this.store = store;
+        this.spec = spec;
+        this.progress = progress;
+    }
+
+    /** Every run the benchmark makes, for the progress display. */
+    public static long totalRuns(final BenchSpec spec) {
+        final long perCell = spec.runs() + spec.warmup();
+        final long duck = spec.vsDuckDb() ? (long) spec.queries().size() * spec.topologies().size() * perCell : 0;
+        return spec.cellCount() * perCell + duck;
+    }
+
+    /** Runs every cell; the results come ordered by query, then topology, then strategy, as the spec lists them. */
+    public List<CellResult> run() {
+        final List<CellResult> cells = new ArrayList<>();
+        try (Connection duck = spec.vsDuckDb() ? loadDuckDb() : null;
+             Session session = new Session(store, spec.topologies().get(0))) {
+            final Map<String, ReferenceAnswer> references = new HashMap<>();
+            for (final Topology topology : spec.topologies()) {
+                session.topology(topology);
+                if (duck != null) {
+                    try (Statement s = duck.createStatement()) {
+                        s.execute("SET threads TO " + topology.bucketCount());
+                    }
+                }
+                for (final Query query : spec.queries()) {
+                    ReferenceAnswer expected = null;
+                    Timings duckTimings = null;
+                    if (duck != null) {
+                        progress.cell(query.name() + " " + topology + " duckdb");
+                        final long[] nanos = new long[spec.runs()];
+                        for (int i = 0; i < spec.warmup() + spec.runs(); i++) {
+                            final long start = System.nanoTime();
+                            expected = ReferenceAnswer.fetch(duck, query.sql());
+                            final long elapsed = System.nanoTime() - start;
+                            if (i >= spec.warmup()) {
+                                nanos[i - spec.warmup()] = elapsed;
+                            }
+                            progress.run();
+                        }
+                        duckTimings = Timings.ofNanos(nanos);
+                    }
+                    for (final Strategy strategy : spec.strategies()) {
+                        cells.add(runCell(session, query, topology, strategy, expected, duckTimings, references));
+                    }
+                }
+            }
+        } catch (final SQLException e) {
+            throw new IllegalStateException("DuckDB failed during the benchmark: " + e.getMessage(), e);
+        }
+        cells.sort(Comparator.comparingInt((CellResult c) -> indexOfQuery(c.query()))
+                .thenComparingInt(c -> spec.topologies().indexOf(c.topology()))
+                .thenComparingInt(c -> spec.strategies().indexOf(c.strategy())));
+        return cells;
+    }
+
+    private Connection loadDuckDb() throws SQLException {
+        final long start = System.nanoTime();
+        final Connection duck = DuckDbLoader.openInMemory(spec.topologies().get(0).bucketCount());
+        try {
+            DuckDbLoader.load(store, spec.tables(), duck);
+        } catch (final SQLException | RuntimeException e) {
+            duck.close();
+            throw e;
+        }
+        progress.message(String.format(Locale.ROOT, "loaded %s into DuckDB in %.1f s", spec.tables(),
+                (System.nanoTime() - start) / 1e9));
+        return duck;
+    }
+
+    private CellResult runCell(final Session session, final Query query, final Topology topology,
+                               final Strategy strategy, final ReferenceAnswer expected, final Timings duckTimings,
+                               final Map<String, ReferenceAnswer> references) {
+        final String label = query.name() + " " + topology + " " + strategy.cliName();
+        progress.cell(label);
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        final long[] nanos = new long[spec.runs()];
+        String mismatch = null;
+        Session.Execution last = null;
+        HeapSampler sampler = null;
+        HeapSampler.Peak peak = null;
+        int run = 0;
+        try {
+            for (; run < spec.warmup() + spec.runs(); run++) {
+                if (run == spec.warmup()) {
+                    sampler = HeapSampler.start();
+                }
+                final long start = System.nanoTime();
+                last = session.execute(query.name(), query.plan(), config);
+                final long elapsed = System.nanoTime() - start;
+                if (run >= spec.warmup()) {
+                    nanos[run - spec.warmup()] = elapsed;
+                }
+                progress.run();
+                final String difference = compare(query, last.result(), expected, references);
+                if (difference != null && mismatch == null) {
+                    mismatch = difference;
+                    progress.message("MISMATCH " + label + " (run " + (run + 1) + "): " + difference);
+                }
+            }
+            peak = sampler.stop();
+            sampler = null;
+        } catch (final RuntimeException e) {
+            final String message = e.getClass().getSimpleName() + ": " + e.getMessage();
+            progress.message("ERROR " + label + " (run " + (run + 1) + "): " + message);
+            for (int skipped = run; skipped < spec.warmup() + spec.runs(); skipped++) {
+                progress.run();
+            }
+            return new CellResult(query.name(), topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0, "",
+                    CellResult.Answer.ERROR, message);
+        } finally {
+            if (sampler != null) {
+                sampler.stop();
+            }
+        }
+        final QueryStats stats = last.stats();
+        return new CellResult(query.name(), topology, strategy, Timings.ofNanos(nanos), duckTimings,
+                stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
+                stats.wholeBlockRoutes(), stats.splitBatches(), peak.aboveBaselineBytes(), decisions(last.decisions()),
+                mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH, mismatch == null ? "" : mismatch);
+    }
+
+    /** The first difference from the reference answer, or null. */
+    private static String compare(final Query query, final QueryResult actual, final ReferenceAnswer expected,
+                                  final Map<String, ReferenceAnswer> references) {
+        if (expected != null) {
+            return AnswerCheck.difference(expected, actual);
+        }
+        final ReferenceAnswer reference = references.get(query.name());
+        if (reference == null) {
+            references.put(query.name(), ReferenceAnswer.of(actual));
+            return null;
+        }
+        return AnswerCheck.difference(reference, actual);
+    }
+
+    private int indexOfQuery(final String name) {
+        for (int i = 0; i < spec.queries().size(); i++) {
+            if (spec.queries().get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    private static String decisions(final List<Decision> decisions) {
+        final List<String> parts = new ArrayList<>();
+        for (final Decision d : decisions) {
+            parts.add(d.choice().name().toLowerCase(Locale.ROOT));
+        }
+        return String.join(",", parts);
+    }
+}

@@ -1,0 +1,130 @@
+package io.sluice.perf.bench;
+
+import io.sluice.perf.tpch.Queries;
+import io.sluice.perf.tpch.Query;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.plan.Strategy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one {@code sluice bench} run measures: the scale factor, the queries, the cluster shapes
+ * and strategies crossed with them, the timed and warm-up runs per cell, and whether DuckDB runs
+ * the same queries beside Sluice. Built from command-line text by the static parsers, which
+ * reject anything unknown before any work starts.
+ *
+ * @param scaleFactor TPC-H scale factor of the data
+ * @param queries     queries, in the order given, without duplicates
+ * @param topologies  cluster shapes (CNs x cores), in the order given
+ * @param strategies  join and group-by strategies, in the order given
+ * @param runs        timed runs per cell, 1 or more
+ * @param warmup      untimed runs per cell before the timed ones, 0 or more
+ * @param vsDuckDb    whether DuckDB runs each query on each topology's total cores, timed the same way
+ */
+public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> topologies,
+                        List<Strategy> strategies, int runs, int warmup, boolean vsDuckDb) {
+    /** The queries of a default run: every registered TPC-H query and workload. */
+    public static final String DEFAULT_QUERIES = "all";
+    /** The cluster shapes of a default run. */
+    public static final String DEFAULT_TOPOLOGIES = "1x2,3x2";
+    /** The strategies of a default run: all of them. */
+    public static final String DEFAULT_STRATEGIES = "all";
+
+    public BenchSpec {
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs must be 1 or more, got " + runs);
+        }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, got " + warmup);
+        }
+        if (queries.isEmpty() || topologies.isEmpty() || strategies.isEmpty()) {
+            throw new IllegalArgumentException("a benchmark needs at least one query, topology and strategy");
+        }
+        queries = List.copyOf(queries);
+        topologies = List.copyOf(topologies);
+        strategies = List.copyOf(strategies);
+    }
+
+    /** Number of (query, topology, strategy) cells. */
+    public int cellCount() {
+        return queries.size() * topologies.size() * strategies.size();
+    }
+
+    /** The tables the queries read, each once. */
+    public List<String> tables() {
+        final Set<String> tables = new LinkedHashSet<>();
+        for (final Query q : queries) {
+            tables.addAll(q.tables());
+        }
+        return new ArrayList<>(tables);
+    }
+
+    /** Parses query names ({@code all} for every one); the error lists the known names. */
+    public static List<Query> queries(final List<String> names) {
+        final Map<String, Query> known = new LinkedHashMap<>();
+        for (final Query q : Queries.all()) {
+            known.put(q.name(), q);
+        }
+        if (isAll(names)) {
+            return new ArrayList<>(known.values());
+        }
+        final Map<String, Query> chosen = new LinkedHashMap<>();
+        final List<String> unknown = new ArrayList<>();
+        for (final String name : names) {
+            final String key = name.trim().toLowerCase(Locale.ROOT);
+            final Query q = known.get(key);
+            if (q == null) {
+                unknown.add("'" + name + "'");
+            } else {
+                chosen.put(key, q);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown quer" + (unknown.size() > 1 ? "ies " : "y ")
+                    + String.join(", ", unknown) + " in --queries: use all or some of "
+                    + String.join(",", known.keySet()));
+        }
+        return new ArrayList<>(chosen.values());
+    }
+
+    /** Parses topologies such as {@code 1x2,3x2}; the error shows the expected form. */
+    public static List<Topology> topologies(final List<String> texts) {
+        final Set<Topology> chosen = new LinkedHashSet<>();
+        for (final String text : texts) {
+            try {
+                chosen.add(Topology.parse(text));
+            } catch (final IllegalArgumentException e) {
+                throw new IllegalArgumentException("--topologies: " + e.getMessage());
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("--topologies names no topology: write e.g. 1x2,3x2");
+        }
+        return new ArrayList<>(chosen);
+    }
+
+    /** Parses strategy names ({@code all} for every one); the error lists the names. */
+    public static List<Strategy> strategies(final List<String> names) {
+        if (isAll(names)) {
+            return List.of(Strategy.values());
+        }
+        final Set<Strategy> chosen = new LinkedHashSet<>();
+        for (final String name : names) {
+            try {
+                chosen.add(Strategy.parse(name.trim()));
+            } catch (final IllegalArgumentException e) {
+                throw new IllegalArgumentException("--strategies: " + e.getMessage() + " (or all)");
+            }
+        }
+        return new ArrayList<>(chosen);
+    }
+
+    private static boolean isAll(final List<String> names) {
+        return names.size() == 1 && names.get(0).trim().equalsIgnoreCase("all");
+    }
+}

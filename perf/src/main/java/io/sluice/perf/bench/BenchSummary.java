@@ -1,0 +1,237 @@
+package io.sluice.perf.bench;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.plan.Strategy;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code summary.md}, the report a person reads first: the verdict on the answers, then per
+ * topology the median time of each query under each strategy with its ratio to DuckDB, then per
+ * multi-CN topology the bytes each strategy moved across CNs, then every cell with all its numbers,
+ * and a legend. Markdown tables, so the file reads as text and renders on a forge.
+ */
+public final class BenchSummary {
+    private BenchSummary() {
+    }
+
+    /** The file's text. */
+    public static String of(final BenchReport report) {
+        final StringBuilder sb = new StringBuilder(overview(report));
+        allCells(report, sb);
+        legend(sb);
+        return sb.toString();
+    }
+
+    /** The head of the file, what {@code sluice bench} prints: the run, the verdict and the per-topology tables. */
+    public static String overview(final BenchReport report) {
+        final BenchSpec spec = report.spec();
+        final StringBuilder sb = new StringBuilder("# sluice bench\n\n");
+        sb.append(String.format(Locale.ROOT, "SF %s, %d quer%s x %d topolog%s (%s) x %d strateg%s, %d timed run%s"
+                        + " after %d warm-up%s per cell, %s.%n%n", report.scale(), spec.queries().size(),
+                spec.queries().size() == 1 ? "y" : "ies", spec.topologies().size(),
+                spec.topologies().size() == 1 ? "y" : "ies", join(spec.topologies()), spec.strategies().size(),
+                spec.strategies().size() == 1 ? "y" : "ies", spec.runs(), spec.runs() == 1 ? "" : "s", spec.warmup(),
+                spec.warmup() == 1 ? "" : "s",
+                spec.vsDuckDb() ? "DuckDB on the same rows with the topology's total cores as threads"
+                        : "without DuckDB"));
+        sb.append(String.format(Locale.ROOT, "Started %s on %s; took %s; %s.%n%n", report.startedAt(),
+                report.machine(), clock(report.wallSeconds()), report.memory()));
+        verdict(report, sb);
+        for (final Topology t : spec.topologies()) {
+            timePivot(report, t, sb);
+        }
+        for (final Topology t : report.multiCnTopologies()) {
+            bytesPivot(report, t, sb);
+        }
+        return sb.toString();
+    }
+
+    private static void verdict(final BenchReport report, final StringBuilder sb) {
+        final List<CellResult> failures = report.failures();
+        final String reference = report.spec().vsDuckDb() ? "DuckDB's" : "the first strategy's (no DuckDB)";
+        if (failures.isEmpty()) {
+            sb.append("**Answers: every Sluice answer equal to ").append(reference).append("** (")
+                    .append(report.cells().size() * (long) (report.spec().runs() + report.spec().warmup()))
+                    .append(" runs).\n\n");
+            return;
+        }
+        sb.append("**ANSWERS DIFFER OR QUERIES FAILED in ").append(failures.size()).append(" of ")
+                .append(report.cells().size()).append(" cells** (reference: ").append(reference).append("):\n\n");
+        for (final CellResult c : failures) {
+            sb.append("- **").append(c.answer()).append("** ").append(c.label()).append(": ")
+                    .append(escape(c.detail())).append('\n');
+        }
+        sb.append('\n');
+    }
+
+    private static void timePivot(final BenchReport report, final Topology topology, final StringBuilder sb) {
+        final BenchSpec spec = report.spec();
+        sb.append("## Median ms on ").append(topology).append(spec.vsDuckDb() ? " (x DuckDB)" : "").append("\n\n");
+        sb.append("| query |");
+        if (spec.vsDuckDb()) {
+            sb.append(" DuckDB |");
+        }
+        for (final Strategy s : spec.strategies()) {
+            sb.append(' ').append(s.cliName()).append(" |");
+        }
+        sb.append('\n').append("|---|");
+        sb.append("---:|".repeat(spec.strategies().size() + (spec.vsDuckDb() ? 1 : 0))).append('\n');
+        for (int q = 0; q < spec.queries().size(); q++) {
+            final String query = spec.queries().get(q).name();
+            sb.append("| ").append(query).append(" |");
+            if (spec.vsDuckDb()) {
+                final CellResult any = report.cell(query, topology, spec.strategies().get(0));
+                sb.append(' ').append(any == null || any.duckDb() == null ? "-" : ms(any.duckDb().medianMs()))
+                        .append(" |");
+            }
+            for (final Strategy s : spec.strategies()) {
+                final CellResult c = report.cell(query, topology, s);
+                sb.append(' ').append(timeCell(c)).append(" |");
+            }
+            sb.append('\n');
+        }
+        if (spec.vsDuckDb()) {
+            sb.append("| geometric mean | |");
+            for (final Strategy s : spec.strategies()) {
+                sb.append(' ').append(ratio(geometricMeanRatio(report, topology, s))).append(" |");
+            }
+            sb.append('\n');
+        }
+        sb.append('\n');
+    }
+
+    /** The geometric mean of a strategy's ratios to DuckDB on a topology, over the queries that ran; NaN if none. */
+    static double geometricMeanRatio(final BenchReport report, final Topology topology, final Strategy strategy) {
+        double logSum = 0;
+        int n = 0;
+        for (int q = 0; q < report.spec().queries().size(); q++) {
+            final CellResult c = report.cell(report.spec().queries().get(q).name(), topology, strategy);
+            if (c != null && !Double.isNaN(c.ratioToDuckDb())) {
+                logSum += Math.log(c.ratioToDuckDb());
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : Math.exp(logSum / n);
+    }
+
+    private static String timeCell(final CellResult c) {
+        if (c == null || c.sluice() == null) {
+            return c == null ? "-" : "**ERROR**";
+        }
+        final String mark = c.answer() == CellResult.Answer.MISMATCH ? " **MISMATCH**" : "";
+        final double ratio = c.ratioToDuckDb();
+        return ms(c.sluice().medianMs()) + (Double.isNaN(ratio) ? "" : " (" + ratio(ratio) + ")") + mark;
+    }
+
+    private static void bytesPivot(final BenchReport report, final Topology topology, final StringBuilder sb) {
+        final BenchSpec spec = report.spec();
+        sb.append("## MiB crossing CNs on ").append(topology).append("\n\n| query |");
+        for (final Strategy s : spec.strategies()) {
+            sb.append(' ').append(s.cliName()).append(" |");
+        }
+        sb.append("\n|---|").append("---:|".repeat(spec.strategies().size())).append('\n');
+        for (int q = 0; q < spec.queries().size(); q++) {
+            final String query = spec.queries().get(q).name();
+            sb.append("| ").append(query).append(" |");
+            for (final Strategy s : spec.strategies()) {
+                final CellResult c = report.cell(query, topology, s);
+                sb.append(' ').append(c == null || c.sluice() == null ? "-" : mib(c.bytesRemote())).append(" |");
+            }
+            sb.append('\n');
+        }
+        sb.append('\n');
+    }
+
+    private static void allCells(final BenchReport report, final StringBuilder sb) {
+        sb.append("## Every cell\n\n");
+        sb.append("| query | topology | strategy | median ms | min | max | p90 | p99 | DuckDB ms | vs DuckDB"
+                + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes | peak heap MiB"
+                + " | plan | answer |\n");
+        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+        for (final CellResult c : report.cells()) {
+            final Timings s = c.sluice();
+            final boolean ran = s != null;
+            sb.append("| ").append(c.query()).append(" | ").append(c.topology()).append(" | ")
+                    .append(c.strategy().cliName()).append(" | ")
+                    .append(ran ? ms(s.medianMs()) : "-").append(" | ")
+                    .append(ran ? ms(s.minMs()) : "-").append(" | ")
+                    .append(ran ? ms(s.maxMs()) : "-").append(" | ")
+                    .append(ran ? ms(s.p90Ms()) : "-").append(" | ")
+                    .append(ran ? ms(s.p99Ms()) : "-").append(" | ")
+                    .append(c.duckDb() == null ? "-" : ms(c.duckDb().medianMs())).append(" | ")
+                    .append(ratio(c.ratioToDuckDb())).append(" | ")
+                    .append(ran ? Long.toString(c.rowsRemote()) : "-").append(" | ")
+                    .append(ran ? mib(c.bytesRemote()) : "-").append(" | ")
+                    .append(ratio(report.bytesVsShuffleHash(c))).append(" | ")
+                    .append(percent(c.wholeBlockRatio())).append(" | ")
+                    .append(ran ? mib(c.peakHeapBytes()) : "-").append(" | ")
+                    .append(c.decisions().isEmpty() ? "-" : c.decisions().replace(",", ", ")).append(" | ")
+                    .append(c.answer() == CellResult.Answer.OK ? "ok" : "**" + c.answer() + "**").append(" |\n");
+        }
+        sb.append('\n');
+    }
+
+    private static void legend(final StringBuilder sb) {
+        sb.append("""
+                ## Reading this
+
+                - **median ms**: wall time of one run from the call to the result on the coordinator, the median of
+                  the timed runs; min, max and the HdrHistogram percentiles p90 and p99 of the same runs.
+                - **DuckDB ms**, **vs DuckDB**: DuckDB's median for the same SQL over the same rows (in-memory,
+                  threads = CNs x cores, all rows fetched), and Sluice's median divided by it: below 1 Sluice is
+                  faster. DuckDB runs in one process with no network; Sluice's CNs exchange batches through Aeron.
+                  The **geometric mean** row sums a strategy up over the queries of a topology.
+                - **rows / MiB across CNs**: what went from one CN to another through Aeron (batches in the block
+                  layout), summed over the query's exchanges; rows kept inside a CN are not counted. Zero on one CN.
+                - **bytes vs shuffle-hash**: bytes across CNs over a plain hash shuffle's for the same query and
+                  topology (about (n-1)/n of the shuffled rows cross n CNs under a hash shuffle).
+                - **whole-block routes**: share of the shuffled batches and colocated blocks routed whole by their
+                  zonemap, without per-row work; - when nothing was shuffled.
+                - **peak heap MiB**: the highest heap use sampled every millisecond during the cell's timed runs,
+                  minus the heap in use after a GC just before them; it includes garbage not yet collected (an upper
+                  bound) and leaves out native memory (Aeron's buffers, DuckDB).
+                - **plan**: the distribution of each join and group-by (auto picks them from zonemap statistics).
+                """);
+    }
+
+    static String ms(final double value) {
+        return value >= 100 ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    static String ratio(final double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2fx", value);
+    }
+
+    static String mib(final long bytes) {
+        final double m = bytes / (1024.0 * 1024.0);
+        if (bytes == 0) {
+            return "0";
+        }
+        if (m < 0.01) {
+            return "<0.01";
+        }
+        return m >= 10 ? String.format(Locale.ROOT, "%.0f", m) : String.format(Locale.ROOT, "%.2f", m);
+    }
+
+    private static String percent(final double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.0f%%", value * 100);
+    }
+
+    private static String join(final List<Topology> topologies) {
+        final StringBuilder sb = new StringBuilder();
+        for (final Topology t : topologies) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(t);
+        }
+        return sb.toString();
+    }
+
+    private static String clock(final double seconds) {
+        final long s = Math.round(seconds);
+        return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    }
+
+    private static String escape(final String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+}

@@ -1,0 +1,54 @@
+package io.sluice.perf.bench;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.plan.Strategy;
+
+/**
+ * What {@code sluice bench} measured for one (query, topology, strategy) cell. The data-movement
+ * numbers come from the last timed run (they do not change from run to run).
+ *
+ * @param query            the query's name
+ * @param topology         CNs x cores
+ * @param strategy         the strategy asked for
+ * @param sluice           Sluice's timed runs; null when the cell failed before any
+ * @param duckDb           DuckDB's timed runs of the query on the topology's total cores; null without DuckDB
+ * @param rowsRemote       rows that crossed from one CN to another through Aeron
+ * @param bytesRemote      bytes that crossed CNs (encoded block layout, the frame payloads)
+ * @param rowsLocal        rows exchanged inside a CN
+ * @param bytesLocal       bytes exchanged inside a CN
+ * @param wholeBlockRoutes batches and blocks routed whole by their zonemap, without per-row work
+ * @param splitBatches     batches the shuffle operators split row by row
+ * @param peakHeapBytes    peak heap during the timed runs above the heap after a GC before them
+ * @param decisions        the distribution of each join and group-by, e.g. {@code colocate,reuse_shuffle}
+ * @param answer           whether the answers were equal to the reference's
+ * @param detail           the first difference or the error; empty when the answer is {@link Answer#OK}
+ */
+public record CellResult(String query, Topology topology, Strategy strategy, Timings sluice, Timings duckDb,
+                         long rowsRemote, long bytesRemote, long rowsLocal, long bytesLocal, long wholeBlockRoutes,
+                         long splitBatches, long peakHeapBytes, String decisions, Answer answer, String detail) {
+    /** How a cell's answers compared with the reference (DuckDB, or without it the query's first cell). */
+    public enum Answer {
+        /** Every run's answer equal to the reference. */
+        OK,
+        /** At least one run's answer differed. */
+        MISMATCH,
+        /** The query failed. */
+        ERROR
+    }
+
+    /** Sluice's median over DuckDB's; NaN without DuckDB or without Sluice timings. */
+    public double ratioToDuckDb() {
+        return sluice == null || duckDb == null ? Double.NaN : sluice.medianMs() / duckDb.medianMs();
+    }
+
+    /** Whole routes over all shuffled batches and blocks; NaN when nothing was shuffled. */
+    public double wholeBlockRatio() {
+        final long all = wholeBlockRoutes + splitBatches;
+        return all == 0 ? Double.NaN : (double) wholeBlockRoutes / all;
+    }
+
+    /** The cell's key as text, e.g. {@code q4 3x2 colocate}. */
+    public String label() {
+        return query + " " + topology + " " + strategy.cliName();
+    }
+}

@@ -1,0 +1,167 @@
+package io.sluice.perf.cli;
+
+import io.sluice.perf.bench.BenchCharts;
+import io.sluice.perf.bench.BenchCsv;
+import io.sluice.perf.bench.BenchData;
+import io.sluice.perf.bench.BenchProgress;
+import io.sluice.perf.bench.BenchReport;
+import io.sluice.perf.bench.BenchRunner;
+import io.sluice.perf.bench.BenchSpec;
+import io.sluice.perf.bench.BenchSummary;
+import io.sluice.perf.bench.CellResult;
+import io.sluice.storage.Store;
+import io.sluice.storage.tpch.TpchTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice bench}: every (query, topology, strategy) on one embedded cluster whose shape
+ * changes between topologies, optionally DuckDB beside it on the same rows, every answer checked;
+ * writes results.csv, results.json, summary.md and PNG charts. All input is checked before the
+ * data is generated or any query runs.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmarks TPC-H queries and workloads on an embedded cluster of CNs (batches between CNs"
+            + " go through Aeron) under each strategy and cluster shape, optionally next to DuckDB on the same rows,"
+            + " and writes results.csv, results.json, summary.md and PNG charts.",
+            "Generates the TPC-H data when --data lacks it. Every answer is checked against DuckDB's (or, without"
+                + " --vs-duckdb, against the query's first answer); a difference is reported on stderr, marked in"
+                + " summary.md and makes the exit code 1."},
+        footer = {"", "Examples:", "  sluice bench --vs-duckdb",
+            "  sluice bench --sf 1 --queries q4,q18,join_lo --topologies 1x2,3x2,5x2",
+            "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench"})
+public final class BenchCommand extends CliCommand {
+    @Option(names = "--sf", paramLabel = "<scale>", defaultValue = "0.1", converter = ScaleFactorConverter.class,
+            description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    double scaleFactor;
+
+    @Option(names = "--queries", paramLabel = "<q1,q2>", split = ",", defaultValue = BenchSpec.DEFAULT_QUERIES,
+            description = "Queries and workloads, e.g. q4,q18,join_lo,grp_orderkey (default: ${DEFAULT-VALUE}).")
+    List<String> queries;
+
+    @Option(names = "--topologies", paramLabel = "<CxK,...>", split = ",",
+            defaultValue = BenchSpec.DEFAULT_TOPOLOGIES,
+            description = "Cluster shapes, CNs x cores per CN (default: ${DEFAULT-VALUE}).")
+    List<String> topologies;
+
+    @Option(names = "--strategies", paramLabel = "<s1,s2>", split = ",", defaultValue = BenchSpec.DEFAULT_STRATEGIES,
+            description = "auto, broadcast, shuffle-hash, shuffle-range, colocate, hybrid, or all"
+                + " (default: ${DEFAULT-VALUE}).")
+    List<String> strategies;
+
+    @Option(names = "--runs", paramLabel = "<n>", defaultValue = "5",
+            description = "Timed runs per cell (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--warmup", paramLabel = "<n>", defaultValue = "1",
+            description = "Untimed runs per cell before the timed ones (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--vs-duckdb", description = "Also run each query in DuckDB (JDBC, in memory, threads = the"
+            + " topology's CNs x cores) on the same rows, timed the same way, and check every answer against it.")
+    boolean vsDuckDb;
+
+    @Option(names = "--data", paramLabel = "<dir>",
+            description = "TPC-H store to use, generated there when missing (default: data/sf<scale>).")
+    Path data;
+
+    @Option(names = "--out", paramLabel = "<dir>", defaultValue = "target/bench",
+            description = "Directory for the reports; files of the same names are replaced"
+                + " (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Override
+    int execute(final PrintWriter stdout, final PrintWriter err) throws IOException {
+        final long start = System.nanoTime();
+        final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        final BenchSpec spec = new BenchSpec(scaleFactor, BenchSpec.queries(queries),
+                BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb);
+        checkOutput(out);
+        final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
+        final List<TpchTable> missing = BenchData.missing(dataDir, scaleFactor, spec.tables());
+        final Store store = Store.create(dataDir);
+        if (!missing.isEmpty()) {
+            generate(store, missing, scaleFactor, err);
+        }
+        err.printf(Locale.ROOT, "bench: %d cells (%d queries x %d topologies x %d strategies), %d runs + %d warm-up"
+                        + " each%s, data %s%n", spec.cellCount(), spec.queries().size(), spec.topologies().size(),
+                spec.strategies().size(), runs, warmup, vsDuckDb ? ", DuckDB beside" : "", dataDir);
+        err.flush();
+        final BenchProgress progress = new BenchProgress(err, System.console() != null, System::nanoTime,
+                BenchRunner.totalRuns(spec));
+        final List<CellResult> cells;
+        try {
+            cells = new BenchRunner(store, spec, progress).run();
+        } finally {
+            progress.close();
+        }
+        final BenchReport report = new BenchReport(spec, cells, startedAt, machine(),
+                (System.nanoTime() - start) / 1e9, PeakMemory.describe());
+        Files.writeString(out.resolve("results.csv"), BenchCsv.of(report));
+        Files.writeString(out.resolve("results.json"), BenchJson.of(report));
+        Files.writeString(out.resolve("summary.md"), BenchSummary.of(report));
+        final List<Path> charts = BenchCharts.write(report, out);
+        stdout.print(BenchSummary.overview(report));
+        stdout.printf(Locale.ROOT, "wrote results.csv, results.json, summary.md and %d charts to %s in %.1f s%n",
+                charts.size(), out, (System.nanoTime() - start) / 1e9);
+        final List<CellResult> failures = report.failures();
+        if (!failures.isEmpty()) {
+            return fail(err, failures.size() + " of " + cells.size() + " cells gave answers that differ from "
+                    + (vsDuckDb ? "DuckDB's" : "the query's first answer") + " or failed (first: "
+                    + failures.get(0).label() + ": " + failures.get(0).answer() + " " + failures.get(0).detail()
+                    + "); see " + out.resolve("summary.md"));
+        }
+        return 0;
+    }
+
+    /** Creates the output directory and proves it writable, before any long work. */
+    private static void checkOutput(final Path dir) {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--out " + dir + " exists and is not a directory: choose a directory");
+        }
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".sluice-bench", ".probe"));
+        } catch (final IOException | SecurityException e) {
+            throw new IllegalArgumentException("--out " + dir + " is not a writable directory (" + e
+                    + "): choose a directory you can write to");
+        }
+    }
+
+    private static void generate(final Store store, final List<TpchTable> tables, final double scaleFactor,
+                                 final PrintWriter err) {
+        final List<TpchTable> order = TpchGeneration.largestFirst(tables, scaleFactor);
+        final String[] names = new String[order.size()];
+        final long[] expected = new long[order.size()];
+        final List<String> listed = new ArrayList<>();
+        for (int i = 0; i < names.length; i++) {
+            names[i] = order.get(i).tableName();
+            expected[i] = order.get(i).expectedRows(scaleFactor);
+            listed.add(names[i]);
+        }
+        err.println("generating " + listed + " into " + store.dir());
+        err.flush();
+        final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
+        try {
+            TpchGeneration.run(store, order, scaleFactor, 2, progress);
+        } finally {
+            progress.close();
+        }
+    }
+
+    private static String machine() {
+        return String.format(Locale.ROOT, "%d processors, Java %s, max heap %s",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                Sizes.mib(Runtime.getRuntime().maxMemory()));
+    }
+}
