@@ -322,12 +322,14 @@ class IpcTransportTest {
             final int[] runs = new int[1];
             final FrameHandler ignore = (q, e, s, b, k, buffer, offset, length) -> {
             };
+            // The first send may itself have retried, while the new publication's limit caught up with its subscriber.
+            final long retriesBefore = publisher.backPressureRetries();
             publisher.send(92, 1, 0, 0, FrameKind.EOS, null, 0, 0, () -> {
                 runs[0]++;
                 subscriber.poll(ignore, 1);
             });
             assertThat(runs[0]).isPositive();
-            assertThat(publisher.backPressureRetries()).isEqualTo(runs[0]);
+            assertThat(publisher.backPressureRetries() - retriesBefore).isEqualTo(runs[0]);
         }
     }
 
