@@ -3,11 +3,16 @@ package io.sluice.dispatch;
 import java.util.Arrays;
 
 /**
- * The Aeron channel on which each CN receives: {@code aeron:ipc} for CNs sharing one media driver
- * in one process, {@code aeron:udp?endpoint=host:port} for CNs with drivers of their own. The same
- * dispatch code runs over either; streams within a channel are {@link Exchange#streamId}.
+ * Where each CN receives: one Aeron channel and stream per CN, which carries every frame sent to it,
+ * of every query, exchange and bucket. The channel is {@code aeron:ipc} for CNs sharing one media
+ * driver in one process, {@code aeron:udp?endpoint=host:port} for CNs with drivers of their own; the
+ * stream is {@link #STREAM_ID_BASE} + CN, distinct per CN because IPC CNs share one channel. The same
+ * dispatch code runs over either.
  */
 public record Channels(String[] byCn) {
+    /** Stream id of CN 0; CN k receives on {@code STREAM_ID_BASE + k}, clear of the ids the transport tests use. */
+    public static final int STREAM_ID_BASE = 1_000;
+
     public Channels {
         byCn = byCn.clone();
     }
@@ -35,6 +40,12 @@ public record Channels(String[] byCn) {
                     + (byCn.length - 1));
         }
         return byCn[cn];
+    }
+
+    /** The stream CN {@code cn} receives on, in its channel. */
+    public int streamOf(final int cn) {
+        of(cn);
+        return STREAM_ID_BASE + cn;
     }
 
     public int cnCount() {

@@ -21,17 +21,24 @@ public final class DispatchContext {
     public static final String SENDER_TIMEOUT_PROP_NAME = "sluice.dispatch.sender.timeout";
     /**
      * How often a sender that is busy elsewhere (sending to other destinations, or waiting on a full
-     * queue, a back-pressured stream, a destination not yet connected) or sends only empty batches
-     * tells its other receivers it is alive, so that a slow sender is not taken for a dead one. Must be
-     * below the sender timeout, best a small fraction of it.
+     * queue, a back-pressured stream, a CN not yet connected) or sends only empty batches tells its
+     * other receivers it is alive, so that a slow sender is not taken for a dead one. Must be below the
+     * sender timeout, best a small fraction of it. A CN whose stream went unpolled for longer than this
+     * was not listening: its receivers' sender timeout starts again.
      */
     public static final String HEARTBEAT_INTERVAL_PROP_NAME = "sluice.dispatch.heartbeat.interval";
     /**
-     * How long a sender keeps retrying a remote destination that was connected and no longer is
-     * before treating it as finished early and dropping what it would send there.
+     * How long a sender keeps retrying a CN whose stream was connected and no longer is (the CN closed
+     * or died) before it fails.
      */
     public static final String DISCONNECT_TIMEOUT_PROP_NAME = "sluice.dispatch.disconnect.timeout";
-    /** Aeron fragments a receiver reads per poll. */
+    /**
+     * How long a CN keeps the frames of a destination whose source has not opened yet before it
+     * discards them (the source then fails when it opens), and remembers a closed destination so that
+     * frames still arriving for it are dropped.
+     */
+    public static final String ROUTE_RETENTION_PROP_NAME = "sluice.dispatch.route.retention";
+    /** Aeron fragments a CN reads from its stream per poll. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "sluice.dispatch.fragment.limit";
     /** How senders wait on a full queue and receivers on an empty one: backoff, yielding or sleeping. */
     public static final String IDLE_STRATEGY_PROP_NAME = "sluice.dispatch.idle.strategy";
@@ -44,6 +51,8 @@ public final class DispatchContext {
     public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
     /** 500 ms: Aeron itself reports a lost UDP receiver only after seconds, so this is not hit by jitter. */
     public static final long DISCONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** 5 min: far longer than CNs take to open the sources of a query they all plan at once. */
+    public static final long ROUTE_RETENTION_DEFAULT_NS = TimeUnit.MINUTES.toNanos(5);
     /** 16 fragments per poll. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 16;
 
@@ -51,6 +60,7 @@ public final class DispatchContext {
     private long senderTimeoutNs;
     private long heartbeatIntervalNs;
     private long disconnectTimeoutNs;
+    private long routeRetentionNs;
     private int fragmentLimit;
     private TransportContext.IdleKind idleKind;
 
@@ -62,6 +72,7 @@ public final class DispatchContext {
                 HEARTBEAT_INTERVAL_DEFAULT_NS);
         disconnectTimeoutNs = SystemUtil.getDurationInNanos(DISCONNECT_TIMEOUT_PROP_NAME,
                 DISCONNECT_TIMEOUT_DEFAULT_NS);
+        routeRetentionNs = SystemUtil.getDurationInNanos(ROUTE_RETENTION_PROP_NAME, ROUTE_RETENTION_DEFAULT_NS);
         fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
         final String idle = System.getProperty(IDLE_STRATEGY_PROP_NAME, "backoff");
         try {
@@ -90,6 +101,10 @@ public final class DispatchContext {
         if (disconnectTimeoutNs <= 0) {
             throw new IllegalArgumentException("disconnect timeout " + disconnectTimeoutNs + " ns must be positive ("
                     + DISCONNECT_TIMEOUT_PROP_NAME + ")");
+        }
+        if (routeRetentionNs <= 0) {
+            throw new IllegalArgumentException("route retention " + routeRetentionNs + " ns must be positive ("
+                    + ROUTE_RETENTION_PROP_NAME + ")");
         }
         if (fragmentLimit < 1) {
             throw new IllegalArgumentException("fragment limit " + fragmentLimit + " must be positive ("
@@ -131,6 +146,15 @@ public final class DispatchContext {
 
     public DispatchContext disconnectTimeoutNs(final long disconnectTimeoutNs) {
         this.disconnectTimeoutNs = disconnectTimeoutNs;
+        return this;
+    }
+
+    public long routeRetentionNs() {
+        return routeRetentionNs;
+    }
+
+    public DispatchContext routeRetentionNs(final long routeRetentionNs) {
+        this.routeRetentionNs = routeRetentionNs;
         return this;
     }
 

@@ -14,6 +14,7 @@ import org.agrona.CloseHelper;
  * N CNs in one JVM, for tests and benchmarks. Over {@code aeron:ipc} the CNs share one embedded
  * media driver (IPC does not cross drivers), each with an Aeron client of its own; over
  * {@code aeron:udp} each CN has its own driver in its own directory, as separate processes would.
+ * Closing closes the nodes (their subscriptions and publications), then the clients, then the drivers.
  */
 public final class EmbeddedCluster implements AutoCloseable {
     private final List<AutoCloseable> resources;
@@ -28,12 +29,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static EmbeddedCluster ipc(final int cnCount, final TransportContext transport,
             final DispatchContext dispatch) {
         final List<AutoCloseable> resources = new ArrayList<>();
+        final ComputeNode[] nodes = new ComputeNode[cnCount];
         boolean started = false;
         try {
             final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
             resources.add(driver);
             final Channels channels = Channels.ipc(cnCount);
-            final ComputeNode[] nodes = new ComputeNode[cnCount];
             for (int cn = 0; cn < cnCount; cn++) {
                 final Aeron client = Aeron.connect(new Aeron.Context()
                         .aeronDirectoryName(driver.directory().getPath())
@@ -46,6 +47,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return new EmbeddedCluster(resources, nodes);
         } finally {
             if (!started) {
+                CloseHelper.quietCloseAll(nodes);
                 CloseHelper.quietCloseAll(resources);
             }
         }
@@ -55,10 +57,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static EmbeddedCluster udp(final int cnCount, final String host, final int basePort,
             final TransportContext transport, final DispatchContext dispatch) {
         final List<AutoCloseable> resources = new ArrayList<>();
+        final ComputeNode[] nodes = new ComputeNode[cnCount];
         boolean started = false;
         try {
             final Channels channels = Channels.udp(host, basePort, cnCount);
-            final ComputeNode[] nodes = new ComputeNode[cnCount];
             for (int cn = 0; cn < cnCount; cn++) {
                 final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
                 resources.add(driver);
@@ -68,6 +70,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return new EmbeddedCluster(resources, nodes);
         } finally {
             if (!started) {
+                CloseHelper.quietCloseAll(nodes);
                 CloseHelper.quietCloseAll(resources);
             }
         }
@@ -92,9 +95,13 @@ public final class EmbeddedCluster implements AutoCloseable {
         return total;
     }
 
-    /** Closes the clients, then the drivers (deleting their directories). */
+    /** Closes the nodes, then the clients, then the drivers (deleting their directories). */
     @Override
     public void close() {
-        CloseHelper.closeAll(resources);
+        try {
+            CloseHelper.closeAll(nodes);
+        } finally {
+            CloseHelper.closeAll(resources);
+        }
     }
 }

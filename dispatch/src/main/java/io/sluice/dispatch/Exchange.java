@@ -13,7 +13,8 @@ import io.sluice.storage.Schema;
  * except that with {@link DispatchMode#LOCAL_ONLY} a receiver expects only the senders of its own CN.
  *
  * @param queryId      the query, carried in every frame
- * @param exchangeId   the exchange within the query, 0 to {@link #MAX_EXCHANGE_ID}; picks the Aeron streams
+ * @param exchangeId   the exchange within the query, 0 to {@link #MAX_EXCHANGE_ID}; with the query id and the
+ *                     bucket, it names where a frame goes on its CN's stream
  * @param topology     CNs x cores; bucket b is received on CN b / coresPerCn
  * @param mode         how batches are routed
  * @param schema       the columns of every batch, needed to decode frames
@@ -22,10 +23,8 @@ import io.sluice.storage.Schema;
  */
 public record Exchange(long queryId, int exchangeId, Topology topology, DispatchMode mode, Schema schema,
         int sendersPerCn, int gatherBucket) {
-    /** Highest exchange id: stream ids are {@code STREAM_ID_BASE + exchangeId * MAX_BUCKETS + bucket}. */
+    /** Highest exchange id. */
     public static final int MAX_EXCHANGE_ID = 32_000;
-    /** Stream id of bucket 0 of exchange 0, clear of the ids the transport tests use. */
-    public static final int STREAM_ID_BASE = 1_000;
 
     public Exchange {
         if (exchangeId < 0 || exchangeId > MAX_EXCHANGE_ID) {
@@ -63,11 +62,6 @@ public record Exchange(long queryId, int exchangeId, Topology topology, Dispatch
     /** Whether a receiver on {@code receiverCn} expects end-of-stream from the senders of {@code senderCn}. */
     public boolean expects(final int receiverCn, final int senderCn) {
         return mode != DispatchMode.LOCAL_ONLY || receiverCn == senderCn;
-    }
-
-    /** The Aeron stream id on which bucket {@code bucket} of this exchange receives frames. */
-    public int streamId(final int bucket) {
-        return STREAM_ID_BASE + exchangeId * Topology.MAX_BUCKETS + bucket;
     }
 
     /** "query q exchange e", for messages. */

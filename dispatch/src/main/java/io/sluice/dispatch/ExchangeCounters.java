@@ -4,10 +4,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * What one exchange moved, as seen by the senders of one CN (or, merged, of the cluster): rows and
+ * What one exchange moved, as counted on one CN (or, merged, on the cluster): rows and
  * batches delivered locally through queues, rows, batches and payload bytes sent through Aeron,
- * batches and rows per destination bucket, and batches dropped for destinations that finished early.
- * Thread-safe; updated once per batch and destination, never per row.
+ * batches and rows per destination bucket, and batches dropped for destinations that finished early:
+ * by a local sender, which sees its queue closed, or by the receiving CN, which drops the DATA frames
+ * that arrive for them (remote senders cannot tell, and send them). Thread-safe; updated once per
+ * batch and destination, never per row.
  */
 public final class ExchangeCounters {
     private final AtomicLong localRows = new AtomicLong();
@@ -17,6 +19,7 @@ public final class ExchangeCounters {
     private final AtomicLong remoteBatches = new AtomicLong();
     private final AtomicLong remoteBytes = new AtomicLong();
     private final AtomicLong droppedBatches = new AtomicLong();
+    private final AtomicLong droppedRemoteBatches = new AtomicLong();
     private final AtomicLong localQueueWaits = new AtomicLong();
     private final AtomicLong remoteBackPressureRetries = new AtomicLong();
     private final AtomicLong splitBatches = new AtomicLong();
@@ -60,6 +63,10 @@ public final class ExchangeCounters {
         droppedBatches.incrementAndGet();
     }
 
+    void onRemoteDropped(final long batches) {
+        droppedRemoteBatches.addAndGet(batches);
+    }
+
     /** Adds this CN's counts into {@code total}, for a cluster-wide view. */
     public void addTo(final ExchangeCounters total) {
         total.localRows.addAndGet(localRows.get());
@@ -69,6 +76,7 @@ public final class ExchangeCounters {
         total.remoteBatches.addAndGet(remoteBatches.get());
         total.remoteBytes.addAndGet(remoteBytes.get());
         total.droppedBatches.addAndGet(droppedBatches.get());
+        total.droppedRemoteBatches.addAndGet(droppedRemoteBatches.get());
         total.localQueueWaits.addAndGet(localQueueWaits.get());
         total.remoteBackPressureRetries.addAndGet(remoteBackPressureRetries.get());
         total.splitBatches.addAndGet(splitBatches.get());
@@ -108,9 +116,18 @@ public final class ExchangeCounters {
         return remoteBytes.get();
     }
 
-    /** Batches not delivered because their destination had finished early. */
+    /** Batches a sender did not put in a local destination's queue because it had finished early. */
     public long droppedBatches() {
         return droppedBatches.get();
+    }
+
+    /**
+     * DATA frames this CN received for one of its destinations that had finished early or closed, and
+     * dropped: on arrival, or still unread in its inbox when it finished. Counted on the receiving CN,
+     * also in {@link #remoteBatches} of the sending one.
+     */
+    public long droppedRemoteBatches() {
+        return droppedRemoteBatches.get();
     }
 
     /** Times a sender found a local queue full and waited (back pressure). */
@@ -142,7 +159,8 @@ public final class ExchangeCounters {
     public String toString() {
         return "ExchangeCounters{localRows=" + localRows + ", localBatches=" + localBatches + ", remoteRows="
                 + remoteRows + ", remoteBatches=" + remoteBatches + ", remoteBytes=" + remoteBytes
-                + ", droppedBatches=" + droppedBatches + ", localQueueWaits=" + localQueueWaits
+                + ", droppedBatches=" + droppedBatches + ", droppedRemoteBatches=" + droppedRemoteBatches
+                + ", localQueueWaits=" + localQueueWaits
                 + ", remoteBackPressureRetries=" + remoteBackPressureRetries + ", splitBatches=" + splitBatches + '}';
     }
 }

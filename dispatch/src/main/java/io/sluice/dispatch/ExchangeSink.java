@@ -10,7 +10,6 @@ import io.sluice.transport.TransportException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -18,22 +17,27 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The dispatch at the end of one sending pipeline: routes each batch by its {@code shuffleIdx} and
  * the exchange's {@link DispatchMode} to its destinations, local ones through their bounded queue
- * (a full queue makes this sender wait, never drops), remote ones as a DATA frame on the Aeron
- * stream of the destination bucket. A batch bound for several remote destinations is encoded once.
+ * (a full queue makes this sender wait, never drops), remote ones as a DATA frame, addressed by query,
+ * exchange and bucket, on the publication its CN shares to the destination's CN
+ * ({@link ComputeNode}). A batch bound for several remote destinations is encoded once. Every frame
+ * of this sink to one CN goes through one publication from one thread, so end-of-stream follows the
+ * sink's last batch there.
  *
  * <p>Lifecycle: {@link #send} any number of batches, then exactly one of {@link #finish} (end-of-stream
  * to every receiver expecting this sender, also when it sent no rows) or {@link #fail} (an ERROR to
- * each), then {@link #close}. Closing unfinished fails the exchange. The sink takes ownership of
- * each batch: it is released once encoded, or handed to the local destination that releases it.
- * A destination that has finished early gets nothing more; its batches are dropped and counted.
+ * each), then {@link #close}. Closing unfinished fails the exchange; closing leaves the shared
+ * publications open. The sink takes ownership of each batch: it is released once encoded, or handed
+ * to the local destination that releases it. A local destination that has finished early gets
+ * nothing more; its batches are dropped and counted. A remote one cannot be seen to finish: its
+ * batches are sent, and dropped and counted by its CN.
  *
  * <p>Liveness is not throughput: on each batch, and while this sender waits on one destination (a full
- * local queue, a back-pressured stream, a first connection), it tells every other receiver it has
- * not yet ended that it is alive, at most once per heartbeat interval
+ * local queue, a back-pressured publication, the first connection to a CN), it tells every other
+ * receiver it has not yet ended that it is alive, at most once per heartbeat interval
  * ({@link DispatchContext#heartbeatIntervalNs}), so none of them takes it for dead after the sender
- * timeout. A remote receiver gets a HEARTBEAT frame if its stream takes one at once (a back-pressured
- * one has data waiting, which says as much); a local one gets its queue marked, taking no slot.
- * Single-threaded: one sink per sending pipeline.
+ * timeout. A remote receiver gets a HEARTBEAT frame if its CN's publication takes one at once (a
+ * back-pressured one has data waiting, which says as much); a local one gets its queue marked, taking
+ * no slot. Single-threaded: one sink per sending pipeline.
  */
 public final class ExchangeSink implements AutoCloseable {
     /** End-of-stream and heartbeat frames carry the sending pipeline. */
@@ -48,8 +52,9 @@ public final class ExchangeSink implements AutoCloseable {
     private final Routing routing;
     private final int[] destinations;
     private final LocalInbound[] localByBucket;
+    /** This sink's publisher over the node's shared publication to each CN it sends to. */
+    private final FramePublisher[] remoteByCn;
     private final FramePublisher[] remoteByBucket;
-    private final boolean[] connectedOnce;
     /** Receivers this sink has sent end-of-stream or an error: they get no more heartbeats. */
     private final boolean[] ended;
     private final int maxRemotePayload;
@@ -82,35 +87,28 @@ public final class ExchangeSink implements AutoCloseable {
         this.pipelinePayload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
         final int buckets = topology.bucketCount();
         this.localByBucket = new LocalInbound[buckets];
+        this.remoteByCn = new FramePublisher[topology.cnCount()];
         this.remoteByBucket = new FramePublisher[buckets];
-        this.connectedOnce = new boolean[buckets];
         this.ended = new boolean[buckets];
-        boolean opened = false;
-        try {
-            for (int b = 0; b < buckets; b++) {
-                if (!exchange.receives(b) || !exchange.expects(topology.cnOf(b), cn)) {
-                    continue;
-                }
-                if (topology.cnOf(b) == cn) {
-                    localByBucket[b] = node.inbound(exchange, b);
-                } else {
-                    remoteByBucket[b] = node.publisher(topology.cnOf(b), exchange.streamId(b));
-                    // A destination already subscribed counts as connected once: should it finish early before
-                    // the first send, that send drops instead of waiting for a connection that never comes.
-                    connectedOnce[b] = remoteByBucket[b].isConnected();
-                }
+        for (int b = 0; b < buckets; b++) {
+            final int target = topology.cnOf(b);
+            if (!exchange.receives(b) || !exchange.expects(target, cn)) {
+                continue;
             }
-            int maxPayload = Integer.MAX_VALUE;
-            for (final FramePublisher publisher : remoteByBucket) {
-                maxPayload = publisher == null ? maxPayload : Math.min(maxPayload, publisher.maxPayloadLength());
-            }
-            this.maxRemotePayload = maxPayload;
-            opened = true;
-        } finally {
-            if (!opened) {
-                CloseHelper.quietCloseAll(remoteByBucket);
+            if (target == cn) {
+                localByBucket[b] = node.inbound(exchange, b);
+            } else {
+                if (remoteByCn[target] == null) {
+                    remoteByCn[target] = node.publisher(target);
+                }
+                remoteByBucket[b] = remoteByCn[target];
             }
         }
+        int maxPayload = Integer.MAX_VALUE;
+        for (final FramePublisher publisher : remoteByCn) {
+            maxPayload = publisher == null ? maxPayload : Math.min(maxPayload, publisher.maxPayloadLength());
+        }
+        this.maxRemotePayload = maxPayload;
     }
 
     /**
@@ -178,11 +176,8 @@ public final class ExchangeSink implements AutoCloseable {
                     counters.onDropped();
                 }
             } else if (remoteByBucket[bucket] != null) {
-                if (publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength)) {
-                    counters.onRemote(bucket, rows, encodedLength);
-                } else {
-                    counters.onDropped();
-                }
+                publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength);
+                counters.onRemote(bucket, rows, encodedLength);
             }
         }
     }
@@ -279,54 +274,54 @@ public final class ExchangeSink implements AutoCloseable {
     }
 
     /**
-     * Sends a frame to a remote bucket; false when its receiver, once connected, has gone away (it
-     * finished early). A receiver that never connected fails the send after the connect timeout.
+     * Sends a frame to a remote bucket on its CN's shared publication, waiting first, the first time
+     * any sink of this node sends to that CN, for the publication to connect.
+     *
+     * @throws TransportException when the CN does not connect within the connect timeout, no longer
+     *                            receives, or stalls
      */
-    private boolean publish(final int bucket, final FrameKind kind, final DirectBuffer payload,
-            final int length) {
+    private void publish(final int bucket, final FrameKind kind, final DirectBuffer payload, final int length) {
+        final int target = topology.cnOf(bucket);
         final FramePublisher publisher = remoteByBucket[bucket];
-        if (!connectedOnce[bucket]) {
+        if (!node.isConnected(target)) {
             awaitConnected(bucket, kind);
-        } else if (!publisher.isConnected()) {
-            return false;
         }
         waitingOn = bucket;
         try {
             publisher.send(exchange.queryId(), exchange.exchangeId(), cn, bucket, kind, payload, 0, length,
                     heartbeatWhileWaiting);
-            return true;
         } catch (final TransportException e) {
-            if (!publisher.isConnected()) {
-                return false;
-            }
             throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
-                    + Destination.of(topology, bucket) + " in " + exchange.describe() + ": " + e.getMessage(), e);
+                    + Destination.of(topology, bucket) + " in " + exchange.describe()
+                    + (publisher.isConnected() ? "" : ": CN " + target + " no longer receives (closed or dead; "
+                    + DispatchContext.DISCONNECT_TIMEOUT_PROP_NAME + " says how long a send waits for it)")
+                    + ": " + e.getMessage(), e);
         }
     }
 
-    /** Waits, with the transport's connect timeout, for the destination's source to subscribe. */
+    /** Waits, with the transport's connect timeout, for the node's publication to the bucket's CN to connect. */
     private void awaitConnected(final int bucket, final FrameKind kind) {
+        final int target = topology.cnOf(bucket);
         final FramePublisher publisher = remoteByBucket[bucket];
         final long timeoutNs = node.connectTimeoutNs();
         final long startNs = System.nanoTime();
-        while (!publisher.isConnected()) {
+        while (!node.isConnected(target)) {
             if (System.nanoTime() - startNs > timeoutNs) {
                 throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
-                        + Destination.of(topology, bucket) + " in " + exchange.describe() + ": no receiver connected to "
-                        + publisher.channel() + " stream " + publisher.streamId() + " within "
-                        + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; check that CN "
-                        + topology.cnOf(bucket) + " is running and opened the source of bucket " + bucket
-                        + ", or raise " + TransportContext.CONNECT_TIMEOUT_PROP_NAME);
+                        + Destination.of(topology, bucket) + " in " + exchange.describe() + ": CN " + target
+                        + " did not connect to " + publisher.channel() + " stream " + publisher.streamId() + " within "
+                        + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; check that CN " + target
+                        + " is running, or raise " + TransportContext.CONNECT_TIMEOUT_PROP_NAME);
             }
             if (Thread.currentThread().isInterrupted()) {
-                throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline + " waited for "
-                        + Destination.of(topology, bucket) + " of " + exchange.describe() + " to connect");
+                throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline + " waited for CN "
+                        + target + " to connect, to send to " + Destination.of(topology, bucket) + " of "
+                        + exchange.describe());
             }
             heartbeat(bucket);
             idleStrategy.idle();
         }
         idleStrategy.reset();
-        connectedOnce[bucket] = true;
     }
 
     /**
@@ -345,9 +340,9 @@ public final class ExchangeSink implements AutoCloseable {
             }
             if (localByBucket[b] != null) {
                 localByBucket[b].onHeartbeat(nowNs);
-            } else if (remoteByBucket[b] != null && remoteByBucket[b].trySend(exchange.queryId(),
-                    exchange.exchangeId(), cn, b, FrameKind.HEARTBEAT, pipelinePayload, 0, PIPELINE_PAYLOAD_LENGTH)) {
-                connectedOnce[b] = true;
+            } else if (remoteByBucket[b] != null) {
+                remoteByBucket[b].trySend(exchange.queryId(), exchange.exchangeId(), cn, b, FrameKind.HEARTBEAT,
+                        pipelinePayload, 0, PIPELINE_PAYLOAD_LENGTH);
             }
         }
     }
@@ -373,7 +368,10 @@ public final class ExchangeSink implements AutoCloseable {
         return pipeline;
     }
 
-    /** Closes the publications; a sink neither finished nor failed fails its receivers first. */
+    /**
+     * Adds its back-pressure retries to the counters; a sink neither finished nor failed fails its
+     * receivers first. The node's publications stay open for its other sinks.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -386,11 +384,10 @@ public final class ExchangeSink implements AutoCloseable {
         } finally {
             closed = true;
             long retries = 0;
-            for (final FramePublisher publisher : remoteByBucket) {
+            for (final FramePublisher publisher : remoteByCn) {
                 retries += publisher == null ? 0 : publisher.backPressureRetries();
             }
             counters.onRemoteBackPressure(retries);
-            CloseHelper.closeAll(remoteByBucket);
         }
     }
 }

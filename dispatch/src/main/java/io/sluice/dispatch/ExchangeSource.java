@@ -2,45 +2,46 @@ package io.sluice.dispatch;
 
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.transport.FrameHandler;
-import io.sluice.transport.FrameKind;
-import io.sluice.transport.FrameSubscriber;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import org.agrona.CloseHelper;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 
 /**
  * The receiving end of one destination (bucket) of an exchange: yields the batches its CN's senders
- * queued locally and those remote senders framed on the bucket's Aeron stream, decoded with the
- * exchange's schema. It is finished once every expected sender has sent end-of-stream exactly once;
- * a duplicate or unexpected end-of-stream, a frame of another query, exchange or bucket, or a
- * sender's ERROR fails it with a {@link DispatchException} naming the sender CN. So does silence:
- * nothing heard for the sender timeout while some end-of-stream is missing. A heartbeat is heard, not
+ * queued locally and those remote senders framed to its CN, which the CN's {@link Demultiplexer}
+ * routed to this source's inbox, decoded with the exchange's schema. It is finished once every
+ * expected sender has sent end-of-stream exactly once; a duplicate or unexpected end-of-stream, a
+ * frame from a CN it does not expect, a malformed frame, or a sender's ERROR fails it with a
+ * {@link DispatchException} naming the sender CN. So does silence: nothing heard for the sender
+ * timeout, while the CN was listening, and some end-of-stream still missing. A heartbeat is heard, not
  * received: a sender busy with other destinations sends one (a HEARTBEAT frame from an expected
  * remote sender, or a mark on the local queue) to say it is alive; it is neither a batch nor an
  * end-of-stream, and one from a sender that has already ended is ignored.
  *
+ * <p>The remote inbox is unbounded: the demultiplexer never waits for a slow source, so one never
+ * holds up the others of its CN; a consumer that must bound its memory polls. A source whose inbox is
+ * empty polls the CN's stream for every source of the CN (unless another thread is doing so).
+ *
  * <p>Lifecycle: {@link #poll} (or {@link #take}) until {@link #isFinished}, then {@link #close}. A
- * consumer that needs no more rows calls {@link #finishEarly}: senders then drop what they would send
- * here instead of waiting on it. Single-threaded: one thread polls a source.
+ * consumer that needs no more rows calls {@link #finishEarly}: local senders then drop what they
+ * would queue here instead of waiting on it; remote senders cannot tell and go on sending, and the
+ * CN drops their frames for it on arrival (counted in {@link ExchangeCounters#droppedRemoteBatches}).
+ * Single-threaded: one thread polls a source.
  */
-public final class ExchangeSource implements AutoCloseable, FrameHandler {
+public final class ExchangeSource implements AutoCloseable {
     private final Exchange exchange;
     private final Topology topology;
     private final int cn;
     private final int bucket;
     private final LocalInbound inbound;
-    private final FrameSubscriber subscriber;
-    private final BatchCodec codec = new BatchCodec();
-    private final ArrayDeque<Batch> decoded = new ArrayDeque<>();
+    private final Demultiplexer demultiplexer;
+    private final ExchangeCounters counters;
+    /** Batches, end-of-streams, heartbeats, failures and violations from remote senders, in arrival order. */
+    private final ManyToOneConcurrentLinkedQueue<Object> remote = new ManyToOneConcurrentLinkedQueue<>();
     private final boolean[] expected;
     private final boolean[] eosSeen;
     private final int expectedCount;
-    private final int fragmentLimit;
+    private final boolean remoteExpected;
     private final long senderTimeoutNs;
     private final IdleStrategy idleStrategy;
     private final String origin;
@@ -61,27 +62,30 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
         this.cn = node.cn();
         this.bucket = bucket;
         this.inbound = inbound;
+        this.demultiplexer = node.demultiplexer();
+        this.counters = node.counters(exchange);
         final int senders = exchange.sendersPerCn();
         this.expected = new boolean[topology.cnCount() * senders];
         this.eosSeen = new boolean[expected.length];
         int count = 0;
-        boolean remote = false;
+        boolean remoteSenders = false;
         for (int senderCn = 0; senderCn < topology.cnCount(); senderCn++) {
             if (exchange.expects(cn, senderCn)) {
                 for (int p = 0; p < senders; p++) {
                     expected[senderCn * senders + p] = true;
                     count++;
                 }
-                remote |= senderCn != cn;
+                remoteSenders |= senderCn != cn;
             }
         }
         this.expectedCount = count;
-        this.subscriber = remote ? node.subscriber(exchange.streamId(bucket)) : null;
-        this.fragmentLimit = node.dispatchContext().fragmentLimit();
+        this.remoteExpected = remoteSenders;
         this.senderTimeoutNs = node.dispatchContext().senderTimeoutNs();
         this.idleStrategy = node.dispatchContext().newIdleStrategy();
         this.origin = exchange.describe() + " at " + Destination.of(topology, bucket);
         this.lastProgressNs = System.nanoTime();
+        // Last: from here on the demultiplexer routes to this source, starting with frames that came early.
+        demultiplexer.register(exchange, bucket, remote, counters);
     }
 
     /**
@@ -94,13 +98,13 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
         if (closed || finishedEarly) {
             return null;
         }
-        Batch batch = decoded.poll();
-        if (batch == null && failure != null) {
+        if (failure != null) {
             throw failure;
         }
         // Alternate which side goes first, so a busy local queue never starves the remote senders.
         preferRemote = !preferRemote;
-        if (batch == null && preferRemote) {
+        Batch batch = null;
+        if (preferRemote) {
             batch = pollRemote();
         }
         if (batch == null) {
@@ -115,10 +119,12 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             batchesReceived++;
             rowsReceived += batch.rowCount();
         } else if (eosCount < expectedCount && nowNs - lastProgressNs > senderTimeoutNs
-                && nowNs - inbound.lastHeartbeatNs() > senderTimeoutNs) {
-            throw new DispatchException(origin + " heard nothing for " + TimeUnit.NANOSECONDS.toMillis(senderTimeoutNs)
-                    + " ms and still waits for end-of-stream from " + missingSenders() + ": check those CNs are"
-                    + " alive, or raise " + DispatchContext.SENDER_TIMEOUT_PROP_NAME);
+                && nowNs - inbound.lastHeartbeatNs() > senderTimeoutNs
+                && (!remoteExpected || nowNs - demultiplexer.listeningSinceNs() > senderTimeoutNs)) {
+            throw fail(new DispatchException(origin + " heard nothing for "
+                    + TimeUnit.NANOSECONDS.toMillis(senderTimeoutNs) + " ms and still waits for end-of-stream from "
+                    + missingSenders() + ": check those CNs are alive, or raise "
+                    + DispatchContext.SENDER_TIMEOUT_PROP_NAME));
         }
         return batch;
     }
@@ -141,16 +147,47 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
         }
     }
 
+    /** The next remote batch in the inbox, polling the CN's stream once when the inbox is empty. */
     private Batch pollRemote() {
-        if (subscriber == null || eosCount == expectedCount) {
-            return null;
-        }
-        subscriber.poll(this, fragmentLimit);
-        final Batch batch = decoded.poll();
-        if (batch == null && failure != null) {
-            throw failure;
+        Batch batch = takeRemote();
+        if (batch == null && eosCount < expectedCount) {
+            demultiplexer.poll();
+            batch = takeRemote();
         }
         return batch;
+    }
+
+    /** Takes from the inbox up to the first batch, handling what comes before it. */
+    private Batch takeRemote() {
+        Object item;
+        while ((item = remote.poll()) != null) {
+            if (item instanceof Batch batch) {
+                framesReceived++;
+                return batch;
+            }
+            if (item instanceof Heartbeat heartbeat) {
+                heartbeatsReceived++;
+                if (eosSeen[sender("heartbeat", heartbeat.senderCn(), heartbeat.senderPipeline())]) {
+                    // A sender that has ended says nothing about those still missing.
+                    continue;
+                }
+            } else {
+                framesReceived++;
+                if (item instanceof EndOfStream eos) {
+                    onEndOfStream(eos.senderCn(), eos.senderPipeline());
+                } else if (item instanceof SenderFailure failed) {
+                    throw fail(new DispatchException(origin + " received an error from CN " + failed.senderCn() + ": "
+                            + failed.message()));
+                } else if (item instanceof DispatchException violation) {
+                    throw fail(violation);
+                } else {
+                    throw fail(new DispatchException(origin + " received " + item + " from its CN's stream,"
+                            + " which is neither a batch nor a sender's signal"));
+                }
+            }
+            lastProgressNs = System.nanoTime();
+        }
+        return null;
     }
 
     private Batch pollLocal() {
@@ -162,74 +199,28 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
             lastProgressNs = System.nanoTime();
             if (item instanceof EndOfStream eos) {
                 onEndOfStream(eos.senderCn(), eos.senderPipeline());
-            } else if (item instanceof SenderFailure failure) {
-                throw new DispatchException(origin + " received an error from CN " + failure.senderCn() + ": "
-                        + failure.message());
+            } else if (item instanceof SenderFailure failed) {
+                throw fail(new DispatchException(origin + " received an error from CN " + failed.senderCn() + ": "
+                        + failed.message()));
             }
         }
         return null;
     }
 
-    @Override
-    public void onFrame(final long queryId, final int exchangeId, final int senderCn, final int frameBucket,
-            final FrameKind kind, final DirectBuffer buffer, final int offset, final int length) {
-        if (kind == FrameKind.HEARTBEAT) {
-            heartbeatsReceived++;
-        } else {
-            framesReceived++;
+    /** Remembers the first failure: every later poll throws it again. */
+    private DispatchException fail(final DispatchException e) {
+        if (failure == null) {
+            failure = e;
         }
-        if (failure != null) {
-            return;
-        }
-        if (queryId != exchange.queryId() || exchangeId != exchange.exchangeId() || frameBucket != bucket) {
-            throw new DispatchException(origin + " received a frame for query " + queryId + " exchange " + exchangeId
-                    + " bucket " + frameBucket + " from CN " + senderCn + ": two exchanges share stream "
-                    + exchange.streamId(bucket) + "; give concurrent exchanges distinct exchange ids");
-        }
-        if (senderCn < 0 || senderCn >= topology.cnCount() || senderCn == cn) {
-            throw new DispatchException(origin + " received a " + kind + " frame from CN " + senderCn
-                    + ", which is not a remote CN of topology " + topology);
-        }
-        switch (kind) {
-            case DATA:
-                decoded.add(codec.decode(exchange.schema(), buffer, offset, length, origin, framesReceived));
-                break;
-            case EOS:
-                onEndOfStream(senderCn, pipelineOf(kind, senderCn, buffer, offset, length));
-                break;
-            case HEARTBEAT:
-                if (eosSeen[sender("heartbeat", senderCn, pipelineOf(kind, senderCn, buffer, offset, length))]) {
-                    // A sender that has ended says nothing about those still missing.
-                    return;
-                }
-                break;
-            case ERROR:
-                // Batches that arrived before the error are still handed out first, then poll throws this.
-                failure = new DispatchException(origin + " received an error from CN " + senderCn + ": "
-                        + buffer.getStringWithoutLengthUtf8(offset, length));
-                break;
-            default:
-                throw new DispatchException(origin + " received a frame of unknown kind " + kind + " from CN " + senderCn);
-        }
-        lastProgressNs = System.nanoTime();
-    }
-
-    /** The sending pipeline an end-of-stream or heartbeat frame carries as its payload. */
-    private int pipelineOf(final FrameKind kind, final int senderCn, final DirectBuffer buffer, final int offset,
-            final int length) {
-        if (length != 4) {
-            throw new DispatchException(origin + " received a " + kind + " frame of " + length + " bytes from CN "
-                    + senderCn + ", expected 4 (the sending pipeline)");
-        }
-        return buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+        return failure;
     }
 
     /** The index of an expected sender in {@link #expected} and {@link #eosSeen}; fails for any other. */
     private int sender(final String what, final int senderCn, final int pipeline) {
         final int senders = exchange.sendersPerCn();
         if (pipeline < 0 || pipeline >= senders || !expected[senderCn * senders + pipeline]) {
-            throw new DispatchException(origin + " received an unexpected " + what + " from CN " + senderCn
-                    + " pipeline " + pipeline + ": in " + exchange.mode() + " it expects only " + expectedSenders());
+            throw fail(new DispatchException(origin + " received an unexpected " + what + " from CN " + senderCn
+                    + " pipeline " + pipeline + ": in " + exchange.mode() + " it expects only " + expectedSenders()));
         }
         return senderCn * senders + pipeline;
     }
@@ -237,8 +228,8 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
     private void onEndOfStream(final int senderCn, final int pipeline) {
         final int sender = sender("end-of-stream", senderCn, pipeline);
         if (eosSeen[sender]) {
-            throw new DispatchException(origin + " received a second end-of-stream from CN " + senderCn + " pipeline "
-                    + pipeline + ": a sender ends its stream once per receiver");
+            throw fail(new DispatchException(origin + " received a second end-of-stream from CN " + senderCn
+                    + " pipeline " + pipeline + ": a sender ends its stream once per receiver"));
         }
         eosSeen[sender] = true;
         eosCount++;
@@ -266,20 +257,26 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
 
     /** Whether every expected sender has ended its stream and every batch has been polled. */
     public boolean isFinished() {
-        return finishedEarly || (eosCount == expectedCount && decoded.isEmpty() && inbound.isEmpty());
+        return finishedEarly || (eosCount == expectedCount && remote.isEmpty() && inbound.isEmpty());
     }
 
     /**
-     * Stops receiving before the senders are done (a satisfied LIMIT): releases what is queued, and
-     * closes the stream so remote senders stop sending here; local senders drop their batches for it.
+     * Stops receiving before the senders are done (a satisfied LIMIT): releases what is queued. Local
+     * senders see their queue closed and drop their batches for it; frames from remote senders, which
+     * cannot tell, are dropped by this CN from now on, and those already in the inbox now, all counted.
      */
     public void finishEarly() {
         finishedEarly = true;
         inbound.close();
-        for (Batch batch; (batch = decoded.poll()) != null; ) {
-            batch.release();
+        demultiplexer.unregister(exchange, bucket);
+        long dropped = 0;
+        for (Object item; (item = remote.poll()) != null; ) {
+            if (item instanceof Batch batch) {
+                batch.release();
+                dropped++;
+            }
         }
-        CloseHelper.close(subscriber);
+        counters.onRemoteDropped(dropped);
     }
 
     /** The bucket this source receives. */
@@ -287,12 +284,15 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
         return bucket;
     }
 
-    /** Frames taken from Aeron so far: data, end-of-stream and error. Zero when every sender is local. */
+    /**
+     * Frames from remote senders taken from the inbox so far: data, end-of-stream, error (and protocol
+     * violations). Zero when every sender is local.
+     */
     public long framesReceived() {
         return framesReceived;
     }
 
-    /** Heartbeat frames taken from Aeron so far, not counted in {@link #framesReceived}. */
+    /** Heartbeat frames taken from the inbox so far, not counted in {@link #framesReceived}. */
     public long heartbeatsReceived() {
         return heartbeatsReceived;
     }
@@ -312,7 +312,7 @@ public final class ExchangeSource implements AutoCloseable, FrameHandler {
         return expectedCount - eosCount;
     }
 
-    /** Closes the stream and releases anything not polled. */
+    /** Stops routing to this source and releases anything not polled, as {@link #finishEarly} does. */
     @Override
     public void close() {
         if (!closed) {

@@ -10,31 +10,41 @@
  *       per CN); {@link io.sluice.dispatch.Destination}: a bucket as (CN, core).</li>
  *   <li>{@link io.sluice.dispatch.ExchangeSink}: the dispatch at the end of a sending pipeline. Local
  *       destinations get the batch itself through a bounded Agrona queue (no copy; a full queue makes
- *       the sender wait); remote ones get it encoded once in the block layout, as a DATA frame on the
- *       destination bucket's Aeron stream. {@code shuffleIdx} is never serialized: the frame's bucket
- *       says where the rows go.</li>
+ *       the sender wait); remote ones get it encoded once in the block layout, as a DATA frame to the
+ *       destination's CN. {@code shuffleIdx} is never serialized: the frame's bucket says where the
+ *       rows go.</li>
  *   <li>{@link io.sluice.dispatch.ExchangeSource}: one destination's receiving end; finished when every
  *       expected sender has sent end-of-stream exactly once (also senders with no rows). Duplicate or
- *       unexpected end-of-stream, a sender's ERROR, or a silent sender past the timeout fail it with
- *       a {@link io.sluice.dispatch.DispatchException} naming the CN and query. A sender busy with, or
- *       waiting on, other destinations is not silent: it sends its receivers heartbeats (a HEARTBEAT
- *       frame, or a mark on a local queue).</li>
- *   <li>{@link io.sluice.dispatch.ComputeNode}: one CN's client, channels, local queues and
- *       {@link io.sluice.dispatch.ExchangeCounters}; {@link io.sluice.dispatch.EmbeddedCluster}: N CNs
- *       in one JVM, on one shared driver over {@code aeron:ipc} or a driver each over
- *       {@code aeron:udp}; {@link io.sluice.dispatch.Channels} says where each CN receives.</li>
+ *       unexpected end-of-stream, a frame from an unexpected CN, a malformed frame, a sender's ERROR,
+ *       or a silent sender past the timeout fail it with a {@link io.sluice.dispatch.DispatchException}
+ *       naming the CN and query. A sender busy with, or waiting on, other destinations is not silent:
+ *       it sends its receivers heartbeats (a HEARTBEAT frame, or a mark on a local queue).</li>
+ *   <li>{@link io.sluice.dispatch.ComputeNode}: one CN's client, its one subscription and its
+ *       publications to the other CNs, local queues and {@link io.sluice.dispatch.ExchangeCounters};
+ *       {@link io.sluice.dispatch.EmbeddedCluster}: N CNs in one JVM, on one shared driver over
+ *       {@code aeron:ipc} or a driver each over {@code aeron:udp}; {@link io.sluice.dispatch.Channels}
+ *       says where each CN receives.</li>
  *   <li>{@link io.sluice.dispatch.DispatchContext}: queue capacity, sender timeout, heartbeat interval,
- *       fragment limit, idle strategy ({@code sluice.dispatch.*}).</li>
+ *       disconnect timeout, route retention, fragment limit, idle strategy ({@code sluice.dispatch.*}).</li>
  * </ul>
  *
- * <p>Streams: bucket {@code b} of exchange {@code e} receives on stream
- * {@code STREAM_ID_BASE + e * MAX_BUCKETS + b} of its CN's channel, and each sender has one exclusive
- * publication per remote destination, so per-publication ordering puts end-of-stream after the
- * sender's last batch. A sink waits for each remote destination's first connection (transport
- * connect timeout); a destination that finishes early (a satisfied LIMIT) closes its queue and
- * stream, and senders then drop its batches (counted) instead of waiting, after at most the
- * disconnect timeout. A batch whose encoding exceeds the largest frame (term length / 8) is split in
- * halves and routed again.
+ * <p>Streams: one per CN, multiplexed. CN {@code k} receives every frame of every query, exchange and
+ * bucket on one subscription (its channel, stream {@code Channels.STREAM_ID_BASE + k}); the frame
+ * header's query, exchange, sender and bucket say where it goes, and the CN's demultiplexer routes it
+ * to the inbox of that destination's source. Each CN sends to each other CN on one concurrent
+ * publication, added on first use and kept until the node closes, which all its sending pipelines,
+ * exchanges and queries share: a cluster of n CNs holds at most n x (n - 1) publications. A sender's
+ * frames to one CN go through that publication from one thread, so end-of-stream follows its last
+ * batch. A sink waits for the first connection to each CN once per node (transport connect timeout).
+ *
+ * <p>Nobody owns a thread for the demultiplexer: a source with an empty inbox polls its CN's stream
+ * for all the CN's sources, under a lock that a thread finding it taken skips. Inboxes are unbounded,
+ * so a slow or idle destination never holds up the others of its CN; a CN whose sources all stop
+ * polling stops reading, and its senders then wait on Aeron's back pressure. Frames for a destination
+ * whose source has not opened yet are kept until it opens (at most the route retention); frames for
+ * one that finished early (a satisfied LIMIT) or closed are dropped on arrival and counted, since
+ * remote senders cannot see it finish (local ones see its queue closed and drop too). A batch whose
+ * encoding exceeds the largest frame (term length / 8) is split in halves and routed again.
  *
  * <p>Depends on shuffle ({@code Topology}, {@code Batch}) and transport; storage for the block codec.
  */

@@ -34,4 +34,13 @@ class DispatchContextTest {
         assertThatThrownBy(context::validate).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(DispatchContext.HEARTBEAT_INTERVAL_PROP_NAME);
     }
+
+    @Test
+    void aRouteRetentionThatIsNotPositiveIsRejectedByName() {
+        assertThat(new DispatchContext().validate().routeRetentionNs())
+                .isEqualTo(DispatchContext.ROUTE_RETENTION_DEFAULT_NS);
+        assertThatThrownBy(() -> new DispatchContext().routeRetentionNs(0).validate())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(DispatchContext.ROUTE_RETENTION_PROP_NAME);
+    }
 }

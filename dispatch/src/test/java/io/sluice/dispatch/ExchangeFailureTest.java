@@ -4,9 +4,11 @@ import static io.sluice.dispatch.ExchangeRun.pollUntilFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.aeron.Publication;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.DispatchMode;
+import io.sluice.transport.FrameHeader;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;
@@ -115,21 +117,25 @@ class ExchangeFailureTest {
             Collections.sort(received);
             Collections.sort(expectedOthers);
             assertThat(received).isEqualTo(expectedOthers);
-            assertThat(cluster.counters(exchange).droppedBatches()).isPositive();
+            // CN 0's own sender saw bucket 0's queue closed and dropped; the other CNs' senders cannot see it
+            // finish, so CN 0 dropped their frames for it on arrival.
+            final ExchangeCounters onCn0 = cluster.node(0).counters(exchange);
+            assertThat(onCn0.droppedBatches()).isPositive();
+            assertThat(onCn0.droppedRemoteBatches()).isPositive();
+            assertThat(cluster.node(1).counters(exchange).droppedRemoteBatches()).isZero();
             early.close();
         }
     }
 
     @Test
-    void aDestinationThatFinishesEarlyBeforeASendersFirstBatchIsDroppedNotAwaited() throws Exception {
+    void aDestinationThatFinishesEarlyBeforeARemoteSendersFirstBatchHasItDroppedByItsCn() throws Exception {
         final Topology topology = new Topology(2, 1);
         final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
         try (ExchangeSource early = cluster2().node(0).openSource(exchange, 0);
              ExchangeSource other = cluster2().node(1).openSource(exchange, 0);
              ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
              ExchangeSink remote = cluster2().node(1).openSink(exchange, 0)) {
-            // Bucket 0 was subscribed when the remote sink opened: once it finishes early, its stream is gone, not
-            // yet to come, and the sink must neither wait the connect timeout for it nor fail.
+            // The remote sink cannot see that bucket 0 finished: it sends, and CN 0 drops what arrives for it.
             early.finishEarly();
             remote.send(TestBatches.batch(new long[] {1, 2}, 0));
             remote.send(TestBatches.batch(new long[] {3}, 1));
@@ -147,6 +153,11 @@ class ExchangeFailureTest {
                 Thread.onSpinWait();
             }
             assertThat(received).containsExactly(3L);
+            final ExchangeCounters onCn0 = cluster2().node(0).counters(exchange);
+            ExchangeRun.pollStreamUntil(cluster2().node(0), () -> onCn0.droppedRemoteBatches() > 0,
+                    "CN 0 to drop the batch for bucket 0");
+            assertThat(onCn0.droppedRemoteBatches()).isEqualTo(1);
+            assertThat(early.rowsReceived()).isZero();
         }
     }
 
@@ -157,7 +168,7 @@ class ExchangeFailureTest {
         try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
              ExchangeSource other = cluster2().node(1).openSource(exchange, 0);
              ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
-             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+             FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
             local.finish();
             final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
             pipeline.putInt(0, 0, ByteOrder.LITTLE_ENDIAN);
@@ -175,7 +186,7 @@ class ExchangeFailureTest {
         final Topology topology = new Topology(2, 1);
         final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
         try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
-             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+             FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
             final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
             pipeline.putInt(0, 3, ByteOrder.LITTLE_ENDIAN);
             remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
@@ -207,8 +218,8 @@ class ExchangeFailureTest {
         final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
         try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
              ExchangeSource other = cluster2().node(1).openSource(exchange, 0);
-             ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
-             FramePublisher silent = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+             ExchangeSink local = cluster2().node(0).openSink(exchange, 0)) {
+            // CN 1 opened the exchange's source but never a sink: it sends nothing.
             local.finish();
             final DispatchException e = pollUntilFailure(source, 20_000);
             assertThat(e).hasMessageContaining("end-of-stream from CN 1 pipeline 0").hasMessageContaining("query 7")
@@ -229,20 +240,60 @@ class ExchangeFailureTest {
     }
 
     @Test
-    void aFrameOfAnotherQueryOnTheStreamIsAnError() {
+    void aFrameFromACnOutsideTheTopologyFailsItsDestinationNamingThatCn() {
         final Topology topology = new Topology(2, 1);
         final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
         try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
-             FramePublisher remote = cluster2().node(1).publisher(0, exchange.streamId(0))) {
+             FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
             final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
-            final Deadline connected = Deadline.in(10_000, "the raw publisher to connect");
-            while (!remote.isConnected()) {
-                connected.check();
+            remote.send(7, exchange.exchangeId(), 5, 0, FrameKind.EOS, pipeline, 0, 4);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("EOS frame from CN 5")
+                    .hasMessageContaining("not a remote CN of topology").hasMessageContaining("query 7");
+        }
+    }
+
+    @Test
+    void anEndOfStreamWithoutItsPipelineFailsItsDestination() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, null, 0, 0);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("EOS frame of 0 bytes from CN 1")
+                    .hasMessageContaining("expected 4 (the sending pipeline)");
+        }
+    }
+
+    @Test
+    void aFrameOfUnknownKindFailsItsDestinationNamingTheSender() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0)) {
+            ExchangeRun.awaitConnected(cluster2().node(1), 0);
+            final UnsafeBuffer frame = new UnsafeBuffer(new byte[FrameHeader.LENGTH]);
+            FrameHeader.encode(frame, 0, 7, exchange.exchangeId(), 1, 0, FrameKind.DATA, 0);
+            frame.putByte(FrameHeader.KIND_OFFSET, (byte) 9);
+            final Publication publication = cluster2().node(1).publication(0);
+            final Deadline offered = Deadline.in(10_000, "the raw frame to be offered");
+            while (publication.offer(frame, 0, frame.capacity()) < 0) {
+                offered.check();
                 Thread.onSpinWait();
             }
-            remote.send(8, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
-            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("frame for query 8")
-                    .hasMessageContaining("from CN 1");
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("malformed frame from CN 1")
+                    .hasMessageContaining("unknown frame kind code 9").hasMessageContaining("query 7");
+        }
+    }
+
+    @Test
+    void aFrameForABucketThatDoesNotReceiveOnTheCnFailsTheExchangesSourcesThere() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
+            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
+            remote.send(7, exchange.exchangeId(), 1, 1, FrameKind.EOS, pipeline, 0, 4);
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("frame for bucket 1")
+                    .hasMessageContaining("does not receive on CN 0");
         }
     }
 

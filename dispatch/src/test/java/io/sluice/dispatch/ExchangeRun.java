@@ -2,10 +2,12 @@ package io.sluice.dispatch;
 
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.transport.FramePublisher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -128,6 +130,34 @@ final class ExchangeRun implements AutoCloseable {
                 return e;
             }
             idle.idle();
+        }
+    }
+
+    /**
+     * A publisher for raw frames from CN {@code from} to CN {@code target}, on the node's shared
+     * publication, once that is connected.
+     */
+    static FramePublisher rawPublisher(final ComputeNode from, final int target) {
+        awaitConnected(from, target);
+        return from.publisher(target);
+    }
+
+    /** Waits until CN {@code from}'s publication to CN {@code target} is connected. */
+    static void awaitConnected(final ComputeNode from, final int target) {
+        final Deadline deadline = Deadline.in(10_000, "CN " + from.cn() + " to connect to CN " + target);
+        while (!from.isConnected(target)) {
+            deadline.check();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Polls CN {@code node}'s stream until {@code done} holds, as its sources would. */
+    static void pollStreamUntil(final ComputeNode node, final BooleanSupplier done, final String what) {
+        final Deadline deadline = Deadline.in(10_000, what);
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        while (!done.getAsBoolean()) {
+            deadline.check();
+            idle.idle(node.demultiplexer().poll());
         }
     }
 

@@ -62,12 +62,13 @@ class RoutingTest {
     }
 
     @Test
-    void streamIdsAreDistinctPerExchangeAndBucket() {
-        final Exchange a = Exchange.of(1, 1, TOPOLOGY, DispatchMode.TO_OWNER, TestBatches.SCHEMA, 1);
-        final Exchange b = Exchange.of(1, 2, TOPOLOGY, DispatchMode.TO_OWNER, TestBatches.SCHEMA, 1);
-        assertThat(a.streamId(5)).isNotEqualTo(b.streamId(5)).isNotEqualTo(a.streamId(4));
-        assertThat(Exchange.of(1, Exchange.MAX_EXCHANGE_ID, new Topology(1024, 64), DispatchMode.TO_OWNER,
-                TestBatches.SCHEMA, 1).streamId(65_535)).isPositive();
+    void eachCnReceivesOnOneStreamOfItsOwnAndGatherNamesABucket() {
+        final Channels ipc = Channels.ipc(3);
+        assertThat(ipc.of(0)).isEqualTo(ipc.of(2)).isEqualTo("aeron:ipc");
+        // CNs on one driver share the IPC channel: only the stream tells them apart.
+        assertThat(ipc.streamOf(0)).isNotEqualTo(ipc.streamOf(1)).isNotEqualTo(ipc.streamOf(2));
+        assertThat(Channels.udp("127.0.0.1", 4000, 3).of(2)).isEqualTo("aeron:udp?endpoint=127.0.0.1:4002");
+        assertThatThrownBy(() -> ipc.streamOf(3)).hasMessageContaining("CN 3 has no channel");
         assertThatThrownBy(() -> Exchange.gather(1, 1, TOPOLOGY, TestBatches.SCHEMA, 1, 6))
                 .hasMessageContaining("gather bucket 6");
     }

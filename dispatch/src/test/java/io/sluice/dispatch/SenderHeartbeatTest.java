@@ -55,10 +55,13 @@ class SenderHeartbeatTest {
     }
 
     /**
-     * The sender of {@code blockedCn} first sends bucket 0 far more than its queue (CN 0) or its stream
-     * (CN 1) holds, then rows for every other bucket; the other CN's sender ends at once. Bucket 0 is not
-     * polled for three sender timeouts: the other receivers hear only heartbeats in that time, from the
-     * same CN through their queue or from the other CN as frames, and must neither fail nor finish.
+     * The sender of {@code blockedCn} first sends bucket 0 far more than its queue (CN 0) or CN 0's
+     * stream (from CN 1) holds, then rows for every other bucket; the other CN's sender ends at once.
+     * For three sender timeouts bucket 0 is not polled, and neither is any source of CN 0 when the sender
+     * is on CN 1 (polling one would drain CN 0's stream for all of them, and the sender would not be held
+     * up). The receivers polled hear only heartbeats in that time, from the same CN through their queue
+     * or from the other CN as frames, and must neither fail nor finish; nor may those of CN 0 fail once
+     * polled again, although what CN 1 told them waited behind bucket 0's rows.
      */
     @ParameterizedTest(name = "sender on CN {0}")
     @ValueSource(ints = {0, 1})
@@ -82,8 +85,9 @@ class SenderHeartbeatTest {
             run.startSender(blockedCn, 0, batches);
             run.startSender(1 - blockedCn, 0, List.of());
 
-            pollNothingForThreeTimeouts(run, 1);
-            for (int b = 1; b < TOPOLOGY.bucketCount(); b++) {
+            final int firstPolled = blockedCn == 0 ? 1 : TOPOLOGY.firstBucketOf(1);
+            pollNothingForThreeTimeouts(run, firstPolled);
+            for (int b = firstPolled; b < TOPOLOGY.bucketCount(); b++) {
                 final ExchangeSource source = run.sources[b];
                 assertThat(source.isFinished()).as("bucket %d finished", b).isFalse();
                 assertThat(source.missingEndOfStreams()).as("bucket %d awaits the held-up sender", b).isEqualTo(1);
@@ -100,6 +104,47 @@ class SenderHeartbeatTest {
                 assertThat(actual).as("bucket %d", b).isEqualTo(expected.get(b));
             }
             assertThat(cluster.counters(run.exchange).droppedBatches()).isZero();
+        }
+    }
+
+    /**
+     * CN 0 reads nothing from its stream for three sender timeouts, so CN 1's sender, which has bucket 0's
+     * rows to send, is held up by CN 0's back pressure and cannot tell bucket 1 it is alive either. When
+     * CN 0 reads again, bucket 1 (whose only news, CN 0's end-of-stream, came before the pause) must not
+     * take CN 1 for silent: the silence was CN 0's own.
+     */
+    @Test
+    void theSourcesOfACnThatStoppedReadingItsStreamDoNotTakeTheSendersItHeldUpForSilent() throws Exception {
+        try (ExchangeRun run = new ExchangeRun(cluster, exchange())) {
+            final List<List<Long>> expected = new ArrayList<>();
+            for (int b = 0; b < TOPOLOGY.bucketCount(); b++) {
+                expected.add(new ArrayList<>());
+            }
+            run.startSender(0, 0, List.of());
+            final Deadline ended = Deadline.in(10_000, "CN 0's end-of-stream at buckets 0 and 1");
+            while (run.sources[0].missingEndOfStreams() > 1 || run.sources[1].missingEndOfStreams() > 1) {
+                ended.check();
+                assertThat(run.sources[0].poll()).isNull();
+                assertThat(run.sources[1].poll()).isNull();
+                Thread.onSpinWait();
+            }
+            final List<Batch> batches = new ArrayList<>();
+            long nextId = 0;
+            for (int i = 0; i < 60; i++) {
+                batches.add(rows(0, nextId, expected));
+                nextId += ROWS_PER_BATCH;
+            }
+            for (int b = 1; b < TOPOLOGY.bucketCount(); b++) {
+                batches.add(rows(b, nextId, expected));
+                nextId += ROWS_PER_BATCH;
+            }
+            run.startSender(1, 0, batches);
+
+            pollNothingForThreeTimeouts(run, TOPOLOGY.firstBucketOf(1));
+            run.receiveAll(60_000);
+            for (int b = 0; b < TOPOLOGY.bucketCount(); b++) {
+                assertThat(run.idsByBucket.get(b)).as("bucket %d", b).isEqualTo(expected.get(b));
+            }
         }
     }
 

@@ -6,7 +6,10 @@ import org.agrona.DirectBuffer;
  * Receives the frames a {@link FrameSubscriber} polls: the header fields and the payload in place.
  *
  * <p>The payload {@code buffer} is a view into the subscription's log or reassembly buffer, valid
- * only during the call: copy what must outlive it.
+ * only during the call: copy what must outlive it. A frame whose header names its target (right magic
+ * and version) but is otherwise malformed (unknown kind, wrong payload length) goes to
+ * {@link #onMalformedFrame}, so that a receiver sharing one stream among many targets can fail the
+ * one it was meant for.
  */
 @FunctionalInterface
 public interface FrameHandler {
@@ -24,4 +27,15 @@ public interface FrameHandler {
      */
     void onFrame(long queryId, int exchangeId, int senderCn, int bucket, FrameKind kind,
             DirectBuffer buffer, int offset, int length);
+
+    /**
+     * A frame whose header fields can be read but that is not valid: its kind is unknown or its payload
+     * length disagrees with the message. Throws {@code fault} unless overridden, which ends the poll.
+     *
+     * @param fault names what is wrong, and the channel, stream and session it came on
+     */
+    default void onMalformedFrame(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final MalformedFrameException fault) {
+        throw fault;
+    }
 }

@@ -109,6 +109,25 @@ public final class FrameHeader {
         return this;
     }
 
+    /**
+     * Wraps a message only far enough to read who sent it and where it goes: it has a whole header, the
+     * magic and this version. Kind and payload length are not checked ({@link #kind()} is null); use it
+     * to attribute a message {@link #wrap} refused.
+     *
+     * @return this, or null when not even the header fields can be trusted
+     */
+    public FrameHeader wrapAddress(final DirectBuffer buffer, final int offset, final int length) {
+        this.buffer = null;
+        if (length < LENGTH || buffer.getInt(offset + MAGIC_OFFSET, ORDER) != MAGIC
+                || buffer.getShort(offset + VERSION_OFFSET, ORDER) != VERSION) {
+            return null;
+        }
+        this.buffer = buffer;
+        this.offset = offset;
+        this.kind = null;
+        return this;
+    }
+
     public long queryId() {
         return buffer.getLong(offset + QUERY_ID_OFFSET, ORDER);
     }

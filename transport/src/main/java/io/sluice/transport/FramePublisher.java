@@ -22,13 +22,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Aeron. A sender that waits in {@link #send} can do other work on each retry (tell its other
  * receivers it is alive); {@link #trySend} makes one attempt and reports whether the frame went out,
  * for frames worth sending only when they need no wait. No allocation per message. Single-threaded:
- * one publisher per sending thread.
+ * one publisher per sending thread. Several publishers, on several threads, may send on one
+ * concurrent publication ({@code Aeron.addPublication}), each made with {@link #sharing} so that
+ * closing it leaves the publication open for the others; each frame is written whole, and the
+ * frames of one publisher stay in order.
  */
 public final class FramePublisher implements AutoCloseable {
     private static final Runnable NO_WORK_WHILE_WAITING = () -> {
     };
 
     private final Publication publication;
+    private final boolean ownsPublication;
     private final IdleStrategy idleStrategy;
     private final NanoClock clock;
     private final long connectTimeoutNs;
@@ -64,12 +68,33 @@ public final class FramePublisher implements AutoCloseable {
      */
     public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
             final long connectTimeoutNs, final long stallTimeoutNs) {
+        this(publication, true, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs);
+    }
+
+    private FramePublisher(final Publication publication, final boolean ownsPublication,
+            final IdleStrategy idleStrategy, final NanoClock clock, final long connectTimeoutNs,
+            final long stallTimeoutNs) {
         this.publication = publication;
+        this.ownsPublication = ownsPublication;
         this.idleStrategy = idleStrategy;
         this.clock = clock;
         this.connectTimeoutNs = connectTimeoutNs;
         this.stallTimeoutNs = stallTimeoutNs;
         this.maxClaimLength = publication.maxPayloadLength();
+    }
+
+    /**
+     * A publisher over a publication that others send on too (a concurrent one, from
+     * {@code Aeron.addPublication}): {@link #close} leaves it open, its owner closes it. Counters are this
+     * publisher's own.
+     *
+     * @param connectTimeoutNs how long {@link #send} waits for a subscriber to be connected
+     * @param stallTimeoutNs   how long {@link #send} retries back pressure from a connected receiver
+     *                         that makes no progress before it fails
+     */
+    public static FramePublisher sharing(final Publication publication, final IdleStrategy idleStrategy,
+            final NanoClock clock, final long connectTimeoutNs, final long stallTimeoutNs) {
+        return new FramePublisher(publication, false, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs);
     }
 
     /**
@@ -268,8 +293,11 @@ public final class FramePublisher implements AutoCloseable {
         return backPressureRetries;
     }
 
+    /** Closes the publication, unless it was only shared ({@link #sharing}). */
     @Override
     public void close() {
-        CloseHelper.close(publication);
+        if (ownsPublication) {
+            CloseHelper.close(publication);
+        }
     }
 }

@@ -13,7 +13,9 @@ import org.agrona.DirectBuffer;
  * <p>Polled like an Agrona agent's {@code doWork}: {@link #poll} returns the fragments read, zero
  * when idle. An unfragmented frame is passed straight from the log; only fragmented ones are copied
  * into the assembler's buffer. A malformed frame fails the poll with a {@link MalformedFrameException}
- * naming the channel, stream and session; it is consumed, so the next poll goes on after it. An
+ * naming the channel, stream and session; it is consumed, so the next poll goes on after it. A
+ * malformed frame whose header still names query, exchange, sender and bucket goes to the handler's
+ * {@link FrameHandler#onMalformedFrame} instead, which throws it unless the handler routes it. An
  * exception thrown by the handler likewise ends the poll and is thrown from it.
  * Single-threaded.
  */
@@ -68,9 +70,16 @@ public final class FrameSubscriber implements AutoCloseable {
         try {
             frame = header.wrap(buffer, offset, length);
         } catch (final MalformedFrameException e) {
-            throw new MalformedFrameException("malformed frame on subscription " + subscription.channel() + " stream "
-                    + subscription.streamId() + " from session " + aeronHeader.sessionId() + " at position "
-                    + aeronHeader.position() + ": " + e.getMessage(), e);
+            final MalformedFrameException fault = new MalformedFrameException("malformed frame on subscription "
+                    + subscription.channel() + " stream " + subscription.streamId() + " from session "
+                    + aeronHeader.sessionId() + " at position " + aeronHeader.position() + ": " + e.getMessage(), e);
+            final FrameHeader address = header.wrapAddress(buffer, offset, length);
+            if (address == null) {
+                throw fault;
+            }
+            handler.onMalformedFrame(address.queryId(), address.exchangeId(), address.senderCn(), address.bucket(),
+                    fault);
+            return;
         }
         final int payloadLength = frame.payloadLength();
         messages++;

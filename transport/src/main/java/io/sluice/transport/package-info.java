@@ -12,9 +12,12 @@
  *       it is read.</li>
  *   <li>{@link io.sluice.transport.FramePublisher}: sends a frame, retrying back pressure, never
  *       dropping, failing with the channel and stream named when no subscriber connects in time; or
- *       tries once, for a frame that may be skipped (a {@link io.sluice.transport.FrameKind#HEARTBEAT}).</li>
+ *       tries once, for a frame that may be skipped (a {@link io.sluice.transport.FrameKind#HEARTBEAT}).
+ *       Owns an exclusive publication, or shares a concurrent one with the publishers of other threads
+ *       ({@link io.sluice.transport.FramePublisher#sharing}).</li>
  *   <li>{@link io.sluice.transport.FrameSubscriber}: polls frames, reassembling those Aeron
- *       fragmented, and hands them to a {@link io.sluice.transport.FrameHandler} in place.</li>
+ *       fragmented, and hands them to a {@link io.sluice.transport.FrameHandler} in place; a malformed
+ *       frame whose header still names its target goes to the handler too, to fail that target.</li>
  * </ul>
  *
  * <p>The same code runs over {@code aeron:ipc} within a process and {@code aeron:udp?endpoint=host:port}

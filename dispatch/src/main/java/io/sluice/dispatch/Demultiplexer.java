@@ -1,0 +1,503 @@
+package io.sluice.dispatch;
+
+import io.sluice.shuffle.Topology;
+import io.sluice.transport.FrameHandler;
+import io.sluice.transport.FrameKind;
+import io.sluice.transport.FrameSubscriber;
+import io.sluice.transport.MalformedFrameException;
+import java.nio.ByteOrder;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The receiving end of one CN's stream: every frame sent to the CN, of every query, exchange and
+ * bucket, arrives on its one subscription, and this routes each by (query, exchange, bucket) to the
+ * inbox of the {@link ExchangeSource} registered for it: DATA decoded into a batch, end-of-stream,
+ * heartbeat, a sender's error, or the {@link DispatchException} for a frame that breaks the protocol
+ * (unknown kind, bad length, a sender the destination does not expect, a payload that does not decode).
+ *
+ * <p>Nobody owns a thread for it: the CN's sources drive it. A source whose inbox is empty calls
+ * {@link #poll}, which takes the lock if no other thread holds it (one that does is polling for
+ * everybody) and reads up to the fragment limit. Inboxes are unbounded, so one destination that
+ * is slow or not polled never holds up the frames of the others (no head-of-line blocking across
+ * exchanges and buckets); a CN whose sources all stop polling stops reading, and its senders then
+ * wait on Aeron's back pressure. Bounding memory is the consumer's business: the cluster runtime
+ * materializes what it receives anyway.
+ *
+ * <p>Frames for a destination whose source has not opened yet (a sender on another CN may start
+ * first) are copied and kept until it opens, for at most the route retention
+ * ({@link DispatchContext#routeRetentionNs}): then they are discarded and counted, and a source that
+ * opens later fails instead of missing rows. Frames for a destination that has closed or finished
+ * early are dropped and counted ({@link #droppedFrames}, and {@link ExchangeCounters#droppedRemoteBatches}
+ * for DATA), as are those of an exchange the node has closed; a closed route is remembered for the
+ * retention, then forgotten.
+ *
+ * <p>The silent-sender timeout of a source runs only while its CN listens: {@link #listeningSinceNs}
+ * restarts whenever the stream went unpolled for longer than the heartbeat interval or a poll found
+ * more frames than it could read, since a sender held up by this CN's back pressure could not be heard.
+ */
+final class Demultiplexer implements FrameHandler, AutoCloseable {
+    private static final int PIPELINE_PAYLOAD_LENGTH = 4;
+
+    private final int cn;
+    private final FrameSubscriber subscriber;
+    private final int fragmentLimit;
+    private final long listenGapNs;
+    private final long retentionNs;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final HashMap<Key, ExchangeRoutes> exchanges = new HashMap<>();
+    private final Key lookup = new Key();
+    private final BatchCodec codec = new BatchCodec();
+    private final AtomicLong droppedFrames = new AtomicLong();
+    private final AtomicLong pendingFrames = new AtomicLong();
+    private volatile long listeningSinceNs;
+    private long lastPollNs;
+    private long lastPurgeNs;
+    private long nowNs;
+    private boolean closed;
+
+    /**
+     * @param subscriber the CN's subscription, which this then owns and closes
+     */
+    Demultiplexer(final int cn, final FrameSubscriber subscriber, final DispatchContext context) {
+        this.cn = cn;
+        this.subscriber = subscriber;
+        this.fragmentLimit = context.fragmentLimit();
+        this.listenGapNs = context.heartbeatIntervalNs();
+        this.retentionNs = context.routeRetentionNs();
+        final long now = System.nanoTime();
+        this.listeningSinceNs = now;
+        this.lastPollNs = now;
+        this.lastPurgeNs = now;
+    }
+
+    /**
+     * Routes what the stream holds, up to the fragment limit, unless another thread is doing so now.
+     *
+     * @return fragments read; zero when there was nothing, or another thread was polling
+     */
+    int poll() {
+        if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            if (closed) {
+                return 0;
+            }
+            final long now = System.nanoTime();
+            nowNs = now;
+            if (now - lastPollNs > listenGapNs) {
+                listeningSinceNs = now;
+            }
+            lastPollNs = now;
+            int fragments;
+            try {
+                fragments = subscriber.poll(this, fragmentLimit);
+            } catch (final MalformedFrameException e) {
+                failOpenRoutes(e);
+                fragments = 1;
+            }
+            if (fragments >= fragmentLimit) {
+                listeningSinceNs = now;
+            }
+            if (now - lastPurgeNs > retentionNs / 4) {
+                lastPurgeNs = now;
+                purge(now);
+            }
+            return fragments;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Registers the source of {@code bucket}: frames for it go to {@code inbox} from now on, after those
+     * that arrived before it opened.
+     *
+     * @throws IllegalStateException when a source of this destination was already opened here, or its
+     *                               early frames were discarded
+     */
+    void register(final Exchange exchange, final int bucket, final Queue<Object> inbox,
+            final ExchangeCounters counters) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("CN " + cn + " is closed: cannot open the source of bucket " + bucket
+                        + " of " + exchange.describe());
+            }
+            final long now = System.nanoTime();
+            final ExchangeRoutes routes = routes(exchange.queryId(), exchange.exchangeId(), now);
+            if (routes.closed) {
+                throw new IllegalStateException("CN " + cn + " has closed " + exchange.describe()
+                        + ": open its sources before closeExchange, and give each exchange its own ids");
+            }
+            routes.exchange = exchange;
+            routes.counters = counters;
+            routes.touchedNs = now;
+            Route route = routes.byBucket.get(bucket);
+            if (route == null) {
+                route = new Route();
+                routes.byBucket.put(bucket, route);
+            } else if (route.state == RouteState.OPEN) {
+                throw new IllegalStateException("CN " + cn + " already has an open source for bucket " + bucket
+                        + " of " + exchange.describe());
+            } else if (route.state == RouteState.CLOSED) {
+                throw new IllegalStateException(route.expired
+                        ? "frames for bucket " + bucket + " of " + exchange.describe() + " reached CN " + cn + " more than "
+                        + TimeUnit.NANOSECONDS.toMillis(retentionNs) + " ms before its source opened and were discarded:"
+                        + " open sources before their senders start, or raise "
+                        + DispatchContext.ROUTE_RETENTION_PROP_NAME
+                        : "the source of bucket " + bucket + " of " + exchange.describe() + " was already opened and"
+                        + " closed on CN " + cn + ": give each exchange its own ids");
+            }
+            final ArrayDeque<PendingFrame> early = route.pending;
+            route.state = RouteState.OPEN;
+            route.pending = null;
+            route.inbox = inbox;
+            route.origin = exchange.describe() + " at " + Destination.of(exchange.topology(), bucket);
+            if (early != null) {
+                pendingFrames.addAndGet(-early.size());
+                for (final PendingFrame frame : early) {
+                    if (frame.fault != null) {
+                        inbox.add(malformed(route, frame.senderCn, frame.fault));
+                    } else {
+                        deliver(routes, route, frame.senderCn, frame.kind, frame.payload, 0, frame.payload.capacity());
+                    }
+                }
+            }
+            failMisroutedPending(routes, route);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Stops routing to the source of {@code bucket} (finished early or closed): its later frames are
+     * dropped and counted.
+     */
+    void unregister(final Exchange exchange, final int bucket) {
+        lock.lock();
+        try {
+            final ExchangeRoutes routes = exchanges.get(lookup.set(exchange.queryId(), exchange.exchangeId()));
+            final Route route = routes == null ? null : routes.byBucket.get(bucket);
+            if (route != null) {
+                close(routes, route);
+                routes.touchedNs = System.nanoTime();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes every route of an exchange: frames kept for it, and later ones, are dropped and counted. */
+    void closeExchange(final long queryId, final int exchangeId) {
+        lock.lock();
+        try {
+            final ExchangeRoutes routes = exchanges.get(lookup.set(queryId, exchangeId));
+            if (routes != null) {
+                routes.closed = true;
+                routes.touchedNs = System.nanoTime();
+                for (final Route route : routes.byBucket.values()) {
+                    close(routes, route);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void onFrame(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final FrameKind kind, final DirectBuffer buffer, final int offset, final int length) {
+        final ExchangeRoutes routes = routes(queryId, exchangeId, nowNs);
+        routes.touchedNs = nowNs;
+        final Route route = route(routes, bucket);
+        if (route == null) {
+            return;
+        }
+        switch (route.state) {
+            case OPEN:
+                deliver(routes, route, senderCn, kind, buffer, offset, length);
+                break;
+            case PENDING:
+                final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+                copy.putBytes(0, buffer, offset, length);
+                route.pending.add(new PendingFrame(senderCn, kind, copy, null));
+                pendingFrames.incrementAndGet();
+                break;
+            default:
+                drop(routes, kind);
+        }
+    }
+
+    @Override
+    public void onMalformedFrame(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final MalformedFrameException fault) {
+        final ExchangeRoutes routes = routes(queryId, exchangeId, nowNs);
+        routes.touchedNs = nowNs;
+        final Route route = route(routes, bucket);
+        if (route == null) {
+            return;
+        }
+        switch (route.state) {
+            case OPEN:
+                route.inbox.add(malformed(route, senderCn, fault));
+                break;
+            case PENDING:
+                route.pending.add(new PendingFrame(senderCn, null, null, fault));
+                pendingFrames.incrementAndGet();
+                break;
+            default:
+                droppedFrames.incrementAndGet();
+        }
+    }
+
+    /**
+     * The route of {@code bucket}, made pending when new; null when the exchange is known here and does
+     * not receive that bucket on this CN, in which case its open sources have been failed.
+     */
+    private Route route(final ExchangeRoutes routes, final int bucket) {
+        Route route = routes.byBucket.get(bucket);
+        if (route != null) {
+            return route;
+        }
+        if (routes.closed) {
+            route = new Route();
+            route.state = RouteState.CLOSED;
+        } else if (routes.exchange != null && !receivesHere(routes.exchange, bucket)) {
+            failOpenRoutes(routes, "a frame for bucket " + bucket + ", which does not receive on CN " + cn);
+            droppedFrames.incrementAndGet();
+            return null;
+        } else {
+            route = new Route();
+            route.pending = new ArrayDeque<>();
+            route.pendingSinceNs = nowNs;
+        }
+        routes.byBucket.put(bucket, route);
+        return route;
+    }
+
+    /** Hands one frame to an open route's inbox, or the protocol violation it is. */
+    private void deliver(final ExchangeRoutes routes, final Route route, final int senderCn, final FrameKind kind,
+            final DirectBuffer buffer, final int offset, final int length) {
+        final Exchange exchange = routes.exchange;
+        final Topology topology = exchange.topology();
+        final Queue<Object> inbox = route.inbox;
+        route.frames++;
+        if (senderCn < 0 || senderCn >= topology.cnCount() || senderCn == cn) {
+            inbox.add(new DispatchException(route.origin + " received a " + kind + " frame from CN " + senderCn
+                    + ", which is not a remote CN of topology " + topology));
+            return;
+        }
+        if (!exchange.expects(cn, senderCn)) {
+            inbox.add(new DispatchException(route.origin + " received a " + kind + " frame from CN " + senderCn
+                    + ": in " + exchange.mode() + " it hears only the senders of its own CN " + cn));
+            return;
+        }
+        switch (kind) {
+            case DATA:
+                try {
+                    inbox.add(codec.decode(exchange.schema(), buffer, offset, length, route.origin, route.frames));
+                } catch (final RuntimeException e) {
+                    inbox.add(new DispatchException(route.origin + " could not decode the DATA frame " + route.frames
+                            + " from CN " + senderCn + ": " + e.getMessage(), e));
+                }
+                break;
+            case EOS:
+            case HEARTBEAT:
+                if (length != PIPELINE_PAYLOAD_LENGTH) {
+                    inbox.add(new DispatchException(route.origin + " received a " + kind + " frame of " + length
+                            + " bytes from CN " + senderCn + ", expected " + PIPELINE_PAYLOAD_LENGTH
+                            + " (the sending pipeline)"));
+                } else {
+                    final int pipeline = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+                    inbox.add(kind == FrameKind.EOS ? new EndOfStream(senderCn, pipeline) : new Heartbeat(senderCn, pipeline));
+                }
+                break;
+            case ERROR:
+                inbox.add(new SenderFailure(senderCn, SenderFailure.UNKNOWN_PIPELINE,
+                        buffer.getStringWithoutLengthUtf8(offset, length)));
+                break;
+            default:
+                inbox.add(new DispatchException(route.origin + " received a frame of unknown kind " + kind
+                        + " from CN " + senderCn));
+        }
+    }
+
+    private DispatchException malformed(final Route route, final int senderCn, final MalformedFrameException fault) {
+        return new DispatchException(route.origin + " received a malformed frame from CN " + senderCn + ": "
+                + fault.getMessage(), fault);
+    }
+
+    private boolean receivesHere(final Exchange exchange, final int bucket) {
+        return exchange.receives(bucket) && exchange.topology().cnOf(bucket) == cn;
+    }
+
+    /** Pending frames for buckets the now known exchange does not receive here fail the new source. */
+    private void failMisroutedPending(final ExchangeRoutes routes, final Route opened) {
+        routes.byBucket.forEachInt((bucket, route) -> {
+            if (route.state == RouteState.PENDING && !receivesHere(routes.exchange, bucket)) {
+                opened.inbox.add(new DispatchException(opened.origin + ": CN " + cn + " received frames for bucket "
+                        + bucket + " of this exchange, which does not receive on CN " + cn));
+                close(routes, route);
+            }
+        });
+    }
+
+    private void drop(final ExchangeRoutes routes, final FrameKind kind) {
+        droppedFrames.incrementAndGet();
+        if (kind == FrameKind.DATA && routes.counters != null) {
+            routes.counters.onRemoteDropped(1);
+        }
+    }
+
+    private void close(final ExchangeRoutes routes, final Route route) {
+        if (route.state == RouteState.PENDING) {
+            for (final PendingFrame frame : route.pending) {
+                drop(routes, frame.kind);
+            }
+            pendingFrames.addAndGet(-route.pending.size());
+        }
+        route.state = RouteState.CLOSED;
+        route.pending = null;
+        route.inbox = null;
+    }
+
+    private void failOpenRoutes(final ExchangeRoutes routes, final String what) {
+        for (final Route route : routes.byBucket.values()) {
+            if (route.state == RouteState.OPEN) {
+                route.inbox.add(new DispatchException(route.origin + ": CN " + cn + " received " + what));
+            }
+        }
+    }
+
+    /** A frame no destination can be named for breaks every destination open on this CN. */
+    private void failOpenRoutes(final MalformedFrameException e) {
+        droppedFrames.incrementAndGet();
+        for (final ExchangeRoutes routes : exchanges.values()) {
+            for (final Route route : routes.byBucket.values()) {
+                if (route.state == RouteState.OPEN) {
+                    route.inbox.add(new DispatchException(route.origin + ": CN " + cn + " received a frame that names"
+                            + " no destination, so none of its destinations can trust its stream: " + e.getMessage(), e));
+                }
+            }
+        }
+    }
+
+    /** Discards frames kept past the retention and forgets exchanges with nothing open and nothing recent. */
+    private void purge(final long now) {
+        for (final Iterator<ExchangeRoutes> it = exchanges.values().iterator(); it.hasNext(); ) {
+            final ExchangeRoutes routes = it.next();
+            boolean live = false;
+            for (final Route route : routes.byBucket.values()) {
+                if (route.state == RouteState.PENDING && now - route.pendingSinceNs > retentionNs) {
+                    close(routes, route);
+                    route.expired = true;
+                    routes.touchedNs = now;
+                }
+                live |= route.state != RouteState.CLOSED;
+            }
+            if (!live && now - routes.touchedNs > retentionNs) {
+                it.remove();
+            }
+        }
+    }
+
+    private ExchangeRoutes routes(final long queryId, final int exchangeId, final long now) {
+        ExchangeRoutes routes = exchanges.get(lookup.set(queryId, exchangeId));
+        if (routes == null) {
+            routes = new ExchangeRoutes();
+            routes.touchedNs = now;
+            exchanges.put(new Key().set(queryId, exchangeId), routes);
+        }
+        return routes;
+    }
+
+    /** When this CN last started listening without a break; see the class comment. Any thread. */
+    long listeningSinceNs() {
+        return listeningSinceNs;
+    }
+
+    /** Frames dropped: for closed or finished destinations, closed exchanges, or kept past the retention. */
+    long droppedFrames() {
+        return droppedFrames.get();
+    }
+
+    /** Frames kept now for destinations whose source has not opened. */
+    long pendingFrames() {
+        return pendingFrames.get();
+    }
+
+    /** Closes the subscription; later polls read nothing. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                subscriber.close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private enum RouteState {
+        PENDING, OPEN, CLOSED
+    }
+
+    /** Where the frames of one bucket go. Guarded by the lock. */
+    private static final class Route {
+        RouteState state = RouteState.PENDING;
+        ArrayDeque<PendingFrame> pending;
+        long pendingSinceNs;
+        /** Closed because its pending frames outlived the retention. */
+        boolean expired;
+        Queue<Object> inbox;
+        String origin;
+        long frames;
+    }
+
+    /** The routes of one exchange on this CN; {@code exchange} is null until a source registers. */
+    private static final class ExchangeRoutes {
+        final Int2ObjectHashMap<Route> byBucket = new Int2ObjectHashMap<>();
+        Exchange exchange;
+        ExchangeCounters counters;
+        boolean closed;
+        long touchedNs;
+    }
+
+    /** A frame kept for a source not yet open: its payload copied, or the fault of a malformed one. */
+    private record PendingFrame(int senderCn, FrameKind kind, UnsafeBuffer payload, MalformedFrameException fault) {
+    }
+
+    /** (query, exchange); one mutable instance serves lookups without allocating. */
+    private static final class Key {
+        private long queryId;
+        private int exchangeId;
+
+        Key set(final long queryId, final int exchangeId) {
+            this.queryId = queryId;
+            this.exchangeId = exchangeId;
+            return this;
+        }
+
+        @Override
+        public boolean equals(final Object o) {
+            return o instanceof Key k && k.queryId == queryId && k.exchangeId == exchangeId;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(queryId) * 31 + exchangeId;
+        }
+    }
+}
