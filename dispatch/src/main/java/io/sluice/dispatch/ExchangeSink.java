@@ -195,12 +195,18 @@ public final class ExchangeSink implements AutoCloseable {
                     + maxRemotePayload + ": raise " + TransportContext.TERM_LENGTH_PROP_NAME
                     + " (max message = term length / 8)");
         }
-        final Batch first = BatchSlicer.slice(batch, 0, rows / 2);
-        final Batch second = BatchSlicer.slice(batch, rows / 2, rows);
+        // As many equal row ranges as the size asks for, with a margin for rows of unequal width;
+        // a piece still too large is split again when sent.
+        final int pieces = (int) Math.min(rows, 1 + (long) encodedLength * 5 / 4 / maxRemotePayload + 1);
+        final Batch[] slices = new Batch[pieces];
+        for (int p = 0; p < pieces; p++) {
+            slices[p] = BatchSlicer.slice(batch, (int) ((long) rows * p / pieces), (int) ((long) rows * (p + 1) / pieces));
+        }
         batch.release();
         counters.onSplit();
-        send(first);
-        send(second);
+        for (final Batch slice : slices) {
+            send(slice);
+        }
     }
 
     /** Sends end-of-stream to every receiver that expects this sender, once; also after no rows at all. */

@@ -37,7 +37,7 @@ final class ExchangeReceiver implements AutoCloseable {
     }
 
     /**
-     * Opens this CN's sources of an exchange (subscribing now, before any sender starts) and returns
+     * Opens this CN's sources of an exchange (registering them with the CN's stream, before any sender starts) and returns
      * the source of the pipeline that reads what they receive.
      *
      * @param byCore one morsel per local core, batches tagged with the core; else one morsel per batch

@@ -44,9 +44,13 @@ import org.agrona.CloseHelper;
  * through its exchanges, and the query fails with the first cause. One query at a time.
  */
 public final class Session implements AutoCloseable {
-    /** Term length of the cluster's Aeron publications unless {@code sluice.transport.term.length} is set: 1 MiB. */
-    public static final int TERM_LENGTH_DEFAULT = 1024 * 1024;
-    /** Exchange ids each query may use; queries take consecutive ranges so no stream is reused soon. */
+    /**
+     * Term length of the cluster's Aeron publications unless {@code sluice.transport.term.length} is
+     * set: 4 MiB, so a frame carries up to 512 KiB (most 8192-row batches whole) while the n x (n - 1)
+     * publications of n CNs stay small (3 terms each).
+     */
+    public static final int TERM_LENGTH_DEFAULT = 4 * 1024 * 1024;
+    /** Exchange ids each query may use; queries take consecutive ranges, so a late frame never meets a later query's exchange. */
     private static final int EXCHANGES_PER_QUERY = 64;
 
     private final Store store;
