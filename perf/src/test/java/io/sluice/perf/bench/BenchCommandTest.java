@@ -2,6 +2,7 @@ package io.sluice.perf.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.perf.cli.Cli;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,13 +31,13 @@ class BenchCommandTest {
 
     private static Path data;
     private static Path out;
-    private static BenchCli.Result first;
+    private static Cli.Result first;
 
     @BeforeAll
     static void runOnce() {
         data = dir.resolve("data");
         out = dir.resolve("out");
-        first = BenchCli.run("--sf", "0.01", "--queries", "q4,join_lo", "--topologies", "1x1,2x1",
+        first = Cli.run("bench", "--sf", "0.01", "--queries", "q4,join_lo", "--topologies", "1x1,2x1",
                 "--strategies", "broadcast,shuffle-hash,colocate,auto", "--runs", "1", "--warmup", "0", "--vs-duckdb",
                 "--data", data.toString(), "--out", out.toString());
     }
@@ -130,7 +131,7 @@ class BenchCommandTest {
 
     @Test
     void aSecondRunReusesTheCachedData() {
-        final BenchCli.Result again = BenchCli.run("--sf", "0.01", "--queries", "join_lo", "--topologies", "2x1",
+        final Cli.Result again = Cli.run("bench", "--sf", "0.01", "--queries", "join_lo", "--topologies", "2x1",
                 "--strategies", "colocate", "--runs", "1", "--warmup", "0", "--data", data.toString(),
                 "--out", dir.resolve("again").toString());
         assertThat(again.exitCode()).as(again.toString()).isZero();
@@ -142,7 +143,7 @@ class BenchCommandTest {
 
     @Test
     void dataOfAnotherScaleIsRefused() {
-        final BenchCli.Result wrong = BenchCli.run("--sf", "0.02", "--queries", "join_lo", "--data", data.toString(),
+        final Cli.Result wrong = Cli.run("bench", "--sf", "0.02", "--queries", "join_lo", "--data", data.toString(),
                 "--out", dir.resolve("wrong").toString());
         assertThat(wrong.exitCode()).as(wrong.toString()).isEqualTo(1);
         assertThat(wrong.err()).startsWith("sluice bench: error: ").contains("store of another scale");

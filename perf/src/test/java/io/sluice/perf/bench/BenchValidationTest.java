@@ -2,6 +2,7 @@ package io.sluice.perf.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.perf.cli.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,9 +41,9 @@ class BenchValidationTest {
         final Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
         assertFails(1, "--out " + file + " exists and is not a directory", "--out", file.toString());
         assertFails(1, "is not a writable directory", "--out", file.resolve("below").toString());
-        final List<String> args = new ArrayList<>(List.of("--data", file.toString(), "--out",
+        final List<String> args = new ArrayList<>(List.of("bench", "--data", file.toString(), "--out",
                 dir.resolve("out").toString(), "--queries", "q6"));
-        final BenchCli.Result r = BenchCli.run(args.toArray(new String[0]));
+        final Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
         assertThat(r.err()).startsWith("sluice bench: error: --data " + file + " exists and is not a directory");
         assertThat(Files.readString(file)).isEqualTo("not a directory");
@@ -52,12 +53,12 @@ class BenchValidationTest {
     private void assertFails(final int exitCode, final String message, final String... options) {
         final Path data = dir.resolve("data");
         final Path out = dir.resolve("out");
-        final List<String> args = new ArrayList<>(List.of("--sf", "0.01", "--data", data.toString()));
+        final List<String> args = new ArrayList<>(List.of("bench", "--sf", "0.01", "--data", data.toString()));
         if (!List.of(options).contains("--out")) {
             args.addAll(List.of("--out", out.toString()));
         }
         args.addAll(List.of(options));
-        final BenchCli.Result r = BenchCli.run(args.toArray(new String[0]));
+        final Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(exitCode);
         assertThat(r.err()).as(r.toString()).contains(message);
         if (exitCode == 1) {

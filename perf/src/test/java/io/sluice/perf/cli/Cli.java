@@ -5,9 +5,9 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** Runs the {@code sluice} command line in-process and captures what it prints. */
-final class Cli {
+public final class Cli {
     /** Exit code, stdout and stderr of one run. */
-    record Result(int exitCode, String out, String err) {
+    public record Result(int exitCode, String out, String err) {
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
@@ -17,7 +17,7 @@ final class Cli {
     private Cli() {
     }
 
-    static Result run(final String... args) {
+    public static Result run(final String... args) {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
         final CommandLine commandLine = new CommandLine(new SluiceCommand());
