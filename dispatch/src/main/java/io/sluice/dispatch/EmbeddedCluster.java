@@ -5,8 +5,12 @@ import io.aeron.RethrowingErrorHandler;
 import io.sluice.shuffle.Topology;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.TransportContext;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 
@@ -74,6 +78,32 @@ public final class EmbeddedCluster implements AutoCloseable {
                 CloseHelper.quietCloseAll(resources);
             }
         }
+    }
+
+    /** {@code cnCount} CNs as {@link #udp(int, String, int, TransportContext, DispatchContext)}, on loopback ports free now. */
+    public static EmbeddedCluster udpLoopback(final int cnCount, final TransportContext transport,
+            final DispatchContext dispatch) {
+        return udp(cnCount, "127.0.0.1", freeLoopbackPorts(cnCount), transport, dispatch);
+    }
+
+    /** A base port whose next {@code count} UDP ports on loopback are free now. */
+    static int freeLoopbackPorts(final int count) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            final int base = 20_000 + ThreadLocalRandom.current().nextInt(30_000);
+            boolean free = true;
+            for (int i = 0; i < count && free; i++) {
+                try (DatagramSocket socket = new DatagramSocket(base + i, InetAddress.getLoopbackAddress())) {
+                    free = socket.isBound();
+                } catch (final SocketException e) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("found no " + count + " free consecutive UDP ports on loopback in 50 tries:"
+                + " free some, or give the ports with EmbeddedCluster.udp");
     }
 
     /** CN {@code cn}. */

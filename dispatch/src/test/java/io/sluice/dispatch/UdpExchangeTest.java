@@ -6,42 +6,19 @@ import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.transport.TransportContext;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /** The same exchange code over aeron:udp on loopback, each CN with a media driver of its own. */
 class UdpExchangeTest {
-    /** A base port whose next {@code count} UDP ports are free now. */
-    private static int freePorts(final int count) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            final int base = 20_000 + ThreadLocalRandom.current().nextInt(30_000);
-            boolean free = true;
-            for (int i = 0; i < count && free; i++) {
-                try (DatagramSocket socket = new DatagramSocket(base + i, InetAddress.getLoopbackAddress())) {
-                    free = socket.isBound();
-                } catch (final SocketException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new AssertionError("found no " + count + " free consecutive UDP ports on loopback");
-    }
-
     @Test
     void toOwnerOverUdpLoopbackDeliversEveryRowOnce() throws Exception {
         final Topology topology = new Topology(3, 2);
         final TransportContext transport = new TransportContext().termLength(1024 * 1024);
-        try (EmbeddedCluster cluster = EmbeddedCluster.udp(3, "127.0.0.1", freePorts(3), transport,
+        try (EmbeddedCluster cluster = EmbeddedCluster.udp(3, "127.0.0.1", EmbeddedCluster.freeLoopbackPorts(3), transport,
                 new DispatchContext())) {
             assertThat(cluster.node(1).channels().of(1)).startsWith("aeron:udp?endpoint=127.0.0.1:");
             final Exchange exchange = Exchange.of(11, 1, topology, DispatchMode.TO_OWNER, TestBatches.SCHEMA, 1);

@@ -33,7 +33,8 @@ import org.agrona.CloseHelper;
 /**
  * A coordinator and an embedded cluster of CNs in one JVM, over one store that every CN reads
  * (shared storage): each CN has its own worker threads and its own Aeron client, and batches
- * between CNs go through Aeron publications and subscriptions ({@code aeron:ipc}). The topology can
+ * between CNs go through Aeron publications and subscriptions ({@code aeron:ipc} through one media
+ * driver, or {@code aeron:udp} on loopback with a driver per CN, see {@link Network}). The topology can
  * change between queries ({@link #topology(Topology)}): nothing stored moves, the next query plans
  * its boundaries, scan assignment and exchanges for the new shape.
  *
@@ -53,7 +54,16 @@ public final class Session implements AutoCloseable {
     /** Exchange ids each query may use; queries take consecutive ranges, so a late frame never meets a later query's exchange. */
     private static final int EXCHANGES_PER_QUERY = 64;
 
+    /** How the CNs of the embedded cluster reach each other. */
+    public enum Network {
+        /** One shared media driver, {@code aeron:ipc} between CNs: the default. */
+        IPC,
+        /** A media driver per CN, {@code aeron:udp} on loopback ports: the path CNs on other hosts take. */
+        UDP
+    }
+
     private final Store store;
+    private final Network network;
     private final TransportContext transport;
     private final DispatchContext dispatch;
     private final Map<String, Table> open = new HashMap<>();
@@ -66,12 +76,18 @@ public final class Session implements AutoCloseable {
 
     /** A session over a store on a cluster of the given shape, with the default transport and dispatch settings. */
     public Session(final Store store, final Topology topology) {
-        this(store, topology, defaultTransport(), new DispatchContext());
+        this(store, topology, Network.IPC);
     }
 
-    public Session(final Store store, final Topology topology, final TransportContext transport,
+    /** As {@link #Session(Store, Topology)}, the CNs reaching each other over {@code network}. */
+    public Session(final Store store, final Topology topology, final Network network) {
+        this(store, topology, network, defaultTransport(), new DispatchContext());
+    }
+
+    public Session(final Store store, final Topology topology, final Network network, final TransportContext transport,
             final DispatchContext dispatch) {
         this.store = store;
+        this.network = network;
         this.transport = transport;
         this.dispatch = dispatch;
         topology(topology);
@@ -99,7 +115,8 @@ public final class Session implements AutoCloseable {
         if (topology == null || next.cnCount() != topology.cnCount()) {
             CloseHelper.close(cluster);
             cluster = null;
-            cluster = EmbeddedCluster.ipc(next.cnCount(), transport, dispatch);
+            cluster = network == Network.UDP ? EmbeddedCluster.udpLoopback(next.cnCount(), transport, dispatch)
+                    : EmbeddedCluster.ipc(next.cnCount(), transport, dispatch);
         }
         closeExecutors();
         executors = new PipelineExecutor[next.cnCount()];

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,6 +48,11 @@ public final class QueryCommand extends CliCommand {
     @Option(names = "--cn", paramLabel = "C", description = "Run on an embedded cluster of C compute nodes, each"
             + " with K cores, exchanging batches through Aeron (default: one process, no cluster runtime).")
     Integer cn;
+
+    @Option(names = "--network", paramLabel = "N", defaultValue = "ipc",
+            description = "How the cluster's CNs reach each other: ipc (one Aeron media driver) or udp (a driver per"
+                + " CN, UDP on loopback) (default: ${DEFAULT-VALUE}).")
+    String network;
 
     @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
             description = "Join and group-by distribution: auto (from zonemap stats), broadcast (merge group for"
@@ -101,13 +107,18 @@ public final class QueryCommand extends CliCommand {
             return 0;
         }
         final Topology topology = new Topology(cn == null ? 1 : cn, workers);
+        final Session.Network net = switch (network.toLowerCase(Locale.ROOT)) {
+            case "ipc" -> Session.Network.IPC;
+            case "udp" -> Session.Network.UDP;
+            default -> throw new IllegalArgumentException("--network " + network + " is not one of ipc, udp");
+        };
         final Path statsDir = statsJson == null ? null : statsJson.toAbsolutePath().getParent();
         if (statsDir != null && (!Files.isDirectory(statsDir) || !Files.isWritable(statsDir))) {
             throw new IllegalArgumentException("--stats-json " + statsJson + ": directory " + statsDir
                     + " does not exist or is not writable; create it or choose another file");
         }
         final Session.Execution execution;
-        try (Session session = new Session(s, topology)) {
+        try (Session session = new Session(s, topology, net)) {
             execution = session.execute(query.name(), query.plan(), config);
         }
         if (explain) {

@@ -133,6 +133,23 @@ class DistributedTpchTest {
     }
 
     @Test
+    void theSameAnswersWithEveryCnOnItsOwnMediaDriverOverUdp() throws Exception {
+        try (Session udp = new Session(oracle.store(), new Topology(3, 2), Session.Network.UDP)) {
+            for (final String name : List.of("q3", "q18", "join_lo")) {
+                final Query query = TpchOracle.query(name);
+                for (final Strategy strategy : List.of(Strategy.SHUFFLE_HASH, Strategy.BROADCAST, Strategy.COLOCATE)) {
+                    final Session.Execution execution = udp.execute(name, query.plan(),
+                            StrategyConfig.defaults().withStrategy(strategy));
+                    oracle.assertSameAsDuckDb(query, execution.result());
+                    if (strategy == Strategy.SHUFFLE_HASH) {
+                        assertThat(execution.stats().bytesRemote()).as("%s bytes over UDP", name).isPositive();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void oneSessionGivesTheSameAnswersWhileItsTopologyChanges() throws Exception {
         final Query query = TpchOracle.query("q3");
         final List<List<List<Object>>> answers = new ArrayList<>();
