@@ -59,7 +59,17 @@ public final class Session implements AutoCloseable {
         /** One shared media driver, {@code aeron:ipc} between CNs: the default. */
         IPC,
         /** A media driver per CN, {@code aeron:udp} on loopback ports: the path CNs on other hosts take. */
-        UDP
+        UDP;
+
+        /** Parses {@code ipc} or {@code udp}; the error names both. */
+        public static Network parse(final String text) {
+            for (final Network n : values()) {
+                if (n.name().equalsIgnoreCase(text.trim())) {
+                    return n;
+                }
+            }
+            throw new IllegalArgumentException("network '" + text + "' is not one of ipc, udp");
+        }
     }
 
     private final Store store;

@@ -51,7 +51,7 @@ public final class BenchRunner {
     public List<CellResult> run() {
         final List<CellResult> cells = new ArrayList<>();
         try (Connection duck = spec.vsDuckDb() ? loadDuckDb() : null;
-             Session session = new Session(store, spec.topologies().get(0))) {
+             Session session = new Session(store, spec.topologies().get(0), spec.network())) {
             final Map<String, ReferenceAnswer> references = new HashMap<>();
             for (final Topology topology : spec.topologies()) {
                 session.topology(topology);

@@ -1,5 +1,6 @@
 package io.sluice.perf.bench;
 
+import io.sluice.dispatch.cluster.Session;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
@@ -25,9 +26,10 @@ import java.util.Set;
  * @param runs        timed runs per cell, 1 or more
  * @param warmup      untimed runs per cell before the timed ones, 0 or more
  * @param vsDuckDb    whether DuckDB runs each query on each topology's total cores, timed the same way
+ * @param network     how the CNs reach each other: one media driver and aeron:ipc, or a driver per CN and aeron:udp
  */
 public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> topologies,
-                        List<Strategy> strategies, int runs, int warmup, boolean vsDuckDb) {
+                        List<Strategy> strategies, int runs, int warmup, boolean vsDuckDb, Session.Network network) {
     /** The queries of a default run: every registered TPC-H query and workload. */
     public static final String DEFAULT_QUERIES = "all";
     /** The cluster shapes of a default run. */

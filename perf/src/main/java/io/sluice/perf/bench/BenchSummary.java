@@ -28,11 +28,11 @@ public final class BenchSummary {
         final BenchSpec spec = report.spec();
         final StringBuilder sb = new StringBuilder("# sluice bench\n\n");
         sb.append(String.format(Locale.ROOT, "SF %s, %d quer%s x %d topolog%s (%s) x %d strateg%s, %d timed run%s"
-                        + " after %d warm-up%s per cell, %s.%n%n", report.scale(), spec.queries().size(),
+                        + " after %d warm-up%s per cell, CNs over aeron:%s, %s.%n%n", report.scale(), spec.queries().size(),
                 spec.queries().size() == 1 ? "y" : "ies", spec.topologies().size(),
                 spec.topologies().size() == 1 ? "y" : "ies", join(spec.topologies()), spec.strategies().size(),
                 spec.strategies().size() == 1 ? "y" : "ies", spec.runs(), spec.runs() == 1 ? "" : "s", spec.warmup(),
-                spec.warmup() == 1 ? "" : "s",
+                spec.warmup() == 1 ? "" : "s", spec.network().name().toLowerCase(Locale.ROOT),
                 spec.vsDuckDb() ? "DuckDB on the same rows with the topology's total cores as threads"
                         : "without DuckDB"));
         sb.append(String.format(Locale.ROOT, "Started %s on %s; took %s; %s.%n%n", report.startedAt(),

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.cluster.Session;
 import io.sluice.perf.bench.BenchCharts;
 import io.sluice.perf.bench.BenchCsv;
 import io.sluice.perf.bench.BenchData;
@@ -71,6 +72,11 @@ public final class BenchCommand extends CliCommand {
             + " topology's CNs x cores) on the same rows, timed the same way, and check every answer against it.")
     boolean vsDuckDb;
 
+    @Option(names = "--network", paramLabel = "<ipc|udp>", defaultValue = "ipc",
+            description = "How the CNs reach each other: ipc (one Aeron media driver) or udp (a driver per CN, UDP on"
+                + " loopback) (default: ${DEFAULT-VALUE}).")
+    String network;
+
     @Option(names = "--data", paramLabel = "<dir>",
             description = "TPC-H store to use, generated there when missing (default: data/sf<scale>).")
     Path data;
@@ -85,7 +91,8 @@ public final class BenchCommand extends CliCommand {
         final long start = System.nanoTime();
         final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final BenchSpec spec = new BenchSpec(scaleFactor, BenchSpec.queries(queries),
-                BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb);
+                BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb,
+                Session.Network.parse(network));
         checkOutput(out);
         final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
         final List<TpchTable> missing = BenchData.missing(dataDir, scaleFactor, spec.tables());

@@ -27,6 +27,7 @@ final class BenchJson {
                 .name("runs").value(report.spec().runs())
                 .name("warmup").value(report.spec().warmup())
                 .name("vs_duckdb").value(report.spec().vsDuckDb())
+                .name("network").value(report.spec().network().name().toLowerCase(Locale.ROOT))
                 .name("queries").beginArray();
         for (final Query q : report.spec().queries()) {
             json.value(q.name());

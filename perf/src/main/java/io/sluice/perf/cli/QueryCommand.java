@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -107,11 +106,7 @@ public final class QueryCommand extends CliCommand {
             return 0;
         }
         final Topology topology = new Topology(cn == null ? 1 : cn, workers);
-        final Session.Network net = switch (network.toLowerCase(Locale.ROOT)) {
-            case "ipc" -> Session.Network.IPC;
-            case "udp" -> Session.Network.UDP;
-            default -> throw new IllegalArgumentException("--network " + network + " is not one of ipc, udp");
-        };
+        final Session.Network net = Session.Network.parse(network);
         final Path statsDir = statsJson == null ? null : statsJson.toAbsolutePath().getParent();
         if (statsDir != null && (!Files.isDirectory(statsDir) || !Files.isWritable(statsDir))) {
             throw new IllegalArgumentException("--stats-json " + statsJson + ": directory " + statsDir

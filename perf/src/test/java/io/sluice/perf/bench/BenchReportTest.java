@@ -2,6 +2,7 @@ package io.sluice.perf.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dispatch.cluster.Session;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.exec.QueryResult;
@@ -51,7 +52,8 @@ class BenchReportTest {
                 new CellResult("q4", TWO, Strategy.BROADCAST, null, t, 0, 0, 0, 0, 0, 0, 0, "",
                         CellResult.Answer.ERROR, "IllegalStateException: CN 1 stopped answering"));
         final BenchSpec spec = new BenchSpec(0.1, List.of(Queries.tpch(4)), List.of(TWO),
-                List.of(Strategy.SHUFFLE_HASH, Strategy.COLOCATE, Strategy.BROADCAST), 3, 0, true);
+                List.of(Strategy.SHUFFLE_HASH, Strategy.COLOCATE, Strategy.BROADCAST), 3, 0, true,
+                Session.Network.IPC);
         final BenchReport report = new BenchReport(spec, cells, "2025-01-01T00:00:00Z", "2 processors", 12.5,
                 "peak RSS 1 MiB");
         assertThat(report.failures()).hasSize(2);

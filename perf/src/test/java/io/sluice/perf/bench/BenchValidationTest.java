@@ -25,6 +25,7 @@ class BenchValidationTest {
         assertFails(1, "--strategies: unknown strategy 'fastest'", "--strategies", "colocate,fastest");
         assertFails(1, "--topologies: topology '3y2' is not valid: write CNSxCORES, e.g. 3x2", "--topologies", "1x2,3y2");
         assertFails(1, "--topologies: CN count 0 is not valid", "--topologies", "0x2");
+        assertFails(1, "network 'tcp' is not one of ipc, udp", "--network", "tcp");
         assertFails(1, "--runs must be 1 or more, got 0", "--runs", "0");
         assertFails(1, "--warmup must be 0 or more, got -1", "--warmup", "-1");
     }
