@@ -30,7 +30,6 @@ final class ClusterExchanges implements ExchangeFactory {
     private final ShuffleOptions options;
     private final ExchangeReceiver receiver;
     private final List<DispatchSink> sinks = new ArrayList<>();
-    private final List<DispatchMode> planned = new ArrayList<>();
 
     ClusterExchanges(final ComputeNode node, final long queryId, final int firstExchangeId, final Topology topology,
             final ShuffleOptions options, final ExchangeReceiver receiver) {
@@ -77,9 +76,8 @@ final class ClusterExchanges implements ExchangeFactory {
             throw new IllegalArgumentException(mode + " exchange " + id + " needs a bucket function");
         }
         final DispatchSink sink = new DispatchSink(node, exchange, shuffles ? keyColumns : null,
-                shuffles ? function : null, options, 0, mode, sinks.size(), keyNames);
+                shuffles ? function : null, options, mode, sinks.size(), keyNames);
         sinks.add(sink);
-        planned.add(mode);
         final Source source = receiver.register(exchange, rowType, shuffles, sink.label());
         return new Ends(sink, source);
     }
@@ -87,11 +85,6 @@ final class ClusterExchanges implements ExchangeFactory {
     /** The sinks of this CN's exchanges, in exchange order. */
     List<DispatchSink> sinks() {
         return sinks;
-    }
-
-    /** The mode the plan asked for, per exchange (a broadcast is dispatched as ALL_CN). */
-    List<DispatchMode> plannedModes() {
-        return planned;
     }
 
     /** Exchange ids used. */

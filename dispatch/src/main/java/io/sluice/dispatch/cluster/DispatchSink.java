@@ -22,7 +22,8 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The end of a sending pipeline on one CN: each worker tags its batches with a {@code shuffleIdx}
- * (through its own {@link ShuffleOperator} when the exchange shuffles, else a fixed bucket) and
+ * (through its own {@link ShuffleOperator} when the exchange shuffles, else bucket 0: core 0 of each CN for a
+ * broadcast, the coordinator's for a gather) and
  * dispatches them through its own {@link ExchangeSink}, sending pipeline = worker. When the
  * pipeline ends, the CN's senders that had no work end their streams too, so every receiver hears
  * from every sender exactly once; {@link #abort} fails them all instead when the query failed.
@@ -33,7 +34,6 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
     private final int[] keyColumns;
     private final BucketFunction function;
     private final ShuffleOptions options;
-    private final int fixedShuffleIdx;
     private final List<String> keyNames;
     private final DispatchMode planned;
     private final int number;
@@ -44,13 +44,12 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
 
     /**
      * @param keyColumns      the columns {@code function} reads, or null for an exchange that does not shuffle
-     * @param fixedShuffleIdx the bucket every batch is tagged with when there is no function
      * @param planned         the mode the plan asked for (a broadcast is dispatched as ALL_CN of bucket 0)
      * @param number          the exchange's number within the query
      * @param keyNames        the names of the key columns, for EXPLAIN and stats
      */
     DispatchSink(final ComputeNode node, final Exchange exchange, final int[] keyColumns, final BucketFunction function,
-            final ShuffleOptions options, final int fixedShuffleIdx, final DispatchMode planned, final int number, final List<String> keyNames) {
+            final ShuffleOptions options, final DispatchMode planned, final int number, final List<String> keyNames) {
         this.keyNames = List.copyOf(keyNames);
         this.planned = planned;
         this.number = number;
@@ -59,7 +58,6 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
         this.keyColumns = keyColumns;
         this.function = function;
         this.options = options;
-        this.fixedShuffleIdx = fixedShuffleIdx;
     }
 
     @Override
@@ -161,7 +159,7 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
         @Override
         public void accept(final Batch batch) {
             if (function == null) {
-                sink.send(batch.withShuffleIdx(fixedShuffleIdx));
+                sink.send(batch.withShuffleIdx(0));
                 return;
             }
             if (operator == null) {

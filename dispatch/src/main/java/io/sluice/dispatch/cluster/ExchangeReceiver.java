@@ -52,7 +52,7 @@ final class ExchangeReceiver implements AutoCloseable {
                 sources[core] = node.openSource(exchange, core);
             }
         }
-        final Received received = new Received(exchange, sources);
+        final Received received = new Received(sources);
         exchanges.add(received);
         return new ReceivedSource(rowType, received.done, byCore, label);
     }
@@ -110,13 +110,11 @@ final class ExchangeReceiver implements AutoCloseable {
 
     /** One exchange's sources on this CN and the batches they received, per local core. */
     private static final class Received {
-        final Exchange exchange;
         final ExchangeSource[] sources;
         final List<List<Batch>> batches = new ArrayList<>();
         final CompletableFuture<List<List<Batch>>> done = new CompletableFuture<>();
 
-        Received(final Exchange exchange, final ExchangeSource[] sources) {
-            this.exchange = exchange;
+        Received(final ExchangeSource[] sources) {
             this.sources = sources;
             for (int core = 0; core < sources.length; core++) {
                 batches.add(new ArrayList<>());

@@ -257,7 +257,7 @@ public final class Session implements AutoCloseable {
             for (int b = 0; b < bucketRows.length; b++) {
                 bucketRows[b] = total.rowsTo(b);
             }
-            list.add(new QueryStats.ExchangeStats(i, coordinator.plannedModes().get(i).name(),
+            list.add(new QueryStats.ExchangeStats(i, coordinator.sinks().get(i).plannedMode().name(),
                     coordinator.sinks().get(i).keyNames(), total.remoteRows(), total.remoteBytes(), total.localRows(),
                     total.localBytes(), bucketRows));
         }
