@@ -3,25 +3,33 @@ package io.sluice.dispatch;
 import java.util.Arrays;
 
 /**
- * Where each CN receives: one Aeron channel and stream per CN, which carries every frame sent to it,
- * of every query, exchange and bucket. The channel is {@code aeron:ipc} for CNs sharing one media
- * driver in one process, {@code aeron:udp?endpoint=host:port} for CNs with drivers of their own; the
- * stream is {@link #STREAM_ID_BASE} + CN, distinct per CN because IPC CNs share one channel. The same
- * dispatch code runs over either.
+ * Where each CN of one cluster view receives: one Aeron channel and stream per CN, which carries
+ * every frame sent to it, of every query, exchange and bucket. The channel is {@code aeron:ipc} for
+ * CNs sharing one media driver in one process, {@code aeron:udp?endpoint=host:port} for CNs with
+ * drivers of their own; CNs that share a channel (IPC) are told apart by their streams. The same
+ * dispatch code runs over either. A CN's index here is its position in the view (a query's CN
+ * number), not anything the CN keeps from one query to the next.
  */
-public record Channels(String[] byCn) {
-    /** Stream id of CN 0; CN k receives on {@code STREAM_ID_BASE + k}, clear of the ids the transport tests use. */
+public record Channels(String[] byCn, int[] streams) {
+    /** Stream id of CN 0 in {@link #ipc} and {@link #udp}; CN k receives on {@code STREAM_ID_BASE + k}. */
     public static final int STREAM_ID_BASE = 1_000;
 
     public Channels {
+        if (byCn.length != streams.length) {
+            throw new IllegalArgumentException(byCn.length + " channels for " + streams.length + " streams");
+        }
+        if (byCn.length == 0) {
+            throw new IllegalArgumentException("a cluster view needs at least one CN's channel");
+        }
         byCn = byCn.clone();
+        streams = streams.clone();
     }
 
-    /** {@code aeron:ipc} for every CN: only for CNs whose clients share one media driver. */
+    /** {@code aeron:ipc} for every CN, CN k on stream {@code STREAM_ID_BASE + k}: only for CNs sharing one driver. */
     public static Channels ipc(final int cnCount) {
         final String[] channels = new String[cnCount];
         Arrays.fill(channels, "aeron:ipc");
-        return new Channels(channels);
+        return new Channels(channels, consecutiveStreams(cnCount));
     }
 
     /** CN {@code k} receives on {@code host:basePort + k}. */
@@ -30,22 +38,44 @@ public record Channels(String[] byCn) {
         for (int cn = 0; cn < cnCount; cn++) {
             channels[cn] = "aeron:udp?endpoint=" + host + ":" + (basePort + cn);
         }
-        return new Channels(channels);
+        return new Channels(channels, consecutiveStreams(cnCount));
+    }
+
+    private static int[] consecutiveStreams(final int cnCount) {
+        final int[] streams = new int[cnCount];
+        for (int cn = 0; cn < cnCount; cn++) {
+            streams[cn] = STREAM_ID_BASE + cn;
+        }
+        return streams;
     }
 
     /** The channel CN {@code cn} receives on. */
     public String of(final int cn) {
-        if (cn < 0 || cn >= byCn.length) {
-            throw new IllegalArgumentException("CN " + cn + " has no channel: the cluster has CNs 0.."
-                    + (byCn.length - 1));
-        }
+        check(cn);
         return byCn[cn];
     }
 
     /** The stream CN {@code cn} receives on, in its channel. */
     public int streamOf(final int cn) {
-        of(cn);
-        return STREAM_ID_BASE + cn;
+        check(cn);
+        return streams[cn];
+    }
+
+    /** The CN receiving on this channel and stream, or -1. */
+    public int indexOf(final String channel, final int stream) {
+        for (int cn = 0; cn < byCn.length; cn++) {
+            if (streams[cn] == stream && byCn[cn].equals(channel)) {
+                return cn;
+            }
+        }
+        return -1;
+    }
+
+    private void check(final int cn) {
+        if (cn < 0 || cn >= byCn.length) {
+            throw new IllegalArgumentException("CN " + cn + " has no channel: the cluster has CNs 0.."
+                    + (byCn.length - 1));
+        }
     }
 
     public int cnCount() {
@@ -53,7 +83,21 @@ public record Channels(String[] byCn) {
     }
 
     @Override
+    public boolean equals(final Object o) {
+        return o instanceof Channels c && Arrays.equals(byCn, c.byCn) && Arrays.equals(streams, c.streams);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(byCn) * 31 + Arrays.hashCode(streams);
+    }
+
+    @Override
     public String toString() {
-        return Arrays.toString(byCn);
+        final StringBuilder sb = new StringBuilder("[");
+        for (int cn = 0; cn < byCn.length; cn++) {
+            sb.append(cn == 0 ? "" : ", ").append(byCn[cn]).append(" stream ").append(streams[cn]);
+        }
+        return sb.append(']').toString();
     }
 }

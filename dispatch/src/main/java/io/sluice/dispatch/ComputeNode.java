@@ -1,69 +1,70 @@
 package io.sluice.dispatch;
 
 import io.aeron.Aeron;
-import io.aeron.Publication;
+import io.sluice.shuffle.exec.Cancellation;
 import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.transport.FramePublisher;
-import io.sluice.transport.FrameSubscriber;
 import io.sluice.transport.TransportContext;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import org.agrona.CloseHelper;
-import org.agrona.concurrent.SystemNanoClock;
 
 /**
- * One CN as dispatch sees it: its index, the Aeron client of its media driver, the channels every
- * CN receives on, and the local queues and counters of the exchanges open on it. Opens the
- * {@link ExchangeSink}s of its sending pipelines and the {@link ExchangeSource}s of its buckets.
+ * One CN as dispatch sees it in one cluster view: its index among the view's CNs, where every CN of
+ * the view receives ({@link Channels}), and the {@link DataPlane} whose subscription, publications,
+ * queues and counters it uses. Opens the {@link ExchangeSink}s of its sending pipelines and the
+ * {@link ExchangeSource}s of its buckets.
  *
- * <p>Owns the CN's Aeron resources, which every query and exchange shares: the one subscription on
- * which it receives, subscribed when the node is made and read by its {@link Demultiplexer}, and one
- * concurrent publication to each other CN, added the first time a sink sends there and shared by all
- * the node's sinks. So a cluster of n CNs holds at most n x (n - 1) publications, however many
- * queries, exchanges, buckets and pipelines it runs. {@link #close} releases them.
+ * <p>A CN process has one data plane and a view per query (its index is its place among the query's
+ * CNs, which may differ from query to query); an embedded cluster has one view per CN, owning its
+ * data plane. Waits of the view's sinks and sources stop when its {@link Cancellation} is set.
  * Thread-safe: pipelines on several threads open sinks and sources concurrently.
  */
 public final class ComputeNode implements AutoCloseable {
-    private record ExchangeKey(long queryId, int exchangeId) {
-    }
-
     private final int cn;
-    private final Aeron aeron;
-    private final TransportContext transportContext;
-    private final DispatchContext dispatchContext;
     private final Channels channels;
-    private final Demultiplexer demultiplexer;
-    /** Guarded by this. */
-    private final Publication[] publications;
-    /** 1 once the publication to a CN has been connected: sinks wait for that once per node and CN. */
-    private final AtomicIntegerArray connected;
-    private final ConcurrentHashMap<ExchangeKey, LocalInbound[]> inbounds = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<ExchangeKey, ExchangeCounters> counters = new ConcurrentHashMap<>();
-    /** Guarded by this. */
-    private int publicationsOpened;
-    /** Guarded by this. */
-    private boolean closed;
+    private final DataPlane plane;
+    private final boolean ownsPlane;
+    private final Cancellation cancellation;
 
     /**
-     * A CN over a connected Aeron client, which the caller owns and closes after this node. Subscribes
-     * to the CN's stream now, so other CNs can connect before any exchange opens here.
+     * CN {@code cn} of a view whose CNs receive on {@code channels}, over a data plane that receives
+     * on this CN's channel and stream, which the caller owns.
+     */
+    public ComputeNode(final int cn, final Channels channels, final DataPlane plane, final Cancellation cancellation) {
+        this(cn, channels, plane, cancellation, false);
+    }
+
+    /**
+     * A CN with a data plane of its own over a connected Aeron client, which the caller owns and closes
+     * after this node. Subscribes to the CN's stream now, so other CNs can connect before any exchange
+     * opens here.
      *
      * @param channels where every CN of the cluster receives
      */
     public ComputeNode(final int cn, final Aeron aeron, final TransportContext transportContext,
             final DispatchContext dispatchContext, final Channels channels) {
+        this(cn, channels, new DataPlane(aeron, channels.of(check(cn, channels)), channels.streamOf(cn),
+                transportContext, dispatchContext), Cancellation.never(), true);
+    }
+
+    private ComputeNode(final int cn, final Channels channels, final DataPlane plane, final Cancellation cancellation,
+            final boolean ownsPlane) {
+        check(cn, channels);
+        if (channels.indexOf(plane.channel(), plane.stream()) != cn) {
+            throw new IllegalArgumentException("CN " + cn + " of " + channels + " receives on " + channels.of(cn)
+                    + " stream " + channels.streamOf(cn) + ", but its data plane on " + plane.channel() + " stream "
+                    + plane.stream());
+        }
+        this.cn = cn;
+        this.channels = channels;
+        this.plane = plane;
+        this.ownsPlane = ownsPlane;
+        this.cancellation = cancellation;
+    }
+
+    private static int check(final int cn, final Channels channels) {
         if (cn < 0 || cn >= channels.cnCount()) {
             throw new IllegalArgumentException("CN " + cn + " is not in a cluster of " + channels.cnCount() + " CNs");
         }
-        this.cn = cn;
-        this.aeron = aeron;
-        this.transportContext = transportContext;
-        this.dispatchContext = dispatchContext.validate();
-        this.channels = channels;
-        this.publications = new Publication[channels.cnCount()];
-        this.connected = new AtomicIntegerArray(channels.cnCount());
-        this.demultiplexer = new Demultiplexer(cn,
-                new FrameSubscriber(aeron.addSubscription(channels.of(cn), channels.streamOf(cn))), this.dispatchContext);
+        return cn;
     }
 
     /** The sink of sending pipeline {@code pipeline} (0 to sendersPerCn - 1) of this CN. */
@@ -93,37 +94,25 @@ public final class ComputeNode implements AutoCloseable {
 
     /** What this CN's senders moved in an exchange, and the frames its receivers dropped. */
     public ExchangeCounters counters(final Exchange exchange) {
-        return counters.computeIfAbsent(new ExchangeKey(exchange.queryId(), exchange.exchangeId()),
-                k -> new ExchangeCounters(exchange.topology().bucketCount()));
+        return plane.counters(exchange);
     }
 
     /**
-     * Forgets an exchange's local queues and counters once all its sinks and sources are closed; frames
-     * still arriving for it are dropped.
+     * Forgets an exchange's local queues, counters and credits once all its sinks and sources are
+     * closed; frames still arriving for it are dropped.
      */
     public void closeExchange(final Exchange exchange) {
-        final ExchangeKey key = new ExchangeKey(exchange.queryId(), exchange.exchangeId());
-        inbounds.remove(key);
-        counters.remove(key);
-        demultiplexer.closeExchange(exchange.queryId(), exchange.exchangeId());
+        plane.closeExchange(exchange);
     }
 
     /** The local queue of bucket {@code bucket}, which must run on this CN. */
     LocalInbound inbound(final Exchange exchange, final int bucket) {
-        final LocalInbound[] byCore = inbounds.computeIfAbsent(
-                new ExchangeKey(exchange.queryId(), exchange.exchangeId()), k -> newInbounds(exchange));
-        return byCore[exchange.topology().coreOf(bucket)];
+        return plane.inbounds(exchange, cn)[exchange.topology().coreOf(bucket)];
     }
 
-    private LocalInbound[] newInbounds(final Exchange exchange) {
-        final int cores = exchange.topology().coresPerCn();
-        final LocalInbound[] byCore = new LocalInbound[cores];
-        for (int core = 0; core < cores; core++) {
-            if (exchange.receives(exchange.topology().firstBucketOf(cn) + core)) {
-                byCore[core] = new LocalInbound(dispatchContext.queueCapacity());
-            }
-        }
-        return byCore;
+    /** The credit this CN's senders hold for the exchange's remote destinations. */
+    ExchangeCredits credits(final Exchange exchange) {
+        return plane.credits(exchange, cn);
     }
 
     private void checkTopology(final Exchange exchange) {
@@ -135,60 +124,40 @@ public final class ComputeNode implements AutoCloseable {
     }
 
     /**
-     * The publication to CN {@code targetCn}, added on first use and kept until this node closes:
-     * concurrent, so every sink of this node sends on it.
-     */
-    synchronized Publication publication(final int targetCn) {
-        if (closed) {
-            throw new IllegalStateException("CN " + cn + " is closed: it sends nothing more");
-        }
-        if (targetCn == cn) {
-            throw new IllegalArgumentException("CN " + cn + " sends to its own destinations through local queues");
-        }
-        Publication publication = publications[targetCn];
-        if (publication == null) {
-            publication = aeron.addPublication(channels.of(targetCn), channels.streamOf(targetCn));
-            publications[targetCn] = publication;
-            publicationsOpened++;
-        }
-        return publication;
-    }
-
-    /**
      * A publisher for one sending thread over the shared publication to {@code targetCn}; closing it
      * leaves the publication open. Once connected, a send that finds the publication no longer
      * connected fails after the disconnect timeout: a sink waits for the first connection itself,
      * with the transport's connect timeout.
      */
     FramePublisher publisher(final int targetCn) {
-        return FramePublisher.sharing(publication(targetCn), transportContext.idleKind().newIdleStrategy(),
-                SystemNanoClock.INSTANCE, dispatchContext.disconnectTimeoutNs(), transportContext.stallTimeoutNs());
+        if (targetCn == cn) {
+            throw new IllegalArgumentException("CN " + cn + " sends to its own destinations through local queues");
+        }
+        return plane.publisher(channels.of(targetCn), channels.streamOf(targetCn));
+    }
+
+    /** The shared publication to {@code targetCn}, for raw frames. */
+    io.aeron.Publication publication(final int targetCn) {
+        return plane.publication(channels.of(targetCn), channels.streamOf(targetCn));
     }
 
     /** Whether the publication to {@code targetCn} is, or once was, connected: then no sink waits for it. */
     boolean isConnected(final int targetCn) {
-        if (connected.get(targetCn) == 1) {
-            return true;
-        }
-        if (publication(targetCn).isConnected()) {
-            connected.set(targetCn, 1);
-            return true;
-        }
-        return false;
+        return plane.isConnected(channels.of(targetCn), channels.streamOf(targetCn));
     }
 
     /** How long a sink waits for the publication to a CN to connect the first time. */
     long connectTimeoutNs() {
-        return transportContext.connectTimeoutNs();
+        return plane.transportContext().connectTimeoutNs();
     }
 
     Demultiplexer demultiplexer() {
-        return demultiplexer;
+        return plane.demultiplexer();
     }
 
-    /** Publications this node has added: at most one per other CN, however many exchanges it ran. */
-    public synchronized int publicationCount() {
-        return publicationsOpened;
+    /** Publications this node's data plane holds: at most one per other CN, however many exchanges it ran. */
+    public int publicationCount() {
+        return plane.publicationCount();
     }
 
     /**
@@ -196,7 +165,7 @@ public final class ComputeNode implements AutoCloseable {
      * exchanges it had closed, or kept past the route retention for a source that never opened.
      */
     public long droppedFrames() {
-        return demultiplexer.droppedFrames();
+        return plane.droppedFrames();
     }
 
     public int cn() {
@@ -204,31 +173,31 @@ public final class ComputeNode implements AutoCloseable {
     }
 
     public DispatchContext dispatchContext() {
-        return dispatchContext;
+        return plane.dispatchContext();
     }
 
     public Channels channels() {
         return channels;
     }
 
+    /** The data plane this view sends and receives through. */
+    public DataPlane plane() {
+        return plane;
+    }
+
+    /** The signal that stops the waits of this view's sinks and sources. */
+    public Cancellation cancellation() {
+        return cancellation;
+    }
+
     /**
-     * Closes the subscription and the publications; the Aeron client stays open (its owner closes it
-     * after). Sources still open receive nothing more, sinks still open fail their next remote send.
+     * Closes the data plane when this node owns it (sources still open receive nothing more, sinks
+     * still open fail their next remote send); a view over a shared plane leaves it open.
      */
     @Override
     public void close() {
-        final Publication[] toClose;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            toClose = publications.clone();
-        }
-        try {
-            demultiplexer.close();
-        } finally {
-            CloseHelper.closeAll(toClose);
+        if (ownsPlane) {
+            plane.close();
         }
     }
 }

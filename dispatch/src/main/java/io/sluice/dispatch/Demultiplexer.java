@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,17 +19,24 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The receiving end of one CN's stream: every frame sent to the CN, of every query, exchange and
  * bucket, arrives on its one subscription, and this routes each by (query, exchange, bucket) to the
- * inbox of the {@link ExchangeSource} registered for it: DATA decoded into a batch, end-of-stream,
- * heartbeat, a sender's error, or the {@link DispatchException} for a frame that breaks the protocol
- * (unknown kind, bad length, a sender the destination does not expect, a payload that does not decode).
+ * inbox of the {@link ExchangeSource} registered for it, as the {@link FrameDecoder} turns it into an
+ * item: DATA decoded into a batch, end-of-stream, heartbeat, a sender's error, or the
+ * {@link DispatchException} for a frame that breaks the protocol (unknown kind, bad length, a sender
+ * the destination does not expect, a payload that does not decode). CREDIT frames go the other way:
+ * a receiver on another CN grants credit to this CN's senders of an exchange, and they go to that
+ * exchange's {@link ExchangeCredits} here; one that does not fit (an unknown exchange, a CN that does
+ * not own the bucket, a bad length) is dropped and counted ({@link #badFrames}).
+ *
+ * <p>The CN's index may differ from one query to the next (it is its place in the query's view):
+ * each exchange learns it when its first source or credits register here.
  *
  * <p>Nobody owns a thread for it: the CN's sources drive it. A source whose inbox is empty calls
  * {@link #poll}, which takes the lock if no other thread holds it (one that does is polling for
  * everybody) and reads up to the fragment limit. Inboxes are unbounded, so one destination that
  * is slow or not polled never holds up the frames of the others (no head-of-line blocking across
  * exchanges and buckets); a CN whose sources all stop polling stops reading, and its senders then
- * wait on Aeron's back pressure. Bounding memory is the consumer's business: the cluster runtime
- * materializes what it receives anyway.
+ * wait on Aeron's back pressure. What an inbox holds is bounded by credit: a remote sender sends
+ * a destination a DATA frame only against credit the destination granted ({@link ExchangeCredits}).
  *
  * <p>Frames for a destination whose source has not opened yet (a sender on another CN may start
  * first) are copied and kept until it opens, for at most the route retention
@@ -45,9 +51,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * more frames than it could read, since a sender held up by this CN's back pressure could not be heard.
  */
 final class Demultiplexer implements FrameHandler, AutoCloseable {
-    private static final int PIPELINE_PAYLOAD_LENGTH = 4;
-
-    private final int cn;
+    private final String self;
     private final FrameSubscriber subscriber;
     private final int fragmentLimit;
     private final long listenGapNs;
@@ -55,8 +59,9 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final HashMap<Key, ExchangeRoutes> exchanges = new HashMap<>();
     private final Key lookup = new Key();
-    private final BatchCodec codec = new BatchCodec();
+    private final FrameDecoder decoder = new FrameDecoder();
     private final AtomicLong droppedFrames = new AtomicLong();
+    private final AtomicLong badFrames = new AtomicLong();
     private final AtomicLong pendingFrames = new AtomicLong();
     private volatile long listeningSinceNs;
     private long lastPollNs;
@@ -67,8 +72,8 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     /**
      * @param subscriber the CN's subscription, which this then owns and closes
      */
-    Demultiplexer(final int cn, final FrameSubscriber subscriber, final DispatchContext context) {
-        this.cn = cn;
+    Demultiplexer(final FrameSubscriber subscriber, final DispatchContext context) {
+        this.self = "the CN receiving on " + subscriber.channel() + " stream " + subscriber.streamId();
         this.subscriber = subscriber;
         this.fragmentLimit = context.fragmentLimit();
         this.listenGapNs = context.heartbeatIntervalNs();
@@ -125,10 +130,11 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
      * @throws IllegalStateException when a source of this destination was already opened here, or its
      *                               early frames were discarded
      */
-    void register(final Exchange exchange, final int bucket, final Queue<Object> inbox,
+    void register(final Exchange exchange, final int bucket, final RemoteInbox inbox,
             final ExchangeCounters counters) {
         lock.lock();
         try {
+            final int cn = exchange.topology().cnOf(bucket);
             if (closed) {
                 throw new IllegalStateException("CN " + cn + " is closed: cannot open the source of bucket " + bucket
                         + " of " + exchange.describe());
@@ -139,7 +145,7 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
                 throw new IllegalStateException("CN " + cn + " has closed " + exchange.describe()
                         + ": open its sources before closeExchange, and give each exchange its own ids");
             }
-            routes.exchange = exchange;
+            learn(routes, exchange, cn);
             routes.counters = counters;
             routes.touchedNs = now;
             Route route = routes.byBucket.get(bucket);
@@ -167,7 +173,7 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
                 pendingFrames.addAndGet(-early.size());
                 for (final PendingFrame frame : early) {
                     if (frame.fault != null) {
-                        inbox.add(malformed(route, frame.senderCn, frame.fault));
+                        inbox.add(FrameDecoder.malformed(route.origin, frame.senderCn, frame.fault));
                     } else {
                         deliver(routes, route, frame.senderCn, frame.kind, frame.payload, 0, frame.payload.capacity());
                     }
@@ -197,6 +203,32 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         }
     }
 
+    /**
+     * Routes the CREDIT frames of an exchange to the credit of its senders on this CN, which is CN
+     * {@code cn} of the exchange's view.
+     */
+    void registerCredits(final Exchange exchange, final int cn, final ExchangeCredits credits) {
+        lock.lock();
+        try {
+            final ExchangeRoutes routes = routes(exchange.queryId(), exchange.exchangeId(), System.nanoTime());
+            learn(routes, exchange, cn);
+            routes.credits = credits;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records the exchange and this CN's index in it, the first time either registration tells them. */
+    private void learn(final ExchangeRoutes routes, final Exchange exchange, final int cn) {
+        if (routes.exchange == null) {
+            routes.exchange = exchange;
+            routes.localCn = cn;
+        } else if (routes.localCn != cn) {
+            throw new IllegalStateException("CN " + cn + " registers for " + exchange.describe()
+                    + ", which this node already serves as CN " + routes.localCn + ": one node is one CN of a query");
+        }
+    }
+
     /** Closes every route of an exchange: frames kept for it, and later ones, are dropped and counted. */
     void closeExchange(final long queryId, final int exchangeId) {
         lock.lock();
@@ -219,6 +251,10 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
             final FrameKind kind, final DirectBuffer buffer, final int offset, final int length) {
         final ExchangeRoutes routes = routes(queryId, exchangeId, nowNs);
         routes.touchedNs = nowNs;
+        if (kind == FrameKind.CREDIT) {
+            credit(routes, senderCn, bucket, buffer, offset, length);
+            return;
+        }
         final Route route = route(routes, bucket);
         if (route == null) {
             return;
@@ -249,7 +285,7 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         }
         switch (route.state) {
             case OPEN:
-                route.inbox.add(malformed(route, senderCn, fault));
+                route.inbox.add(FrameDecoder.malformed(route.origin, senderCn, fault));
                 break;
             case PENDING:
                 route.pending.add(new PendingFrame(senderCn, null, null, fault));
@@ -272,8 +308,8 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         if (routes.closed) {
             route = new Route();
             route.state = RouteState.CLOSED;
-        } else if (routes.exchange != null && !receivesHere(routes.exchange, bucket)) {
-            failOpenRoutes(routes, "a frame for bucket " + bucket + ", which does not receive on CN " + cn);
+        } else if (routes.exchange != null && !receivesHere(routes, bucket)) {
+            failOpenRoutes(routes, "a frame for bucket " + bucket + ", which does not receive on CN " + routes.localCn);
             droppedFrames.incrementAndGet();
             return null;
         } else {
@@ -288,65 +324,42 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     /** Hands one frame to an open route's inbox, or the protocol violation it is. */
     private void deliver(final ExchangeRoutes routes, final Route route, final int senderCn, final FrameKind kind,
             final DirectBuffer buffer, final int offset, final int length) {
-        final Exchange exchange = routes.exchange;
-        final Topology topology = exchange.topology();
-        final Queue<Object> inbox = route.inbox;
         route.frames++;
-        if (senderCn < 0 || senderCn >= topology.cnCount() || senderCn == cn) {
-            inbox.add(new DispatchException(route.origin + " received a " + kind + " frame from CN " + senderCn
-                    + ", which is not a remote CN of topology " + topology));
-            return;
-        }
-        if (!exchange.expects(cn, senderCn)) {
-            inbox.add(new DispatchException(route.origin + " received a " + kind + " frame from CN " + senderCn
-                    + ": in " + exchange.mode() + " it hears only the senders of its own CN " + cn));
-            return;
-        }
-        switch (kind) {
-            case DATA:
-                try {
-                    inbox.add(codec.decode(exchange.schema(), buffer, offset, length, route.origin, route.frames));
-                } catch (final RuntimeException e) {
-                    inbox.add(new DispatchException(route.origin + " could not decode the DATA frame " + route.frames
-                            + " from CN " + senderCn + ": " + e.getMessage(), e));
-                }
-                break;
-            case EOS:
-            case HEARTBEAT:
-                if (length != PIPELINE_PAYLOAD_LENGTH) {
-                    inbox.add(new DispatchException(route.origin + " received a " + kind + " frame of " + length
-                            + " bytes from CN " + senderCn + ", expected " + PIPELINE_PAYLOAD_LENGTH
-                            + " (the sending pipeline)"));
-                } else {
-                    final int pipeline = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
-                    inbox.add(kind == FrameKind.EOS ? new EndOfStream(senderCn, pipeline) : new Heartbeat(senderCn, pipeline));
-                }
-                break;
-            case ERROR:
-                inbox.add(new SenderFailure(senderCn, SenderFailure.UNKNOWN_PIPELINE,
-                        buffer.getStringWithoutLengthUtf8(offset, length)));
-                break;
-            default:
-                inbox.add(new DispatchException(route.origin + " received a frame of unknown kind " + kind
-                        + " from CN " + senderCn));
-        }
+        route.inbox.add(decoder.decode(routes.exchange, routes.localCn, route.origin, route.frames, senderCn, kind,
+                buffer, offset, length));
     }
 
-    private DispatchException malformed(final Route route, final int senderCn, final MalformedFrameException fault) {
-        return new DispatchException(route.origin + " received a malformed frame from CN " + senderCn + ": "
-                + fault.getMessage(), fault);
+    /**
+     * Credit granted by the receiver of {@code bucket} on CN {@code senderCn} to this CN's senders:
+     * dropped and counted unless the exchange's senders registered here and the frame fits.
+     */
+    private void credit(final ExchangeRoutes routes, final int senderCn, final int bucket, final DirectBuffer buffer,
+            final int offset, final int length) {
+        final ExchangeCredits credits = routes.credits;
+        if (credits == null) {
+            droppedFrames.incrementAndGet();
+            return;
+        }
+        final Topology topology = routes.exchange.topology();
+        if (length != FrameDecoder.CREDIT_PAYLOAD_LENGTH || bucket < 0 || bucket >= topology.bucketCount()
+                || topology.cnOf(bucket) != senderCn || senderCn == routes.localCn
+                || !routes.exchange.expects(senderCn, routes.localCn)) {
+            badFrames.incrementAndGet();
+            return;
+        }
+        credits.grant(bucket, buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN));
     }
 
-    private boolean receivesHere(final Exchange exchange, final int bucket) {
-        return exchange.receives(bucket) && exchange.topology().cnOf(bucket) == cn;
+    private static boolean receivesHere(final ExchangeRoutes routes, final int bucket) {
+        return routes.exchange.receives(bucket) && routes.exchange.topology().cnOf(bucket) == routes.localCn;
     }
 
     /** Pending frames for buckets the now known exchange does not receive here fail the new source. */
     private void failMisroutedPending(final ExchangeRoutes routes, final Route opened) {
         routes.byBucket.forEachInt((bucket, route) -> {
-            if (route.state == RouteState.PENDING && !receivesHere(routes.exchange, bucket)) {
-                opened.inbox.add(new DispatchException(opened.origin + ": CN " + cn + " received frames for bucket "
-                        + bucket + " of this exchange, which does not receive on CN " + cn));
+            if (route.state == RouteState.PENDING && !receivesHere(routes, bucket)) {
+                opened.inbox.add(new DispatchException(opened.origin + ": CN " + routes.localCn + " received frames"
+                        + " for bucket " + bucket + " of this exchange, which does not receive on CN " + routes.localCn));
                 close(routes, route);
             }
         });
@@ -374,7 +387,7 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     private void failOpenRoutes(final ExchangeRoutes routes, final String what) {
         for (final Route route : routes.byBucket.values()) {
             if (route.state == RouteState.OPEN) {
-                route.inbox.add(new DispatchException(route.origin + ": CN " + cn + " received " + what));
+                route.inbox.add(new DispatchException(route.origin + ": CN " + routes.localCn + " received " + what));
             }
         }
     }
@@ -385,8 +398,9 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         for (final ExchangeRoutes routes : exchanges.values()) {
             for (final Route route : routes.byBucket.values()) {
                 if (route.state == RouteState.OPEN) {
-                    route.inbox.add(new DispatchException(route.origin + ": CN " + cn + " received a frame that names"
-                            + " no destination, so none of its destinations can trust its stream: " + e.getMessage(), e));
+                    route.inbox.add(new DispatchException(route.origin + ": " + self + " received a frame that"
+                            + " names no destination, so none of its destinations can trust its stream: "
+                            + e.getMessage(), e));
                 }
             }
         }
@@ -431,6 +445,11 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         return droppedFrames.get();
     }
 
+    /** CREDIT frames that did not fit their exchange (a CN not owning the bucket, a bad length), dropped. */
+    long badFrames() {
+        return badFrames.get();
+    }
+
     /** Frames kept now for destinations whose source has not opened. */
     long pendingFrames() {
         return pendingFrames.get();
@@ -461,16 +480,21 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         long pendingSinceNs;
         /** Closed because its pending frames outlived the retention. */
         boolean expired;
-        Queue<Object> inbox;
+        RemoteInbox inbox;
         String origin;
         long frames;
     }
 
-    /** The routes of one exchange on this CN; {@code exchange} is null until a source registers. */
+    /**
+     * The routes of one exchange on this CN; {@code exchange} and this CN's index in it are unknown
+     * until a source or the senders' credits register.
+     */
     private static final class ExchangeRoutes {
         final Int2ObjectHashMap<Route> byBucket = new Int2ObjectHashMap<>();
         Exchange exchange;
+        int localCn = -1;
         ExchangeCounters counters;
+        ExchangeCredits credits;
         boolean closed;
         long touchedNs;
     }

@@ -38,6 +38,12 @@ public final class DispatchContext {
      * frames still arriving for it are dropped.
      */
     public static final String ROUTE_RETENTION_PROP_NAME = "sluice.dispatch.route.retention";
+    /**
+     * Batches each sending CN may have in flight to one remote destination of an exchange before the
+     * destination has consumed some (credit, granted back as it consumes): bounds what waits in a
+     * receiver's inbox to window x sending CNs batches per destination.
+     */
+    public static final String CREDIT_WINDOW_PROP_NAME = "sluice.dispatch.credit.window";
     /** Aeron fragments a CN reads from its stream per poll. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "sluice.dispatch.fragment.limit";
     /** How senders wait on a full queue and receivers on an empty one: backoff, yielding or sleeping. */
@@ -53,6 +59,8 @@ public final class DispatchContext {
     public static final long DISCONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** 5 min: far longer than CNs take to open the sources of a query they all plan at once. */
     public static final long ROUTE_RETENTION_DEFAULT_NS = TimeUnit.MINUTES.toNanos(5);
+    /** 8 batches: enough in flight to hide a round trip on loopback, 8 x 8192 rows at most per sending CN. */
+    public static final int CREDIT_WINDOW_DEFAULT = 8;
     /** 16 fragments per poll. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 16;
 
@@ -61,6 +69,7 @@ public final class DispatchContext {
     private long heartbeatIntervalNs;
     private long disconnectTimeoutNs;
     private long routeRetentionNs;
+    private int creditWindow;
     private int fragmentLimit;
     private TransportContext.IdleKind idleKind;
 
@@ -73,6 +82,7 @@ public final class DispatchContext {
         disconnectTimeoutNs = SystemUtil.getDurationInNanos(DISCONNECT_TIMEOUT_PROP_NAME,
                 DISCONNECT_TIMEOUT_DEFAULT_NS);
         routeRetentionNs = SystemUtil.getDurationInNanos(ROUTE_RETENTION_PROP_NAME, ROUTE_RETENTION_DEFAULT_NS);
+        creditWindow = SystemUtil.getSizeAsInt(CREDIT_WINDOW_PROP_NAME, CREDIT_WINDOW_DEFAULT);
         fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
         final String idle = System.getProperty(IDLE_STRATEGY_PROP_NAME, "backoff");
         try {
@@ -105,6 +115,10 @@ public final class DispatchContext {
         if (routeRetentionNs <= 0) {
             throw new IllegalArgumentException("route retention " + routeRetentionNs + " ns must be positive ("
                     + ROUTE_RETENTION_PROP_NAME + ")");
+        }
+        if (creditWindow < 1 || creditWindow > 1 << 20) {
+            throw new IllegalArgumentException("credit window " + creditWindow + " must be 1.." + (1 << 20)
+                    + " batches (" + CREDIT_WINDOW_PROP_NAME + ")");
         }
         if (fragmentLimit < 1) {
             throw new IllegalArgumentException("fragment limit " + fragmentLimit + " must be positive ("
@@ -155,6 +169,16 @@ public final class DispatchContext {
 
     public DispatchContext routeRetentionNs(final long routeRetentionNs) {
         this.routeRetentionNs = routeRetentionNs;
+        return this;
+    }
+
+    /** Batches a sending CN may have in flight to one remote destination (default 8). */
+    public int creditWindow() {
+        return creditWindow;
+    }
+
+    public DispatchContext creditWindow(final int creditWindow) {
+        this.creditWindow = creditWindow;
         return this;
     }
 

@@ -23,6 +23,7 @@ public final class ExchangeCounters {
     private final AtomicLong localQueueWaits = new AtomicLong();
     private final AtomicLong remoteBackPressureRetries = new AtomicLong();
     private final AtomicLong splitBatches = new AtomicLong();
+    private final AtomicLong undeliveredCredits = new AtomicLong();
     private final AtomicLongArray batchesByBucket;
     private final AtomicLongArray rowsByBucket;
 
@@ -59,6 +60,10 @@ public final class ExchangeCounters {
         splitBatches.incrementAndGet();
     }
 
+    void onUndeliveredCredit() {
+        undeliveredCredits.incrementAndGet();
+    }
+
     void onDropped() {
         droppedBatches.incrementAndGet();
     }
@@ -80,6 +85,7 @@ public final class ExchangeCounters {
         total.localQueueWaits.addAndGet(localQueueWaits.get());
         total.remoteBackPressureRetries.addAndGet(remoteBackPressureRetries.get());
         total.splitBatches.addAndGet(splitBatches.get());
+        total.undeliveredCredits.addAndGet(undeliveredCredits.get());
         for (int b = 0; b < batchesByBucket.length(); b++) {
             total.batchesByBucket.addAndGet(b, batchesByBucket.get(b));
             total.rowsByBucket.addAndGet(b, rowsByBucket.get(b));
@@ -143,6 +149,11 @@ public final class ExchangeCounters {
     /** Batches split in two because their encoding exceeded the largest frame. */
     public long splitBatches() {
         return splitBatches.get();
+    }
+
+    /** Grants of unbounded credit a closing destination could not deliver to a sending CN (closed or dead). */
+    public long undeliveredCredits() {
+        return undeliveredCredits.get();
     }
 
     /** Batches sent to bucket {@code bucket}, local or remote. */

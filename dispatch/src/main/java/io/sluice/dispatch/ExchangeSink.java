@@ -7,7 +7,7 @@ import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;
 import io.sluice.transport.TransportException;
-import java.nio.ByteOrder;
+import io.sluice.shuffle.exec.Cancellation;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
@@ -31,17 +31,20 @@ import org.agrona.concurrent.UnsafeBuffer;
  * nothing more; its batches are dropped and counted. A remote one cannot be seen to finish: its
  * batches are sent, and dropped and counted by its CN.
  *
+ * <p>Memory in flight is bounded: a DATA frame to a remote destination takes one of the credits this
+ * CN's senders hold for it ({@link ExchangeCredits}); with none left the sender waits until the
+ * destination has consumed batches and granted them back, so a slow consumer slows its senders across
+ * the network. A local destination's queue is bounded too.
+ *
  * <p>Liveness is not throughput: on each batch, and while this sender waits on one destination (a full
- * local queue, a back-pressured publication, the first connection to a CN), it tells every other
- * receiver it has not yet ended that it is alive, at most once per heartbeat interval
- * ({@link DispatchContext#heartbeatIntervalNs}), so none of them takes it for dead after the sender
- * timeout. A remote receiver gets a HEARTBEAT frame if its CN's publication takes one at once (a
- * back-pressured one has data waiting, which says as much); a local one gets its queue marked, taking
- * no slot. Single-threaded: one sink per sending pipeline.
+ * local queue, credit, a back-pressured publication, the first connection to a CN), it tells every
+ * other receiver it has not yet ended that it is alive ({@link SenderHeartbeats}), so none of them
+ * takes it for dead after the sender timeout. While it waits it also polls its CN's stream, so that
+ * credit granted to it arrives even when nothing else on the CN is receiving, and it stops at once when
+ * the node's {@link io.sluice.shuffle.exec.Cancellation} is set. Single-threaded: one sink per sending
+ * pipeline.
  */
 public final class ExchangeSink implements AutoCloseable {
-    /** End-of-stream and heartbeat frames carry the sending pipeline. */
-    private static final int PIPELINE_PAYLOAD_LENGTH = 4;
     private static final int NO_BUCKET = -1;
 
     private final ComputeNode node;
@@ -55,19 +58,19 @@ public final class ExchangeSink implements AutoCloseable {
     /** This sink's publisher over the node's shared publication to each CN it sends to. */
     private final FramePublisher[] remoteByCn;
     private final FramePublisher[] remoteByBucket;
-    /** Receivers this sink has sent end-of-stream or an error: they get no more heartbeats. */
-    private final boolean[] ended;
     private final int maxRemotePayload;
     private final BatchCodec codec = new BatchCodec();
     private final IdleStrategy idleStrategy;
     private final ExchangeCounters counters;
+    /** Credit for the remote destinations; null when this sink sends to none. */
+    private final ExchangeCredits credits;
     private final EndOfStream endOfStream;
-    private final UnsafeBuffer pipelinePayload = new UnsafeBuffer(new byte[PIPELINE_PAYLOAD_LENGTH]);
-    private final long heartbeatIntervalNs;
+    private final SenderHeartbeats heartbeats;
+    private final Cancellation cancellation;
+    private final long stallTimeoutNs;
     /** The remote bucket a send is held up on, which the heartbeats it sends meanwhile skip. */
     private int waitingOn = NO_BUCKET;
-    private final Runnable heartbeatWhileWaiting = () -> heartbeat(waitingOn);
-    private long lastHeartbeatNs = System.nanoTime();
+    private final Runnable whileWaiting = () -> whileWaiting(waitingOn);
     private boolean finished;
     private boolean failed;
     private boolean closed;
@@ -81,15 +84,15 @@ public final class ExchangeSink implements AutoCloseable {
         this.routing = new Routing(exchange, cn, pipeline);
         this.destinations = new int[routing.maxDestinations()];
         this.idleStrategy = node.dispatchContext().newIdleStrategy();
-        this.heartbeatIntervalNs = node.dispatchContext().heartbeatIntervalNs();
         this.counters = node.counters(exchange);
         this.endOfStream = new EndOfStream(cn, pipeline);
-        this.pipelinePayload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
+        this.cancellation = node.cancellation();
+        this.stallTimeoutNs = node.plane().transportContext().stallTimeoutNs();
         final int buckets = topology.bucketCount();
         this.localByBucket = new LocalInbound[buckets];
         this.remoteByCn = new FramePublisher[topology.cnCount()];
         this.remoteByBucket = new FramePublisher[buckets];
-        this.ended = new boolean[buckets];
+        boolean anyRemote = false;
         for (int b = 0; b < buckets; b++) {
             final int target = topology.cnOf(b);
             if (!exchange.receives(b) || !exchange.expects(target, cn)) {
@@ -102,8 +105,12 @@ public final class ExchangeSink implements AutoCloseable {
                     remoteByCn[target] = node.publisher(target);
                 }
                 remoteByBucket[b] = remoteByCn[target];
+                anyRemote = true;
             }
         }
+        this.credits = anyRemote ? node.credits(exchange) : null;
+        this.heartbeats = new SenderHeartbeats(exchange, cn, pipeline, localByBucket, remoteByBucket,
+                node.dispatchContext().heartbeatIntervalNs());
         int maxPayload = Integer.MAX_VALUE;
         for (final FramePublisher publisher : remoteByCn) {
             maxPayload = publisher == null ? maxPayload : Math.min(maxPayload, publisher.maxPayloadLength());
@@ -120,7 +127,7 @@ public final class ExchangeSink implements AutoCloseable {
     public void send(final Batch batch) {
         checkOpen("send");
         // Busy with other destinations, or with empty batches, this sender is alive to the rest too.
-        heartbeat(NO_BUCKET);
+        heartbeats.beat(NO_BUCKET);
         final int count;
         try {
             count = routing.route(batch.shuffleIdx(), destinations);
@@ -176,6 +183,7 @@ public final class ExchangeSink implements AutoCloseable {
                     counters.onDropped();
                 }
             } else if (remoteByBucket[bucket] != null) {
+                acquireCredit(bucket);
                 publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength);
                 counters.onRemote(bucket, rows, encodedLength);
             }
@@ -214,11 +222,11 @@ public final class ExchangeSink implements AutoCloseable {
         checkOpen("finish");
         finished = true;
         for (int b = 0; b < localByBucket.length; b++) {
-            ended[b] = true;
+            heartbeats.ended(b);
             if (localByBucket[b] != null) {
                 offer(b, endOfStream);
             } else if (remoteByBucket[b] != null) {
-                publish(b, FrameKind.EOS, pipelinePayload, PIPELINE_PAYLOAD_LENGTH);
+                publish(b, FrameKind.EOS, heartbeats.pipelinePayload(), FrameDecoder.PIPELINE_PAYLOAD_LENGTH);
             }
         }
     }
@@ -236,7 +244,7 @@ public final class ExchangeSink implements AutoCloseable {
         final UnsafeBuffer payload = new UnsafeBuffer(message.getBytes(StandardCharsets.UTF_8));
         RuntimeException undelivered = null;
         for (int b = 0; b < localByBucket.length; b++) {
-            ended[b] = true;
+            heartbeats.ended(b);
             try {
                 if (localByBucket[b] != null) {
                     offer(b, failure);
@@ -272,11 +280,60 @@ public final class ExchangeSink implements AutoCloseable {
                 throw new DispatchException("interrupted while CN " + cn + " pipeline " + pipeline
                         + " waited on a full local queue of " + exchange.describe());
             }
-            heartbeat(bucket);
+            whileWaiting(bucket);
             idleStrategy.idle();
         }
         idleStrategy.reset();
         return true;
+    }
+
+    /**
+     * Takes one credit for a DATA frame to a remote bucket, waiting while there is none: the bucket's
+     * receiver has not yet consumed what this CN sent it.
+     *
+     * @throws DispatchException   when the query is cancelled, or no credit comes within the stall timeout
+     * @throws TransportException  when the bucket's CN no longer receives
+     */
+    private void acquireCredit(final int bucket) {
+        if (credits.tryAcquire(bucket)) {
+            return;
+        }
+        credits.onWait();
+        final FramePublisher publisher = remoteByBucket[bucket];
+        final long startNs = System.nanoTime();
+        long disconnectedSinceNs = 0;
+        while (!credits.tryAcquire(bucket)) {
+            final long nowNs = System.nanoTime();
+            if (nowNs - startNs > stallTimeoutNs) {
+                throw new DispatchException("CN " + cn + " pipeline " + pipeline + " got no credit from "
+                        + Destination.of(topology, bucket) + " in " + exchange.describe() + " for "
+                        + TimeUnit.NANOSECONDS.toMillis(stallTimeoutNs) + " ms: it consumes nothing; check CN "
+                        + topology.cnOf(bucket) + ", or raise " + TransportContext.STALL_TIMEOUT_PROP_NAME);
+            }
+            if (publisher.isConnected()) {
+                disconnectedSinceNs = 0;
+            } else if (disconnectedSinceNs == 0) {
+                disconnectedSinceNs = nowNs;
+            } else if (nowNs - disconnectedSinceNs > node.dispatchContext().disconnectTimeoutNs()) {
+                throw new TransportException("CN " + cn + " pipeline " + pipeline + " waited for credit from "
+                        + Destination.of(topology, bucket) + " in " + exchange.describe() + ", but CN "
+                        + topology.cnOf(bucket) + " no longer receives (closed or dead; "
+                        + DispatchContext.DISCONNECT_TIMEOUT_PROP_NAME + " says how long a send waits for it)");
+            }
+            whileWaiting(bucket);
+            idleStrategy.idle();
+        }
+        idleStrategy.reset();
+    }
+
+    /**
+     * What a waiting sender does on each retry: stops when the query is cancelled, tells its other
+     * receivers it is alive, and reads its CN's stream, through which credit comes back.
+     */
+    private void whileWaiting(final int waitingOnBucket) {
+        cancellation.check();
+        heartbeats.beat(waitingOnBucket);
+        node.demultiplexer().poll();
     }
 
     /**
@@ -295,7 +352,7 @@ public final class ExchangeSink implements AutoCloseable {
         waitingOn = bucket;
         try {
             publisher.send(exchange.queryId(), exchange.exchangeId(), cn, bucket, kind, payload, 0, length,
-                    heartbeatWhileWaiting);
+                    whileWaiting);
         } catch (final TransportException e) {
             throw new TransportException("CN " + cn + " pipeline " + pipeline + " could not send " + kind + " to "
                     + Destination.of(topology, bucket) + " in " + exchange.describe()
@@ -324,33 +381,10 @@ public final class ExchangeSink implements AutoCloseable {
                         + target + " to connect, to send to " + Destination.of(topology, bucket) + " of "
                         + exchange.describe());
             }
-            heartbeat(bucket);
+            whileWaiting(bucket);
             idleStrategy.idle();
         }
         idleStrategy.reset();
-    }
-
-    /**
-     * Tells every receiver not yet ended, but the one this sender waits on, that it is alive; does
-     * nothing when the last heartbeat is less than an interval ago.
-     */
-    private void heartbeat(final int waitingOnBucket) {
-        final long nowNs = System.nanoTime();
-        if (nowNs - lastHeartbeatNs < heartbeatIntervalNs) {
-            return;
-        }
-        lastHeartbeatNs = nowNs;
-        for (int b = 0; b < ended.length; b++) {
-            if (b == waitingOnBucket || ended[b]) {
-                continue;
-            }
-            if (localByBucket[b] != null) {
-                localByBucket[b].onHeartbeat(nowNs);
-            } else if (remoteByBucket[b] != null) {
-                remoteByBucket[b].trySend(exchange.queryId(), exchange.exchangeId(), cn, b, FrameKind.HEARTBEAT,
-                        pipelinePayload, 0, PIPELINE_PAYLOAD_LENGTH);
-            }
-        }
     }
 
     private void checkOpen(final String what) {

@@ -1,10 +1,14 @@
 package io.sluice.dispatch;
 
 import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.Cancellation;
 import io.sluice.shuffle.operator.Batch;
+import io.sluice.transport.FrameKind;
+import io.sluice.transport.FramePublisher;
+import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The receiving end of one destination (bucket) of an exchange: yields the batches its CN's senders
@@ -18,15 +22,19 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
  * remote sender, or a mark on the local queue) to say it is alive; it is neither a batch nor an
  * end-of-stream, and one from a sender that has already ended is ignored.
  *
- * <p>The remote inbox is unbounded: the demultiplexer never waits for a slow source, so one never
- * holds up the others of its CN; a consumer that must bound its memory polls. A source whose inbox is
- * empty polls the CN's stream for every source of the CN (unless another thread is doing so).
+ * <p>The demultiplexer never waits for a slow source, so one never holds up the others of its CN; the
+ * inbox is bounded by credit instead: each remote sending CN may have at most the credit window of
+ * DATA frames for this destination in flight, and this source grants credit back to a CN as it hands
+ * out that CN's batches (in chunks of half the window, and whatever is owed whenever its inbox runs
+ * dry), with CREDIT frames on its CN's publication to the sender's CN. A source whose inbox is empty
+ * polls the CN's stream for every source of the CN (unless another thread is doing so).
  *
  * <p>Lifecycle: {@link #poll} (or {@link #take}) until {@link #isFinished}, then {@link #close}. A
  * consumer that needs no more rows calls {@link #finishEarly}: local senders then drop what they
  * would queue here instead of waiting on it; remote senders cannot tell and go on sending, and the
- * CN drops their frames for it on arrival (counted in {@link ExchangeCounters#droppedRemoteBatches}).
- * Single-threaded: one thread polls a source.
+ * CN drops their frames for it on arrival (counted in {@link ExchangeCounters#droppedRemoteBatches});
+ * they are granted unbounded credit, so none waits for it. {@link #take} stops when the node's
+ * {@link io.sluice.shuffle.exec.Cancellation} is set. Single-threaded: one thread polls a source.
  */
 public final class ExchangeSource implements AutoCloseable {
     private final Exchange exchange;
@@ -37,14 +45,21 @@ public final class ExchangeSource implements AutoCloseable {
     private final Demultiplexer demultiplexer;
     private final ExchangeCounters counters;
     /** Batches, end-of-streams, heartbeats, failures and violations from remote senders, in arrival order. */
-    private final ManyToOneConcurrentLinkedQueue<Object> remote = new ManyToOneConcurrentLinkedQueue<>();
+    private final RemoteInbox remote = new RemoteInbox();
     private final boolean[] expected;
     private final boolean[] eosSeen;
     private final int expectedCount;
     private final boolean remoteExpected;
     private final long senderTimeoutNs;
     private final IdleStrategy idleStrategy;
+    private final Cancellation cancellation;
     private final String origin;
+    /** A publisher to each remote sending CN for the credit granted back to it; null for others. */
+    private final FramePublisher[] creditTo;
+    /** Credit consumed and not yet granted back, per sending CN. */
+    private final int[] owed;
+    private final int grantChunk;
+    private final UnsafeBuffer creditPayload = new UnsafeBuffer(new byte[FrameDecoder.CREDIT_PAYLOAD_LENGTH]);
     private int eosCount;
     private long lastProgressNs;
     private long framesReceived;
@@ -82,6 +97,15 @@ public final class ExchangeSource implements AutoCloseable {
         this.remoteExpected = remoteSenders;
         this.senderTimeoutNs = node.dispatchContext().senderTimeoutNs();
         this.idleStrategy = node.dispatchContext().newIdleStrategy();
+        this.cancellation = node.cancellation();
+        this.creditTo = new FramePublisher[topology.cnCount()];
+        this.owed = new int[topology.cnCount()];
+        this.grantChunk = Math.max(1, node.dispatchContext().creditWindow() / 2);
+        for (int senderCn = 0; senderCn < topology.cnCount(); senderCn++) {
+            if (senderCn != cn && exchange.expects(cn, senderCn)) {
+                creditTo[senderCn] = node.publisher(senderCn);
+            }
+        }
         this.origin = exchange.describe() + " at " + Destination.of(topology, bucket);
         this.lastProgressNs = System.nanoTime();
         // Last: from here on the demultiplexer routes to this source, starting with frames that came early.
@@ -143,27 +167,70 @@ public final class ExchangeSource implements AutoCloseable {
             if (Thread.currentThread().isInterrupted()) {
                 throw new DispatchException("interrupted while " + origin + " waited for batches");
             }
+            cancellation.check();
             idleStrategy.idle();
         }
     }
 
-    /** The next remote batch in the inbox, polling the CN's stream once when the inbox is empty. */
+    /**
+     * The next remote batch in the inbox, polling the CN's stream once when the inbox is empty; grants
+     * its credit back, and, when the inbox is dry, whatever credit is still owed.
+     */
     private Batch pollRemote() {
         Batch batch = takeRemote();
         if (batch == null && eosCount < expectedCount) {
             demultiplexer.poll();
             batch = takeRemote();
         }
+        if (batch == null) {
+            for (int senderCn = 0; senderCn < owed.length; senderCn++) {
+                if (owed[senderCn] > 0) {
+                    grant(senderCn);
+                }
+            }
+        }
         return batch;
+    }
+
+    /** Sends the credit owed to a sending CN if its publication takes it now; else it stays owed. */
+    private void grant(final int senderCn) {
+        creditPayload.putInt(0, owed[senderCn], ByteOrder.LITTLE_ENDIAN);
+        if (creditTo[senderCn].trySend(exchange.queryId(), exchange.exchangeId(), cn, bucket, FrameKind.CREDIT,
+                creditPayload, 0, FrameDecoder.CREDIT_PAYLOAD_LENGTH)) {
+            owed[senderCn] = 0;
+        }
+    }
+
+    /**
+     * Tells every remote sending CN this destination wants nothing more (unbounded credit), so none of
+     * them waits for credit it would never get. Best effort: a CN that cannot be told now is closed or
+     * dead, and its senders stop on their own timeout.
+     */
+    private void releaseSenders() {
+        creditPayload.putInt(0, -1, ByteOrder.LITTLE_ENDIAN);
+        for (int senderCn = 0; senderCn < creditTo.length; senderCn++) {
+            if (creditTo[senderCn] == null) {
+                continue;
+            }
+            try {
+                creditTo[senderCn].send(exchange.queryId(), exchange.exchangeId(), cn, bucket, FrameKind.CREDIT,
+                        creditPayload, 0, FrameDecoder.CREDIT_PAYLOAD_LENGTH);
+            } catch (final RuntimeException e) {
+                counters.onUndeliveredCredit();
+            }
+        }
     }
 
     /** Takes from the inbox up to the first batch, handling what comes before it. */
     private Batch takeRemote() {
         Object item;
         while ((item = remote.poll()) != null) {
-            if (item instanceof Batch batch) {
+            if (item instanceof RemoteBatch delivered) {
                 framesReceived++;
-                return batch;
+                if (++owed[delivered.senderCn()] >= grantChunk) {
+                    grant(delivered.senderCn());
+                }
+                return delivered.batch();
             }
             if (item instanceof Heartbeat heartbeat) {
                 heartbeatsReceived++;
@@ -271,12 +338,15 @@ public final class ExchangeSource implements AutoCloseable {
         demultiplexer.unregister(exchange, bucket);
         long dropped = 0;
         for (Object item; (item = remote.poll()) != null; ) {
-            if (item instanceof Batch batch) {
-                batch.release();
+            if (item instanceof RemoteBatch delivered) {
+                delivered.batch().release();
                 dropped++;
             }
         }
         counters.onRemoteDropped(dropped);
+        if (eosCount < expectedCount) {
+            releaseSenders();
+        }
     }
 
     /** The bucket this source receives. */
@@ -305,6 +375,11 @@ public final class ExchangeSource implements AutoCloseable {
     /** Rows returned so far, local and remote. */
     public long rowsReceived() {
         return rowsReceived;
+    }
+
+    /** Batches remote senders sent that wait in the inbox, not yet polled: at most credit window x remote CNs. */
+    public int remoteQueued() {
+        return remote.batches();
     }
 
     /** End-of-stream still awaited from these senders. */

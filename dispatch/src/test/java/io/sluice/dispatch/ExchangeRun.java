@@ -67,34 +67,45 @@ final class ExchangeRun implements AutoCloseable {
     void receiveAll(final long timeoutMs) throws InterruptedException {
         final Deadline deadline = Deadline.in(timeoutMs, "every destination of " + exchange.describe() + " to finish");
         final IdleStrategy idle = new BackoffIdleStrategy();
-        boolean allFinished = false;
-        while (!allFinished) {
+        while (!allFinished()) {
             deadline.check();
-            if (senderFailure.get() != null) {
-                throw new AssertionError("a sender failed", senderFailure.get());
-            }
-            allFinished = true;
-            int work = 0;
-            for (final ExchangeSource source : sources) {
-                if (source == null) {
-                    continue;
-                }
-                final Batch batch;
-                try {
-                    batch = source.poll();
-                } catch (final DispatchException e) {
-                    throw withSenderFailure(e);
-                }
-                if (batch != null) {
-                    work++;
-                    TestBatches.collectIds(batch, idsByBucket.get(source.bucket()));
-                    batch.release();
-                }
-                allFinished &= source.isFinished();
-            }
-            idle.idle(work);
+            idle.idle(pollOnce());
         }
         joinSenders();
+    }
+
+    private boolean allFinished() {
+        for (final ExchangeSource source : sources) {
+            if (source != null && !source.isFinished()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Polls every source once, collecting ids; fails on a receiver error. Returns the batches taken. */
+    int pollOnce() throws InterruptedException {
+        if (senderFailure.get() != null) {
+            throw new AssertionError("a sender failed", senderFailure.get());
+        }
+        int work = 0;
+        for (final ExchangeSource source : sources) {
+            if (source == null) {
+                continue;
+            }
+            final Batch batch;
+            try {
+                batch = source.poll();
+            } catch (final DispatchException e) {
+                throw withSenderFailure(e);
+            }
+            if (batch != null) {
+                work++;
+                TestBatches.collectIds(batch, idsByBucket.get(source.bucket()));
+                batch.release();
+            }
+        }
+        return work;
     }
 
     /**

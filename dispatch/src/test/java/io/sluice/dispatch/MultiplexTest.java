@@ -129,39 +129,54 @@ class MultiplexTest {
     }
 
     @Test
-    void aDestinationNeverPolledHoldsUpNoOtherDestinationOfItsCn() throws Exception {
+    void aDestinationNeverPolledHoldsUpOnlyItsOwnSendersAndHoldsNoMoreThanItsCredit() throws Exception {
         final Topology topology = new Topology(2, 2);
+        final int window = 4;
         // 64 KiB terms: bucket 0's rows are many times what CN 0's stream holds unread.
         final TransportContext small = new TransportContext().termLength(64 * 1024).mtuLength(8192);
-        try (EmbeddedCluster cluster = EmbeddedCluster.ipc(2, small, new DispatchContext())) {
-            final Exchange exchange = Exchange.of(300, 1, topology, DispatchMode.TO_OWNER, TestBatches.SCHEMA, 1);
+        try (EmbeddedCluster cluster = EmbeddedCluster.ipc(2, small, new DispatchContext().creditWindow(window))) {
+            final Exchange exchange = Exchange.of(300, 1, topology, DispatchMode.TO_OWNER, TestBatches.SCHEMA, 2);
             try (ExchangeRun run = new ExchangeRun(cluster, exchange)) {
                 final List<List<Long>> expected = new ArrayList<>();
                 for (int b = 0; b < topology.bucketCount(); b++) {
                     expected.add(new ArrayList<>());
                 }
-                final List<Batch> batches = new ArrayList<>();
+                final List<Batch> toBucket0 = new ArrayList<>();
+                final List<Batch> toOthers = new ArrayList<>();
                 long next = 0;
                 for (int i = 0; i < 80; i++) {
-                    // All of bucket 0's rows first, then every other bucket's.
                     final int bucket = i < 60 ? 0 : 1 + i % 3;
                     final long[] ids = new long[200];
                     for (int r = 0; r < ids.length; r++) {
                         ids[r] = next++;
                         expected.get(bucket).add(ids[r]);
                     }
-                    batches.add(TestBatches.batch(ids, bucket));
+                    (bucket == 0 ? toBucket0 : toOthers).add(TestBatches.batch(ids, bucket));
                 }
-                run.startSender(1, 0, batches);
+                // CN 1's pipeline 0 sends only to bucket 0, its pipeline 1 only to the others.
+                run.startSender(1, 0, toBucket0);
+                run.startSender(1, 1, toOthers);
                 run.startSender(0, 0, List.of());
+                run.startSender(0, 1, List.of());
 
                 final ExchangeSource neverPolled = run.sources[0];
                 run.sources[0] = null;
-                run.receiveAll(60_000);
+                final Deadline others = Deadline.in(60_000, "buckets 1-3 to receive their rows");
+                while (!receivedAll(run, expected)) {
+                    others.check();
+                    run.pollOnce();
+                }
                 for (int b = 1; b < topology.bucketCount(); b++) {
                     assertThat(run.idsByBucket.get(b)).as("bucket %d", b).isEqualTo(expected.get(b));
                 }
+                // The held-up sender has sent what its credit allows and waits: the inbox holds no more.
+                ExchangeRun.pollStreamUntil(cluster.node(0), () -> neverPolled.remoteQueued() >= window,
+                        "bucket 0 to hold its sender's credit");
                 assertThat(neverPolled.rowsReceived()).isZero();
+                for (int i = 0; i < 20; i++) {
+                    cluster.node(0).demultiplexer().poll();
+                }
+                assertThat(neverPolled.remoteQueued()).as("batches waiting for bucket 0").isEqualTo(window);
 
                 final List<Long> bucket0 = new ArrayList<>();
                 Batch batch;
@@ -170,8 +185,18 @@ class MultiplexTest {
                 }
                 assertThat(bucket0).isEqualTo(expected.get(0));
                 run.sources[0] = neverPolled;
+                run.receiveAll(60_000);
             }
         }
+    }
+
+    private static boolean receivedAll(final ExchangeRun run, final List<List<Long>> expected) {
+        for (int b = 1; b < expected.size(); b++) {
+            if (run.idsByBucket.get(b).size() < expected.get(b).size()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Test

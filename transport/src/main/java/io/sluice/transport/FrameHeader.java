@@ -36,7 +36,8 @@ import org.agrona.MutableDirectBuffer;
 public final class FrameHeader {
     /** "SLCF" read as a little-endian int. */
     public static final int MAGIC = 0x46434C53;
-    public static final short VERSION = 1;
+    /** 2: receivers grant credit back (CREDIT frames) and senders wait for it. */
+    public static final short VERSION = 2;
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
     public static final int KIND_OFFSET = 6;

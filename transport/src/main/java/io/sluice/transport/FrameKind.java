@@ -1,8 +1,8 @@
 package io.sluice.transport;
 
 /**
- * What a frame carries: data for a bucket, the end of a sender's stream, a sender's error, or a sign
- * that a sender is alive.
+ * What a frame carries: data for a bucket, the end of a sender's stream, a sender's error, a sign
+ * that a sender is alive, or credit a receiver grants back to its senders.
  */
 public enum FrameKind {
     /** Payload bytes for the target bucket. */
@@ -15,9 +15,15 @@ public enum FrameKind {
      * The sender is alive but has nothing for the target bucket now (it may be waiting on another
      * receiver); carries no data, and the payload may be empty.
      */
-    HEARTBEAT((byte) 4);
+    HEARTBEAT((byte) 4),
+    /**
+     * Sent back by a receiver to a sender's CN: the target bucket consumed batches, so the sender may
+     * send that many more DATA frames to it; the payload is the count (a negative count: the bucket
+     * wants nothing more, send without waiting).
+     */
+    CREDIT((byte) 5);
 
-    private static final FrameKind[] BY_CODE = {null, DATA, EOS, ERROR, HEARTBEAT};
+    private static final FrameKind[] BY_CODE = {null, DATA, EOS, ERROR, HEARTBEAT, CREDIT};
 
     private final byte code;
 

@@ -93,10 +93,12 @@ class FrameHeaderTest {
             assertThat(FrameKind.fromCode(kind.code())).isEqualTo(kind);
         }
         assertThat(new int[] {FrameKind.DATA.code(), FrameKind.EOS.code(), FrameKind.ERROR.code(),
-                FrameKind.HEARTBEAT.code()}).as("wire codes never change").containsExactly(1, 2, 3, 4);
+                FrameKind.HEARTBEAT.code(), FrameKind.CREDIT.code()}).as("wire codes never change")
+                .containsExactly(1, 2, 3, 4, 5);
         assertThat(FrameKind.fromCode(0)).isNull();
         assertThat(FrameKind.fromCode(4)).isEqualTo(FrameKind.HEARTBEAT);
-        assertThat(FrameKind.fromCode(5)).isNull();
+        assertThat(FrameKind.fromCode(5)).isEqualTo(FrameKind.CREDIT);
+        assertThat(FrameKind.fromCode(6)).isNull();
         assertThat(FrameKind.fromCode(-1)).isNull();
     }
 }

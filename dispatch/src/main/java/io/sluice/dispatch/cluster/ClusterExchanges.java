@@ -2,9 +2,9 @@ package io.sluice.dispatch.cluster;
 
 import io.sluice.dispatch.ComputeNode;
 import io.sluice.dispatch.Exchange;
+import io.sluice.dispatch.ExchangeSource;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.Source;
 import io.sluice.shuffle.expr.RowType;
 import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.operator.ShuffleOptions;
@@ -14,13 +14,15 @@ import io.sluice.storage.Field;
 import io.sluice.storage.Schema;
 import java.util.ArrayList;
 import java.util.List;
+import org.agrona.CloseHelper;
 
 /**
  * The exchanges of one query on one CN, numbered in the order the compiler asks for them (the same
- * on every CN): each becomes a dispatch {@link Exchange} with one sending pipeline per core,
- * a {@link DispatchSink} ending the sending pipeline and a source over what this CN's
- * {@link ExchangeReceiver} receives. A broadcast goes to core 0 of every CN ({@code ALL_CN} of
- * bucket 0: one copy per CN), a gather to bucket 0, the coordinator's core 0.
+ * on every CN): each becomes a dispatch {@link Exchange} with one sending pipeline per core, a
+ * {@link DispatchSink} ending the sending pipeline and a {@link StreamedSource} over this CN's
+ * destinations, opened now (before any sender starts) and read while the senders send. A broadcast
+ * goes to core 0 of every CN ({@code ALL_CN} of bucket 0: one copy per CN), a gather to bucket 0, the
+ * coordinator's core 0.
  */
 final class ClusterExchanges implements ExchangeFactory {
     private final ComputeNode node;
@@ -28,17 +30,16 @@ final class ClusterExchanges implements ExchangeFactory {
     private final int firstExchangeId;
     private final Topology topology;
     private final ShuffleOptions options;
-    private final ExchangeReceiver receiver;
     private final List<DispatchSink> sinks = new ArrayList<>();
+    private final List<ExchangeSource> sources = new ArrayList<>();
 
     ClusterExchanges(final ComputeNode node, final long queryId, final int firstExchangeId, final Topology topology,
-            final ShuffleOptions options, final ExchangeReceiver receiver) {
+            final ShuffleOptions options) {
         this.node = node;
         this.queryId = queryId;
         this.firstExchangeId = firstExchangeId;
         this.topology = topology;
         this.options = options;
-        this.receiver = receiver;
     }
 
     @Override
@@ -78,8 +79,25 @@ final class ClusterExchanges implements ExchangeFactory {
         final DispatchSink sink = new DispatchSink(node, exchange, shuffles ? keyColumns : null,
                 shuffles ? function : null, options, mode, sinks.size(), keyNames);
         sinks.add(sink);
-        final Source source = receiver.register(exchange, rowType, shuffles, sink.label());
-        return new Ends(sink, source);
+        final ExchangeSource[] byCore = new ExchangeSource[topology.coresPerCn()];
+        for (int core = 0; core < byCore.length; core++) {
+            if (exchange.receives(topology.firstBucketOf(node.cn()) + core)) {
+                byCore[core] = node.openSource(exchange, core);
+                sources.add(byCore[core]);
+            }
+        }
+        return new Ends(sink, new StreamedSource(rowType, byCore, shuffles, sink.label()), true);
+    }
+
+    /**
+     * Ends every exchange of the query on this CN, however the query ended: closes the sources (a
+     * source not drained tells its senders it wants nothing more) and forgets the exchanges.
+     */
+    void close() {
+        CloseHelper.quietCloseAll(sources);
+        for (final DispatchSink sink : sinks) {
+            node.closeExchange(sink.exchange());
+        }
     }
 
     /** The sinks of this CN's exchanges, in exchange order. */

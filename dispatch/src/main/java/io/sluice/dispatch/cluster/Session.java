@@ -6,9 +6,11 @@ import io.sluice.dispatch.EmbeddedCluster;
 import io.sluice.dispatch.Exchange;
 import io.sluice.dispatch.ExchangeCounters;
 import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.Cancellation;
 import io.sluice.shuffle.exec.ColocatedScan;
 import io.sluice.shuffle.exec.Pipeline;
 import io.sluice.shuffle.exec.PipelineExecutor;
+import io.sluice.shuffle.exec.QueryCancelledException;
 import io.sluice.shuffle.exec.QueryResult;
 import io.sluice.shuffle.plan.Decision;
 import io.sluice.shuffle.plan.Plan;
@@ -155,25 +157,21 @@ public final class Session implements AutoCloseable {
         final int firstExchangeId = nextExchangeId;
         nextExchangeId += EXCHANGES_PER_QUERY;
         final int cns = topology.cnCount();
-        final ExchangeReceiver[] receivers = new ExchangeReceiver[cns];
+        final Cancellation cancellation = new Cancellation();
         final ClusterExchanges[] exchanges = new ClusterExchanges[cns];
         final PipelineCompiler.Compiled[] compiled = new PipelineCompiler.Compiled[cns];
         try {
             for (int cn = 0; cn < cns; cn++) {
                 final ComputeNode node = cluster.node(cn);
-                receivers[cn] = new ExchangeReceiver(node, queryId);
-                exchanges[cn] = new ClusterExchanges(node, queryId, firstExchangeId, topology, config.shuffle(),
-                        receivers[cn]);
+                final ComputeNode view = new ComputeNode(cn, node.channels(), node.plane(), cancellation);
+                exchanges[cn] = new ClusterExchanges(view, queryId, firstExchangeId, topology, config.shuffle());
                 compiled[cn] = new PipelineCompiler(this::table, config, topology, cn, exchanges[cn]).compile(plan);
                 if (exchanges[cn].count() > EXCHANGES_PER_QUERY) {
                     throw new IllegalArgumentException("query " + name + " needs " + exchanges[cn].count()
                             + " exchanges, more than the " + EXCHANGES_PER_QUERY + " a query may use");
                 }
             }
-            for (final ExchangeReceiver r : receivers) {
-                r.start();
-            }
-            run(compiled, exchanges);
+            run(compiled, exchanges, cancellation);
             final QueryResult result = compiled[PipelineCompiler.COORDINATOR].result().result();
             final long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
             final QueryStats stats = stats(name, config, wallMillis, compiled, exchanges);
@@ -181,31 +179,31 @@ public final class Session implements AutoCloseable {
                     compiled[PipelineCompiler.COORDINATOR], exchanges[PipelineCompiler.COORDINATOR]);
             return new Execution(result, compiled[PipelineCompiler.COORDINATOR].decisions(), explain, stats);
         } finally {
-            for (int cn = 0; cn < cns; cn++) {
-                CloseHelper.quietClose(receivers[cn]);
-                if (exchanges[cn] != null) {
-                    for (final DispatchSink sink : exchanges[cn].sinks()) {
-                        cluster.node(cn).closeExchange(sink.exchange());
-                    }
+            for (final ClusterExchanges e : exchanges) {
+                if (e != null) {
+                    e.close();
                 }
             }
         }
     }
 
     /**
-     * Runs every CN's pipelines at once. A CN that fails fails its senders, so its receivers on
-     * other CNs fail in turn; the first failure is the cause the query reports.
+     * Runs every CN's pipelines at once. A CN that fails cancels the query everywhere and fails its
+     * senders, so their receivers on other CNs fail in turn; the first failure is the cause the query
+     * reports.
      */
-    private void run(final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges) {
+    private void run(final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges,
+            final Cancellation cancellation) {
         final AtomicReference<Throwable> first = new AtomicReference<>();
         final List<Future<?>> futures = new ArrayList<>();
         for (int cn = 0; cn < compiled.length; cn++) {
             final int c = cn;
             futures.add(runners.submit(() -> {
                 try {
-                    executors[c].run(compiled[c].pipelines());
+                    executors[c].run(compiled[c].pipelines(), cancellation);
                 } catch (final RuntimeException | Error e) {
                     first.compareAndSet(null, e);
+                    cancellation.cancel(e instanceof RuntimeException r ? r : new IllegalStateException(e));
                     for (final DispatchSink sink : exchanges[c].sinks()) {
                         sink.abort(e);
                     }
@@ -222,7 +220,9 @@ public final class Session implements AutoCloseable {
                 first.compareAndSet(null, e.getCause());
             }
         }
-        final Throwable t = first.get();
+        // A CN stopped by the cancel reports it; the query's cause is the failure that cancelled it.
+        final Throwable t = first.get() instanceof QueryCancelledException && cancellation.cause() != null
+                ? cancellation.cause() : first.get();
         if (t instanceof RuntimeException r) {
             throw r;
         }

@@ -33,7 +33,13 @@ public interface ExchangeFactory {
      */
     Ends exchange(DispatchMode mode, RowType rowType, int[] keyColumns, BucketFunction function);
 
-    /** The two ends of one exchange on one CN. */
-    record Ends(Sink<?> sink, Source source) {
+    /**
+     * The two ends of one exchange on one CN.
+     *
+     * @param streams whether the receiving pipeline consumes batches as they arrive, running while the
+     *                sending pipeline runs (a cluster's exchange, bounded by credit); false when it reads
+     *                them only after the sending pipeline finished (a local shuffle's materialized buckets)
+     */
+    record Ends(Sink<?> sink, Source source, boolean streams) {
     }
 }

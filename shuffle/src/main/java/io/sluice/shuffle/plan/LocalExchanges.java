@@ -31,6 +31,6 @@ public final class LocalExchanges implements ExchangeFactory {
                     + " needs a cluster runtime");
         }
         final ShuffleExchange exchange = new ShuffleExchange(rowType, keyColumns, function, options);
-        return new Ends(exchange, exchange.output());
+        return new Ends(exchange, exchange.output(), false);
     }
 }

@@ -130,6 +130,8 @@ public final class PipelineCompiler {
         final Source source;
         final List<OperatorFactory> operators = new ArrayList<>();
         final List<Pipeline> dependencies = new ArrayList<>();
+        /** Pipelines feeding this one through a streaming exchange: they run alongside it. */
+        final List<Pipeline> streamedFrom = new ArrayList<>();
         final FragmentType type;
         /** Whether the rows are all on the coordinator (a SINGLE fragment). */
         final boolean single;
@@ -158,7 +160,8 @@ public final class PipelineCompiler {
         // its sink still finishes (an exchange still sends end-of-stream) but adds no rows.
         final Source source = open.single && cn != COORDINATOR
                 ? new MaterializedSource(open.source.rowType(), List::of, false) : open.source;
-        final Pipeline p = new Pipeline((nextId++) + " " + what, source, open.operators, sink, open.dependencies);
+        final Pipeline p = new Pipeline((nextId++) + " " + what, source, open.operators, sink, open.dependencies,
+                open.streamedFrom);
         pipelines.add(p);
         fragments.put(p, open.type);
         return p;
@@ -168,7 +171,13 @@ public final class PipelineCompiler {
     private Open exchanged(final Open in, final DispatchMode mode, final int[] keyColumns,
                            final BucketFunction function, final FragmentType type, final String what) {
         final ExchangeFactory.Ends ends = exchanges.exchange(mode, in.rowType, keyColumns, function);
-        return new Open(ends.source(), close(in, ends.sink(), what), type);
+        final Pipeline sender = close(in, ends.sink(), what);
+        if (!ends.streams()) {
+            return new Open(ends.source(), sender, type);
+        }
+        final Open received = new Open(ends.source(), null, type);
+        received.streamedFrom.add(sender);
+        return received;
     }
 
     /** The open pipeline's rows, all on the coordinator. */
