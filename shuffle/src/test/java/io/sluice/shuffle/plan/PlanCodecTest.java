@@ -29,8 +29,10 @@ import io.sluice.zonemap.CompareOp;
 import io.sluice.zonemap.Predicate;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.RecordComponent;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -366,7 +368,7 @@ class PlanCodecTest {
     @Test
     void anotherVersionNamesBothVersionsAndTheFix() {
         final byte[] bytes = PlanCodec.encode(plans().get(0), StrategyConfig.defaults());
-        new UnsafeBuffer(bytes).putShort(4, (short) 2, java.nio.ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(bytes).putShort(4, (short) 2, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
                 .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 2, this build reads version 1:"
@@ -376,7 +378,7 @@ class PlanCodecTest {
     @Test
     void trailingBytesAreAnError() {
         final byte[] plan = PlanCodec.encode(plans().get(1), StrategyConfig.defaults());
-        final byte[] bytes = java.util.Arrays.copyOf(plan, plan.length + 1);
+        final byte[] bytes = Arrays.copyOf(plan, plan.length + 1);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
                 .hasMessage("plan at byte " + plan.length + " of " + bytes.length
@@ -389,7 +391,7 @@ class PlanCodecTest {
                 .join(JoinType.INNER, Plan.scan("customer", "c_custkey"), List.of("o_custkey"), List.of("c_custkey"));
         final byte[] bytes = PlanCodec.encode(plan, StrategyConfig.defaults());
         final int at = indexOf(bytes, "o_third".getBytes(StandardCharsets.UTF_8)) - Integer.BYTES;
-        new UnsafeBuffer(bytes).putInt(at, Integer.MAX_VALUE, java.nio.ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(bytes).putInt(at, Integer.MAX_VALUE, ByteOrder.LITTLE_ENDIAN);
         final WireFormatException e = (WireFormatException) catchThrowable(() -> PlanCodec.decode(bytes));
         assertThat(e.field()).isEqualTo("plan.join.probe.scan.columns[2]");
         assertThat(e.offset()).isEqualTo(at);
@@ -398,7 +400,7 @@ class PlanCodecTest {
 
     private static int indexOf(final byte[] bytes, final byte[] part) {
         for (int i = 0; i + part.length <= bytes.length; i++) {
-            if (java.util.Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+            if (Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
                 return i;
             }
         }
