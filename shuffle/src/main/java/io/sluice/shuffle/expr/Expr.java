@@ -8,9 +8,11 @@ import java.util.List;
  * A scalar expression over named columns, written by a plan and bound to an input
  * {@link RowType} once per worker ({@link #bind}). The static methods are the vocabulary plans use:
  * {@code mul(col("l_extendedprice"), sub(lit(1), col("l_discount")))}. Constants, including
- * date arithmetic ({@link Dates}), are folded when the plan is written.
+ * date arithmetic ({@link Dates}), are folded when the plan is written. The set of expression
+ * types is closed, so a plan can be shipped to another process and rebuilt there exactly.
  */
-public interface Expr {
+public sealed interface Expr
+        permits ColumnRef, Literal, Arithmetic, Comparison, Logical, Not, InList, Like, CaseWhen, ExtractYear {
     /** An evaluator of this expression over batches of the given row type (fresh scratch arrays). */
     Evaluator bind(RowType input);
 

@@ -11,6 +11,17 @@ import java.util.Arrays;
  * column of equal values, filled once; comparisons and IN lists read {@link #value()} directly.
  */
 public record Literal(DataType type, long value, String string) implements Expr {
+    public Literal {
+        if (type == null) {
+            throw new IllegalArgumentException("a literal needs a type, got value " + value + ", string " + string);
+        }
+        if ((string != null) != (type.kind() == DataType.Kind.STRING)) {
+            throw new IllegalArgumentException(string == null
+                    ? "a string literal needs its string: write it with Expr.str"
+                    : "a " + type + " literal holds a long, not the string '" + string + "'");
+        }
+    }
+
     static Literal ofLong(final long value) {
         return new Literal(DataType.INT64, value, null);
     }

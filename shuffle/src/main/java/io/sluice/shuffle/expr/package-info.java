@@ -3,7 +3,9 @@
  * bound per worker to a {@link io.sluice.shuffle.expr.RowType} into
  * {@link io.sluice.shuffle.expr.Evaluator}s that fill primitive arrays a batch at a time (longs for
  * integers, scaled decimals and dates; booleans for predicates; string vectors). Decimal arithmetic
- * is exact and overflow-checked; constants and date intervals are folded when written.
+ * is exact and overflow-checked; constants and date intervals are folded when written. The
+ * expression types are a closed set ({@code Expr} is sealed), so a plan shipped to another process
+ * is rebuilt there from the same records.
  *
  * <p>Depends on storage (vectors) and the {@link io.sluice.shuffle.operator.Batch} of the shuffle operator.
  */

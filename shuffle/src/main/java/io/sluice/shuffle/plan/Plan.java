@@ -31,6 +31,14 @@ public final class Plan {
         this.node = node;
     }
 
+    /** The plan whose root is a given node, e.g. a node tree decoded by {@link PlanCodec}. */
+    public static Plan of(final PlanNode node) {
+        if (node == null) {
+            throw new IllegalArgumentException("a plan needs a root node: start it with Plan.scan");
+        }
+        return new Plan(node);
+    }
+
     /** The plan's root node. */
     public PlanNode node() {
         return node;
