@@ -105,6 +105,14 @@ final class BufferPool {
         idle.addLast(buffer);
     }
 
+    /**
+     * Whether nothing can ever make room: no emitted batch is out to be released and no idle buffer is
+     * left to reuse or drop. Checked under the lock, so a release racing with a refused take is seen.
+     */
+    synchronized boolean isStuck() {
+        return lentCount == 0 && idle.isEmpty();
+    }
+
     /** Emitted batches not yet released. */
     synchronized int lentCount() {
         return lentCount;

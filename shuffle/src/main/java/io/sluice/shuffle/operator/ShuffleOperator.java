@@ -519,13 +519,16 @@ public final class ShuffleOperator {
             emit(fullest.bucket());
             return;
         }
+        // Checked before the stalled buffer goes back: a batch released on another thread since the pool
+        // said no makes room, and then the operator retries instead of failing.
+        final boolean stuck = pool.isStuck();
         final BucketBuffer stalled = open[bucket];
         if (stalled != null) {
             // Empty: give it back, so that only released batches hold memory while the operator waits.
             open[bucket] = null;
             pool.giveBack(stalled);
         }
-        if (pool.lentCount() == 0) {
+        if (stuck) {
             if (stalledRow >= 0) {
                 throw new IllegalStateException("a row of the batch needs more string bytes than the whole shuffle "
                         + "pool holds (" + pool.budget() + " bytes for columns " + schema + "): raise poolBytes");
