@@ -18,7 +18,7 @@ import org.agrona.ExpandableDirectByteBuffer;
  * batch's zonemaps when it has them. {@code shuffleIdx} is not written: the frame header's bucket
  * says where the rows go. One encoder buffer, reused for every batch; not thread-safe.
  */
-final class BatchCodec {
+public final class BatchCodec {
     private final BlockEncoder encoder = new BlockEncoder();
     private final BlockDecoder decoder = new BlockDecoder();
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
@@ -27,7 +27,7 @@ final class BatchCodec {
     private ZoneMap[] zoneMaps = new ZoneMap[0];
 
     /** Encodes a batch into {@link #buffer()} from offset 0 and returns its length. */
-    int encode(final Batch batch) {
+    public int encode(final Batch batch) {
         final int columns = batch.columnCount();
         if (vectors.length != columns) {
             vectors = new ColumnVector[columns];
@@ -50,12 +50,12 @@ final class BatchCodec {
     }
 
     /** The buffer the last {@link #encode} wrote. */
-    DirectBuffer buffer() {
+    public DirectBuffer buffer() {
         return buffer;
     }
 
     /** Decodes a batch of {@code schema} that owns its columns (copied out of {@code source}). */
-    Batch decode(final Schema schema, final DirectBuffer source, final int offset, final int length,
+    public Batch decode(final Schema schema, final DirectBuffer source, final int offset, final int length,
             final String origin, final long sequence) {
         return Batch.of(decoder.wrap(source, offset, length, origin, sequence).decode(schema, null));
     }

@@ -8,12 +8,12 @@ import io.sluice.storage.ColumnVector;
  * Copies a row range of a batch into a new batch that owns its columns: how a sink splits a batch
  * whose encoding exceeds the largest frame a publication takes.
  */
-final class BatchSlicer {
+public final class BatchSlicer {
     private BatchSlicer() {
     }
 
     /** Rows {@code [from, to)} of {@code batch}, tagged with the same {@code shuffleIdx}. */
-    static Batch slice(final Batch batch, final int from, final int to) {
+    public static Batch slice(final Batch batch, final int from, final int to) {
         final ColumnVector[] columns = new ColumnVector[batch.columnCount()];
         for (int c = 0; c < columns.length; c++) {
             columns[c] = Vectors.slice(batch.column(c), from, to);

@@ -2,6 +2,8 @@ package io.sluice.dispatch;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.sluice.transport.Endpoint;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.FrameSubscriber;
 import io.sluice.transport.TransportContext;
@@ -53,13 +55,21 @@ public final class DataPlane implements AutoCloseable {
      */
     public DataPlane(final Aeron aeron, final String channel, final int stream, final TransportContext transportContext,
             final DispatchContext dispatchContext) {
+        this(aeron, aeron.addSubscription(channel, stream), channel, stream, transportContext, dispatchContext);
+    }
+
+    /**
+     * Over a subscription made already (sharing a UDP port with other streams of the process), which
+     * this then owns; {@code channel} and {@code stream} are where other CNs send to it.
+     */
+    public DataPlane(final Aeron aeron, final Subscription subscription, final String channel, final int stream,
+            final TransportContext transportContext, final DispatchContext dispatchContext) {
         this.aeron = aeron;
         this.channel = channel;
         this.stream = stream;
         this.transportContext = transportContext;
         this.dispatchContext = dispatchContext.validate();
-        this.demultiplexer = new Demultiplexer(new FrameSubscriber(aeron.addSubscription(channel, stream)),
-                this.dispatchContext);
+        this.demultiplexer = new Demultiplexer(new FrameSubscriber(subscription), this.dispatchContext);
     }
 
     /** The channel this CN receives on. */
@@ -85,7 +95,8 @@ public final class DataPlane implements AutoCloseable {
         final Address address = new Address(targetChannel, targetStream);
         Publication publication = publications.get(address);
         if (publication == null) {
-            publication = aeron.addPublication(targetChannel, targetStream);
+            publication = aeron.addPublication(Endpoint.publicationChannel(targetChannel, transportContext),
+                    targetStream);
             publications.put(address, publication);
         }
         return publication;

@@ -62,6 +62,7 @@ public final class ExchangeSource implements AutoCloseable {
     private final UnsafeBuffer creditPayload = new UnsafeBuffer(new byte[FrameDecoder.CREDIT_PAYLOAD_LENGTH]);
     private int eosCount;
     private long lastProgressNs;
+    private boolean polled;
     private long framesReceived;
     private long heartbeatsReceived;
     private long batchesReceived;
@@ -124,6 +125,12 @@ public final class ExchangeSource implements AutoCloseable {
         }
         if (failure != null) {
             throw failure;
+        }
+        if (!polled) {
+            // Silence counts from the first poll: a source opened long before its pipeline runs has not
+            // been listening, whatever its senders did meanwhile.
+            polled = true;
+            lastProgressNs = System.nanoTime();
         }
         // Alternate which side goes first, so a busy local queue never starves the remote senders.
         preferRemote = !preferRemote;
@@ -243,8 +250,8 @@ public final class ExchangeSource implements AutoCloseable {
                 if (item instanceof EndOfStream eos) {
                     onEndOfStream(eos.senderCn(), eos.senderPipeline());
                 } else if (item instanceof SenderFailure failed) {
-                    throw fail(new DispatchException(origin + " received an error from CN " + failed.senderCn() + ": "
-                            + failed.message()));
+                    throw fail(new SenderFailedException(origin + " received an error from CN " + failed.senderCn()
+                            + ": " + failed.message(), failed.senderCn()));
                 } else if (item instanceof DispatchException violation) {
                     throw fail(violation);
                 } else {
@@ -267,8 +274,8 @@ public final class ExchangeSource implements AutoCloseable {
             if (item instanceof EndOfStream eos) {
                 onEndOfStream(eos.senderCn(), eos.senderPipeline());
             } else if (item instanceof SenderFailure failed) {
-                throw fail(new DispatchException(origin + " received an error from CN " + failed.senderCn() + ": "
-                        + failed.message()));
+                throw fail(new SenderFailedException(origin + " received an error from CN " + failed.senderCn()
+                        + ": " + failed.message(), failed.senderCn()));
             }
         }
         return null;

@@ -29,7 +29,10 @@ public final class TransportContext {
     public static final String IDLE_STRATEGY_PROP_NAME = "sluice.transport.idle.strategy";
     /** Term length of every publication, UDP and IPC; a message may be at most an eighth of it. */
     public static final String TERM_LENGTH_PROP_NAME = "sluice.transport.term.length";
-    /** UDP datagram length; 65504 only suits loopback and jumbo frames, use 1408 across hosts. */
+    /**
+     * UDP datagram length; 65504 only suits loopback and jumbo frames. Unset, publications to loopback
+     * use 65504 and those to other hosts {@link #MTU_LENGTH_NETWORK} ({@link #mtuLengthFor}).
+     */
     public static final String MTU_LENGTH_PROP_NAME = "sluice.transport.mtu.length";
     /** UDP receiver window: how many bytes a sender may have in flight to one receiver. */
     public static final String RECEIVER_WINDOW_PROP_NAME = "sluice.transport.receiver.window";
@@ -50,6 +53,8 @@ public final class TransportContext {
     public static final int RECEIVER_WINDOW_DEFAULT = 2 * 1024 * 1024;
     /** 65504: the largest MTU Aeron takes (a multiple of 32 under 64 KiB). */
     public static final int MTU_LENGTH_DEFAULT = 65504;
+    /** 1408: Aeron's default, a datagram that fits a 1500-byte Ethernet frame without IP fragmentation. */
+    public static final int MTU_LENGTH_NETWORK = 1408;
     /** 4 MiB: net.core.rmem_max and wmem_max on the reference machine. */
     public static final int SOCKET_BUFFER_DEFAULT = 4 * 1024 * 1024;
     /** 16 MiB: messages up to 2 MiB; three terms (48 MiB of /dev/shm) per publication. */
@@ -89,6 +94,7 @@ public final class TransportContext {
     private IdleKind idleKind;
     private int termLength;
     private int mtuLength;
+    private boolean mtuLengthSet;
     private int receiverWindow;
     private int socketRcvbufLength;
     private int socketSndbufLength;
@@ -104,6 +110,7 @@ public final class TransportContext {
         idleKind = parseEnum(IdleKind.class, IDLE_STRATEGY_PROP_NAME, IdleKind.BACKOFF);
         termLength = SystemUtil.getSizeAsInt(TERM_LENGTH_PROP_NAME, TERM_LENGTH_DEFAULT);
         mtuLength = SystemUtil.getSizeAsInt(MTU_LENGTH_PROP_NAME, MTU_LENGTH_DEFAULT);
+        mtuLengthSet = System.getProperty(MTU_LENGTH_PROP_NAME) != null;
         receiverWindow = SystemUtil.getSizeAsInt(RECEIVER_WINDOW_PROP_NAME, RECEIVER_WINDOW_DEFAULT);
         socketRcvbufLength = SystemUtil.getSizeAsInt(SOCKET_RCVBUF_PROP_NAME, SOCKET_BUFFER_DEFAULT);
         socketSndbufLength = SystemUtil.getSizeAsInt(SOCKET_SNDBUF_PROP_NAME, SOCKET_BUFFER_DEFAULT);
@@ -216,7 +223,20 @@ public final class TransportContext {
 
     public TransportContext mtuLength(final int mtuLength) {
         this.mtuLength = mtuLength;
+        this.mtuLengthSet = true;
         return this;
+    }
+
+    /**
+     * The MTU of a publication to {@code host}: the one set, if set; else the loopback maximum for a
+     * loopback address and {@link #MTU_LENGTH_NETWORK} for any other, so that datagrams between hosts
+     * are never IP-fragmented (one lost fragment would lose the whole datagram).
+     */
+    public int mtuLengthFor(final java.net.InetAddress host) {
+        if (mtuLengthSet) {
+            return mtuLength;
+        }
+        return host.isLoopbackAddress() ? mtuLength : MTU_LENGTH_NETWORK;
     }
 
     /** UDP receiver window (default 2 MiB; the driver caps it at half the term length). */

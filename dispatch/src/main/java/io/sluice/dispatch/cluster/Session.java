@@ -1,50 +1,39 @@
 package io.sluice.dispatch.cluster;
 
-import io.sluice.dispatch.ComputeNode;
+import io.aeron.Aeron;
 import io.sluice.dispatch.DispatchContext;
-import io.sluice.dispatch.EmbeddedCluster;
-import io.sluice.dispatch.Exchange;
-import io.sluice.dispatch.ExchangeCounters;
+import io.sluice.dispatch.control.ControlMessage.CnUsage;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.QueryStats;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.Cancellation;
-import io.sluice.shuffle.exec.ColocatedScan;
-import io.sluice.shuffle.exec.Pipeline;
-import io.sluice.shuffle.exec.PipelineExecutor;
-import io.sluice.shuffle.exec.QueryCancelledException;
 import io.sluice.shuffle.exec.QueryResult;
 import io.sluice.shuffle.plan.Decision;
 import io.sluice.shuffle.plan.Plan;
-import io.sluice.shuffle.plan.PipelineCompiler;
 import io.sluice.shuffle.plan.StrategyConfig;
-import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
-import io.sluice.storage.Table;
+import io.sluice.transport.EmbeddedDriver;
+import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.CloseHelper;
 
 /**
- * A coordinator and an embedded cluster of CNs in one JVM, over one store that every CN reads
- * (shared storage): each CN has its own worker threads and its own Aeron client, and batches
- * between CNs go through Aeron publications and subscriptions ({@code aeron:ipc} through one media
- * driver, or {@code aeron:udp} on loopback with a driver per CN, see {@link Network}). The topology can
- * change between queries ({@link #topology(Topology)}): nothing stored moves, the next query plans
- * its boundaries, scan assignment and exchanges for the new shape.
+ * The library's way to run plans on a cluster, through its coordinator: {@link #connect} to one that
+ * runs elsewhere ({@code sluice coordinator} and {@code sluice cn} processes), or start an embedded
+ * cluster in this JVM with the constructors, for tests and benchmarks: the same {@link Coordinator}
+ * and {@link CnServer}s, each CN with its own data plane and workers, over {@code aeron:ipc} through one
+ * media driver or over {@code aeron:udp} on loopback with a driver per CN ({@link Network}). Either
+ * way the plan is shipped, every CN compiles its own fragments, batches go CN to CN, and the result
+ * comes back through the coordinator.
  *
- * <p>To run a query the coordinator has every CN compile the same plan for its own index (the
- * fragments of one CN: its share of the scans, its buckets, its ends of every exchange), starts
- * each CN's receiver, runs each CN's pipelines on that CN's workers, and returns the rows gathered
- * on the coordinator (CN {@link PipelineCompiler#COORDINATOR}). A CN that fails tells the others
- * through its exchanges, and the query fails with the first cause. One query at a time.
+ * <p>{@link #topology(Topology)} sets the shape of the next queries: an embedded cluster starts or
+ * stops CNs to match (nothing stored moves: every CN reads the same store); a connected session asks
+ * the coordinator for that many CNs with that many cores. Queries run one at a time per session.
  */
 public final class Session implements AutoCloseable {
     /**
@@ -53,8 +42,8 @@ public final class Session implements AutoCloseable {
      * publications of n CNs stay small (3 terms each).
      */
     public static final int TERM_LENGTH_DEFAULT = 4 * 1024 * 1024;
-    /** Exchange ids each query may use; queries take consecutive ranges, so a late frame never meets a later query's exchange. */
-    private static final int EXCHANGES_PER_QUERY = 64;
+    /** How long a topology change waits for the CNs to join or leave. */
+    private static final long MEMBERSHIP_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
 
     /** How the CNs of the embedded cluster reach each other. */
     public enum Network {
@@ -74,19 +63,27 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    private final Store store;
+    /** One query's answer, the strategy of each join and group-by, its plan, what moved where, each CN's memory. */
+    public record Execution(QueryResult result, List<Decision> decisions, String explain, QueryStats stats,
+                            List<CnUsage> usage) {
+    }
+
+    private final OpenTables tables;
     private final Network network;
     private final TransportContext transport;
     private final DispatchContext dispatch;
-    private final Map<String, Table> open = new HashMap<>();
+    private final ClusterContext cluster;
+    /** The drivers this session started: the coordinator's first, then one per UDP CN. */
+    private final List<EmbeddedDriver> drivers = new ArrayList<>();
+    private final List<CnServer> cns = new ArrayList<>();
+    private final List<EmbeddedDriver> cnDrivers = new ArrayList<>();
+    private Coordinator coordinator;
+    private ClusterClient client;
     private Topology topology;
-    private EmbeddedCluster cluster;
-    private PipelineExecutor[] executors;
-    private ExecutorService runners;
-    private long nextQueryId = 1;
-    private int nextExchangeId;
+    private int cnCount;
+    private int cores;
 
-    /** A session over a store on a cluster of the given shape, with the default transport and dispatch settings. */
+    /** An embedded cluster of the given shape over a store, with the default transport and dispatch settings. */
     public Session(final Store store, final Topology topology) {
         this(store, topology, Network.IPC);
     }
@@ -96,204 +93,177 @@ public final class Session implements AutoCloseable {
         this(store, topology, network, defaultTransport(), new DispatchContext());
     }
 
+    /** An embedded cluster with the given transport and dispatch settings. */
     public Session(final Store store, final Topology topology, final Network network, final TransportContext transport,
             final DispatchContext dispatch) {
-        this.store = store;
+        this.tables = new OpenTables(store);
         this.network = network;
         this.transport = transport;
         this.dispatch = dispatch;
-        topology(topology);
+        this.cluster = new ClusterContext().validate();
+        boolean started = false;
+        try {
+            final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
+            drivers.add(driver);
+            final Aeron aeron = driver.aeron();
+            if (network == Network.IPC) {
+                coordinator = Coordinator.ipc(aeron, store, cluster, transport, line -> { }).start();
+                client = ClusterClient.ipc(aeron, 0, coordinator.control(), cluster, transport);
+            } else {
+                coordinator = Coordinator.udp(aeron, new Endpoint("127.0.0.1", 0), store, cluster, transport,
+                        line -> { }).start();
+                client = ClusterClient.udp(aeron, Endpoint.parse(coordinator.listening(), false), cluster, transport);
+            }
+            topology(topology);
+            started = true;
+        } finally {
+            if (!started) {
+                close();
+            }
+        }
     }
 
-    private static TransportContext defaultTransport() {
+    private Session(final EmbeddedDriver driver, final ClusterClient client, final ClusterContext cluster) {
+        this.tables = null;
+        this.network = Network.UDP;
+        this.transport = driver.context();
+        this.dispatch = null;
+        this.cluster = cluster;
+        this.drivers.add(driver);
+        this.client = client;
+    }
+
+    /**
+     * A session on the cluster whose coordinator listens at {@code coordinator}; queries run on every CN
+     * alive with the cores the CN with the fewest offers, until {@link #topology(Topology)} asks otherwise.
+     */
+    public static Session connect(final Endpoint coordinator) {
+        return connect(coordinator, defaultTransport(), new ClusterContext());
+    }
+
+    /** As {@link #connect(Endpoint)}, with the given transport and control-plane settings. */
+    public static Session connect(final Endpoint coordinator, final TransportContext transport,
+            final ClusterContext cluster) {
+        final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
+        try {
+            return new Session(driver, ClusterClient.udp(driver.aeron(), coordinator, cluster.validate(), transport),
+                    cluster);
+        } catch (final RuntimeException e) {
+            driver.close();
+            throw e;
+        }
+    }
+
+    static TransportContext defaultTransport() {
         final TransportContext context = new TransportContext();
         return System.getProperty(TransportContext.TERM_LENGTH_PROP_NAME) == null
                 ? context.termLength(TERM_LENGTH_DEFAULT) : context;
     }
 
-    /** The cluster's current shape. */
+    /** The shape the next queries run on: null on a connected session that asks for every CN. */
     public synchronized Topology topology() {
         return topology;
     }
 
     /**
-     * Changes the cluster's shape for the next query: CNs are started or stopped (their Aeron
-     * clients and workers), nothing stored moves.
+     * The shape of the next queries. An embedded cluster starts or stops CNs to have that many, and
+     * returns once the coordinator counts them all; a connected session asks for that many CNs (an error
+     * at the next query when fewer are alive) with that many cores each.
      */
     public synchronized void topology(final Topology next) {
-        if (next.equals(topology)) {
-            return;
+        if (coordinator != null) {
+            resize(next.cnCount());
         }
-        if (topology == null || next.cnCount() != topology.cnCount()) {
-            CloseHelper.close(cluster);
-            cluster = null;
-            cluster = network == Network.UDP ? EmbeddedCluster.udpLoopback(next.cnCount(), transport, dispatch)
-                    : EmbeddedCluster.ipc(next.cnCount(), transport, dispatch);
-        }
-        closeExecutors();
-        executors = new PipelineExecutor[next.cnCount()];
-        for (int cn = 0; cn < executors.length; cn++) {
-            executors[cn] = new PipelineExecutor(next.coresPerCn());
-        }
-        runners = Executors.newFixedThreadPool(next.cnCount(), r -> {
-            final Thread t = new Thread(r, "sluice-cn-runner");
-            t.setDaemon(true);
-            return t;
-        });
         topology = next;
+        cnCount = next.cnCount();
+        cores = next.coresPerCn();
     }
 
-    /** One query's answer, the strategy of each join and group-by, its plan and what moved where. */
-    public record Execution(QueryResult result, List<Decision> decisions, String explain, QueryStats stats) {
-    }
-
-    /** Runs a plan with the given strategy on the current topology. */
-    public synchronized Execution execute(final String name, final Plan plan, final StrategyConfig config) {
-        final long startNs = System.nanoTime();
-        final long queryId = nextQueryId++;
-        if (nextExchangeId + EXCHANGES_PER_QUERY > Exchange.MAX_EXCHANGE_ID) {
-            nextExchangeId = 0;
+    private void resize(final int count) {
+        while (cns.size() > count) {
+            final int last = cns.size() - 1;
+            cns.remove(last).close();
+            if (!cnDrivers.isEmpty()) {
+                cnDrivers.remove(last).close();
+            }
         }
-        final int firstExchangeId = nextExchangeId;
-        nextExchangeId += EXCHANGES_PER_QUERY;
-        final int cns = topology.cnCount();
-        final Cancellation cancellation = new Cancellation();
-        final ClusterExchanges[] exchanges = new ClusterExchanges[cns];
-        final PipelineCompiler.Compiled[] compiled = new PipelineCompiler.Compiled[cns];
-        try {
-            for (int cn = 0; cn < cns; cn++) {
-                final ComputeNode node = cluster.node(cn);
-                final ComputeNode view = new ComputeNode(cn, node.channels(), node.plane(), cancellation);
-                exchanges[cn] = new ClusterExchanges(view, queryId, firstExchangeId, topology, config.shuffle());
-                compiled[cn] = new PipelineCompiler(this::table, config, topology, cn, exchanges[cn]).compile(plan);
-                if (exchanges[cn].count() > EXCHANGES_PER_QUERY) {
-                    throw new IllegalArgumentException("query " + name + " needs " + exchanges[cn].count()
-                            + " exchanges, more than the " + EXCHANGES_PER_QUERY + " a query may use");
-                }
+        while (cns.size() < count) {
+            final int slot = cns.size();
+            final String name = "cn" + slot;
+            final CnServer cn;
+            if (network == Network.IPC) {
+                cn = CnServer.ipc(drivers.get(0).aeron(), slot, coordinator.control(), name, Topology.MAX_CORES_PER_CN,
+                        tables, cluster, transport, dispatch, line -> { });
+            } else {
+                final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
+                cnDrivers.add(driver);
+                cn = CnServer.udp(driver.aeron(), new Endpoint("127.0.0.1", 0),
+                        Endpoint.parse(coordinator.listening(), false), name, Topology.MAX_CORES_PER_CN, tables, cluster,
+                        transport, dispatch, line -> { });
             }
-            run(compiled, exchanges, cancellation);
-            final QueryResult result = compiled[PipelineCompiler.COORDINATOR].result().result();
-            final long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
-            final QueryStats stats = stats(name, config, wallMillis, compiled, exchanges);
-            final String explain = DistributedExplain.render(name, config, topology,
-                    compiled[PipelineCompiler.COORDINATOR], exchanges[PipelineCompiler.COORDINATOR]);
-            return new Execution(result, compiled[PipelineCompiler.COORDINATOR].decisions(), explain, stats);
-        } finally {
-            for (final ClusterExchanges e : exchanges) {
-                if (e != null) {
-                    e.close();
-                }
+            cns.add(cn.start());
+        }
+        awaitMembership();
+    }
+
+    /** Waits until the coordinator's members are exactly this session's CNs. */
+    private void awaitMembership() {
+        final Set<String> expected = new HashSet<>();
+        for (final CnServer cn : cns) {
+            expected.add(cn.name());
+        }
+        final long deadline = System.nanoTime() + MEMBERSHIP_TIMEOUT_NS;
+        while (true) {
+            final Set<String> members = new HashSet<>();
+            for (final MemberStatus m : coordinator.membership()) {
+                members.add(m.name());
             }
+            boolean joined = members.equals(expected);
+            for (final CnServer cn : cns) {
+                joined &= cn.isMember();
+            }
+            if (joined) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the embedded cluster did not reach " + expected.size() + " CNs within "
+                        + TimeUnit.NANOSECONDS.toSeconds(MEMBERSHIP_TIMEOUT_NS) + " s: the coordinator counts "
+                        + members);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 
     /**
-     * Runs every CN's pipelines at once. A CN that fails cancels the query everywhere and fails its
-     * senders, so their receivers on other CNs fail in turn; the first failure is the cause the query
-     * reports.
+     * Runs a plan with the given strategy on the session's shape.
+     *
+     * @throws QueryFailedException when the query fails on a CN or the coordinator refuses it
      */
-    private void run(final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges,
-            final Cancellation cancellation) {
-        final AtomicReference<Throwable> first = new AtomicReference<>();
-        final List<Future<?>> futures = new ArrayList<>();
-        for (int cn = 0; cn < compiled.length; cn++) {
-            final int c = cn;
-            futures.add(runners.submit(() -> {
-                try {
-                    executors[c].run(compiled[c].pipelines(), cancellation);
-                } catch (final RuntimeException | Error e) {
-                    first.compareAndSet(null, e);
-                    cancellation.cancel(e instanceof RuntimeException r ? r : new IllegalStateException(e));
-                    for (final DispatchSink sink : exchanges[c].sinks()) {
-                        sink.abort(e);
-                    }
-                }
-            }));
-        }
-        for (final Future<?> future : futures) {
-            try {
-                future.get();
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the cluster ran a query", e);
-            } catch (final ExecutionException e) {
-                first.compareAndSet(null, e.getCause());
-            }
-        }
-        // A CN stopped by the cancel reports it; the query's cause is the failure that cancelled it.
-        final Throwable t = first.get() instanceof QueryCancelledException && cancellation.cause() != null
-                ? cancellation.cause() : first.get();
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
+    public synchronized Execution execute(final String name, final Plan plan, final StrategyConfig config) {
+        return client.execute(name, plan, config, cnCount, cores);
     }
 
-    private QueryStats stats(final String name, final StrategyConfig config, final long wallMillis,
-            final PipelineCompiler.Compiled[] compiled, final ClusterExchanges[] exchanges) {
-        final List<QueryStats.ExchangeStats> list = new ArrayList<>();
-        long whole = 0;
-        long split = 0;
-        for (final ClusterExchanges e : exchanges) {
-            for (final DispatchSink sink : e.sinks()) {
-                whole += sink.wholeBatchRoutes();
-                split += sink.splitBatches();
-            }
-        }
-        for (final PipelineCompiler.Compiled c : compiled) {
-            for (final Pipeline p : c.pipelines()) {
-                if (p.source() instanceof ColocatedScan scan) {
-                    whole += scan.wholeBlockReads();
-                }
-            }
-        }
-        final ClusterExchanges coordinator = exchanges[PipelineCompiler.COORDINATOR];
-        for (int i = 0; i < coordinator.count(); i++) {
-            final Exchange exchange = coordinator.sinks().get(i).exchange();
-            final ExchangeCounters total = cluster.counters(exchange);
-            final long[] bucketRows = new long[topology.bucketCount()];
-            for (int b = 0; b < bucketRows.length; b++) {
-                bucketRows[b] = total.rowsTo(b);
-            }
-            list.add(new QueryStats.ExchangeStats(i, coordinator.sinks().get(i).plannedMode().name(),
-                    coordinator.sinks().get(i).keyNames(), total.remoteRows(), total.remoteBytes(), total.localRows(),
-                    total.localBytes(), bucketRows));
-        }
-        return new QueryStats(name, config.strategy().cliName(), topology, wallMillis, whole, split, list);
+    /** The cluster's members as the coordinator sees them now. */
+    public synchronized List<MemberStatus> status() {
+        return client.status();
     }
 
-    /** A stored table, opened once per session (its block files mapped and checked once). */
-    private Table table(final String name) {
-        return open.computeIfAbsent(name, n -> {
-            if (!store.hasTable(n)) {
-                throw new StorageException("store " + store.dir() + " has no table '" + n + "' (it has "
-                        + store.tableNames() + "): generate it with sluice gen or import it");
-            }
-            return store.table(n);
-        });
-    }
-
-    private void closeExecutors() {
-        if (executors != null) {
-            for (final PipelineExecutor e : executors) {
-                e.close();
-            }
-        }
-        if (runners != null) {
-            runners.shutdownNow();
-        }
-    }
-
-    /** Stops the CNs and closes the tables. */
+    /** Stops the embedded CNs and coordinator (or leaves the remote cluster alone) and closes the drivers. */
     @Override
     public synchronized void close() {
-        closeExecutors();
-        CloseHelper.close(cluster);
-        for (final Table t : open.values()) {
-            t.close();
+        try {
+            CloseHelper.quietClose(client);
+            for (int i = cns.size() - 1; i >= 0; i--) {
+                CloseHelper.quietClose(cns.get(i));
+            }
+            cns.clear();
+            CloseHelper.quietClose(coordinator);
+        } finally {
+            CloseHelper.quietCloseAll(cnDrivers);
+            cnDrivers.clear();
+            CloseHelper.quietCloseAll(drivers);
+            drivers.clear();
+            CloseHelper.quietClose(tables);
         }
-        open.clear();
     }
 }

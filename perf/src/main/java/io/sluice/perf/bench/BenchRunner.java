@@ -1,6 +1,6 @@
 package io.sluice.perf.bench;
 
-import io.sluice.dispatch.cluster.QueryStats;
+import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Query;

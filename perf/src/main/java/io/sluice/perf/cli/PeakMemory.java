@@ -1,12 +1,10 @@
 package io.sluice.perf.cli;
 
-import java.io.IOException;
+import io.sluice.dispatch.cluster.ProcessMemory;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The process's peak memory: resident set high-water mark ({@code VmHWM} in
@@ -27,24 +25,7 @@ final class PeakMemory {
 
     /** VmHWM from a {@code /proc/<pid>/status} file in bytes, or -1 if it cannot be read. */
     static long peakRssBytes(final Path status) {
-        final List<String> lines;
-        try {
-            lines = Files.readAllLines(status);
-        } catch (final IOException | SecurityException e) {
-            return -1;
-        }
-        for (final String line : lines) {
-            if (line.startsWith("VmHWM:")) {
-                final String[] parts = line.substring(6).trim().split("\\s+");
-                try {
-                    final long value = Long.parseLong(parts[0]);
-                    return parts.length > 1 && parts[1].equalsIgnoreCase("kB") ? value * 1024 : value;
-                } catch (final NumberFormatException e) {
-                    return -1;
-                }
-            }
-        }
-        return -1;
+        return ProcessMemory.peakRssBytes(status);
     }
 
     private static long peakHeapBytes() {

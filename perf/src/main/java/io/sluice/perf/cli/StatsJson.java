@@ -1,6 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.dispatch.cluster.QueryStats;
+import io.sluice.dispatch.control.QueryStats;
 
 /**
  * {@code sluice query --stats-json}: what a distributed query moved, as one JSON object with the

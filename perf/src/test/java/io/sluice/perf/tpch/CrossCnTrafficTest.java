@@ -2,7 +2,7 @@ package io.sluice.perf.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.dispatch.cluster.QueryStats;
+import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.plan.Strategy;

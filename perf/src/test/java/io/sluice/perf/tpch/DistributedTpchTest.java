@@ -4,6 +4,7 @@ import static io.sluice.shuffle.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.exec.JoinType;
@@ -126,7 +127,9 @@ class DistributedTpchTest {
                 .aggregate(Plan.groupBy("k"), Plan.count("n"));
         for (final Strategy strategy : List.of(Strategy.BROADCAST, Strategy.SHUFFLE_HASH)) {
             assertThatThrownBy(() -> run(overflowing, "overflow", strategy))
-                    .as("under %s", strategy).isInstanceOf(ArithmeticException.class);
+                    .as("under %s", strategy).isInstanceOf(QueryFailedException.class)
+                    .hasMessageContaining("failed on CN cn").hasMessageContaining("long overflow")
+                    .satisfies(e -> assertThat(((QueryFailedException) e).errorType()).isEqualTo("ArithmeticException"));
         }
         final Query q6 = TpchOracle.query("q6");
         oracle.assertSameAsDuckDb(q6, run(q6.plan(), "q6", Strategy.AUTO).result());

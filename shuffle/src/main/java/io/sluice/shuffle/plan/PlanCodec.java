@@ -4,8 +4,10 @@ import io.sluice.shuffle.exec.Aggregate;
 import io.sluice.shuffle.exec.AggregateFunction;
 import io.sluice.shuffle.exec.JoinType;
 import io.sluice.shuffle.exec.SortKey;
+import io.sluice.shuffle.expr.DataType;
 import io.sluice.shuffle.expr.Expr;
 import io.sluice.shuffle.expr.NamedExpr;
+import io.sluice.shuffle.expr.RowType;
 import io.sluice.shuffle.operator.ShuffleOptions;
 import io.sluice.shuffle.operator.WholeBatchRouting;
 import io.sluice.storage.wire.EnumCodes;
@@ -159,6 +161,35 @@ public final class PlanCodec {
         final PlanNode node = readNode(in, "plan", 0);
         in.expectEnd("plan");
         return new ShippedPlan(Plan.of(node), config);
+    }
+
+    /**
+     * Writes a row type (names and types) as the plan writes literal types: for messages that carry
+     * result rows alongside a plan.
+     */
+    public static void writeRowType(final WireWriter out, final RowType rowType) {
+        out.writeInt(rowType.size());
+        for (int c = 0; c < rowType.size(); c++) {
+            writeString(out, rowType.name(c), "rowType.names[" + c + "]");
+            ExprCodec.KINDS.write(out, rowType.type(c).kind());
+            out.writeByte((byte) rowType.type(c).scale());
+        }
+    }
+
+    /** Reads what {@link #writeRowType} wrote; errors name {@code field}. */
+    public static RowType readRowType(final WireReader in, final String field) {
+        final int at = in.position();
+        final int columns = in.readCount(field + ".columns", MIN_STRING_BYTES + 2);
+        final List<String> names = new ArrayList<>(columns);
+        final List<DataType> types = new ArrayList<>(columns);
+        for (int c = 0; c < columns; c++) {
+            names.add(in.readString(field + ".names[" + c + "]"));
+            final int typeAt = in.position();
+            final DataType.Kind kind = ExprCodec.KINDS.read(in, field + ".types[" + c + "].kind");
+            final byte scale = in.readByte(field + ".types[" + c + "].scale");
+            types.add(build(in, field + ".types[" + c + "]", typeAt, () -> new DataType(kind, scale)));
+        }
+        return build(in, field, at, () -> new RowType(names, types));
     }
 
     private static StrategyConfig readConfig(final WireReader in) {

@@ -1,4 +1,4 @@
-package io.sluice.dispatch.cluster;
+package io.sluice.dispatch.control;
 
 import io.sluice.shuffle.Topology;
 import java.util.List;

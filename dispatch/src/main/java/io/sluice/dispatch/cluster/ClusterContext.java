@@ -1,0 +1,135 @@
+package io.sluice.dispatch.cluster;
+
+import java.util.concurrent.TimeUnit;
+import org.agrona.SystemUtil;
+
+/**
+ * Settings of the cluster's control plane, each with a documented default overridable by a
+ * {@code sluice.cluster.*} system property or a fluent setter: how often heartbeats go, when a silent
+ * CN is suspect and when dead, how long the coordinator waits for CNs to prepare a query, how long a
+ * client waits without hearing from its coordinator, and how often an unregistered CN retries.
+ */
+public final class ClusterContext {
+    /** How often CNs and the coordinator send each other heartbeats. */
+    public static final String HEARTBEAT_INTERVAL_PROP_NAME = "sluice.cluster.heartbeat.interval";
+    /** Silence after which the coordinator calls a CN suspect (still a member). */
+    public static final String SUSPECT_TIMEOUT_PROP_NAME = "sluice.cluster.suspect.timeout";
+    /**
+     * Silence after which a CN is dead: it leaves the membership and fails its queries; a CN that long
+     * without hearing its coordinator drops its queries and registers again.
+     */
+    public static final String DEAD_TIMEOUT_PROP_NAME = "sluice.cluster.dead.timeout";
+    /** How long the coordinator waits for every CN of a query to compile it and open its receivers. */
+    public static final String PREPARE_TIMEOUT_PROP_NAME = "sluice.cluster.prepare.timeout";
+    /** How long a client waits without hearing from its coordinator before it gives up. */
+    public static final String CLIENT_TIMEOUT_PROP_NAME = "sluice.cluster.client.timeout";
+    /** How often a CN that is not a member asks the coordinator to take it in. */
+    public static final String REGISTER_INTERVAL_PROP_NAME = "sluice.cluster.register.interval";
+
+    /** 200 ms: five heartbeats a second each way. */
+    public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** 1 s: five heartbeats missed. */
+    public static final long SUSPECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+    /** 3 s: a CN that died fails its query well within 10 s. */
+    public static final long DEAD_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(3);
+    /** 60 s: opening the tables of a large store the first time takes a while. */
+    public static final long PREPARE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+    /** 10 s: the coordinator sends a running query's client progress a few times a second. */
+    public static final long CLIENT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+    /** 500 ms. */
+    public static final long REGISTER_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private long heartbeatIntervalNs;
+    private long suspectTimeoutNs;
+    private long deadTimeoutNs;
+    private long prepareTimeoutNs;
+    private long clientTimeoutNs;
+    private long registerIntervalNs;
+
+    /** The defaults, overridden by any {@code sluice.cluster.*} system property set. */
+    public ClusterContext() {
+        heartbeatIntervalNs = SystemUtil.getDurationInNanos(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
+        suspectTimeoutNs = SystemUtil.getDurationInNanos(SUSPECT_TIMEOUT_PROP_NAME, SUSPECT_TIMEOUT_DEFAULT_NS);
+        deadTimeoutNs = SystemUtil.getDurationInNanos(DEAD_TIMEOUT_PROP_NAME, DEAD_TIMEOUT_DEFAULT_NS);
+        prepareTimeoutNs = SystemUtil.getDurationInNanos(PREPARE_TIMEOUT_PROP_NAME, PREPARE_TIMEOUT_DEFAULT_NS);
+        clientTimeoutNs = SystemUtil.getDurationInNanos(CLIENT_TIMEOUT_PROP_NAME, CLIENT_TIMEOUT_DEFAULT_NS);
+        registerIntervalNs = SystemUtil.getDurationInNanos(REGISTER_INTERVAL_PROP_NAME, REGISTER_INTERVAL_DEFAULT_NS);
+    }
+
+    /** Checks the values fit together, naming the setting to change. */
+    public ClusterContext validate() {
+        if (heartbeatIntervalNs <= 0 || suspectTimeoutNs <= heartbeatIntervalNs || deadTimeoutNs <= suspectTimeoutNs) {
+            throw new IllegalArgumentException("heartbeat interval " + millis(heartbeatIntervalNs) + " ms < suspect"
+                    + " timeout " + millis(suspectTimeoutNs) + " ms < dead timeout " + millis(deadTimeoutNs)
+                    + " ms must hold (" + HEARTBEAT_INTERVAL_PROP_NAME + ", " + SUSPECT_TIMEOUT_PROP_NAME + ", "
+                    + DEAD_TIMEOUT_PROP_NAME + ")");
+        }
+        if (prepareTimeoutNs <= 0 || registerIntervalNs <= 0) {
+            throw new IllegalArgumentException("prepare timeout and register interval must be positive ("
+                    + PREPARE_TIMEOUT_PROP_NAME + ", " + REGISTER_INTERVAL_PROP_NAME + ")");
+        }
+        if (clientTimeoutNs <= heartbeatIntervalNs) {
+            throw new IllegalArgumentException("client timeout " + millis(clientTimeoutNs) + " ms must exceed the"
+                    + " heartbeat interval " + millis(heartbeatIntervalNs) + " ms (" + CLIENT_TIMEOUT_PROP_NAME + ")");
+        }
+        return this;
+    }
+
+    private static long millis(final long ns) {
+        return TimeUnit.NANOSECONDS.toMillis(ns);
+    }
+
+    public long heartbeatIntervalNs() {
+        return heartbeatIntervalNs;
+    }
+
+    public ClusterContext heartbeatIntervalNs(final long ns) {
+        this.heartbeatIntervalNs = ns;
+        return this;
+    }
+
+    public long suspectTimeoutNs() {
+        return suspectTimeoutNs;
+    }
+
+    public ClusterContext suspectTimeoutNs(final long ns) {
+        this.suspectTimeoutNs = ns;
+        return this;
+    }
+
+    public long deadTimeoutNs() {
+        return deadTimeoutNs;
+    }
+
+    public ClusterContext deadTimeoutNs(final long ns) {
+        this.deadTimeoutNs = ns;
+        return this;
+    }
+
+    public long prepareTimeoutNs() {
+        return prepareTimeoutNs;
+    }
+
+    public ClusterContext prepareTimeoutNs(final long ns) {
+        this.prepareTimeoutNs = ns;
+        return this;
+    }
+
+    public long clientTimeoutNs() {
+        return clientTimeoutNs;
+    }
+
+    public ClusterContext clientTimeoutNs(final long ns) {
+        this.clientTimeoutNs = ns;
+        return this;
+    }
+
+    public long registerIntervalNs() {
+        return registerIntervalNs;
+    }
+
+    public ClusterContext registerIntervalNs(final long ns) {
+        this.registerIntervalNs = ns;
+        return this;
+    }
+}

@@ -1,0 +1,185 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.dispatch.Channels;
+import io.sluice.dispatch.ComputeNode;
+import io.sluice.dispatch.Exchange;
+import io.sluice.dispatch.ExchangeCounters;
+import io.sluice.dispatch.SenderFailedException;
+import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.Prepare;
+import io.sluice.dispatch.control.ControlMessage.Prepared;
+import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.control.StreamAddress;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.exec.Cancellation;
+import io.sluice.shuffle.exec.ColocatedScan;
+import io.sluice.shuffle.exec.Pipeline;
+import io.sluice.shuffle.exec.QueryCancelledException;
+import io.sluice.shuffle.plan.PipelineCompiler;
+import io.sluice.shuffle.plan.PlanCodec;
+import io.sluice.shuffle.plan.ShippedPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One query on one CN, on a thread of its own: decodes the shipped plan, compiles this CN's
+ * fragments for its index in the query (every CN derives the same boundaries and scan assignment
+ * from the same zonemaps), opens its exchanges' receivers and says PREPARED; on START runs its
+ * pipelines with the CN's workers; then reports FINISHED with what its senders moved (CN 0 first
+ * sends the result rows), or FAILED with the cause. A CANCEL, or the CN losing its coordinator,
+ * stops it wherever it is: waiting to start, running (every pipeline and exchange wait checks the
+ * query's {@link Cancellation}), or sending results.
+ */
+final class CnQuery implements Runnable {
+    private final CnServer server;
+    private final Prepare prepare;
+    private final long memberId;
+    private final Cancellation cancellation = new Cancellation();
+    private final CountDownLatch startSignal = new CountDownLatch(1);
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private volatile boolean cancelled;
+
+    CnQuery(final CnServer server, final Prepare prepare, final long memberId) {
+        this.server = server;
+        this.prepare = prepare;
+        this.memberId = memberId;
+    }
+
+    long queryId() {
+        return prepare.queryId();
+    }
+
+    /** Starts the query's thread: it compiles and prepares at once. */
+    void begin() {
+        final Thread thread = new Thread(this, "sluice-query-" + prepare.queryId() + "-cn" + prepare.index());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Every CN has prepared: run. */
+    void start() {
+        startSignal.countDown();
+    }
+
+    /** Stops the query wherever it is (idempotent); it then reports nothing more. */
+    void cancel(final String reason) {
+        cancelled = true;
+        cancellation.cancel(new IllegalStateException(reason));
+        startSignal.countDown();
+    }
+
+    /** Waits up to {@code timeoutNs} for the query's thread to end. */
+    void awaitEnd(final long timeoutNs) {
+        try {
+            ended.await(timeoutNs, TimeUnit.NANOSECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void run() {
+        ClusterExchanges exchanges = null;
+        try {
+            final ShippedPlan shipped = PlanCodec.decode(prepare.plan());
+            final Topology topology = new Topology(prepare.cnCount(), prepare.cores());
+            final ComputeNode view = new ComputeNode(prepare.index(), channels(prepare.data()), server.dataPlane(),
+                    cancellation);
+            exchanges = new ClusterExchanges(view, prepare.queryId(), 0, topology, shipped.config().shuffle());
+            final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
+                    prepare.index(), exchanges).compile(shipped.plan());
+            server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
+            awaitStart();
+            final long startNs = System.nanoTime();
+            server.executor(prepare.cores()).run(compiled.pipelines(), cancellation);
+            final boolean gathers = prepare.index() == PipelineCompiler.COORDINATOR;
+            if (gathers) {
+                ResultRows.send(prepare.queryId(), compiled.result().result(), server.results(),
+                        server.context().prepareTimeoutNs());
+            }
+            final QueryStats stats = stats(shipped, topology, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
+                    compiled, exchanges, view);
+            server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
+                    gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
+                    gathers ? DistributedExplain.render(prepare.name(), shipped.config(), topology, compiled, exchanges)
+                            : null));
+        } catch (final Throwable t) {
+            if (exchanges != null) {
+                for (final DispatchSink sink : exchanges.sinks()) {
+                    sink.abort(t);
+                }
+            }
+            if (!cancelled) {
+                final Throwable cause = t instanceof QueryCancelledException && t.getCause() != null ? t.getCause() : t;
+                server.send(new Failed(prepare.queryId(), memberId, prepare.index(), cause.getClass().getSimpleName(),
+                        cause.getMessage() == null ? cause.toString() : cause.getMessage(), followsAnother(cause)));
+            }
+        } finally {
+            if (exchanges != null) {
+                exchanges.close();
+            }
+            server.finished(this);
+            ended.countDown();
+        }
+    }
+
+    /** Whether a failure is this CN hearing of another CN's: the cause arose there. */
+    private static boolean followsAnother(final Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SenderFailedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void awaitStart() throws InterruptedException {
+        // The coordinator starts, cancels, or falls silent (then the CN cancels every query): never forever.
+        if (!startSignal.await(2 * server.context().prepareTimeoutNs(), TimeUnit.NANOSECONDS)) {
+            throw new IllegalStateException("CN " + server.nameOf() + " prepared query " + prepare.queryId()
+                    + " but was never told to start it");
+        }
+        cancellation.check();
+    }
+
+    private static Channels channels(final List<StreamAddress> data) {
+        final String[] channels = new String[data.size()];
+        final int[] streams = new int[data.size()];
+        for (int i = 0; i < channels.length; i++) {
+            channels[i] = data.get(i).channel();
+            streams[i] = data.get(i).stream();
+        }
+        return new Channels(channels, streams);
+    }
+
+    /** What this CN's senders moved, per exchange, and how its shuffles and colocated scans routed batches. */
+    private QueryStats stats(final ShippedPlan shipped, final Topology topology, final long wallMillis,
+            final PipelineCompiler.Compiled compiled, final ClusterExchanges exchanges, final ComputeNode view) {
+        long whole = 0;
+        long split = 0;
+        final List<QueryStats.ExchangeStats> list = new ArrayList<>();
+        for (int i = 0; i < exchanges.count(); i++) {
+            final DispatchSink sink = exchanges.sinks().get(i);
+            whole += sink.wholeBatchRoutes();
+            split += sink.splitBatches();
+            final Exchange exchange = sink.exchange();
+            final ExchangeCounters counters = view.counters(exchange);
+            final long[] bucketRows = new long[topology.bucketCount()];
+            for (int b = 0; b < bucketRows.length; b++) {
+                bucketRows[b] = counters.rowsTo(b);
+            }
+            list.add(new QueryStats.ExchangeStats(i, sink.plannedMode().name(), sink.keyNames(), counters.remoteRows(),
+                    counters.remoteBytes(), counters.localRows(), counters.localBytes(), bucketRows));
+        }
+        for (final Pipeline p : compiled.pipelines()) {
+            if (p.source() instanceof ColocatedScan scan) {
+                whole += scan.wholeBlockReads();
+            }
+        }
+        return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
+                list);
+    }
+}

@@ -1,0 +1,369 @@
+package io.sluice.dispatch.cluster;
+
+import io.aeron.Aeron;
+import io.sluice.dispatch.DataPlane;
+import io.sluice.dispatch.DispatchContext;
+import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlMessage.Accept;
+import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Leave;
+import io.sluice.dispatch.control.ControlMessage.Prepare;
+import io.sluice.dispatch.control.ControlMessage.Register;
+import io.sluice.dispatch.control.ControlMessage.Reject;
+import io.sluice.dispatch.control.ControlMessage.Shutdown;
+import io.sluice.dispatch.control.ControlMessage.Start;
+import io.sluice.dispatch.control.ControlPublisher;
+import io.sluice.dispatch.control.ControlSubscriber;
+import io.sluice.dispatch.control.ControlVersionException;
+import io.sluice.dispatch.control.StreamAddress;
+import io.sluice.shuffle.exec.PipelineExecutor;
+import io.sluice.storage.Table;
+import io.sluice.storage.wire.WireFormatException;
+import io.sluice.transport.Endpoint;
+import io.sluice.transport.TransportContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+
+/**
+ * A compute node: registers with its coordinator, sends it heartbeats, and runs the queries it is
+ * given, each on a thread of its own ({@link CnQuery}) with the node's worker threads, over the
+ * store every CN shares. Its data plane ({@link DataPlane}) carries batches to and from the other CNs
+ * directly; the coordinator sees only control messages.
+ *
+ * <p>One control loop thread (an Agrona agent) polls the control stream, registers until accepted (every
+ * register interval), heartbeats while a member, forwards START and CANCEL to the queries, and sends
+ * what the queries hand it; it never waits. A CN that hears nothing from its coordinator for the dead
+ * timeout (the coordinator died, restarted, or took this CN for dead) drops its queries and registers
+ * again, so a restarted coordinator is rejoined and a CN that was stopped (SIGSTOP) rejoins once it
+ * runs again. A {@link Reject} (a name already taken, another protocol version) ends it:
+ * {@link #rejected()} completes with the reason.
+ */
+public final class CnServer implements Agent, AutoCloseable {
+    private static final int FRAGMENT_LIMIT = 32;
+
+    private final Aeron aeron;
+    private final String name;
+    private final int cores;
+    private final StreamAddress control;
+    private final StreamAddress coordinator;
+    private final OpenTables tables;
+    private final ClusterContext context;
+    private final TransportContext transport;
+    private final Consumer<String> log;
+    private final long incarnation = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    private final ControlSubscriber controlIn;
+    private final DataPlane plane;
+    private final ControlPublisher toCoordinator;
+    private final AgentRunner runner;
+    private final ManyToOneConcurrentLinkedQueue<ControlMessage> outbox = new ManyToOneConcurrentLinkedQueue<>();
+    private final Map<Long, CnQuery> queries = new ConcurrentHashMap<>();
+    private final Map<Integer, PipelineExecutor> executors = new HashMap<>();
+    private final CompletableFuture<String> rejected = new CompletableFuture<>();
+    private final ControlSubscriber.Handler handler = new ControlSubscriber.Handler() {
+        @Override
+        public void onMessage(final ControlMessage message) {
+            handle(message);
+        }
+
+        @Override
+        public void onBadMessage(final WireFormatException fault) {
+            log.accept("cn " + name + ": dropped a control message that does not decode: " + fault.getMessage());
+        }
+
+        @Override
+        public void onVersionMismatch(final ControlVersionException mismatch) {
+            log.accept("cn " + name + ": dropped a control message: " + mismatch.getMessage());
+        }
+    };
+
+    // The control loop's state.
+    private ControlMessage pending;
+    private long memberId = -1;
+    private long coordinatorIncarnation;
+    private ControlPublisher toResults;
+    private StreamAddress resultsAddress;
+    private long lastHeardNs;
+    private long lastRegisterNs;
+    private long lastHeartbeatNs;
+    private volatile boolean member;
+    private boolean started;
+
+    /**
+     * A CN that receives control messages on the listener's first stream and data on its second (it owns
+     * them from now on) and registers with the coordinator at {@code coordinator}; {@link #start} runs it.
+     *
+     * @param log where joining, leaving and losing the coordinator are reported, a line each
+     */
+    CnServer(final Aeron aeron, final Listener listener, final String name, final int cores,
+            final StreamAddress coordinator, final OpenTables tables, final ClusterContext context,
+            final TransportContext transport, final DispatchContext dispatch, final Consumer<String> log) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("a CN needs at least one core, got " + cores);
+        }
+        this.aeron = aeron;
+        this.name = name;
+        this.cores = cores;
+        this.control = listener.address(0);
+        this.coordinator = coordinator;
+        this.tables = tables;
+        this.context = context.validate();
+        this.transport = transport;
+        this.log = log;
+        this.controlIn = new ControlSubscriber(listener.subscription(0));
+        final StreamAddress data = listener.address(1);
+        this.plane = new DataPlane(aeron, listener.subscription(1), data.channel(), data.stream(), transport, dispatch);
+        this.toCoordinator = new ControlPublisher(aeron.addPublication(
+                Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()));
+        this.runner = new AgentRunner(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MILLISECONDS.toNanos(1)), t -> log.accept("cn " + name + ": " + t), null, this);
+    }
+
+    /** A CN listening on UDP {@code bind} (port 0: any free port) that joins the coordinator at {@code coordinator}. */
+    public static CnServer udp(final Aeron aeron, final Endpoint bind, final Endpoint coordinator, final String name,
+            final int cores, final OpenTables tables, final ClusterContext context, final TransportContext transport,
+            final DispatchContext dispatch, final Consumer<String> log) {
+        return new CnServer(aeron, Listener.udp(aeron, bind, Streams.CONTROL, Streams.DATA), name, cores,
+                new StreamAddress(coordinator.channel(), Streams.CONTROL), tables, context, transport, dispatch, log);
+    }
+
+    /** A CN on {@code aeron:ipc} in slot {@code slot} of an embedded cluster (its own streams). */
+    static CnServer ipc(final Aeron aeron, final int slot, final StreamAddress coordinator, final String name,
+            final int cores, final OpenTables tables, final ClusterContext context, final TransportContext transport,
+            final DispatchContext dispatch, final Consumer<String> log) {
+        return new CnServer(aeron, Listener.ipc(aeron, Streams.IPC_CN_BASE + 2 * slot, Streams.IPC_CN_BASE + 2 * slot + 1),
+                name, cores, coordinator, tables, context, transport, dispatch, log);
+    }
+
+    /** Starts the control loop on its own thread: the CN registers at once. */
+    public CnServer start() {
+        AgentRunner.startOnThread(runner);
+        started = true;
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Where it receives control messages. */
+    public StreamAddress control() {
+        return control;
+    }
+
+    /** Whether the coordinator has taken it in and is heard from; any thread. */
+    public boolean isMember() {
+        return member;
+    }
+
+    /** Completes with the coordinator's reason when it refuses this CN; the CN then stops registering. */
+    public CompletableFuture<String> rejected() {
+        return rejected;
+    }
+
+    /** Queries running now; any thread. */
+    public int activeQueries() {
+        return queries.size();
+    }
+
+    @Override
+    public String roleName() {
+        return "sluice-cn-" + name;
+    }
+
+    @Override
+    public int doWork() {
+        int work = controlIn.poll(handler, FRAGMENT_LIMIT);
+        final long now = System.nanoTime();
+        if (rejected.isDone()) {
+            return work;
+        }
+        if (memberId < 0) {
+            if (now - lastRegisterNs >= context.registerIntervalNs()) {
+                lastRegisterNs = now;
+                toCoordinator.offer(new Register(control, name, cores, plane(), ProcessHandle.current().pid(),
+                        incarnation, CnServer.class.getPackage().getImplementationVersion() == null ? "dev"
+                        : CnServer.class.getPackage().getImplementationVersion()));
+                work++;
+            }
+        } else if (now - lastHeardNs > context.deadTimeoutNs()) {
+            lost("lost the coordinator at " + coordinator + ": nothing heard for "
+                    + TimeUnit.NANOSECONDS.toMillis(now - lastHeardNs) + " ms; registering again");
+            work++;
+        } else if (now - lastHeartbeatNs >= context.heartbeatIntervalNs()) {
+            lastHeartbeatNs = now;
+            toCoordinator.offer(new CnHeartbeat(memberId, incarnation, queries.size(), ProcessMemory.peakRssBytes()));
+            work++;
+        }
+        return work + drainOutbox();
+    }
+
+    private StreamAddress plane() {
+        return new StreamAddress(plane.channel(), plane.stream());
+    }
+
+    /** Sends what the queries handed over, in order, while the publication takes it. */
+    private int drainOutbox() {
+        int sent = 0;
+        while (true) {
+            if (pending == null) {
+                pending = outbox.poll();
+                if (pending == null) {
+                    return sent;
+                }
+            }
+            if (!toCoordinator.offer(pending)) {
+                return sent;
+            }
+            pending = null;
+            sent++;
+        }
+    }
+
+    private void handle(final ControlMessage message) {
+        final long now = System.nanoTime();
+        if (message instanceof Accept a) {
+            final boolean again = memberId == a.memberId();
+            memberId = a.memberId();
+            coordinatorIncarnation = a.coordinatorIncarnation();
+            lastHeardNs = now;
+            member = true;
+            if (!a.results().equals(resultsAddress)) {
+                CloseHelper.quietClose(toResults);
+                resultsAddress = a.results();
+                toResults = new ControlPublisher(aeron.addPublication(
+                        Endpoint.publicationChannel(resultsAddress.channel(), transport), resultsAddress.stream()));
+            }
+            if (!again) {
+                log.accept("cn " + name + " joined: CN " + a.position() + " of " + a.memberCount() + " in the cluster of "
+                        + coordinator.channel().replace("aeron:udp?endpoint=", "") + " (epoch " + a.epoch() + ")");
+            }
+        } else if (message instanceof Reject r) {
+            log.accept("cn " + name + ": the coordinator refused it: " + r.reason());
+            rejected.complete(r.reason());
+        } else if (message instanceof CoordinatorHeartbeat h) {
+            if (memberId >= 0 && h.coordinatorIncarnation() == coordinatorIncarnation) {
+                lastHeardNs = now;
+            }
+        } else if (message instanceof Shutdown s) {
+            if (memberId >= 0 && s.coordinatorIncarnation() == coordinatorIncarnation) {
+                lost(s.reason() + "; waiting for it to come back");
+            }
+        } else if (message instanceof Prepare p) {
+            if (memberId < 0) {
+                return;
+            }
+            lastHeardNs = now;
+            final CnQuery query = new CnQuery(this, p, memberId);
+            if (queries.putIfAbsent(p.queryId(), query) == null) {
+                query.begin();
+            }
+        } else if (message instanceof Start s) {
+            final CnQuery q = queries.get(s.queryId());
+            if (q != null) {
+                q.start();
+            }
+        } else if (message instanceof Cancel c) {
+            final CnQuery q = queries.get(c.queryId());
+            if (q != null) {
+                q.cancel(c.reason());
+            }
+        }
+    }
+
+    /** No longer a member: every query is dropped, and the CN registers again. */
+    private void lost(final String why) {
+        log.accept("cn " + name + ": " + why);
+        memberId = -1;
+        member = false;
+        lastRegisterNs = 0;
+        for (final CnQuery q : queries.values()) {
+            q.cancel("CN " + name + " " + why);
+        }
+    }
+
+    /** Hands a message to the control loop, which sends it to the coordinator; any thread. */
+    void send(final ControlMessage message) {
+        outbox.offer(message);
+    }
+
+    /** The publication for result rows; set while a member. */
+    ControlPublisher results() {
+        return toResults;
+    }
+
+    DataPlane dataPlane() {
+        return plane;
+    }
+
+    ClusterContext context() {
+        return context;
+    }
+
+    String nameOf() {
+        return name;
+    }
+
+    /** A table of the shared store, opened once (its block files mapped and checked once). */
+    Table table(final String table) {
+        return tables.get(table);
+    }
+
+    /** Worker threads for queries of {@code coresPerCn} cores. */
+    synchronized PipelineExecutor executor(final int coresPerCn) {
+        return executors.computeIfAbsent(coresPerCn, PipelineExecutor::new);
+    }
+
+    /** A query ended, however it ended. */
+    void finished(final CnQuery query) {
+        queries.remove(query.queryId(), query);
+    }
+
+    /**
+     * Leaves the membership (telling the coordinator), cancels the queries, waits briefly for them to
+     * stop, and releases the data plane and the Aeron resources; the client and the tables stay their
+     * owners'.
+     */
+    @Override
+    public void close() {
+        if (started) {
+            CloseHelper.close(runner);
+        } else {
+            onClose();
+        }
+    }
+
+    @Override
+    public void onClose() {
+        if (memberId >= 0) {
+            toCoordinator.offer(new Leave(memberId, incarnation));
+        }
+        final List<CnQuery> running = new ArrayList<>(queries.values());
+        for (final CnQuery q : running) {
+            q.cancel("CN " + name + " stopped");
+        }
+        for (final CnQuery q : running) {
+            q.awaitEnd(TimeUnit.SECONDS.toNanos(5));
+        }
+        synchronized (this) {
+            for (final PipelineExecutor e : executors.values()) {
+                e.close();
+            }
+            executors.clear();
+        }
+        CloseHelper.quietCloseAll(plane, controlIn, toCoordinator, toResults);
+    }
+}

@@ -1,0 +1,149 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.dispatch.control.ControlMessage.CnUsage;
+import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.QueryDone;
+import io.sluice.dispatch.control.ControlMessage.ResultBatch;
+import io.sluice.dispatch.control.ControlMessage.ResultEnd;
+import io.sluice.dispatch.control.QueryStats;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One query as the coordinator runs it: the client that asked, the CNs it runs on by index, which of
+ * them have prepared and finished, and the result rows CN 0 sent; then the answer, the stats of every
+ * CN summed. Used by the coordinator's control loop only.
+ */
+final class CoordinatedQuery {
+    enum Phase { PREPARING, RUNNING }
+
+    final long queryId;
+    final long requestId;
+    final String name;
+    final Peer client;
+    final List<Member> cns;
+    final int cores;
+    final long startNs;
+    Phase phase = Phase.PREPARING;
+    private final boolean[] prepared;
+    private final Finished[] finished;
+    private final List<ResultBatch> results = new ArrayList<>();
+    private int preparedCount;
+    private int finishedCount;
+    private ResultEnd resultEnd;
+    /** A CN's failure that follows another CN's, kept while the coordinator waits for the first cause. */
+    Failed secondary;
+    long secondaryAtNs;
+
+    CoordinatedQuery(final long queryId, final long requestId, final String name, final Peer client,
+            final List<Member> cns, final int cores, final long startNs) {
+        this.queryId = queryId;
+        this.requestId = requestId;
+        this.name = name;
+        this.client = client;
+        this.cns = List.copyOf(cns);
+        this.cores = cores;
+        this.startNs = startNs;
+        this.prepared = new boolean[cns.size()];
+        this.finished = new Finished[cns.size()];
+    }
+
+    /** The index of a CN in this query, or -1 when it is not one of its CNs. */
+    int indexOf(final long memberId) {
+        for (int i = 0; i < cns.size(); i++) {
+            if (cns.get(i).memberId == memberId) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Records that CN {@code index} prepared; whether all have. */
+    boolean prepared(final int index) {
+        if (!prepared[index]) {
+            prepared[index] = true;
+            preparedCount++;
+        }
+        return preparedCount == cns.size();
+    }
+
+    /** The CNs that have not prepared, for a timeout's message. */
+    List<String> notPrepared() {
+        final List<String> names = new ArrayList<>();
+        for (int i = 0; i < cns.size(); i++) {
+            if (!prepared[i]) {
+                names.add(cns.get(i).name);
+            }
+        }
+        return names;
+    }
+
+    /** Records CN {@code index}'s report (its index in this query, not what the message claims). */
+    void finished(final int index, final Finished report) {
+        if (finished[index] == null) {
+            finished[index] = report;
+            finishedCount++;
+        }
+    }
+
+    void result(final ResultBatch batch) {
+        results.add(batch);
+    }
+
+    void resultsEnded(final ResultEnd end) {
+        resultEnd = end;
+    }
+
+    /** CN 0's end of the result rows. */
+    ResultEnd resultEnd() {
+        return resultEnd;
+    }
+
+    /** Whether every CN finished and CN 0's rows are all here. */
+    boolean complete() {
+        return finishedCount == cns.size() && resultEnd != null;
+    }
+
+    List<ResultBatch> results() {
+        return results;
+    }
+
+    /** The answer to the client: CN 0's result type, decisions and plan, every CN's stats summed. */
+    QueryDone done(final long nowNs) {
+        final Finished first = finished[0];
+        final Map<Integer, QueryStats.ExchangeStats> exchanges = new LinkedHashMap<>();
+        long whole = 0;
+        long split = 0;
+        final List<CnUsage> usage = new ArrayList<>();
+        for (int i = 0; i < finished.length; i++) {
+            final QueryStats s = finished[i].stats();
+            whole += s.wholeBlockRoutes();
+            split += s.splitBatches();
+            for (final QueryStats.ExchangeStats e : s.exchanges()) {
+                exchanges.merge(e.id(), e, CoordinatedQuery::sum);
+            }
+            usage.add(new CnUsage(cns.get(i).name, finished[i].rssBytes()));
+        }
+        final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
+                TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()));
+        return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
+    }
+
+    private static QueryStats.ExchangeStats sum(final QueryStats.ExchangeStats a, final QueryStats.ExchangeStats b) {
+        final long[] rows = a.bucketRows().clone();
+        for (int i = 0; i < rows.length && i < b.bucketRows().length; i++) {
+            rows[i] += b.bucketRows()[i];
+        }
+        return new QueryStats.ExchangeStats(a.id(), a.mode(), a.keys(), a.rowsRemote() + b.rowsRemote(),
+                a.bytesRemote() + b.bytesRemote(), a.rowsLocal() + b.rowsLocal(), a.bytesLocal() + b.bytesLocal(), rows);
+    }
+
+    /** "query q (name)", for messages. */
+    String describe() {
+        return "query " + queryId + " (" + name + ")";
+    }
+}

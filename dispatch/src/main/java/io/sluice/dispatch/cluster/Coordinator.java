@@ -1,0 +1,592 @@
+package io.sluice.dispatch.cluster;
+
+import io.aeron.Aeron;
+import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlMessage.Accept;
+import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.Leave;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.ControlMessage.Prepare;
+import io.sluice.dispatch.control.ControlMessage.Prepared;
+import io.sluice.dispatch.control.ControlMessage.QueryAccepted;
+import io.sluice.dispatch.control.ControlMessage.QueryFailed;
+import io.sluice.dispatch.control.ControlMessage.QueryProgress;
+import io.sluice.dispatch.control.ControlMessage.QueryRequest;
+import io.sluice.dispatch.control.ControlMessage.Register;
+import io.sluice.dispatch.control.ControlMessage.Reject;
+import io.sluice.dispatch.control.ControlMessage.ResultBatch;
+import io.sluice.dispatch.control.ControlMessage.ResultEnd;
+import io.sluice.dispatch.control.ControlMessage.Shutdown;
+import io.sluice.dispatch.control.ControlMessage.Start;
+import io.sluice.dispatch.control.ControlMessage.Status;
+import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.dispatch.control.ControlPublisher;
+import io.sluice.dispatch.control.ControlSubscriber;
+import io.sluice.dispatch.control.ControlVersionException;
+import io.sluice.dispatch.control.MemberState;
+import io.sluice.dispatch.control.StreamAddress;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.plan.PlanCodec;
+import io.sluice.shuffle.plan.PlanNode;
+import io.sluice.shuffle.plan.ShippedPlan;
+import io.sluice.storage.Store;
+import io.sluice.storage.wire.WireFormatException;
+import io.sluice.transport.Endpoint;
+import io.sluice.transport.TransportContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * The coordinator of a cluster: keeps the membership (CNs register, heartbeat, leave or fall silent),
+ * plans each query a client sends for the CNs alive when it arrives, ships it to them, starts it once
+ * every CN has prepared, gathers their stats and CN 0's result rows, and answers the client. It never
+ * touches the data: batches go CN to CN.
+ *
+ * <p>One control loop thread (an Agrona agent) does all of it and never waits: it polls the control
+ * stream and the result stream, sends heartbeats, checks every member's silence, and hands messages to
+ * its peers' outboxes ({@link Peer}), which go out when their publications take them. A CN silent for
+ * the suspect timeout is suspect (still a member, but not given new queries), for the dead timeout
+ * dead: it leaves the membership and every query it was in fails, naming it, and the others of those
+ * queries are told to cancel. Query ids start from a random number per coordinator, so a restarted
+ * coordinator never reuses an id its CNs saw.
+ */
+public final class Coordinator implements Agent, AutoCloseable {
+    private static final int FRAGMENT_LIMIT = 32;
+    /**
+     * How long a query whose CNs report only failures that follow another CN's waits for that CN's own
+     * report, the first cause, before it fails with what they heard.
+     */
+    private static final long SECONDARY_GRACE_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Client peers unused this long, with nothing waiting, are closed. */
+    private static final long CLIENT_IDLE_NS = TimeUnit.MINUTES.toNanos(1);
+
+    private final Aeron aeron;
+    private final StreamAddress control;
+    private final StreamAddress results;
+    private final String listening;
+    private final Store store;
+    private final ClusterContext context;
+    private final TransportContext transport;
+    private final Consumer<String> log;
+    private final long incarnation = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    private final ControlSubscriber controlIn;
+    private final ControlSubscriber resultsIn;
+    private final AgentRunner runner;
+    private final ControlSubscriber.Handler handler = new ControlSubscriber.Handler() {
+        @Override
+        public void onMessage(final ControlMessage message) {
+            handle(message);
+        }
+
+        @Override
+        public void onVersionMismatch(final ControlVersionException mismatch) {
+            if (mismatch.replyTo() != null) {
+                try (Peer peer = peer(mismatch.replyTo())) {
+                    peer.send(new Reject(mismatch.getMessage()));
+                }
+            }
+            log.accept("coordinator: refused a message of another version: " + mismatch.getMessage());
+        }
+    };
+
+    // The control loop's state.
+    private final Map<Long, Member> members = new LinkedHashMap<>();
+    private final Map<Long, CoordinatedQuery> queries = new LinkedHashMap<>();
+    private final Map<StreamAddress, Peer> clients = new HashMap<>();
+    private long epoch;
+    private long nextMemberId = 1;
+    private long nextQueryId;
+    private long lastHeartbeatNs;
+    private volatile List<MemberStatus> membership = List.of();
+    private volatile long badMessages;
+    private boolean started;
+
+    /**
+     * A coordinator receiving control messages on the listener's first stream and result rows on its
+     * second, checking queries against {@code store}; {@link #start} runs it. It owns the listener's
+     * subscriptions from now on.
+     *
+     * @param log where membership changes and refusals are reported, a line each
+     */
+    Coordinator(final Aeron aeron, final Listener listener, final Store store, final ClusterContext context,
+            final TransportContext transport, final Consumer<String> log) {
+        this.aeron = aeron;
+        this.control = listener.address(0);
+        this.results = listener.address(1);
+        this.listening = listener.describe();
+        this.store = store;
+        this.context = context.validate();
+        this.transport = transport;
+        this.log = log;
+        this.nextQueryId = (ThreadLocalRandom.current().nextLong(1L << 20) << 32) + 1;
+        this.controlIn = new ControlSubscriber(listener.subscription(0));
+        this.resultsIn = new ControlSubscriber(listener.subscription(1));
+        this.runner = new AgentRunner(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MILLISECONDS.toNanos(1)), t -> log.accept("coordinator: " + t), null, this);
+    }
+
+    /** A coordinator listening on UDP {@code endpoint} (port 0: any free port). */
+    public static Coordinator udp(final Aeron aeron, final Endpoint endpoint, final Store store,
+            final ClusterContext context, final TransportContext transport, final Consumer<String> log) {
+        return new Coordinator(aeron, Listener.udp(aeron, endpoint, Streams.CONTROL, Streams.RESULTS), store, context,
+                transport, log);
+    }
+
+    /** A coordinator on {@code aeron:ipc}, for CNs and clients sharing its media driver. */
+    public static Coordinator ipc(final Aeron aeron, final Store store, final ClusterContext context,
+            final TransportContext transport, final Consumer<String> log) {
+        return new Coordinator(aeron, Listener.ipc(aeron, Streams.CONTROL, Streams.RESULTS), store, context,
+                transport, log);
+    }
+
+    /** HOST:PORT it listens on (the port it got when asked for 0), or its IPC stream. */
+    public String listening() {
+        return listening;
+    }
+
+    /** Starts the control loop on its own thread. */
+    public Coordinator start() {
+        AgentRunner.startOnThread(runner);
+        started = true;
+        return this;
+    }
+
+    /** Where CNs and clients send control messages. */
+    public StreamAddress control() {
+        return control;
+    }
+
+    /** The members as of the last heartbeat round (a few times a second); any thread. */
+    public List<MemberStatus> membership() {
+        return membership;
+    }
+
+    /** Members alive now; any thread. */
+    public int aliveCount() {
+        int alive = 0;
+        for (final MemberStatus m : membership) {
+            alive += m.state() == MemberState.ALIVE ? 1 : 0;
+        }
+        return alive;
+    }
+
+    /** Control messages that did not decode or came in another version. */
+    public long badMessages() {
+        return badMessages;
+    }
+
+    @Override
+    public String roleName() {
+        return "sluice-coordinator";
+    }
+
+    @Override
+    public int doWork() {
+        int work = controlIn.poll(handler, FRAGMENT_LIMIT) + resultsIn.poll(handler, FRAGMENT_LIMIT);
+        final long now = System.nanoTime();
+        if (now - lastHeartbeatNs >= context.heartbeatIntervalNs()) {
+            lastHeartbeatNs = now;
+            work += heartbeat(now);
+        }
+        for (final Member m : members.values()) {
+            work += m.peer.drain();
+        }
+        for (final Peer client : clients.values()) {
+            work += client.drain();
+        }
+        badMessages = controlIn.badMessages() + resultsIn.badMessages();
+        return work;
+    }
+
+    /** Heartbeats to members and progress to clients; members silent too long leave; stuck prepares fail. */
+    private int heartbeat(final long now) {
+        final List<Member> dead = new ArrayList<>();
+        for (final Member m : members.values()) {
+            if (m.state(now, context) == MemberState.DEAD) {
+                dead.add(m);
+            } else {
+                m.peer.send(new CoordinatorHeartbeat(incarnation, epoch, members.size()));
+            }
+        }
+        for (final Member m : dead) {
+            remove(m, m.describe() + " died or stalled: no heartbeat for "
+                    + TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs) + " ms (" + ClusterContext.DEAD_TIMEOUT_PROP_NAME
+                    + " = " + TimeUnit.NANOSECONDS.toMillis(context.deadTimeoutNs()) + " ms)");
+        }
+        for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
+            if (q.secondary != null && now - q.secondaryAtNs > SECONDARY_GRACE_NS) {
+                // The CN whose failure the others heard of never said why: report what they heard.
+                fail(q, q.secondary);
+            } else if (q.phase == CoordinatedQuery.Phase.PREPARING && now - q.startNs > context.prepareTimeoutNs()) {
+                fail(q, "TimeoutException", q.describe() + ": " + q.notPrepared() + " did not prepare within "
+                        + TimeUnit.NANOSECONDS.toMillis(context.prepareTimeoutNs()) + " ms (raise "
+                        + ClusterContext.PREPARE_TIMEOUT_PROP_NAME + " for stores whose tables take long to open)");
+            } else {
+                q.client.send(new QueryProgress(q.requestId, q.queryId, TimeUnit.NANOSECONDS.toMillis(now - q.startNs)));
+            }
+        }
+        for (final Iterator<Peer> it = clients.values().iterator(); it.hasNext(); ) {
+            final Peer client = it.next();
+            if (client.waiting() == 0 && now - client.lastUsedNs() > CLIENT_IDLE_NS && !inUse(client)) {
+                client.close();
+                it.remove();
+            }
+        }
+        publishMembership(now);
+        return dead.size();
+    }
+
+    /** Refreshes what {@link #membership} returns. */
+    private void publishMembership(final long now) {
+        final List<MemberStatus> status = new ArrayList<>();
+        for (final Member m : members.values()) {
+            status.add(m.status(now, context));
+        }
+        membership = List.copyOf(status);
+    }
+
+    private boolean inUse(final Peer client) {
+        for (final CoordinatedQuery q : queries.values()) {
+            if (q.client == client) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void handle(final ControlMessage message) {
+        final long now = System.nanoTime();
+        if (message instanceof Register r) {
+            register(r, now);
+        } else if (message instanceof CnHeartbeat h) {
+            final Member m = members.get(h.memberId());
+            if (m != null && m.incarnation == h.incarnation()) {
+                m.lastHeardNs = now;
+                m.activeQueries = h.activeQueries();
+                m.rssBytes = h.rssBytes();
+            }
+        } else if (message instanceof Leave l) {
+            final Member m = members.get(l.memberId());
+            if (m != null && m.incarnation == l.incarnation()) {
+                remove(m, m.describe() + " stopped");
+            }
+        } else if (message instanceof Prepared p) {
+            final CoordinatedQuery q = queryOf(p.queryId(), p.memberId(), now);
+            if (q != null && q.phase == CoordinatedQuery.Phase.PREPARING && q.prepared(q.indexOf(p.memberId()))) {
+                q.phase = CoordinatedQuery.Phase.RUNNING;
+                for (final Member m : q.cns) {
+                    m.peer.send(new Start(q.queryId));
+                }
+            }
+        } else if (message instanceof Finished f) {
+            final CoordinatedQuery q = queryOf(f.queryId(), f.memberId(), now);
+            if (q != null) {
+                q.finished(q.indexOf(f.memberId()), f);
+                completeIfDone(q, now);
+            }
+        } else if (message instanceof Failed f) {
+            final CoordinatedQuery q = queryOf(f.queryId(), f.memberId(), now);
+            if (q != null && f.secondary()) {
+                if (q.secondary == null) {
+                    q.secondary = f;
+                    q.secondaryAtNs = now;
+                }
+            } else if (q != null) {
+                fail(q, f);
+            }
+        } else if (message instanceof ResultBatch b) {
+            final CoordinatedQuery q = queries.get(b.queryId());
+            if (q != null) {
+                q.result(b);
+            }
+        } else if (message instanceof ResultEnd e) {
+            final CoordinatedQuery q = queries.get(e.queryId());
+            if (q != null) {
+                q.resultsEnded(e);
+                completeIfDone(q, now);
+            }
+        } else if (message instanceof QueryRequest r) {
+            startQuery(r, now);
+        } else if (message instanceof StatusRequest s) {
+            final List<MemberStatus> status = new ArrayList<>();
+            for (final Member m : members.values()) {
+                status.add(m.status(now, context));
+            }
+            client(s.replyTo()).send(new Status(s.requestId(), incarnation, epoch, status));
+        } else {
+            log.accept("coordinator: ignored a " + message.getClass().getSimpleName() + ", which only CNs and clients take");
+        }
+    }
+
+    /** The query a CN's message is about, counting the message as a sign of life; null when unknown. */
+    private CoordinatedQuery queryOf(final long queryId, final long memberId, final long now) {
+        final Member m = members.get(memberId);
+        if (m != null) {
+            m.lastHeardNs = now;
+        }
+        final CoordinatedQuery q = queries.get(queryId);
+        return q != null && q.indexOf(memberId) >= 0 ? q : null;
+    }
+
+    private void register(final Register r, final long now) {
+        if (r.cores() < 1 || r.name().isBlank()) {
+            try (Peer peer = peer(r.replyTo())) {
+                peer.send(new Reject("a CN needs a name and at least one core, got name '" + r.name() + "' and "
+                        + r.cores() + " cores"));
+            }
+            return;
+        }
+        for (final Member m : new ArrayList<>(members.values())) {
+            if (m.name.equals(r.name())) {
+                if (m.incarnation == r.incarnation() && m.control.equals(r.replyTo())) {
+                    // The same CN asked again before our answer reached it.
+                    m.peer.send(accept(m));
+                    return;
+                }
+                if (m.state(now, context) == MemberState.ALIVE) {
+                    try (Peer peer = peer(r.replyTo())) {
+                        peer.send(new Reject("a CN named '" + r.name() + "' is already a member (" + m.describe()
+                                + "): give each CN its own --name"));
+                    }
+                    log.accept("coordinator: refused a second CN named " + r.name() + " (pid " + r.pid() + ")");
+                    return;
+                }
+                remove(m, m.describe() + " was replaced by a new CN of the same name");
+            } else if (m.control.equals(r.replyTo())) {
+                remove(m, m.describe() + " was replaced by CN " + r.name() + " at the same endpoint");
+            }
+        }
+        final Member member = new Member(nextMemberId++, r, peer(r.replyTo()), now);
+        members.put(member.memberId, member);
+        epoch++;
+        member.peer.send(accept(member));
+        publishMembership(now);
+        log.accept("coordinator: cn " + member.name + " joined from " + member.endpoint() + " with " + member.cores
+                + " cores: " + members.size() + " CN" + (members.size() == 1 ? "" : "s"));
+    }
+
+    private Accept accept(final Member m) {
+        int position = 0;
+        for (final Member other : members.values()) {
+            if (other == m) {
+                break;
+            }
+            position++;
+        }
+        return new Accept(m.memberId, epoch, position, members.size(), incarnation, results);
+    }
+
+    /** Takes a CN out of the membership; the queries it was in fail with {@code why}. */
+    private void remove(final Member m, final String why) {
+        if (members.remove(m.memberId) == null) {
+            return;
+        }
+        epoch++;
+        publishMembership(System.nanoTime());
+        log.accept("coordinator: " + why + ": " + members.size() + " CN" + (members.size() == 1 ? "" : "s") + " left");
+        for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
+            if (q.indexOf(m.memberId) >= 0) {
+                fail(q, "CnLostException", q.describe() + " failed: " + why);
+            }
+        }
+        m.peer.drain();
+        m.peer.close();
+    }
+
+    private void startQuery(final QueryRequest r, final long now) {
+        final Peer client = client(r.replyTo());
+        final long queryId = nextQueryId++;
+        // Suspect CNs are still members: a CN slow to answer for a moment (a pause, a busy machine) keeps
+        // its place; only a dead one leaves, and the queries it was in fail.
+        final List<Member> alive = new ArrayList<>();
+        for (final Member m : members.values()) {
+            if (m.state(now, context) != MemberState.DEAD) {
+                alive.add(m);
+            }
+        }
+        final int wanted = r.cnCount() == 0 ? alive.size() : r.cnCount();
+        final String refusal;
+        if (alive.isEmpty()) {
+            refusal = "no CN is alive in the cluster: start one with sluice cn --coordinator " + listening
+                    + " --store DIR --cores K";
+        } else if (wanted < 0 || wanted > alive.size()) {
+            refusal = "the query asks for " + wanted + " CNs but " + alive.size() + " " + (alive.size() == 1 ? "is" : "are")
+                    + " alive (" + names(alive) + "): ask for at most " + alive.size() + " with --cn, or start more CNs";
+        } else if (r.cores() < 0) {
+            refusal = "cores per CN must be 1 or more, got " + r.cores();
+        } else {
+            refusal = checkPlan(r.plan());
+        }
+        if (refusal != null) {
+            client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", refusal));
+            return;
+        }
+        final List<Member> cns = alive.subList(0, wanted);
+        int cores = r.cores();
+        if (cores == 0) {
+            cores = Integer.MAX_VALUE;
+            for (final Member m : cns) {
+                cores = Math.min(cores, m.cores);
+            }
+        }
+        try {
+            new Topology(wanted, cores);
+        } catch (final IllegalArgumentException e) {
+            client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", e.getMessage()));
+            return;
+        }
+        final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now);
+        queries.put(queryId, q);
+        final List<StreamAddress> data = new ArrayList<>();
+        final List<String> names = new ArrayList<>();
+        for (final Member m : cns) {
+            data.add(m.data);
+            names.add(m.name);
+        }
+        client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
+        for (int i = 0; i < cns.size(); i++) {
+            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, r.plan()));
+        }
+    }
+
+    /** Why a shipped plan cannot run here (it does not decode, or reads a table the store lacks), or null. */
+    private String checkPlan(final byte[] bytes) {
+        final ShippedPlan shipped;
+        try {
+            shipped = PlanCodec.decode(bytes);
+        } catch (final WireFormatException e) {
+            return "the query's plan does not decode: " + e.getMessage();
+        }
+        final Set<String> tables = new LinkedHashSet<>();
+        scanTables(shipped.plan().node(), tables);
+        final List<String> missing = new ArrayList<>();
+        for (final String t : tables) {
+            if (!store.hasTable(t)) {
+                missing.add(t);
+            }
+        }
+        return missing.isEmpty() ? null : "the cluster's store " + store.dir() + " has no table " + missing
+                + " (it has " + store.tableNames() + "): the coordinator and every CN must share one store with"
+                + " the tables the query reads";
+    }
+
+    private static void scanTables(final PlanNode node, final Set<String> out) {
+        if (node instanceof PlanNode.Scan s) {
+            out.add(s.table());
+        } else if (node instanceof PlanNode.Filter f) {
+            scanTables(f.input(), out);
+        } else if (node instanceof PlanNode.Project p) {
+            scanTables(p.input(), out);
+        } else if (node instanceof PlanNode.Aggregation a) {
+            scanTables(a.input(), out);
+        } else if (node instanceof PlanNode.Join j) {
+            scanTables(j.probe(), out);
+            scanTables(j.build(), out);
+        } else if (node instanceof PlanNode.OrderBy o) {
+            scanTables(o.input(), out);
+        } else if (node instanceof PlanNode.Limit l) {
+            scanTables(l.input(), out);
+        }
+    }
+
+    private void completeIfDone(final CoordinatedQuery q, final long now) {
+        if (!q.complete()) {
+            return;
+        }
+        queries.remove(q.queryId);
+        for (final ResultBatch b : q.results()) {
+            q.client.send(b);
+        }
+        q.client.send(q.resultEnd());
+        q.client.send(q.done(now));
+    }
+
+    /** Fails a query with a CN's report, naming the CN. */
+    private void fail(final CoordinatedQuery q, final Failed f) {
+        final int index = q.indexOf(f.memberId());
+        fail(q, f.errorType(), q.describe() + " failed on CN " + q.cns.get(index).name + " (" + index + " of "
+                + q.cns.size() + "): " + f.message());
+    }
+
+    /** Fails a query: every CN of it is told to cancel (idempotent there), the client gets the cause. */
+    private void fail(final CoordinatedQuery q, final String errorType, final String message) {
+        if (queries.remove(q.queryId) == null) {
+            return;
+        }
+        for (final Member m : q.cns) {
+            if (members.containsKey(m.memberId)) {
+                m.peer.send(new Cancel(q.queryId, message));
+            }
+        }
+        q.client.send(new QueryFailed(q.requestId, q.queryId, errorType, message));
+    }
+
+    private Peer client(final StreamAddress replyTo) {
+        return clients.computeIfAbsent(replyTo, this::peer);
+    }
+
+    private Peer peer(final StreamAddress address) {
+        return new Peer(new ControlPublisher(aeron.addPublication(
+                Endpoint.publicationChannel(address.channel(), transport), address.stream())));
+    }
+
+    private static String names(final List<Member> members) {
+        final List<String> names = new ArrayList<>();
+        for (final Member m : members) {
+            names.add(m.name);
+        }
+        return String.join(", ", names);
+    }
+
+    /** Tells every member the coordinator stops (best effort), then closes its subscriptions and publications. */
+    @Override
+    public void onClose() {
+        for (final Member m : members.values()) {
+            m.peer.send(new Shutdown(incarnation, "the coordinator at " + listening + " stopped"));
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        boolean waiting = true;
+        while (waiting && System.nanoTime() - deadline < 0) {
+            waiting = false;
+            for (final Member m : members.values()) {
+                m.peer.drain();
+                waiting |= m.peer.waiting() > 0;
+            }
+            Thread.onSpinWait();
+        }
+        for (final Member m : members.values()) {
+            m.peer.close();
+        }
+        members.clear();
+        CloseHelper.closeAll(clients.values());
+        clients.clear();
+        CloseHelper.closeAll(controlIn, resultsIn);
+    }
+
+    /** Stops the control loop (telling the members) and releases its Aeron resources; the client stays its owner's. */
+    @Override
+    public void close() {
+        if (started) {
+            CloseHelper.close(runner);
+        } else {
+            onClose();
+        }
+    }
+}

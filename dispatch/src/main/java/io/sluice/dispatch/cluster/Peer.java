@@ -1,0 +1,74 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.dispatch.control.ControlLinkException;
+import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlPublisher;
+import java.util.ArrayDeque;
+
+/**
+ * A process a control loop sends to (a CN or a client), with the messages its publication did not
+ * take yet: {@link #send} never waits, what does not go out now goes out on a later {@link #drain},
+ * in order. Used by one thread, the control loop's.
+ */
+final class Peer implements AutoCloseable {
+    private final ControlPublisher publisher;
+    private final ArrayDeque<ControlMessage> outbox = new ArrayDeque<>();
+    private long lastUsedNs = System.nanoTime();
+    private boolean broken;
+
+    Peer(final ControlPublisher publisher) {
+        this.publisher = publisher;
+    }
+
+    /** Sends now if nothing waits before it and the publication takes it, else keeps it for {@link #drain}. */
+    void send(final ControlMessage message) {
+        lastUsedNs = System.nanoTime();
+        if (broken) {
+            return;
+        }
+        if (outbox.isEmpty() && offer(message)) {
+            return;
+        }
+        outbox.addLast(message);
+    }
+
+    /** Sends what waits, in order, until the publication refuses; returns the messages sent. */
+    int drain() {
+        int sent = 0;
+        while (!outbox.isEmpty() && offer(outbox.peekFirst())) {
+            outbox.pollFirst();
+            sent++;
+        }
+        return sent;
+    }
+
+    private boolean offer(final ControlMessage message) {
+        try {
+            return publisher.offer(message);
+        } catch (final ControlLinkException | IllegalArgumentException e) {
+            // A closed publication or a message it can never take: nothing more goes to this peer.
+            broken = true;
+            outbox.clear();
+            return true;
+        }
+    }
+
+    /** Messages waiting to go out. */
+    int waiting() {
+        return outbox.size();
+    }
+
+    /** When this peer was last sent to. */
+    long lastUsedNs() {
+        return lastUsedNs;
+    }
+
+    ControlPublisher publisher() {
+        return publisher;
+    }
+
+    @Override
+    public void close() {
+        publisher.close();
+    }
+}

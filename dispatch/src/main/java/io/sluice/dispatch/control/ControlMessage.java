@@ -1,0 +1,198 @@
+package io.sluice.dispatch.control;
+
+import io.sluice.shuffle.expr.RowType;
+import io.sluice.shuffle.plan.Decision;
+import java.util.List;
+
+/**
+ * The messages of the cluster's control plane, between the coordinator, its CNs and its clients
+ * (never the data itself, which goes CN to CN on the data plane). Every message travels in the
+ * {@link ControlCodec} form with the protocol version in its header.
+ *
+ * <p>Membership: a CN sends {@link Register}, the coordinator answers {@link Accept} or
+ * {@link Reject}; both send heartbeats ({@link CnHeartbeat}, {@link CoordinatorHeartbeat}); a CN that
+ * stops sends {@link Leave}, a coordinator that stops sends {@link Shutdown}. A query: the
+ * coordinator sends {@link Prepare} to each CN of the query, each answers {@link Prepared} once it
+ * compiled its fragments and opened its receivers (or {@link Failed}); then {@link Start}; each CN
+ * answers {@link Finished} with its stats, or {@link Failed}; CN 0 sends the result rows as
+ * {@link ResultBatch}es and a {@link ResultEnd}; {@link Cancel} stops a query on a CN. A client sends
+ * {@link QueryRequest} and gets {@link QueryAccepted}, {@link QueryProgress} while it runs, the rows
+ * ({@link ResultBatch}, {@link ResultEnd}) and {@link QueryDone}, or {@link QueryFailed};
+ * {@link StatusRequest} gets {@link Status}.
+ */
+public sealed interface ControlMessage {
+    /**
+     * A CN asks to join.
+     *
+     * @param replyTo     where the coordinator sends this CN's control messages
+     * @param name        the CN's name, unique among the members
+     * @param cores       worker threads it offers per query
+     * @param data        where it receives data-plane frames
+     * @param pid         its process id, for status
+     * @param incarnation random per CN process start: tells a restarted CN from a repeated register
+     * @param build       its Sluice version, for messages
+     */
+    record Register(StreamAddress replyTo, String name, int cores, StreamAddress data, long pid, long incarnation,
+                    String build) implements ControlMessage {
+    }
+
+    /**
+     * The coordinator took a CN in.
+     *
+     * @param position    the CN's place among the members, from 0
+     * @param memberCount members now, this one included
+     * @param results     where the CN sends result rows (apart from control messages, so that a large result
+     *                    never holds up a heartbeat)
+     */
+    record Accept(long memberId, long epoch, int position, int memberCount, long coordinatorIncarnation,
+                  StreamAddress results) implements ControlMessage {
+    }
+
+    /** The coordinator refused a CN or a client, saying why and what to do. */
+    record Reject(String reason) implements ControlMessage {
+    }
+
+    /** A CN is alive: how many queries it runs and its resident memory. */
+    record CnHeartbeat(long memberId, long incarnation, int activeQueries, long rssBytes) implements ControlMessage {
+    }
+
+    /** The coordinator is alive, with the membership's epoch and size. */
+    record CoordinatorHeartbeat(long coordinatorIncarnation, long epoch, int memberCount) implements ControlMessage {
+    }
+
+    /** A CN stops and leaves the membership. */
+    record Leave(long memberId, long incarnation) implements ControlMessage {
+    }
+
+    /** The coordinator stops: its CNs drop their queries and wait for it to come back. */
+    record Shutdown(long coordinatorIncarnation, String reason) implements ControlMessage {
+    }
+
+    /**
+     * A query for one CN to compile.
+     *
+     * @param index the CN's number in this query (0 gathers the result)
+     * @param data  where every CN of the query receives data, by index
+     * @param plan  the plan and its strategy configuration, {@link io.sluice.shuffle.plan.PlanCodec} form
+     */
+    record Prepare(long queryId, String name, int index, int cnCount, int cores, List<StreamAddress> data,
+                   byte[] plan) implements ControlMessage {
+        public Prepare {
+            data = List.copyOf(data);
+        }
+    }
+
+    /** A CN compiled its fragments and opened its receivers: it is ready to start. */
+    record Prepared(long queryId, long memberId, int index) implements ControlMessage {
+    }
+
+    /** Every CN of the query is ready: run. */
+    record Start(long queryId) implements ControlMessage {
+    }
+
+    /** Stop the query on this CN (idempotent). */
+    record Cancel(long queryId, String reason) implements ControlMessage {
+    }
+
+    /**
+     * A CN finished its part of a query.
+     *
+     * @param stats      what this CN's senders moved
+     * @param rssBytes   the CN's resident memory at its peak so far
+     * @param resultType the result's columns (CN 0 only, else null)
+     * @param decisions  each join's and group-by's strategy (CN 0 only, else empty)
+     * @param explain    the distributed plan as text (CN 0 only, else null)
+     */
+    record Finished(long queryId, long memberId, int index, QueryStats stats, long rssBytes, RowType resultType,
+                    List<Decision> decisions, String explain) implements ControlMessage {
+        public Finished {
+            decisions = List.copyOf(decisions);
+        }
+    }
+
+    /**
+     * A CN's part of a query failed.
+     *
+     * @param errorType the simple name of the exception, so a client can tell kinds of failure apart
+     * @param secondary the CN failed because another CN of the query did (it heard a sender's error):
+     *                  the coordinator waits a moment for that CN's own report, the first cause
+     */
+    record Failed(long queryId, long memberId, int index, String errorType, String message, boolean secondary)
+            implements ControlMessage {
+    }
+
+    /** Result rows of a query, one batch in the block layout. */
+    record ResultBatch(long queryId, int sequence, byte[] block) implements ControlMessage {
+    }
+
+    /** The result rows are complete. */
+    record ResultEnd(long queryId, int batches, long rows) implements ControlMessage {
+    }
+
+    /**
+     * A client asks the coordinator to run a plan.
+     *
+     * @param cnCount CNs to run on; 0: every live CN
+     * @param cores   cores per CN; 0: the smallest any of its CNs offers
+     * @param plan    the plan and its strategy configuration, {@link io.sluice.shuffle.plan.PlanCodec} form
+     */
+    record QueryRequest(StreamAddress replyTo, long requestId, String name, int cnCount, int cores, byte[] plan)
+            implements ControlMessage {
+    }
+
+    /** The coordinator planned the query for these CNs (by index) and started it. */
+    record QueryAccepted(long requestId, long queryId, int cnCount, int cores, List<String> members)
+            implements ControlMessage {
+        public QueryAccepted {
+            members = List.copyOf(members);
+        }
+    }
+
+    /** The query still runs. */
+    record QueryProgress(long requestId, long queryId, long elapsedMillis) implements ControlMessage {
+    }
+
+    /**
+     * The query succeeded; its rows came before this.
+     *
+     * @param stats what the query moved, summed over its CNs
+     * @param usage each CN's resident memory
+     */
+    record QueryDone(long requestId, long queryId, QueryStats stats, RowType resultType, List<Decision> decisions,
+                     String explain, List<CnUsage> usage) implements ControlMessage {
+        public QueryDone {
+            decisions = List.copyOf(decisions);
+            usage = List.copyOf(usage);
+        }
+    }
+
+    /** The query failed: the first cause, naming the CN where it arose. */
+    record QueryFailed(long requestId, long queryId, String errorType, String message) implements ControlMessage {
+    }
+
+    /** A client asks who is in the cluster. */
+    record StatusRequest(StreamAddress replyTo, long requestId) implements ControlMessage {
+    }
+
+    /** The membership as the coordinator sees it. */
+    record Status(long requestId, long coordinatorIncarnation, long epoch, List<MemberStatus> members)
+            implements ControlMessage {
+        public Status {
+            members = List.copyOf(members);
+        }
+    }
+
+    /** One CN's memory at the end of a query. */
+    record CnUsage(String name, long rssBytes) {
+    }
+
+    /**
+     * One CN as {@code cluster status} shows it.
+     *
+     * @param endpoint         where it receives control messages
+     * @param sinceHeardMillis time since the coordinator last heard from it
+     */
+    record MemberStatus(String name, long memberId, String endpoint, int cores, MemberState state,
+                        long sinceHeardMillis, int activeQueries, long rssBytes) {
+    }
+}
