@@ -235,6 +235,24 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * The shape of the next queries on a connected session: {@code cnCount} CNs (0: every CN alive) with
+     * {@code cores} cores each (0: as many as the CN with the fewest offers).
+     */
+    public synchronized void shape(final int cnCount, final int cores) {
+        if (coordinator != null) {
+            topology(new Topology(cnCount, cores));
+            return;
+        }
+        if (cnCount < 0 || cores < 0) {
+            throw new IllegalArgumentException("CNs and cores must be 0 (the default) or more, got " + cnCount + " CNs, "
+                    + cores + " cores");
+        }
+        this.cnCount = cnCount;
+        this.cores = cores;
+        this.topology = cnCount > 0 && cores > 0 ? new Topology(cnCount, cores) : null;
+    }
+
+    /**
      * Runs a plan with the given strategy on the session's shape.
      *
      * @throws QueryFailedException when the query fails on a CN or the coordinator refuses it

@@ -1,6 +1,9 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.cluster.QueryFailedException;
+import io.sluice.dispatch.control.ControlLinkException;
 import io.sluice.storage.StorageException;
+import io.sluice.transport.TransportException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -28,12 +31,16 @@ abstract class CliCommand implements Callable<Integer> {
         final PrintWriter err = spec.commandLine().getErr();
         try {
             return execute(out, err);
-        } catch (final StorageException | IllegalArgumentException e) {
+        } catch (final StorageException | IllegalArgumentException | ControlLinkException | QueryFailedException
+                | TransportException e) {
             return fail(err, e.getMessage());
         } catch (final UncheckedIOException e) {
             return fail(err, e.getCause().toString());
         } catch (final IOException e) {
             return fail(err, e.toString());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fail(err, "interrupted");
         } finally {
             out.flush();
             err.flush();
@@ -47,5 +54,5 @@ abstract class CliCommand implements Callable<Integer> {
     }
 
     /** Runs the command; returns its exit code. */
-    abstract int execute(PrintWriter out, PrintWriter err) throws IOException;
+    abstract int execute(PrintWriter out, PrintWriter err) throws IOException, InterruptedException;
 }

@@ -10,6 +10,7 @@ import io.sluice.shuffle.plan.Strategy;
 import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
+import io.sluice.transport.Endpoint;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -26,8 +27,14 @@ import picocli.CommandLine.Option;
         description = {"Runs a TPC-H query or a join/group workload over a store on K worker threads and prints"
             + " the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
-    @Option(names = "--store", required = true, paramLabel = "DIR", description = "Store directory.")
+    @Option(names = "--store", paramLabel = "DIR",
+            description = "Store directory (not with --coordinator: the cluster reads its own).")
     Path store;
+
+    @Option(names = "--coordinator", paramLabel = "HOST:PORT",
+            description = "Run on the cluster of this coordinator (sluice coordinator / cluster up): on every CN alive,"
+                + " or --cn of them, with --cores each (default: the fewest cores any of them offers).")
+    String coordinator;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Which which;
@@ -76,7 +83,27 @@ public final class QueryCommand extends CliCommand {
         if (workers < 1) {
             throw new IllegalArgumentException("--cores must be 1 or more, got " + workers);
         }
+        if (cn != null && cn < 1) {
+            throw new IllegalArgumentException("--cn must be 1 or more, got " + cn);
+        }
         final Query query = which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        if (coordinator != null) {
+            if (store != null) {
+                throw new IllegalArgumentException("--store and --coordinator exclude each other: the cluster reads the"
+                        + " store its coordinator and CNs were started with");
+            }
+            checkStatsPath();
+            final Session.Execution execution;
+            try (Session session = Session.connect(Endpoint.parse(coordinator, false))) {
+                session.shape(cn == null ? 0 : cn, cores == null ? 0 : cores);
+                execution = session.execute(query.name(), query.plan(), config);
+            }
+            return report(execution, out, err);
+        }
+        if (store == null) {
+            throw new IllegalArgumentException("give --store DIR (a store made by sluice gen) or --coordinator HOST:PORT");
+        }
         if (!Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen");
         }
@@ -91,7 +118,6 @@ public final class QueryCommand extends CliCommand {
             throw new StorageException("store " + store + " lacks table(s) " + missing + " that " + query.name()
                     + " reads: generate them with sluice gen --tables " + String.join(",", missing));
         }
-        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
         if (cn == null && statsJson == null) {
             final QueryRunner.Execution execution;
             try (QueryRunner runner = new QueryRunner(s, workers, config)) {
@@ -107,15 +133,24 @@ public final class QueryCommand extends CliCommand {
         }
         final Topology topology = new Topology(cn == null ? 1 : cn, workers);
         final Session.Network net = Session.Network.parse(network);
+        checkStatsPath();
+        final Session.Execution execution;
+        try (Session session = new Session(s, topology, net)) {
+            execution = session.execute(query.name(), query.plan(), config);
+        }
+        return report(execution, out, err);
+    }
+
+    private void checkStatsPath() {
         final Path statsDir = statsJson == null ? null : statsJson.toAbsolutePath().getParent();
         if (statsDir != null && (!Files.isDirectory(statsDir) || !Files.isWritable(statsDir))) {
             throw new IllegalArgumentException("--stats-json " + statsJson + ": directory " + statsDir
                     + " does not exist or is not writable; create it or choose another file");
         }
-        final Session.Execution execution;
-        try (Session session = new Session(s, topology, net)) {
-            execution = session.execute(query.name(), query.plan(), config);
-        }
+    }
+
+    /** Prints a cluster query's plan (with --explain), writes its stats (with --stats-json) and its rows. */
+    private int report(final Session.Execution execution, final PrintWriter out, final PrintWriter err) {
         if (explain) {
             err.print(execution.explain());
         }

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Range/hash shuffle engine with colocate optimization.",
         subcommands = {GenCommand.class, ImportCommand.class, InspectCommand.class, BoundariesCommand.class, QueryCommand.class,
+                CoordinatorCommand.class, CnCommand.class, ClusterCommand.class,
                 QueryBenchCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class SluiceCommand implements Callable<Integer> {

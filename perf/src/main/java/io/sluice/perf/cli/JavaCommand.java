@@ -1,0 +1,53 @@
+package io.sluice.perf.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The command line that starts another {@code sluice} process like this one: the same java executable
+ * and classpath, the JVM flags Agrona and Chronicle need on Java 17 (the build writes them into
+ * {@code sluice-version.properties}, from the parent pom's {@code sluice.jvm.flags}), extra JVM
+ * arguments, then a subcommand and its arguments.
+ */
+final class JavaCommand {
+    private JavaCommand() {
+    }
+
+    /** The JVM flags every Sluice process needs, as the build recorded them. */
+    static List<String> requiredJvmFlags() {
+        final Properties properties = new Properties();
+        try (InputStream in = JavaCommand.class.getResourceAsStream("/sluice-version.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("sluice-version.properties is missing from the classpath: rebuild with"
+                        + " mvn package");
+            }
+            properties.load(in);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot read sluice-version.properties: " + e.getMessage(), e);
+        }
+        final String flags = properties.getProperty("jvm.flags", "").trim();
+        if (flags.isEmpty() || flags.startsWith("${")) {
+            throw new IllegalStateException("sluice-version.properties has no JVM flags (" + flags + "): rebuild with"
+                    + " mvn package");
+        }
+        return Arrays.asList(flags.split("\\s+"));
+    }
+
+    /** {@code java <flags> <jvmArgs> -cp <classpath> io.sluice.perf.cli.SluiceCommand <args>}. */
+    static List<String> sluice(final List<String> jvmArgs, final List<String> args) {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(requiredJvmFlags());
+        command.addAll(jvmArgs);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(SluiceCommand.class.getName());
+        command.addAll(args);
+        return command;
+    }
+}
