@@ -7,7 +7,6 @@ import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.QueryAccepted;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.QueryFailed;
-import io.sluice.dispatch.control.ControlMessage.QueryProgress;
 import io.sluice.dispatch.control.ControlMessage.QueryRequest;
 import io.sluice.dispatch.control.ControlMessage.Reject;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
@@ -27,8 +26,12 @@ import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -36,19 +39,43 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * A client of a coordinator: sends it a plan and waits for the answer (the result rows, each join's
  * and group-by's strategy, the distributed plan and what moved where), or asks who is in the cluster.
- * It waits while the coordinator is heard from (a running query's progress comes a few times a
- * second) and gives up after the client timeout of silence, naming the coordinator. One request at a
- * time; the calling thread does the polling.
+ * A request waits while the coordinator is heard from (a running query's progress comes a few times a
+ * second) and gives up after the client timeout of silence, naming the coordinator.
+ *
+ * <p>Thread-safe: several threads may each wait for a request of their own (a status while a query
+ * runs). Nobody owns a thread for the replies: a waiting thread polls them for everybody, under a lock
+ * that a thread finding it taken skips, and each reply goes to the request it answers.
  */
 public final class ClusterClient implements AutoCloseable {
+    /** How long a request waits for the coordinator's first word on it before it goes again. */
+    private static final long RESEND_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private final StreamAddress replyTo;
     private final String coordinatorName;
     private final ClusterContext context;
     private final ControlSubscriber replies;
     private final ControlPublisher toCoordinator;
-    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
-            TimeUnit.MILLISECONDS.toNanos(1));
-    private long nextRequestId = ThreadLocalRandom.current().nextLong(1, 1L << 40);
+    private final ReentrantLock polling = new ReentrantLock();
+    private final Map<Long, Reply> byRequest = new ConcurrentHashMap<>();
+    private final Map<Long, Reply> byQuery = new ConcurrentHashMap<>();
+    private final AtomicLong nextRequestId = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 40));
+    private final AtomicLong lastHeardNs = new AtomicLong(System.nanoTime());
+    private final ControlSubscriber.Handler router = new ControlSubscriber.Handler() {
+        @Override
+        public void onMessage(final ControlMessage message) {
+            route(message);
+        }
+
+        @Override
+        public void onBadMessage(final WireFormatException fault) {
+            refuseAll("the coordinator sent a reply that does not decode: " + fault.getMessage());
+        }
+
+        @Override
+        public void onVersionMismatch(final ControlVersionException mismatch) {
+            refuseAll(mismatch.getMessage());
+        }
+    };
 
     ClusterClient(final Aeron aeron, final Listener listener, final StreamAddress coordinator,
             final String coordinatorName, final ClusterContext context, final TransportContext transport) {
@@ -82,12 +109,14 @@ public final class ClusterClient implements AutoCloseable {
      * @throws QueryFailedException when the query failed or the coordinator refused it
      * @throws ControlLinkException when the coordinator cannot be reached or stops answering
      */
-    public synchronized Session.Execution execute(final String name, final Plan plan, final StrategyConfig config,
+    public Session.Execution execute(final String name, final Plan plan, final StrategyConfig config,
             final int cnCount, final int cores) {
-        final long requestId = nextRequestId++;
-        send(new QueryRequest(replyTo, requestId, name, cnCount, cores, PlanCodec.encode(plan, config)));
-        final Reply reply = new Reply(requestId);
-        await(reply);
+        final Reply reply = open();
+        try {
+            await(reply, new QueryRequest(replyTo, reply.requestId, name, cnCount, cores, PlanCodec.encode(plan, config)));
+        } finally {
+            close(reply);
+        }
         if (reply.failed != null) {
             throw new QueryFailedException(reply.failed.errorType(), reply.failed.message());
         }
@@ -97,12 +126,27 @@ public final class ClusterClient implements AutoCloseable {
     }
 
     /** The cluster's members as the coordinator sees them now. */
-    public synchronized List<MemberStatus> status() {
-        final long requestId = nextRequestId++;
-        send(new StatusRequest(replyTo, requestId));
-        final Reply reply = new Reply(requestId);
-        await(reply);
+    public List<MemberStatus> status() {
+        final Reply reply = open();
+        try {
+            await(reply, new StatusRequest(replyTo, reply.requestId));
+        } finally {
+            close(reply);
+        }
         return reply.status.members();
+    }
+
+    private Reply open() {
+        final Reply reply = new Reply(nextRequestId.getAndIncrement());
+        byRequest.put(reply.requestId, reply);
+        return reply;
+    }
+
+    private void close(final Reply reply) {
+        byRequest.remove(reply.requestId);
+        if (reply.queryId != 0) {
+            byQuery.remove(reply.queryId);
+        }
     }
 
     private void send(final ControlMessage message) {
@@ -114,16 +158,36 @@ public final class ClusterClient implements AutoCloseable {
         }
     }
 
-    /** Polls replies until the request is answered, or the coordinator has been silent for the client timeout. */
-    private void await(final Reply reply) {
-        long lastHeardNs = System.nanoTime();
+    /**
+     * Sends a request and polls replies (unless another thread is) until it is answered, or the
+     * coordinator fell silent. The request goes again, with the same id, until the coordinator has
+     * acknowledged it: a message sent while a restarted coordinator's side of the publication was still
+     * being set up is lost, and the coordinator ignores a request id it has seen.
+     */
+    private void await(final Reply reply, final ControlMessage request) {
+        final IdleStrategy idle = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MILLISECONDS.toNanos(1));
+        send(request);
+        final long sentNs = System.nanoTime();
+        long lastSentNs = sentNs;
         while (!reply.answered()) {
-            final int work = replies.poll(reply, 64);
+            if (!reply.acknowledged && System.nanoTime() - lastSentNs > RESEND_NS) {
+                toCoordinator.offer(request);
+                lastSentNs = System.nanoTime();
+            }
+            int work = 0;
+            if (polling.tryLock()) {
+                try {
+                    work = replies.poll(router, 64);
+                } finally {
+                    polling.unlock();
+                }
+            }
             final long now = System.nanoTime();
             if (work > 0) {
-                lastHeardNs = now;
+                lastHeardNs.set(now);
                 idle.reset();
-            } else if (now - lastHeardNs > context.clientTimeoutNs()) {
+            } else if (now - Math.max(sentNs, lastHeardNs.get()) > context.clientTimeoutNs()) {
                 throw new ControlLinkException("the coordinator at " + coordinatorName + " did not answer for "
                         + TimeUnit.NANOSECONDS.toMillis(context.clientTimeoutNs()) + " ms"
                         + (reply.queryId == 0 ? "" : " while it ran query " + reply.queryId)
@@ -134,15 +198,64 @@ public final class ClusterClient implements AutoCloseable {
         }
     }
 
-    /** What came back for one request. */
-    private static final class Reply implements ControlSubscriber.Handler {
+    /** Hands a reply to the request it answers; one for no open request is dropped. */
+    private void route(final ControlMessage message) {
+        if (message instanceof QueryAccepted a) {
+            final Reply r = byRequest.get(a.requestId());
+            if (r != null) {
+                r.queryId = a.queryId();
+                byQuery.put(a.queryId(), r);
+                r.acknowledged = true;
+            }
+        } else if (message instanceof ResultBatch b) {
+            final Reply r = byQuery.get(b.queryId());
+            if (r != null) {
+                r.batches.add(b);
+            }
+        } else if (message instanceof ResultEnd e) {
+            final Reply r = byQuery.get(e.queryId());
+            if (r != null && e.batches() != r.batches.size()) {
+                r.failed = new QueryFailed(r.requestId, e.queryId(), "IllegalStateException", "query " + e.queryId()
+                        + " sent " + e.batches() + " result batches but " + r.batches.size() + " arrived");
+            }
+        } else if (message instanceof QueryDone d) {
+            final Reply r = byRequest.get(d.requestId());
+            if (r != null) {
+                r.done = d;
+            }
+        } else if (message instanceof QueryFailed f) {
+            final Reply r = byRequest.get(f.requestId());
+            if (r != null) {
+                r.failed = f;
+                r.acknowledged = true;
+            }
+        } else if (message instanceof Status s) {
+            final Reply r = byRequest.get(s.requestId());
+            if (r != null) {
+                r.status = s;
+            }
+        } else if (message instanceof Reject r) {
+            refuseAll(r.reason());
+        }
+    }
+
+    private void refuseAll(final String why) {
+        for (final Reply r : byRequest.values()) {
+            r.refusal = why;
+        }
+    }
+
+    /** What came back for one request; written by the polling thread, read by the request's. */
+    private static final class Reply {
         final long requestId;
-        long queryId;
+        volatile long queryId;
         final List<ResultBatch> batches = new ArrayList<>();
-        QueryDone done;
-        QueryFailed failed;
-        Status status;
-        String refusal;
+        volatile QueryDone done;
+        volatile QueryFailed failed;
+        volatile Status status;
+        volatile String refusal;
+        /** The coordinator has answered something for this request: it is not sent again. */
+        volatile boolean acknowledged;
 
         Reply(final long requestId) {
             this.requestId = requestId;
@@ -154,38 +267,6 @@ public final class ClusterClient implements AutoCloseable {
             }
             return done != null || failed != null || status != null;
         }
-
-        @Override
-        public void onMessage(final ControlMessage message) {
-            if (message instanceof QueryAccepted a && a.requestId() == requestId) {
-                queryId = a.queryId();
-            } else if (message instanceof QueryProgress p && p.requestId() == requestId) {
-                queryId = p.queryId();
-            } else if (message instanceof ResultBatch b && queryId != 0 && b.queryId() == queryId) {
-                batches.add(b);
-            } else if (message instanceof ResultEnd e && e.queryId() == queryId && e.batches() != batches.size()) {
-                failed = new QueryFailed(requestId, queryId, "IllegalStateException", "query " + queryId
-                        + " sent " + e.batches() + " result batches but " + batches.size() + " arrived");
-            } else if (message instanceof QueryDone d && d.requestId() == requestId) {
-                done = d;
-            } else if (message instanceof QueryFailed f && f.requestId() == requestId) {
-                failed = f;
-            } else if (message instanceof Status s && s.requestId() == requestId) {
-                status = s;
-            } else if (message instanceof Reject r) {
-                refusal = r.reason();
-            }
-        }
-
-        @Override
-        public void onBadMessage(final WireFormatException fault) {
-            refusal = "the coordinator sent a reply that does not decode: " + fault.getMessage();
-        }
-
-        @Override
-        public void onVersionMismatch(final ControlVersionException mismatch) {
-            refusal = mismatch.getMessage();
-        }
     }
 
     /** Where this client receives replies. */
@@ -195,6 +276,11 @@ public final class ClusterClient implements AutoCloseable {
 
     @Override
     public void close() {
-        CloseHelper.closeAll(toCoordinator, replies);
+        polling.lock();
+        try {
+            CloseHelper.closeAll(toCoordinator, replies);
+        } finally {
+            polling.unlock();
+        }
     }
 }

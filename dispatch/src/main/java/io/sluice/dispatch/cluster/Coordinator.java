@@ -110,6 +110,13 @@ public final class Coordinator implements Agent, AutoCloseable {
     private final Map<Long, Member> members = new LinkedHashMap<>();
     private final Map<Long, CoordinatedQuery> queries = new LinkedHashMap<>();
     private final Map<StreamAddress, Peer> clients = new HashMap<>();
+    /** The latest client requests, so a request sent again is not run twice. */
+    private final Map<RequestKey, Boolean> recentRequests = new LinkedHashMap<>(256, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<RequestKey, Boolean> eldest) {
+            return size() > 4096;
+        }
+    };
     private long epoch;
     private long nextMemberId = 1;
     private long nextQueryId;
@@ -412,6 +419,10 @@ public final class Coordinator implements Agent, AutoCloseable {
 
     private void startQuery(final QueryRequest r, final long now) {
         final Peer client = client(r.replyTo());
+        if (recentRequests.put(new RequestKey(r.replyTo(), r.requestId()), Boolean.TRUE) != null) {
+            // Sent again before our first answer reached the client: the query runs once.
+            return;
+        }
         final long queryId = nextQueryId++;
         // Suspect CNs are still members: a CN slow to answer for a moment (a pause, a busy machine) keeps
         // its place; only a dead one leaves, and the queries it was in fail.
@@ -536,6 +547,9 @@ public final class Coordinator implements Agent, AutoCloseable {
             }
         }
         q.client.send(new QueryFailed(q.requestId, q.queryId, errorType, message));
+    }
+
+    private record RequestKey(StreamAddress client, long requestId) {
     }
 
     private Peer client(final StreamAddress replyTo) {

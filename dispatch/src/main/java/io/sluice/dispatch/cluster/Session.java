@@ -33,7 +33,8 @@ import org.agrona.CloseHelper;
  *
  * <p>{@link #topology(Topology)} sets the shape of the next queries: an embedded cluster starts or
  * stops CNs to match (nothing stored moves: every CN reads the same store); a connected session asks
- * the coordinator for that many CNs with that many cores. Queries run one at a time per session.
+ * the coordinator for that many CNs with that many cores. Several threads may run queries, and ask
+ * for the status, on one session at once.
  */
 public final class Session implements AutoCloseable {
     /**
@@ -257,12 +258,18 @@ public final class Session implements AutoCloseable {
      *
      * @throws QueryFailedException when the query fails on a CN or the coordinator refuses it
      */
-    public synchronized Execution execute(final String name, final Plan plan, final StrategyConfig config) {
-        return client.execute(name, plan, config, cnCount, cores);
+    public Execution execute(final String name, final Plan plan, final StrategyConfig config) {
+        final int cnsAskedFor;
+        final int coresAskedFor;
+        synchronized (this) {
+            cnsAskedFor = cnCount;
+            coresAskedFor = cores;
+        }
+        return client.execute(name, plan, config, cnsAskedFor, coresAskedFor);
     }
 
-    /** The cluster's members as the coordinator sees them now. */
-    public synchronized List<MemberStatus> status() {
+    /** The cluster's members as the coordinator sees them now; also while a query of this session runs. */
+    public List<MemberStatus> status() {
         return client.status();
     }
 

@@ -49,7 +49,7 @@ abstract class CliCommand implements Callable<Integer> {
 
     /** Prints an error line for this command and returns {@link #FAILED}. */
     final int fail(final PrintWriter err, final String message) {
-        err.println("sluice " + spec.name() + ": error: " + message);
+        err.println(spec.qualifiedName() + ": error: " + message);
         return FAILED;
     }
 

@@ -98,13 +98,13 @@ public final class ClusterUpCommand extends CliCommand {
                         .redirectErrorStream(true).start();
                 cns.add(p);
                 relay(p, "[" + name + "] ", log);
-                p.onExit().thenRun(() -> ended.complete("CN " + name + " (pid " + p.pid() + ") exited with "
-                        + p.exitValue() + "; see its output above"));
+                // A CN that dies leaves the cluster, as on any host; the others and the coordinator go on.
+                p.onExit().thenRun(() -> log.accept("[" + name + "] exited with " + p.exitValue()));
             }
         } catch (final IOException e) {
             ended.complete("cannot start a CN process: " + e.getMessage());
         }
-        final String joinFailure = awaitJoined(coordinator, ended);
+        final String joinFailure = awaitJoined(coordinator, cns, ended);
         if (joinFailure != null) {
             return fail(err, until.await(CompletableFuture.completedFuture(joinFailure)));
         }
@@ -115,7 +115,8 @@ public final class ClusterUpCommand extends CliCommand {
     }
 
     /** Waits until every CN has joined; null then, else why not. */
-    private String awaitJoined(final Coordinator coordinator, final CompletableFuture<String> ended) {
+    private String awaitJoined(final Coordinator coordinator, final List<Process> cns,
+            final CompletableFuture<String> ended) {
         final long deadline = System.nanoTime() + JOIN_TIMEOUT_NS;
         while (true) {
             int alive = 0;
@@ -127,6 +128,12 @@ public final class ClusterUpCommand extends CliCommand {
             }
             if (ended.isDone()) {
                 return ended.join();
+            }
+            for (final Process p : cns) {
+                if (!p.isAlive()) {
+                    return "CN process " + p.pid() + " exited with " + p.exitValue() + " before it joined; see its"
+                            + " output above";
+                }
             }
             if (System.nanoTime() - deadline > 0) {
                 return alive + " of " + cnCount + " CNs joined within " + TimeUnit.NANOSECONDS.toSeconds(JOIN_TIMEOUT_NS)

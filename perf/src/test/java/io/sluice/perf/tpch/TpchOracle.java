@@ -23,7 +23,7 @@ import java.util.List;
  * in-memory DuckDB, and a check that a Sluice result has DuckDB's column names and the same rows in
  * the same order: exact for integers, decimals, dates and strings, within 1e-9 relative for doubles.
  */
-final class TpchOracle implements AutoCloseable {
+public final class TpchOracle implements AutoCloseable {
     private final Store store;
     private final Connection duck;
 
@@ -33,7 +33,7 @@ final class TpchOracle implements AutoCloseable {
     }
 
     /** Generates every table at scale {@code sf} into {@code dir} and loads them into DuckDB. */
-    static TpchOracle generate(final Path dir, final double sf) throws Exception {
+    public static TpchOracle generate(final Path dir, final double sf) throws Exception {
         final Store store = Store.create(dir.resolve("store"));
         final List<String> names = new ArrayList<>();
         for (final TpchTable t : TpchTable.values()) {
@@ -46,11 +46,11 @@ final class TpchOracle implements AutoCloseable {
         return new TpchOracle(store, duck);
     }
 
-    Store store() {
+    public Store store() {
         return store;
     }
 
-    static Query query(final String name) {
+    public static Query query(final String name) {
         return Queries.all().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
     }
 
@@ -59,7 +59,7 @@ final class TpchOracle implements AutoCloseable {
         duck.close();
     }
 
-    void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
+    public void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
         final String name = query.name();
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
             final ResultSetMetaData meta = rs.getMetaData();

@@ -1,0 +1,202 @@
+package io.sluice.dispatch.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.dispatch.control.ControlMessage.Accept;
+import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.CnUsage;
+import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.Leave;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.ControlMessage.Prepare;
+import io.sluice.dispatch.control.ControlMessage.Prepared;
+import io.sluice.dispatch.control.ControlMessage.QueryAccepted;
+import io.sluice.dispatch.control.ControlMessage.QueryDone;
+import io.sluice.dispatch.control.ControlMessage.QueryFailed;
+import io.sluice.dispatch.control.ControlMessage.QueryProgress;
+import io.sluice.dispatch.control.ControlMessage.QueryRequest;
+import io.sluice.dispatch.control.ControlMessage.Register;
+import io.sluice.dispatch.control.ControlMessage.Reject;
+import io.sluice.dispatch.control.ControlMessage.ResultBatch;
+import io.sluice.dispatch.control.ControlMessage.ResultEnd;
+import io.sluice.dispatch.control.ControlMessage.Shutdown;
+import io.sluice.dispatch.control.ControlMessage.Start;
+import io.sluice.dispatch.control.ControlMessage.Status;
+import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.expr.DataType;
+import io.sluice.shuffle.expr.RowType;
+import io.sluice.shuffle.plan.Decision;
+import io.sluice.shuffle.plan.Distribution;
+import io.sluice.storage.wire.WireFormatException;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every control message survives encode and decode unchanged (re-encoding gives the same bytes); a
+ * truncated, corrupted or random message is a {@link WireFormatException} naming the field, never
+ * another exception; a message of another version names both versions and keeps the reply address
+ * so the receiver can refuse it, and a Reject decodes in any version.
+ */
+class ControlCodecTest {
+    private static final StreamAddress ADDRESS = new StreamAddress("aeron:udp?endpoint=10.0.0.7:40123", 10);
+    private static final StreamAddress DATA = new StreamAddress("aeron:udp?endpoint=10.0.0.7:40123", 11);
+    private static final RowType RESULT = new RowType(List.of("k", "sum", "avg", "d", "s", "b", "i"),
+            List.of(DataType.INT64, DataType.decimal(4), DataType.DOUBLE, DataType.DATE, DataType.STRING,
+                    DataType.BOOLEAN, DataType.INT32));
+    private static final QueryStats STATS = new QueryStats("q18", "colocate", new Topology(3, 2), 123, 40, 2,
+            List.of(new QueryStats.ExchangeStats(0, "TO_OWNER", List.of("l_orderkey"), 10, 1000, 20, 2000,
+                    new long[] {1, 2, 3, 4, 5, 6}), new QueryStats.ExchangeStats(1, "GATHER", List.of(), 0, 0, 5, 50,
+                    new long[] {5, 0, 0, 0, 0, 0})));
+    private static final List<Decision> DECISIONS = List.of(
+            new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
+            new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));
+
+    /** One message of every type, with every optional field both set and not set somewhere. */
+    static List<ControlMessage> everyMessage() {
+        return List.of(
+                new Register(ADDRESS, "cn-1", 4, DATA, 4242, -7, "0.1.0"),
+                new Accept(3, 9, 2, 3, 77, new StreamAddress("aeron:udp?endpoint=10.0.0.1:7400", 12)),
+                new Reject("a CN named 'cn-1' is already a member"),
+                new CnHeartbeat(3, -7, 1, 512L << 20),
+                new CoordinatorHeartbeat(77, 9, 3),
+                new Leave(3, -7),
+                new Shutdown(77, "the coordinator stopped"),
+                new Prepare(1L << 40, "q18", 1, 3, 2, List.of(ADDRESS, DATA, new StreamAddress("aeron:ipc", 2001)),
+                        new byte[] {1, 2, 3}),
+                new Prepared(1L << 40, 3, 1),
+                new Start(1L << 40),
+                new Cancel(1L << 40, "CN cn-2 died"),
+                new Finished(5, 3, 0, STATS, 1L << 30, RESULT, DECISIONS, "Distributed plan of q18"),
+                new Finished(5, 4, 1, STATS, -1, null, List.of(), null),
+                new Failed(5, 3, 1, "ArithmeticException", "long overflow", false),
+                new Failed(5, 4, 2, "SenderFailedException", "heard an error from CN 1", true),
+                new ResultBatch(5, 0, new byte[] {9, 8, 7, 6}),
+                new ResultEnd(5, 1, 4096),
+                new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}),
+                new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),
+                new QueryProgress(11, 5, 250),
+                new QueryDone(11, 5, STATS, RESULT, DECISIONS, "plan", List.of(new CnUsage("cn-0", 1L << 29))),
+                new QueryDone(11, 5, STATS, null, List.of(), null, List.of()),
+                new QueryFailed(11, 5, "IllegalArgumentException", "asks for 5 CNs but 3 are alive"),
+                new StatusRequest(ADDRESS, 12),
+                new Status(12, 77, 9, List.of(new MemberStatus("cn-0", 1, "10.0.0.7:40123", 2, MemberState.SUSPECT,
+                        1500, 0, 100), new MemberStatus("cn-1", 2, "10.0.0.8:40000", 4, MemberState.ALIVE, 10, 1, -1))));
+    }
+
+    @Test
+    void everyMessageTypeRoundTripsToTheSameBytes() {
+        final ControlCodec codec = new ControlCodec();
+        final Set<Class<?>> covered = new HashSet<>();
+        for (final ControlMessage m : everyMessage()) {
+            final byte[] bytes = codec.toBytes(m);
+            final ControlMessage decoded = codec.decode(bytes);
+            assertThat(decoded).as("%s", m).isInstanceOf(m.getClass());
+            assertThat(codec.toBytes(decoded)).as("re-encoded %s", m).isEqualTo(bytes);
+            covered.add(m.getClass());
+        }
+        assertThat(covered).as("message types covered")
+                .containsExactlyInAnyOrder(ControlMessage.class.getPermittedSubclasses());
+        final Finished f = (Finished) codec.decode(codec.toBytes(everyMessage().get(11)));
+        assertThat(f.resultType()).isEqualTo(RESULT);
+        assertThat(f.decisions()).isEqualTo(DECISIONS);
+        assertThat(f.stats().exchanges().get(0).bucketRows()).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(f.stats().topology()).isEqualTo(new Topology(3, 2));
+    }
+
+    @Test
+    void everyTruncationIsAWireFormatErrorNamingAField() {
+        final ControlCodec codec = new ControlCodec();
+        for (final ControlMessage m : everyMessage()) {
+            final byte[] bytes = codec.toBytes(m);
+            for (int length = 0; length < bytes.length; length++) {
+                final byte[] cut = Arrays.copyOf(bytes, length);
+                assertThatThrownBy(() -> codec.decode(cut)).as("%s cut to %d of %d bytes", m.getClass().getSimpleName(),
+                        length, bytes.length).isInstanceOf(WireFormatException.class).hasMessageContaining(" at byte ");
+            }
+        }
+    }
+
+    @Test
+    void corruptedAndRandomMessagesDecodeOrFailCleanlyNeverOtherwise() {
+        final ControlCodec codec = new ControlCodec();
+        final SplittableRandom random = new SplittableRandom(20261201L);
+        final List<ControlMessage> messages = everyMessage();
+        int failures = 0;
+        for (int i = 0; i < 20_000; i++) {
+            final byte[] bytes;
+            if (i % 5 == 0) {
+                bytes = new byte[random.nextInt(0, 200)];
+                random.nextBytes(bytes);
+            } else {
+                bytes = codec.toBytes(messages.get(random.nextInt(messages.size())));
+                for (int flips = 1 + random.nextInt(4); flips > 0; flips--) {
+                    bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+                }
+            }
+            try {
+                final ControlMessage decoded = codec.decode(bytes);
+                // What decodes is a message: it encodes and decodes again.
+                assertThat(codec.decode(codec.toBytes(decoded))).isInstanceOf(decoded.getClass());
+            } catch (final WireFormatException | ControlVersionException e) {
+                failures++;
+            }
+        }
+        assertThat(failures).as("damaged messages refused").isGreaterThan(5_000);
+    }
+
+    @Test
+    void aHugeClaimedLengthFailsWithoutAllocatingIt() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] bytes = codec.toBytes(new Reject("x"));
+        final UnsafeBuffer b = new UnsafeBuffer(bytes);
+        b.putInt(ControlCodec.HEADER_LENGTH, Integer.MAX_VALUE, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(bytes)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("reject.reason").hasMessageContaining("2147483647");
+    }
+
+    @Test
+    void anotherVersionIsNamedAndKeepsTheReplyAddressAndARejectDecodesInAnyVersion() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] register = codec.toBytes(everyMessage().get(0));
+        new UnsafeBuffer(register).putShort(4, (short) 99, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(register)).isInstanceOf(ControlVersionException.class)
+                .hasMessageContaining("version 99").hasMessageContaining("version " + ControlCodec.VERSION)
+                .satisfies(e -> assertThat(((ControlVersionException) e).replyTo()).isEqualTo(ADDRESS));
+
+        final byte[] heartbeat = codec.toBytes(new CoordinatorHeartbeat(1, 2, 3));
+        new UnsafeBuffer(heartbeat).putShort(4, (short) 2, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(heartbeat)).isInstanceOf(ControlVersionException.class)
+                .satisfies(e -> assertThat(((ControlVersionException) e).replyTo()).isNull());
+
+        final byte[] reject = codec.toBytes(new Reject("run the same version"));
+        new UnsafeBuffer(reject).putShort(4, (short) 7, ByteOrder.LITTLE_ENDIAN);
+        assertThat(codec.decode(reject)).isEqualTo(new Reject("run the same version"));
+    }
+
+    @Test
+    void aForeignMessageAndAnUnknownTypeAreNamed() {
+        final ControlCodec codec = new ControlCodec();
+        assertThatThrownBy(() -> codec.decode("GET / HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
+                .isInstanceOf(WireFormatException.class).hasMessageContaining("not a Sluice control message");
+        final byte[] bytes = codec.toBytes(new Start(1));
+        new UnsafeBuffer(bytes).putShort(6, (short) 999, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(bytes)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("unknown control message type 999");
+        final byte[] prepare = codec.toBytes(everyMessage().get(7));
+        // The index is the fourth field: after the query id (8 bytes) and the name (4 + 3 bytes).
+        new UnsafeBuffer(prepare).putInt(ControlCodec.HEADER_LENGTH + 8 + 4 + 3, 7, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(prepare)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("CN 7 of 3");
+    }
+}

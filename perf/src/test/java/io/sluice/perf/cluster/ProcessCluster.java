@@ -1,0 +1,186 @@
+package io.sluice.perf.cluster;
+
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.MemberState;
+import io.sluice.perf.cli.SluiceCommand;
+import io.sluice.transport.Endpoint;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+/**
+ * A real cluster for a test: a {@code sluice coordinator} process and {@code sluice cn} processes, each
+ * a JVM of its own with its own media driver, over UDP, on loopback or in network namespaces, and a
+ * client {@link Session} connected to the coordinator from the test JVM. {@link #close} stops every
+ * process it started (by pid) and the session.
+ */
+final class ProcessCluster implements AutoCloseable {
+    /** How long a process may take to start and say so. */
+    static final Duration START = Duration.ofSeconds(60);
+
+    private final Path store;
+    private final NetworkNamespaces namespaces;
+    private final List<String> cnJvmArgs;
+    private final int cores;
+    private final Map<String, JavaProcess> cns = new LinkedHashMap<>();
+    private JavaProcess coordinator;
+    private Endpoint endpoint;
+    private Session session;
+
+    private ProcessCluster(final Path store, final NetworkNamespaces namespaces, final int cores,
+            final List<String> cnJvmArgs) {
+        this.store = store;
+        this.namespaces = namespaces;
+        this.cores = cores;
+        this.cnJvmArgs = cnJvmArgs;
+    }
+
+    /** A coordinator and {@code cnCount} CNs named cn0.. on loopback. */
+    static ProcessCluster loopback(final Path store, final int cnCount, final int cores, final String... cnJvmArgs) {
+        return start(store, null, cnCount, cores, cnJvmArgs);
+    }
+
+    /** The coordinator in namespace host 0 and CN i in host i, addressed by their namespace addresses. */
+    static ProcessCluster inNamespaces(final Path store, final NetworkNamespaces namespaces, final int cores) {
+        return start(store, namespaces, namespaces.hosts(), cores);
+    }
+
+    private static ProcessCluster start(final Path store, final NetworkNamespaces namespaces, final int cnCount,
+            final int cores, final String... cnJvmArgs) {
+        final ProcessCluster cluster = new ProcessCluster(store, namespaces, cores, List.of(cnJvmArgs));
+        boolean started = false;
+        try {
+            cluster.startCoordinator(0);
+            for (int i = 0; i < cnCount; i++) {
+                cluster.addCn("cn" + i);
+            }
+            for (final JavaProcess cn : cluster.cns.values()) {
+                cn.awaitLine(line -> line.contains(" joined: CN "), START);
+            }
+            cluster.session = Session.connect(cluster.endpoint);
+            cluster.awaitAlive(cnCount);
+            started = true;
+            return cluster;
+        } finally {
+            if (!started) {
+                cluster.close();
+            }
+        }
+    }
+
+    /** Starts the coordinator listening on {@code port} (0: any free port) of its host. */
+    void startCoordinator(final int port) {
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        final String host = namespaces == null ? "127.0.0.1" : namespaces.address(0);
+        final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs("-Xmx256m")
+                .args("coordinator", "--listen", host + ":" + port, "--store", store.toString());
+        coordinator = namespaces == null ? launch.start() : launch.startIn(namespaces, 0);
+        final String line = coordinator.awaitLine(l -> l.startsWith("coordinator listening on "), START);
+        endpoint = Endpoint.parse(line.substring("coordinator listening on ".length()).split(" ")[0], false);
+    }
+
+    /** Starts a CN process that joins the coordinator (on its own host in namespaces: CN i on host i). */
+    JavaProcess addCn(final String name) {
+        final int host = cns.size();
+        final String bind = namespaces == null ? "127.0.0.1" : namespaces.address(host % namespaces.hosts());
+        final List<String> jvmArgs = new ArrayList<>(cnJvmArgs);
+        jvmArgs.add("-Dsluice.cluster.prepare.timeout=60s");
+        final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs(jvmArgs.toArray(String[]::new))
+                .args("cn", "--coordinator", endpoint.toString(), "--store", store.toString(), "--cores",
+                        Integer.toString(cores), "--name", name, "--bind", bind);
+        final JavaProcess cn = namespaces == null ? launch.start() : launch.startIn(namespaces, host % namespaces.hosts());
+        cns.put(name, cn);
+        return cn;
+    }
+
+    /** Waits until the coordinator counts exactly {@code count} CNs, all alive. */
+    void awaitAlive(final int count) {
+        awaitMembers(members -> members.size() == count
+                && members.stream().allMatch(m -> m.state() == MemberState.ALIVE), "exactly " + count + " CNs alive");
+    }
+
+    /** Waits until the coordinator's members satisfy {@code condition}; fails after a minute naming it. */
+    List<MemberStatus> awaitMembers(final Predicate<List<MemberStatus>> condition, final String what) {
+        final long deadline = System.nanoTime() + START.toNanos();
+        List<MemberStatus> members = List.of();
+        while (System.nanoTime() - deadline < 0) {
+            members = session.status();
+            if (condition.test(members)) {
+                return members;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        throw new AssertionError("waited " + START.toSeconds() + " s for " + what + "; the coordinator counts " + members
+                + "\n" + diagnostics());
+    }
+
+    /** The client session connected to the coordinator. */
+    Session session() {
+        return session;
+    }
+
+    /** Where the coordinator listens. */
+    Endpoint endpoint() {
+        return endpoint;
+    }
+
+    JavaProcess coordinator() {
+        return coordinator;
+    }
+
+    /** The CN process of that name. */
+    JavaProcess cn(final String name) {
+        return cns.get(name);
+    }
+
+    /** Forgets a CN process the test ended itself (its pid is not signalled again on close). */
+    void forget(final String name) {
+        cns.remove(name).close();
+    }
+
+    /** Every process's output, for a failure message. */
+    String diagnostics() {
+        final StringBuilder sb = new StringBuilder();
+        if (coordinator != null) {
+            sb.append("--- coordinator (pid ").append(coordinator.pid()).append(")\n").append(String.join("\n",
+                    tail(coordinator.stdout()))).append('\n').append(String.join("\n", tail(coordinator.stderr())));
+        }
+        for (final Map.Entry<String, JavaProcess> e : cns.entrySet()) {
+            sb.append("\n--- ").append(e.getKey()).append(" (pid ").append(e.getValue().pid()).append(")\n")
+                    .append(String.join("\n", tail(e.getValue().stdout()))).append('\n')
+                    .append(String.join("\n", tail(e.getValue().stderr())));
+        }
+        return sb.toString();
+    }
+
+    private static List<String> tail(final List<String> lines) {
+        return lines.subList(Math.max(0, lines.size() - 30), lines.size());
+    }
+
+    /** Stops the session, every CN and the coordinator, each by its pid. */
+    @Override
+    public void close() {
+        try {
+            if (session != null) {
+                session.close();
+            }
+        } finally {
+            for (final JavaProcess cn : cns.values()) {
+                cn.close();
+            }
+            cns.clear();
+            if (coordinator != null) {
+                coordinator.close();
+            }
+        }
+    }
+}
