@@ -49,8 +49,11 @@ public final class DispatchContext {
     /** How senders wait on a full queue and receivers on an empty one: backoff, yielding or sleeping. */
     public static final String IDLE_STRATEGY_PROP_NAME = "sluice.dispatch.idle.strategy";
 
-    /** 64 batches: at most 64 x 8192 rows wait per destination. */
-    public static final int QUEUE_CAPACITY_DEFAULT = 64;
+    /**
+     * 16 batches: at most 16 x 8192 rows wait per destination; receivers consume while senders send, so
+     * a deeper queue only holds more memory.
+     */
+    public static final int QUEUE_CAPACITY_DEFAULT = 16;
     /** 60 s: longer than the transport's 30 s client liveness, so a dead driver is reported first. */
     public static final long SENDER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
     /** 1 s: dozens of heartbeats per default sender timeout, and one small frame a second per waiting sender. */
@@ -59,8 +62,11 @@ public final class DispatchContext {
     public static final long DISCONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** 5 min: far longer than CNs take to open the sources of a query they all plan at once. */
     public static final long ROUTE_RETENTION_DEFAULT_NS = TimeUnit.MINUTES.toNanos(5);
-    /** 8 batches: enough in flight to hide a round trip on loopback, 8 x 8192 rows at most per sending CN. */
-    public static final int CREDIT_WINDOW_DEFAULT = 8;
+    /**
+     * 4 batches: enough in flight to hide a round trip (a 1 MiB batch takes longer to send than a
+     * loopback round trip), 4 x 8192 rows at most per sending CN and destination.
+     */
+    public static final int CREDIT_WINDOW_DEFAULT = 4;
     /** 16 fragments per poll. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 16;
 
@@ -172,7 +178,7 @@ public final class DispatchContext {
         return this;
     }
 
-    /** Batches a sending CN may have in flight to one remote destination (default 8). */
+    /** Batches a sending CN may have in flight to one remote destination (default 4). */
     public int creditWindow() {
         return creditWindow;
     }
