@@ -19,13 +19,20 @@
  *       or a silent sender past the timeout fail it with a {@link io.sluice.dispatch.DispatchException}
  *       naming the CN and query. A sender busy with, or waiting on, other destinations is not silent:
  *       it sends its receivers heartbeats (a HEARTBEAT frame, or a mark on a local queue).</li>
- *   <li>{@link io.sluice.dispatch.ComputeNode}: one CN's client, its one subscription and its
- *       publications to the other CNs, local queues and {@link io.sluice.dispatch.ExchangeCounters};
- *       {@link io.sluice.dispatch.EmbeddedCluster}: N CNs in one JVM, on one shared driver over
- *       {@code aeron:ipc} or a driver each over {@code aeron:udp}; {@link io.sluice.dispatch.Channels}
- *       says where each CN receives.</li>
- *   <li>{@link io.sluice.dispatch.DispatchContext}: queue capacity, sender timeout, heartbeat interval,
- *       disconnect timeout, route retention, fragment limit, idle strategy ({@code sluice.dispatch.*}).</li>
+ *   <li>{@link io.sluice.dispatch.DataPlane}: one CN process's data-plane resources, which every query
+ *       shares: its one subscription, its publications to the other CNs (by where they receive), local
+ *       queues, {@link io.sluice.dispatch.ExchangeCounters} and {@link io.sluice.dispatch.ExchangeCredits};
+ *       {@link io.sluice.dispatch.ComputeNode}: one CN in one cluster view (a query's CNs, by index) over
+ *       a data plane, with the view's {@code Cancellation}; {@link io.sluice.dispatch.EmbeddedCluster}: N
+ *       CNs in one JVM, on one shared driver over {@code aeron:ipc} or a driver each over
+ *       {@code aeron:udp}; {@link io.sluice.dispatch.Channels} says where each CN of a view receives.</li>
+ *   <li>Credit: a remote sender sends a destination a DATA frame only against credit
+ *       ({@link io.sluice.dispatch.ExchangeCredits}, a window of batches per destination and sending CN),
+ *       which the destination grants back with CREDIT frames as it consumes; local queues are bounded. So
+ *       what waits for a consumer is bounded whatever the data's size, and a slow consumer slows its
+ *       senders across the network.</li>
+ *   <li>{@link io.sluice.dispatch.DispatchContext}: queue capacity, credit window, sender timeout, heartbeat
+ *       interval, disconnect timeout, route retention, fragment limit, idle strategy ({@code sluice.dispatch.*}).</li>
  * </ul>
  *
  * <p>Streams: one per CN, multiplexed. CN {@code k} receives every frame of every query, exchange and
@@ -37,10 +44,10 @@
  * frames to one CN go through that publication from one thread, so end-of-stream follows its last
  * batch. A sink waits for the first connection to each CN once per node (transport connect timeout).
  *
- * <p>Nobody owns a thread for the demultiplexer: a source with an empty inbox polls its CN's stream
- * for all the CN's sources, under a lock that a thread finding it taken skips. Inboxes are unbounded,
- * so a slow or idle destination never holds up the others of its CN; a CN whose sources all stop
- * polling stops reading, and its senders then wait on Aeron's back pressure. Frames for a destination
+ * <p>Nobody owns a thread for the demultiplexer: a source with an empty inbox, and a sink waiting (for
+ * credit, a full queue, back pressure), polls its CN's stream for all the CN's sources and sinks, under
+ * a lock that a thread finding it taken skips. The demultiplexer never waits for a slow destination,
+ * so one never holds up the others of its CN; inboxes are bounded by credit instead. Frames for a destination
  * whose source has not opened yet are kept until it opens (at most the route retention); frames for
  * one that finished early (a satisfied LIMIT) or closed are dropped on arrival and counted, since
  * remote senders cannot see it finish (local ones see its queue closed and drop too). A batch whose
