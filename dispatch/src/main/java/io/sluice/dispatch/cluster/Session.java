@@ -155,7 +155,8 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    static TransportContext defaultTransport() {
+    /** The transport settings of a cluster process: the defaults, with {@link #TERM_LENGTH_DEFAULT} unless a term length is set. */
+    public static TransportContext defaultTransport() {
         final TransportContext context = new TransportContext();
         return System.getProperty(TransportContext.TERM_LENGTH_PROP_NAME) == null
                 ? context.termLength(TERM_LENGTH_DEFAULT) : context;

@@ -52,66 +52,75 @@ public final class BenchCharts {
         // AWT reads this once, on first use: charts need no display.
         System.setProperty("java.awt.headless", "true");
         final List<Path> written = new ArrayList<>();
-        for (final Topology t : report.spec().topologies()) {
-            written.add(save(timeChart(report, t), dir.resolve("time-" + t + ".png"), WIDTH, HEIGHT));
-        }
-        for (final Topology t : report.multiCnTopologies()) {
-            written.add(save(bytesChart(report, t), dir.resolve("bytes-" + t + ".png"), WIDTH, HEIGHT));
+        for (final ClusterKind k : report.spec().clusters()) {
+            final String suffix = k == ClusterKind.EMBEDDED ? "" : "-" + k.cliName();
+            for (final Topology t : report.spec().topologies()) {
+                written.add(save(timeChart(report, k, t), dir.resolve("time-" + t + suffix + ".png"), WIDTH, HEIGHT));
+            }
+            for (final Topology t : report.multiCnTopologies()) {
+                written.add(save(bytesChart(report, k, t), dir.resolve("bytes-" + t + suffix + ".png"), WIDTH,
+                        HEIGHT));
+            }
         }
         written.add(save(scalingChart(report), dir.resolve("scaling.png"), WIDTH, 2 * HEIGHT - 80));
         return written;
     }
 
-    /** Median ms of each query (x) under each strategy and DuckDB (bars) on one topology. */
-    static JFreeChart timeChart(final BenchReport report, final Topology topology) {
+    /** Median ms of each query (x) under each strategy and DuckDB (bars) on one cluster and topology. */
+    static JFreeChart timeChart(final BenchReport report, final ClusterKind cluster, final Topology topology) {
         final DefaultCategoryDataset data = new DefaultCategoryDataset();
         final BenchSpec spec = report.spec();
         for (final Strategy s : spec.strategies()) {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
-                final CellResult c = report.cell(query, topology, s);
+                final CellResult c = report.cell(query, cluster, topology, s);
                 data.addValue(c == null || c.sluice() == null ? null : c.sluice().medianMs(), s.cliName(), query);
             }
         }
         if (spec.vsDuckDb()) {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
-                final CellResult c = report.cell(query, topology, spec.strategies().get(0));
+                final CellResult c = report.cell(query, cluster, topology, spec.strategies().get(0));
                 data.addValue(c == null || c.duckDb() == null ? null : c.duckDb().medianMs(), BenchReport.DUCKDB,
                         query);
             }
         }
-        return bars("Median time per query and strategy on " + topology + " (CNs x cores), SF "
+        return bars("Median time per query and strategy on " + report.shapeName(cluster, topology) + " (CNs x cores), SF "
                 + report.scale(), "milliseconds (median of " + spec.runs() + " runs)", data);
     }
 
-    /** MiB crossing CNs of each query (x) under each strategy (bars) on one topology. */
-    static JFreeChart bytesChart(final BenchReport report, final Topology topology) {
+    /** MiB crossing CNs of each query (x) under each strategy (bars) on one cluster and topology. */
+    static JFreeChart bytesChart(final BenchReport report, final ClusterKind cluster, final Topology topology) {
         final DefaultCategoryDataset data = new DefaultCategoryDataset();
         final BenchSpec spec = report.spec();
         for (final Strategy s : spec.strategies()) {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
-                final CellResult c = report.cell(query, topology, s);
+                final CellResult c = report.cell(query, cluster, topology, s);
                 data.addValue(c == null || c.sluice() == null ? null : c.bytesRemote() / MIB, s.cliName(), query);
             }
         }
-        return bars("Bytes crossing CNs through Aeron per query and strategy on " + topology + ", SF "
+        return bars("Bytes crossing CNs through Aeron per query and strategy on " + report.shapeName(cluster, topology)
+                + ", SF "
                 + report.scale(), "MiB across CNs", data);
     }
 
-    /** Total median ms and total MiB across CNs of all queries per strategy, over the topologies by CN count. */
+    /**
+     * Total median ms and total MiB across CNs of all queries per strategy, over the topologies by CN
+     * count, on the first cluster the run names.
+     */
     static JFreeChart scalingChart(final BenchReport report) {
         final DefaultCategoryDataset time = new DefaultCategoryDataset();
         final DefaultCategoryDataset bytes = new DefaultCategoryDataset();
         final BenchSpec spec = report.spec();
+        final ClusterKind cluster = spec.clusters().get(0);
         for (final Strategy s : spec.strategies()) {
             for (final Topology t : report.topologiesByCnCount()) {
                 double ms = 0;
                 long moved = 0;
                 boolean complete = true;
                 for (int q = 0; q < spec.queries().size(); q++) {
-                    final CellResult c = report.cell(spec.queries().get(q).name(), t, s);
+                    final CellResult c = report.cell(spec.queries().get(q).name(), cluster, t, s);
                     if (c == null || c.sluice() == null) {
                         complete = false;
                     } else {
@@ -127,7 +136,7 @@ public final class BenchCharts {
             for (final Topology t : report.topologiesByCnCount()) {
                 double ms = 0;
                 for (int q = 0; q < spec.queries().size(); q++) {
-                    final CellResult c = report.cell(spec.queries().get(q).name(), t, spec.strategies().get(0));
+                    final CellResult c = report.cell(spec.queries().get(q).name(), cluster, t, spec.strategies().get(0));
                     ms += c == null || c.duckDb() == null ? 0 : c.duckDb().medianMs();
                 }
                 time.addValue(ms, BenchReport.DUCKDB, t.toString());

@@ -10,11 +10,12 @@ import java.util.Locale;
  */
 public final class BenchCsv {
     /** The header's columns, in order. */
-    public static final List<String> COLUMNS = List.of("query", "topology", "cn", "cores_per_cn", "strategy", "runs",
+    public static final List<String> COLUMNS = List.of("query", "cluster", "topology", "cn", "cores_per_cn", "strategy",
+            "runs",
             "warmup", "median_ms", "min_ms", "max_ms", "p50_ms", "p90_ms", "p99_ms", "duckdb_median_ms",
             "duckdb_min_ms", "duckdb_max_ms", "ratio_to_duckdb", "rows_remote", "bytes_remote", "rows_local",
             "bytes_local", "whole_block_routes", "split_batches", "whole_block_ratio", "bytes_remote_vs_shuffle_hash",
-            "peak_heap_bytes", "decisions", "answer", "detail");
+            "peak_heap_bytes", "cn_peak_rss_bytes", "decisions", "answer", "detail");
 
     private BenchCsv() {
     }
@@ -27,7 +28,7 @@ public final class BenchCsv {
             final Timings d = c.duckDb();
             final boolean ran = s != null;
             final String[] fields = {
-                c.query(), c.topology().toString(), Integer.toString(c.topology().cnCount()),
+                c.query(), c.cluster().cliName(), c.topology().toString(), Integer.toString(c.topology().cnCount()),
                 Integer.toString(c.topology().coresPerCn()), c.strategy().cliName(),
                 Integer.toString(report.spec().runs()), Integer.toString(report.spec().warmup()),
                 ran ? ms(s.medianMs()) : "", ran ? ms(s.minMs()) : "", ran ? ms(s.maxMs()) : "",
@@ -38,7 +39,9 @@ public final class BenchCsv {
                 ran ? Long.toString(c.rowsLocal()) : "", ran ? Long.toString(c.bytesLocal()) : "",
                 ran ? Long.toString(c.wholeBlockRoutes()) : "", ran ? Long.toString(c.splitBatches()) : "",
                 ratio(c.wholeBlockRatio()), ratio(report.bytesVsShuffleHash(c)),
-                ran ? Long.toString(c.peakHeapBytes()) : "", c.decisions(), c.answer().name(), c.detail(),
+                ran && c.peakHeapBytes() >= 0 ? Long.toString(c.peakHeapBytes()) : "",
+                ran && c.cnPeakRssBytes() >= 0 ? Long.toString(c.cnPeakRssBytes()) : "", c.decisions(), c.answer().name(),
+                c.detail(),
             };
             for (int i = 0; i < fields.length; i++) {
                 sb.append(i == 0 ? "" : ",").append(field(fields[i]));

@@ -12,7 +12,7 @@ import java.util.List;
  * how it ran. The derived numbers every report shows the same way live here.
  *
  * @param spec        what was measured
- * @param cells       one result per (query, topology, strategy), ordered by query, topology, strategy
+ * @param cells       one result per (query, cluster, topology, strategy), in that order
  * @param startedAt   when the run started, ISO-8601 in UTC
  * @param machine     processors, Java version and maximum heap, in words
  * @param wallSeconds wall time of the whole run, data generation and DuckDB loading included
@@ -38,10 +38,12 @@ public record BenchReport(BenchSpec spec, List<CellResult> cells, String started
         return failed;
     }
 
-    /** The cell of a query, topology and strategy, or null. */
-    public CellResult cell(final String query, final Topology topology, final Strategy strategy) {
+    /** The cell of a query, cluster, topology and strategy, or null. */
+    public CellResult cell(final String query, final ClusterKind cluster, final Topology topology,
+                           final Strategy strategy) {
         for (final CellResult c : cells) {
-            if (c.query().equals(query) && c.topology().equals(topology) && c.strategy() == strategy) {
+            if (c.query().equals(query) && c.cluster() == cluster && c.topology().equals(topology)
+                    && c.strategy() == strategy) {
                 return c;
             }
         }
@@ -49,11 +51,20 @@ public record BenchReport(BenchSpec spec, List<CellResult> cells, String started
     }
 
     /**
+     * How reports name a cluster and topology: the topology alone when every CN ran in this JVM (as
+     * before there were CN processes), else with the cluster, e.g. {@code 3x2 processes}.
+     */
+    public String shapeName(final ClusterKind cluster, final Topology topology) {
+        return spec.clusters().equals(List.of(ClusterKind.EMBEDDED)) ? topology.toString()
+                : topology + " " + cluster.cliName();
+    }
+
+    /**
      * Bytes this cell moved across CNs over what a plain hash shuffle moved for the same query
      * and topology; NaN when shuffle-hash was not run, failed, or moved nothing.
      */
     public double bytesVsShuffleHash(final CellResult cell) {
-        final CellResult hash = cell(cell.query(), cell.topology(), Strategy.SHUFFLE_HASH);
+        final CellResult hash = cell(cell.query(), cell.cluster(), cell.topology(), Strategy.SHUFFLE_HASH);
         if (hash == null || hash.answer() == CellResult.Answer.ERROR || hash.bytesRemote() == 0
                 || cell.answer() == CellResult.Answer.ERROR) {
             return Double.NaN;

@@ -2,6 +2,10 @@ package io.sluice.perf.bench;
 
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.ControlMessage.CnUsage;
+import io.sluice.perf.cluster.LocalCluster;
+import io.sluice.transport.Endpoint;
+import org.agrona.CloseHelper;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
@@ -15,14 +19,16 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs a {@link BenchSpec} on one {@link Session} whose topology changes between shapes (nothing
- * stored moves), and, with DuckDB, the same queries in an in-memory DuckDB over the same rows with
+ * Runs a {@link BenchSpec} on one {@link Session} per cluster kind (CNs in this JVM, or a
+ * {@link LocalCluster} of CN processes) whose topology changes between shapes (nothing stored moves),
+ * and, with DuckDB, the same queries in an in-memory DuckDB over the same rows with
  * as many threads as the topology has cores in all. Each cell runs its warm-up runs, then its
  * timed runs, each timed from the call to the materialized result, as DuckDB's are from the SQL
  * to the last cell read. Every answer, warm-up ones included, is compared outside the timed
@@ -47,14 +53,28 @@ public final class BenchRunner {
         return spec.cellCount() * perCell + duck;
     }
 
-    /** Runs every cell; the results come ordered by query, then topology, then strategy, as the spec lists them. */
+    /**
+     * Runs every cell; the results come ordered by query, then cluster, topology and strategy, as the spec
+     * lists them.
+     */
     public List<CellResult> run() {
         final List<CellResult> cells = new ArrayList<>();
-        try (Connection duck = spec.vsDuckDb() ? loadDuckDb() : null;
-             Session session = new Session(store, spec.topologies().get(0), spec.network())) {
+        final Map<ClusterKind, Session> sessions = new EnumMap<>(ClusterKind.class);
+        LocalCluster processes = null;
+        try (Connection duck = spec.vsDuckDb() ? loadDuckDb() : null) {
+            for (final ClusterKind kind : spec.clusters()) {
+                if (kind == ClusterKind.EMBEDDED) {
+                    sessions.put(kind, new Session(store, spec.topologies().get(0), spec.network()));
+                } else {
+                    processes = startProcesses();
+                    sessions.put(kind, processes.connect());
+                }
+            }
             final Map<String, ReferenceAnswer> references = new HashMap<>();
             for (final Topology topology : spec.topologies()) {
-                session.topology(topology);
+                for (final Session session : sessions.values()) {
+                    session.topology(topology);
+                }
                 if (duck != null) {
                     try (Statement s = duck.createStatement()) {
                         s.execute("SET threads TO " + topology.bucketCount());
@@ -77,18 +97,42 @@ public final class BenchRunner {
                         }
                         duckTimings = Timings.ofNanos(nanos);
                     }
-                    for (final Strategy strategy : spec.strategies()) {
-                        cells.add(runCell(session, query, topology, strategy, expected, duckTimings, references));
+                    for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
+                        for (final Strategy strategy : spec.strategies()) {
+                            cells.add(runCell(e.getValue(), query, e.getKey(), topology, strategy, expected, duckTimings,
+                                    references));
+                        }
                     }
                 }
             }
         } catch (final SQLException e) {
             throw new IllegalStateException("DuckDB failed during the benchmark: " + e.getMessage(), e);
+        } finally {
+            CloseHelper.quietCloseAll(sessions.values());
+            CloseHelper.quietClose(processes);
         }
         cells.sort(Comparator.comparingInt((CellResult c) -> indexOfQuery(c.query()))
+                .thenComparingInt(c -> spec.clusters().indexOf(c.cluster()))
                 .thenComparingInt(c -> spec.topologies().indexOf(c.topology()))
                 .thenComparingInt(c -> spec.strategies().indexOf(c.strategy())));
         return cells;
+    }
+
+    /** A coordinator here and as many CN processes, with as many cores, as the largest topology asks for. */
+    private LocalCluster startProcesses() {
+        int cns = 1;
+        int cores = 1;
+        for (final Topology t : spec.topologies()) {
+            cns = Math.max(cns, t.cnCount());
+            cores = Math.max(cores, t.coresPerCn());
+        }
+        progress.message("starting " + cns + " CN processes of " + cores + " cores");
+        return LocalCluster.start(store.dir(), cns, cores, new Endpoint("127.0.0.1", 0), List.of(),
+                Session.defaultTransport(), line -> {
+                    if (line.contains("exited with") || line.contains("error")) {
+                        progress.message(line);
+                    }
+                });
     }
 
     private Connection loadDuckDb() throws SQLException {
@@ -105,10 +149,11 @@ public final class BenchRunner {
         return duck;
     }
 
-    private CellResult runCell(final Session session, final Query query, final Topology topology,
-                               final Strategy strategy, final ReferenceAnswer expected, final Timings duckTimings,
-                               final Map<String, ReferenceAnswer> references) {
-        final String label = query.name() + " " + topology + " " + strategy.cliName();
+    private CellResult runCell(final Session session, final Query query, final ClusterKind cluster,
+                               final Topology topology, final Strategy strategy, final ReferenceAnswer expected,
+                               final Timings duckTimings, final Map<String, ReferenceAnswer> references) {
+        final String label = query.name() + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " "
+                + cluster.cliName()) + " " + strategy.cliName();
         progress.cell(label);
         final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
         final long[] nanos = new long[spec.runs()];
@@ -143,17 +188,22 @@ public final class BenchRunner {
             for (int skipped = run; skipped < spec.warmup() + spec.runs(); skipped++) {
                 progress.run();
             }
-            return new CellResult(query.name(), topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0, "",
-                    CellResult.Answer.ERROR, message);
+            return new CellResult(query.name(), cluster, topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0,
+                    -1, "", CellResult.Answer.ERROR, message);
         } finally {
             if (sampler != null) {
                 sampler.stop();
             }
         }
         final QueryStats stats = last.stats();
-        return new CellResult(query.name(), topology, strategy, Timings.ofNanos(nanos), duckTimings,
+        long cnRss = -1;
+        for (final CnUsage u : last.usage()) {
+            cnRss = Math.max(cnRss, u.rssBytes());
+        }
+        return new CellResult(query.name(), cluster, topology, strategy, Timings.ofNanos(nanos), duckTimings,
                 stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
-                stats.wholeBlockRoutes(), stats.splitBatches(), peak.aboveBaselineBytes(), decisions(last.decisions()),
+                stats.wholeBlockRoutes(), stats.splitBatches(),
+                cluster == ClusterKind.EMBEDDED ? peak.aboveBaselineBytes() : -1, cnRss, decisions(last.decisions()),
                 mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH, mismatch == null ? "" : mismatch);
     }
 

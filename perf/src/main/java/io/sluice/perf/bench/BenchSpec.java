@@ -26,10 +26,12 @@ import java.util.Set;
  * @param runs        timed runs per cell, 1 or more
  * @param warmup      untimed runs per cell before the timed ones, 0 or more
  * @param vsDuckDb    whether DuckDB runs each query on each topology's total cores, timed the same way
- * @param network     how the CNs reach each other: one media driver and aeron:ipc, or a driver per CN and aeron:udp
+ * @param network     how embedded CNs reach each other: one media driver and aeron:ipc, or a driver per CN and aeron:udp
+ * @param clusters    where the CNs run: in this JVM, as processes, or both side by side in one run
  */
 public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> topologies,
-                        List<Strategy> strategies, int runs, int warmup, boolean vsDuckDb, Session.Network network) {
+                        List<Strategy> strategies, int runs, int warmup, boolean vsDuckDb, Session.Network network,
+                        List<ClusterKind> clusters) {
     /** The queries of a default run: every registered TPC-H query and workload. */
     public static final String DEFAULT_QUERIES = "all";
     /** The cluster shapes of a default run. */
@@ -44,17 +46,38 @@ public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> 
         if (warmup < 0) {
             throw new IllegalArgumentException("--warmup must be 0 or more, got " + warmup);
         }
-        if (queries.isEmpty() || topologies.isEmpty() || strategies.isEmpty()) {
-            throw new IllegalArgumentException("a benchmark needs at least one query, topology and strategy");
+        if (queries.isEmpty() || topologies.isEmpty() || strategies.isEmpty() || clusters.isEmpty()) {
+            throw new IllegalArgumentException("a benchmark needs at least one query, topology, strategy and cluster");
         }
         queries = List.copyOf(queries);
         topologies = List.copyOf(topologies);
         strategies = List.copyOf(strategies);
+        clusters = List.copyOf(new LinkedHashSet<>(clusters));
     }
 
-    /** Number of (query, topology, strategy) cells. */
+    /** A spec of CNs in this JVM only. */
+    public BenchSpec(final double scaleFactor, final List<Query> queries, final List<Topology> topologies,
+                     final List<Strategy> strategies, final int runs, final int warmup, final boolean vsDuckDb,
+                     final Session.Network network) {
+        this(scaleFactor, queries, topologies, strategies, runs, warmup, vsDuckDb, network,
+                List.of(ClusterKind.EMBEDDED));
+    }
+
+    /** Number of (query, cluster, topology, strategy) cells. */
     public int cellCount() {
-        return queries.size() * topologies.size() * strategies.size();
+        return queries.size() * clusters.size() * topologies.size() * strategies.size();
+    }
+
+    /** Parses {@code embedded}, {@code processes} or both ({@code embedded,processes}). */
+    public static List<ClusterKind> clusters(final List<String> names) {
+        final Set<ClusterKind> chosen = new LinkedHashSet<>();
+        for (final String name : names) {
+            chosen.add(ClusterKind.parse(name));
+        }
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("--cluster names no cluster: write embedded, processes or both");
+        }
+        return new ArrayList<>(chosen);
     }
 
     /** The tables the queries read, each once. */

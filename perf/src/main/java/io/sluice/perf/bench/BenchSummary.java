@@ -2,6 +2,7 @@ package io.sluice.perf.bench;
 
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.plan.Strategy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,23 +29,36 @@ public final class BenchSummary {
         final BenchSpec spec = report.spec();
         final StringBuilder sb = new StringBuilder("# sluice bench\n\n");
         sb.append(String.format(Locale.ROOT, "SF %s, %d quer%s x %d topolog%s (%s) x %d strateg%s, %d timed run%s"
-                        + " after %d warm-up%s per cell, CNs over aeron:%s, %s.%n%n", report.scale(), spec.queries().size(),
+                        + " after %d warm-up%s per cell, %s, %s.%n%n", report.scale(), spec.queries().size(),
                 spec.queries().size() == 1 ? "y" : "ies", spec.topologies().size(),
                 spec.topologies().size() == 1 ? "y" : "ies", join(spec.topologies()), spec.strategies().size(),
                 spec.strategies().size() == 1 ? "y" : "ies", spec.runs(), spec.runs() == 1 ? "" : "s", spec.warmup(),
-                spec.warmup() == 1 ? "" : "s", spec.network().name().toLowerCase(Locale.ROOT),
+                spec.warmup() == 1 ? "" : "s", clusters(spec),
                 spec.vsDuckDb() ? "DuckDB on the same rows with the topology's total cores as threads"
                         : "without DuckDB"));
         sb.append(String.format(Locale.ROOT, "Started %s on %s; took %s; %s.%n%n", report.startedAt(),
                 report.machine(), clock(report.wallSeconds()), report.memory()));
         verdict(report, sb);
-        for (final Topology t : spec.topologies()) {
-            timePivot(report, t, sb);
+        for (final ClusterKind k : spec.clusters()) {
+            for (final Topology t : spec.topologies()) {
+                timePivot(report, k, t, sb);
+            }
         }
-        for (final Topology t : report.multiCnTopologies()) {
-            bytesPivot(report, t, sb);
+        for (final ClusterKind k : spec.clusters()) {
+            for (final Topology t : report.multiCnTopologies()) {
+                bytesPivot(report, k, t, sb);
+            }
         }
         return sb.toString();
+    }
+
+    private static String clusters(final BenchSpec spec) {
+        final List<String> kinds = new ArrayList<>();
+        for (final ClusterKind k : spec.clusters()) {
+            kinds.add(k == ClusterKind.EMBEDDED ? "CNs in one JVM over aeron:" + spec.network().name().toLowerCase(Locale.ROOT)
+                    : "CN processes over UDP");
+        }
+        return String.join(" and ", kinds);
     }
 
     private static void verdict(final BenchReport report, final StringBuilder sb) {
@@ -65,9 +79,11 @@ public final class BenchSummary {
         sb.append('\n');
     }
 
-    private static void timePivot(final BenchReport report, final Topology topology, final StringBuilder sb) {
+    private static void timePivot(final BenchReport report, final ClusterKind cluster, final Topology topology,
+                                  final StringBuilder sb) {
         final BenchSpec spec = report.spec();
-        sb.append("## Median ms on ").append(topology).append(spec.vsDuckDb() ? " (x DuckDB)" : "").append("\n\n");
+        sb.append("## Median ms on ").append(report.shapeName(cluster, topology))
+                .append(spec.vsDuckDb() ? " (x DuckDB)" : "").append("\n\n");
         sb.append("| query |");
         if (spec.vsDuckDb()) {
             sb.append(" DuckDB |");
@@ -81,12 +97,12 @@ public final class BenchSummary {
             final String query = spec.queries().get(q).name();
             sb.append("| ").append(query).append(" |");
             if (spec.vsDuckDb()) {
-                final CellResult any = report.cell(query, topology, spec.strategies().get(0));
+                final CellResult any = report.cell(query, cluster, topology, spec.strategies().get(0));
                 sb.append(' ').append(any == null || any.duckDb() == null ? "-" : ms(any.duckDb().medianMs()))
                         .append(" |");
             }
             for (final Strategy s : spec.strategies()) {
-                final CellResult c = report.cell(query, topology, s);
+                final CellResult c = report.cell(query, cluster, topology, s);
                 sb.append(' ').append(timeCell(c)).append(" |");
             }
             sb.append('\n');
@@ -94,7 +110,7 @@ public final class BenchSummary {
         if (spec.vsDuckDb()) {
             sb.append("| geometric mean | |");
             for (final Strategy s : spec.strategies()) {
-                sb.append(' ').append(ratio(geometricMeanRatio(report, topology, s))).append(" |");
+                sb.append(' ').append(ratio(geometricMeanRatio(report, cluster, topology, s))).append(" |");
             }
             sb.append('\n');
         }
@@ -102,11 +118,12 @@ public final class BenchSummary {
     }
 
     /** The geometric mean of a strategy's ratios to DuckDB on a topology, over the queries that ran; NaN if none. */
-    static double geometricMeanRatio(final BenchReport report, final Topology topology, final Strategy strategy) {
+    static double geometricMeanRatio(final BenchReport report, final ClusterKind cluster, final Topology topology,
+                                     final Strategy strategy) {
         double logSum = 0;
         int n = 0;
         for (int q = 0; q < report.spec().queries().size(); q++) {
-            final CellResult c = report.cell(report.spec().queries().get(q).name(), topology, strategy);
+            final CellResult c = report.cell(report.spec().queries().get(q).name(), cluster, topology, strategy);
             if (c != null && !Double.isNaN(c.ratioToDuckDb())) {
                 logSum += Math.log(c.ratioToDuckDb());
                 n++;
@@ -124,9 +141,10 @@ public final class BenchSummary {
         return ms(c.sluice().medianMs()) + (Double.isNaN(ratio) ? "" : " (" + ratio(ratio) + ")") + mark;
     }
 
-    private static void bytesPivot(final BenchReport report, final Topology topology, final StringBuilder sb) {
+    private static void bytesPivot(final BenchReport report, final ClusterKind cluster, final Topology topology,
+                                   final StringBuilder sb) {
         final BenchSpec spec = report.spec();
-        sb.append("## MiB crossing CNs on ").append(topology).append("\n\n| query |");
+        sb.append("## MiB crossing CNs on ").append(report.shapeName(cluster, topology)).append("\n\n| query |");
         for (final Strategy s : spec.strategies()) {
             sb.append(' ').append(s.cliName()).append(" |");
         }
@@ -135,7 +153,7 @@ public final class BenchSummary {
             final String query = spec.queries().get(q).name();
             sb.append("| ").append(query).append(" |");
             for (final Strategy s : spec.strategies()) {
-                final CellResult c = report.cell(query, topology, s);
+                final CellResult c = report.cell(query, cluster, topology, s);
                 sb.append(' ').append(c == null || c.sluice() == null ? "-" : mib(c.bytesRemote())).append(" |");
             }
             sb.append('\n');
@@ -147,12 +165,13 @@ public final class BenchSummary {
         sb.append("## Every cell\n\n");
         sb.append("| query | topology | strategy | median ms | min | max | p90 | p99 | DuckDB ms | vs DuckDB"
                 + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes | peak heap MiB"
-                + " | plan | answer |\n");
-        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+                + " | CN peak RSS MiB | plan | answer |\n");
+        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (final CellResult c : report.cells()) {
             final Timings s = c.sluice();
             final boolean ran = s != null;
-            sb.append("| ").append(c.query()).append(" | ").append(c.topology()).append(" | ")
+            sb.append("| ").append(c.query()).append(" | ").append(report.shapeName(c.cluster(), c.topology()))
+                    .append(" | ")
                     .append(c.strategy().cliName()).append(" | ")
                     .append(ran ? ms(s.medianMs()) : "-").append(" | ")
                     .append(ran ? ms(s.minMs()) : "-").append(" | ")
@@ -165,7 +184,8 @@ public final class BenchSummary {
                     .append(ran ? mib(c.bytesRemote()) : "-").append(" | ")
                     .append(ratio(report.bytesVsShuffleHash(c))).append(" | ")
                     .append(percent(c.wholeBlockRatio())).append(" | ")
-                    .append(ran ? mib(c.peakHeapBytes()) : "-").append(" | ")
+                    .append(ran && c.peakHeapBytes() >= 0 ? mib(c.peakHeapBytes()) : "-").append(" | ")
+                    .append(ran && c.cnPeakRssBytes() >= 0 ? mib(c.cnPeakRssBytes()) : "-").append(" | ")
                     .append(c.decisions().isEmpty() ? "-" : c.decisions().replace(",", ", ")).append(" | ")
                     .append(c.answer() == CellResult.Answer.OK ? "ok" : "**" + c.answer() + "**").append(" |\n");
         }
@@ -190,7 +210,12 @@ public final class BenchSummary {
                   zonemap, without per-row work; - when nothing was shuffled.
                 - **peak heap MiB**: the highest heap use sampled every millisecond during the cell's timed runs,
                   minus the heap in use after a GC just before them; it includes garbage not yet collected (an upper
-                  bound) and leaves out native memory (Aeron's buffers, DuckDB).
+                  bound) and leaves out native memory (Aeron's buffers, DuckDB); - for CN processes, whose heaps
+                  are their own.
+                - **CN peak RSS MiB**: the largest resident-memory high-water mark (VmHWM) of the CNs' processes
+                  at the end of the cell's last run; for CNs in this JVM, this JVM's.
+                - **embedded** CNs are groups of threads in the bench's JVM; **processes** are one `sluice cn` JVM
+                  per CN with its own media driver, talking UDP on loopback, coordinated by the bench's JVM.
                 - **plan**: the distribution of each join and group-by (auto picks them from zonemap statistics).
                 """);
     }

@@ -8,6 +8,7 @@ import io.sluice.shuffle.plan.Strategy;
  * numbers come from the last timed run (they do not change from run to run).
  *
  * @param query            the query's name
+ * @param cluster          whether the CNs ran in this JVM or as processes of their own
  * @param topology         CNs x cores
  * @param strategy         the strategy asked for
  * @param sluice           Sluice's timed runs; null when the cell failed before any
@@ -18,14 +19,17 @@ import io.sluice.shuffle.plan.Strategy;
  * @param bytesLocal       bytes exchanged inside a CN
  * @param wholeBlockRoutes batches and blocks routed whole by their zonemap, without per-row work
  * @param splitBatches     batches the shuffle operators split row by row
- * @param peakHeapBytes    peak heap during the timed runs above the heap after a GC before them
+ * @param peakHeapBytes    peak heap of this JVM during the timed runs above the heap after a GC before them;
+ *                         -1 for CN processes, whose heaps are theirs
+ * @param cnPeakRssBytes   the largest peak resident memory of the CNs' processes (this JVM's for embedded CNs)
  * @param decisions        the distribution of each join and group-by, e.g. {@code colocate,reuse_shuffle}
  * @param answer           whether the answers were equal to the reference's
  * @param detail           the first difference or the error; empty when the answer is {@link Answer#OK}
  */
-public record CellResult(String query, Topology topology, Strategy strategy, Timings sluice, Timings duckDb,
-                         long rowsRemote, long bytesRemote, long rowsLocal, long bytesLocal, long wholeBlockRoutes,
-                         long splitBatches, long peakHeapBytes, String decisions, Answer answer, String detail) {
+public record CellResult(String query, ClusterKind cluster, Topology topology, Strategy strategy, Timings sluice,
+                         Timings duckDb, long rowsRemote, long bytesRemote, long rowsLocal, long bytesLocal,
+                         long wholeBlockRoutes, long splitBatches, long peakHeapBytes, long cnPeakRssBytes,
+                         String decisions, Answer answer, String detail) {
     /** How a cell's answers compared with the reference (DuckDB, or without it the query's first cell). */
     public enum Answer {
         /** Every run's answer equal to the reference. */
@@ -47,8 +51,9 @@ public record CellResult(String query, Topology topology, Strategy strategy, Tim
         return all == 0 ? Double.NaN : (double) wholeBlockRoutes / all;
     }
 
-    /** The cell's key as text, e.g. {@code q4 3x2 colocate}. */
+    /** The cell's key as text, e.g. {@code q4 3x2 colocate}, or {@code q4 3x2 processes colocate}. */
     public String label() {
-        return query + " " + topology + " " + strategy.cliName();
+        return query + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " " + cluster.cliName()) + " "
+                + strategy.cliName();
     }
 }

@@ -40,7 +40,8 @@ import picocli.CommandLine.Option;
                 + " summary.md and makes the exit code 1."},
         footer = {"", "Examples:", "  sluice bench --vs-duckdb",
             "  sluice bench --sf 1 --queries q4,q18,join_lo --topologies 1x2,3x2,5x2",
-            "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench"})
+            "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench",
+            "  sluice bench --sf 1 --queries join_lo,grp_orderkey --topologies 3x2 --cluster embedded,processes"})
 public final class BenchCommand extends CliCommand {
     @Option(names = "--sf", paramLabel = "<scale>", defaultValue = "0.1", converter = ScaleFactorConverter.class,
             description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
@@ -77,6 +78,12 @@ public final class BenchCommand extends CliCommand {
                 + " loopback) (default: ${DEFAULT-VALUE}).")
     String network;
 
+    @Option(names = "--cluster", paramLabel = "<kind,...>", split = ",", defaultValue = "embedded",
+            description = "Where the CNs run: embedded (threads of this JVM, over --network), processes (a"
+                + " coordinator here and one sluice cn JVM per CN with its own media driver, UDP on loopback), or"
+                + " embedded,processes to measure both side by side (default: ${DEFAULT-VALUE}).")
+    List<String> clusters;
+
     @Option(names = "--data", paramLabel = "<dir>",
             description = "TPC-H store to use, generated there when missing (default: data/sf<scale>).")
     Path data;
@@ -92,7 +99,7 @@ public final class BenchCommand extends CliCommand {
         final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final BenchSpec spec = new BenchSpec(scaleFactor, BenchSpec.queries(queries),
                 BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb,
-                Session.Network.parse(network));
+                Session.Network.parse(network), BenchSpec.clusters(clusters));
         checkOutput(out);
         final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
         final List<TpchTable> missing = BenchData.missing(dataDir, scaleFactor, spec.tables());

@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.perf.bench.BenchReport;
+import io.sluice.perf.bench.ClusterKind;
 import io.sluice.perf.bench.CellResult;
 import io.sluice.perf.bench.Timings;
 import io.sluice.perf.tpch.Query;
@@ -40,6 +41,10 @@ final class BenchJson {
         for (final Strategy s : report.spec().strategies()) {
             json.value(s.cliName());
         }
+        json.endArray().name("clusters").beginArray();
+        for (final ClusterKind k : report.spec().clusters()) {
+            json.value(k.cliName());
+        }
         json.endArray()
                 .name("started_at").value(report.startedAt())
                 .name("machine").value(report.machine())
@@ -50,6 +55,7 @@ final class BenchJson {
             final boolean ran = c.sluice() != null;
             json.beginObject()
                     .name("query").value(c.query())
+                    .name("cluster").value(c.cluster().cliName())
                     .name("topology").value(c.topology().toString())
                     .name("cn").value(c.topology().cnCount())
                     .name("cores_per_cn").value(c.topology().coresPerCn())
@@ -70,7 +76,8 @@ final class BenchJson {
             ratio(json, c.wholeBlockRatio());
             json.name("bytes_remote_vs_shuffle_hash");
             ratio(json, report.bytesVsShuffleHash(c));
-            count(json.name("peak_heap_bytes"), ran, c.peakHeapBytes());
+            count(json.name("peak_heap_bytes"), ran && c.peakHeapBytes() >= 0, c.peakHeapBytes());
+            count(json.name("cn_peak_rss_bytes"), ran && c.cnPeakRssBytes() >= 0, c.cnPeakRssBytes());
             json.name("decisions").value(c.decisions())
                     .name("answer").value(c.answer().name())
                     .name("detail").value(c.detail())

@@ -12,9 +12,7 @@ final class ClusterProcess {
 
     /** The transport of a cluster process: the defaults, with the cluster's term length unless one is set. */
     static TransportContext transport() {
-        final TransportContext context = new TransportContext();
-        return System.getProperty(TransportContext.TERM_LENGTH_PROP_NAME) == null
-                ? context.termLength(Session.TERM_LENGTH_DEFAULT) : context;
+        return Session.defaultTransport();
     }
 
     /** Log lines on {@code out}, flushed at once (another process may be waiting for one). */

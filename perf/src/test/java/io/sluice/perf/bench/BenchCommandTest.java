@@ -142,6 +142,38 @@ class BenchCommandTest {
     }
 
     @Test
+    void embeddedCnsAndCnProcessesAreMeasuredSideBySideInOneRun() throws Exception {
+        final Path both = dir.resolve("both");
+        final Cli.Result run = Cli.run("bench", "--sf", "0.01", "--queries", "q4,join_lo", "--topologies", "2x1",
+                "--strategies", "shuffle-hash,colocate", "--runs", "1", "--warmup", "0", "--vs-duckdb",
+                "--cluster", "embedded,processes", "--data", data.toString(), "--out", both.toString());
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).contains("Answers: every Sluice answer equal to DuckDB's");
+        final String csv = both.resolve("results.csv").toString().replace("'", "''");
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            final List<List<Object>> cells = rows(duck, "select cluster, query, strategy, bytes_remote,"
+                    + " cn_peak_rss_bytes, peak_heap_bytes, answer from read_csv('" + csv + "', header = true)"
+                    + " order by all");
+            assertThat(cells).hasSize(2 * 2 * 2);
+            assertThat(cells).extracting(r -> r.get(0)).containsOnly("embedded", "processes");
+            assertThat(cells).allSatisfy(r -> assertThat(r.get(6)).as("%s", r).isEqualTo("OK"));
+            for (final List<Object> r : cells) {
+                if (r.get(0).equals("processes")) {
+                    assertThat(number(r.get(4))).as("a CN process's peak RSS, %s", r).isPositive();
+                    assertThat(r.get(5)).as("no heap of this JVM for CN processes, %s", r).isNull();
+                    if (r.get(2).equals("shuffle-hash")) {
+                        assertThat(number(r.get(3))).as("bytes between CN processes, %s", r).isPositive();
+                    }
+                }
+            }
+        }
+        assertThat(Files.readString(both.resolve("summary.md")))
+                .contains("## Median ms on 2x1 embedded (x DuckDB)", "## Median ms on 2x1 processes (x DuckDB)",
+                        "CNs in one JVM over aeron:ipc and CN processes over UDP");
+        assertThat(both.resolve("time-2x1-processes.png")).isNotEmptyFile();
+    }
+
+    @Test
     void dataOfAnotherScaleIsRefused() {
         final Cli.Result wrong = Cli.run("bench", "--sf", "0.02", "--queries", "join_lo", "--data", data.toString(),
                 "--out", dir.resolve("wrong").toString());

@@ -1,5 +1,6 @@
-package io.sluice.perf.cli;
+package io.sluice.perf.cluster;
 
+import io.sluice.perf.cli.SluiceCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,12 +15,12 @@ import java.util.Properties;
  * {@code sluice-version.properties}, from the parent pom's {@code sluice.jvm.flags}), extra JVM
  * arguments, then a subcommand and its arguments.
  */
-final class JavaCommand {
+public final class JavaCommand {
     private JavaCommand() {
     }
 
     /** The JVM flags every Sluice process needs, as the build recorded them. */
-    static List<String> requiredJvmFlags() {
+    public static List<String> requiredJvmFlags() {
         final Properties properties = new Properties();
         try (InputStream in = JavaCommand.class.getResourceAsStream("/sluice-version.properties")) {
             if (in == null) {
@@ -39,7 +40,7 @@ final class JavaCommand {
     }
 
     /** {@code java <flags> <jvmArgs> -cp <classpath> io.sluice.perf.cli.SluiceCommand <args>}. */
-    static List<String> sluice(final List<String> jvmArgs, final List<String> args) {
+    public static List<String> sluice(final List<String> jvmArgs, final List<String> args) {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(requiredJvmFlags());

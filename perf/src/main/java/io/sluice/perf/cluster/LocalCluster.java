@@ -1,0 +1,172 @@
+package io.sluice.perf.cluster;
+
+import io.sluice.dispatch.cluster.ClusterContext;
+import io.sluice.dispatch.cluster.Coordinator;
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.MemberState;
+import io.sluice.storage.Store;
+import io.sluice.transport.EmbeddedDriver;
+import io.sluice.transport.Endpoint;
+import io.sluice.transport.TransportContext;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.agrona.CloseHelper;
+
+/**
+ * A cluster on this host: a coordinator in this process (its own media driver, UDP) and N
+ * {@code sluice cn} processes, each a JVM with its own driver, receiving on UDP ports of the
+ * coordinator's host; their output goes to the log with their names in front. {@link #start}
+ * returns once every CN has joined; {@link #close} stops the CNs (SIGTERM, then SIGKILL after a few
+ * seconds), then the coordinator and its driver. A CN that dies leaves the cluster, as on any host;
+ * the others go on.
+ */
+public final class LocalCluster implements AutoCloseable {
+    /** How long the CNs may take to start and join. */
+    private static final long JOIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    private final EmbeddedDriver driver;
+    private final Coordinator coordinator;
+    private final List<Process> cns = new ArrayList<>();
+    private final Consumer<String> log;
+
+    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final Consumer<String> log) {
+        this.driver = driver;
+        this.coordinator = coordinator;
+        this.log = log;
+    }
+
+    /**
+     * Starts the coordinator on {@code listen} and {@code cnCount} CN processes of {@code cores} cores each.
+     *
+     * @param jvmArgs extra JVM arguments of every CN process (e.g. {@code -Xmx512m})
+     * @throws IllegalArgumentException when the coordinator cannot listen there, a CN exits, or the CNs do
+     *                                  not all join within a minute; nothing is left running then
+     */
+    public static LocalCluster start(final Path store, final int cnCount, final int cores, final Endpoint listen,
+            final List<String> jvmArgs, final TransportContext transport, final Consumer<String> log) {
+        final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
+        final Coordinator coordinator;
+        try {
+            coordinator = Coordinator.udp(driver.aeron(), listen, Store.open(store), new ClusterContext(),
+                    driver.context(), log);
+        } catch (final RuntimeException e) {
+            driver.close();
+            throw new IllegalArgumentException(e.getMessage() + "; choose another --listen, e.g. --listen "
+                    + listen.host() + ":0", e);
+        }
+        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), log);
+        boolean started = false;
+        try {
+            log.accept("coordinator listening on " + coordinator.listening() + " (store " + store + ")");
+            for (int i = 0; i < cnCount; i++) {
+                cluster.startCn("cn" + i, store, cores, listen.host(), jvmArgs);
+            }
+            cluster.awaitJoined(cnCount);
+            started = true;
+            return cluster;
+        } finally {
+            if (!started) {
+                cluster.close();
+            }
+        }
+    }
+
+    private void startCn(final String name, final Path store, final int cores, final String host,
+            final List<String> jvmArgs) {
+        final Process p;
+        try {
+            p = new ProcessBuilder(JavaCommand.sluice(jvmArgs, List.of("cn", "--coordinator", address(), "--store",
+                    store.toAbsolutePath().toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", host,
+                    "--parent-pid", Long.toString(ProcessHandle.current().pid())))).redirectErrorStream(true).start();
+        } catch (final IOException e) {
+            throw new IllegalArgumentException("cannot start CN process " + name + ": " + e.getMessage(), e);
+        }
+        cns.add(p);
+        relay(p, "[" + name + "] ");
+        p.onExit().thenRun(() -> log.accept("[" + name + "] exited with " + p.exitValue()));
+    }
+
+    private void awaitJoined(final int cnCount) {
+        final long deadline = System.nanoTime() + JOIN_TIMEOUT_NS;
+        while (true) {
+            int alive = 0;
+            for (final MemberStatus m : coordinator.membership()) {
+                alive += m.state() == MemberState.ALIVE ? 1 : 0;
+            }
+            if (alive == cnCount) {
+                return;
+            }
+            for (final Process p : cns) {
+                if (!p.isAlive()) {
+                    throw new IllegalArgumentException("CN process " + p.pid() + " exited with " + p.exitValue()
+                            + " before it joined; see its output above");
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalArgumentException(alive + " of " + cnCount + " CNs joined within "
+                        + TimeUnit.NANOSECONDS.toSeconds(JOIN_TIMEOUT_NS) + " s; see their output above");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    /** Prints a child's output lines with its name in front, on a daemon thread. */
+    private void relay(final Process p, final String prefix) {
+        final Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    log.accept(prefix + line);
+                }
+            } catch (final IOException e) {
+                log.accept(prefix + "(output lost: " + e.getMessage() + ")");
+            }
+        }, "sluice-relay-" + p.pid());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** HOST:PORT of the coordinator. */
+    public String address() {
+        return coordinator.listening();
+    }
+
+    /** A client session on this cluster; the caller closes it. */
+    public Session connect() {
+        return Session.connect(Endpoint.parse(address(), false));
+    }
+
+    /** The CN processes, in start order. */
+    public List<Process> cns() {
+        return List.copyOf(cns);
+    }
+
+    /** Stops every CN (SIGTERM, SIGKILL after 10 s), then the coordinator and its driver. */
+    @Override
+    public void close() {
+        for (final Process p : cns) {
+            p.destroy();
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (final Process p : cns) {
+            try {
+                if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+        CloseHelper.closeAll(coordinator, driver);
+    }
+}
