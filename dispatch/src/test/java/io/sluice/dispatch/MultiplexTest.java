@@ -95,9 +95,11 @@ class MultiplexTest {
         try (EmbeddedCluster cluster = EmbeddedCluster.ipc(2, transport(), new DispatchContext())) {
             final Exchange exchange = Exchange.of(200, 1, topology, DispatchMode.TO_OWNER, TestBatches.SCHEMA, 1);
             final List<Long> sent = new ArrayList<>();
+            // As many batches as the credit window lets a sender send before its receiver consumes any.
+            final int batches = DispatchContext.CREDIT_WINDOW_DEFAULT;
             try (ExchangeSink remote = cluster.node(1).openSink(exchange, 0);
                  ExchangeSink local = cluster.node(0).openSink(exchange, 0)) {
-                for (int i = 0; i < 5; i++) {
+                for (int i = 0; i < batches; i++) {
                     final long[] ids = {i * 10L, i * 10L + 1};
                     sent.add(ids[0]);
                     sent.add(ids[1]);
@@ -108,8 +110,8 @@ class MultiplexTest {
             }
             // CN 0 reads its stream (as the sources of other exchanges would) before bucket 0's source exists.
             final Demultiplexer cn0 = cluster.node(0).demultiplexer();
-            ExchangeRun.pollStreamUntil(cluster.node(0), () -> cn0.pendingFrames() == 6,
-                    "CN 0 to keep 5 batches and an end-of-stream for a source not yet open");
+            ExchangeRun.pollStreamUntil(cluster.node(0), () -> cn0.pendingFrames() == batches + 1,
+                    "CN 0 to keep " + batches + " batches and an end-of-stream for a source not yet open");
 
             final List<Long> received = new ArrayList<>();
             try (ExchangeSource source = cluster.node(0).openSource(exchange, 0);
