@@ -84,7 +84,7 @@ public final class QueryCommand extends CliCommand {
             throw new IllegalArgumentException("--cores must be 1 or more, got " + workers);
         }
         if (cn != null && cn < 1) {
-            throw new IllegalArgumentException("--cn must be 1 or more, got " + cn);
+            throw new IllegalArgumentException("--cn must be 1 or more CNs, got " + cn);
         }
         final Query query = which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
         final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
