@@ -33,7 +33,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -165,8 +164,7 @@ public final class ClusterClient implements AutoCloseable {
      * being set up is lost, and the coordinator ignores a request id it has seen.
      */
     private void await(final Reply reply, final ControlMessage request) {
-        final IdleStrategy idle = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MILLISECONDS.toNanos(1));
+        final IdleStrategy idle = new ControlIdle(() -> true);
         send(request);
         final long sentNs = System.nanoTime();
         long lastSentNs = sentNs;

@@ -25,7 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One query on one CN, on a thread of its own: decodes the shipped plan, compiles this CN's
+ * One query on one CN, on a thread of its own (its {@link #run}): decodes the shipped plan, compiles this CN's
  * fragments for its index in the query (every CN derives the same boundaries and scan assignment
  * from the same zonemaps), opens its exchanges' receivers and says PREPARED; on START runs its
  * pipelines with the CN's workers; then reports FINISHED with what its senders moved (CN 0 first
@@ -50,13 +50,6 @@ final class CnQuery implements Runnable {
 
     long queryId() {
         return prepare.queryId();
-    }
-
-    /** Starts the query's thread: it compiles and prepares at once. */
-    void begin() {
-        final Thread thread = new Thread(this, "sluice-query-" + prepare.queryId() + "-cn" + prepare.index());
-        thread.setDaemon(true);
-        thread.start();
     }
 
     /** Every CN has prepared: run. */

@@ -23,20 +23,22 @@ import io.sluice.storage.Table;
 import io.sluice.storage.wire.WireFormatException;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+
 
 /**
  * A compute node: registers with its coordinator, sends it heartbeats, and runs the queries it is
@@ -69,7 +71,12 @@ public final class CnServer implements Agent, AutoCloseable {
     private final DataPlane plane;
     private final ControlPublisher toCoordinator;
     private final AgentRunner runner;
-    private final ManyToOneConcurrentLinkedQueue<ControlMessage> outbox = new ManyToOneConcurrentLinkedQueue<>();
+    private final ArrayDeque<ControlMessage> outbox = new ArrayDeque<>();
+    private final ExecutorService queryThreads = Executors.newCachedThreadPool(r -> {
+        final Thread t = new Thread(r, "sluice-query");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<Long, CnQuery> queries = new ConcurrentHashMap<>();
     private final Map<Integer, PipelineExecutor> executors = new HashMap<>();
     private final CompletableFuture<String> rejected = new CompletableFuture<>();
@@ -90,8 +97,10 @@ public final class CnServer implements Agent, AutoCloseable {
         }
     };
 
-    // The control loop's state.
+    /** The head of the outbox the publication refused last; guarded by the outbox's lock. */
     private ControlMessage pending;
+
+    // The control loop's state.
     private long memberId = -1;
     private long coordinatorIncarnation;
     private ControlPublisher toResults;
@@ -128,8 +137,7 @@ public final class CnServer implements Agent, AutoCloseable {
         this.plane = new DataPlane(aeron, listener.subscription(1), data.channel(), data.stream(), transport, dispatch);
         this.toCoordinator = new ControlPublisher(aeron.addPublication(
                 Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()));
-        this.runner = new AgentRunner(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MILLISECONDS.toNanos(1)), t -> log.accept("cn " + name + ": " + t), null, this);
+        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("cn " + name + ": " + t), null, this);
     }
 
     /** A CN listening on UDP {@code bind} (port 0: any free port) that joins the coordinator at {@code coordinator}. */
@@ -218,18 +226,20 @@ public final class CnServer implements Agent, AutoCloseable {
     /** Sends what the queries handed over, in order, while the publication takes it. */
     private int drainOutbox() {
         int sent = 0;
-        while (true) {
-            if (pending == null) {
-                pending = outbox.poll();
+        synchronized (outbox) {
+            while (true) {
                 if (pending == null) {
+                    pending = outbox.poll();
+                    if (pending == null) {
+                        return sent;
+                    }
+                }
+                if (!toCoordinator.offer(pending)) {
                     return sent;
                 }
+                pending = null;
+                sent++;
             }
-            if (!toCoordinator.offer(pending)) {
-                return sent;
-            }
-            pending = null;
-            sent++;
         }
     }
 
@@ -269,7 +279,7 @@ public final class CnServer implements Agent, AutoCloseable {
             lastHeardNs = now;
             final CnQuery query = new CnQuery(this, p, memberId);
             if (queries.putIfAbsent(p.queryId(), query) == null) {
-                query.begin();
+                queryThreads.execute(query);
             }
         } else if (message instanceof Start s) {
             final CnQuery q = queries.get(s.queryId());
@@ -295,9 +305,17 @@ public final class CnServer implements Agent, AutoCloseable {
         }
     }
 
-    /** Hands a message to the control loop, which sends it to the coordinator; any thread. */
+    /**
+     * Sends a message to the coordinator from a query's thread: at once when nothing waits before it
+     * and the publication takes it, else after what waits, by the control loop; never blocks.
+     */
     void send(final ControlMessage message) {
-        outbox.offer(message);
+        synchronized (outbox) {
+            if (pending == null && outbox.isEmpty() && toCoordinator.offer(message)) {
+                return;
+            }
+            outbox.offer(message);
+        }
     }
 
     /** The publication for result rows; set while a member. */
@@ -358,6 +376,7 @@ public final class CnServer implements Agent, AutoCloseable {
         for (final CnQuery q : running) {
             q.awaitEnd(TimeUnit.SECONDS.toNanos(5));
         }
+        queryThreads.shutdownNow();
         synchronized (this) {
             for (final PipelineExecutor e : executors.values()) {
                 e.close();

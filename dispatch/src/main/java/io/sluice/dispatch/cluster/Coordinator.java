@@ -51,7 +51,6 @@ import java.util.function.Consumer;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 
 /**
  * The coordinator of a cluster: keeps the membership (CNs register, heartbeat, leave or fall silent),
@@ -145,8 +144,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         this.nextQueryId = (ThreadLocalRandom.current().nextLong(1L << 20) << 32) + 1;
         this.controlIn = new ControlSubscriber(listener.subscription(0));
         this.resultsIn = new ControlSubscriber(listener.subscription(1));
-        this.runner = new AgentRunner(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MILLISECONDS.toNanos(1)), t -> log.accept("coordinator: " + t), null, this);
+        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("coordinator: " + t), null, this);
     }
 
     /** A coordinator listening on UDP {@code endpoint} (port 0: any free port). */
