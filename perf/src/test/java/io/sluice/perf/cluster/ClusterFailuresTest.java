@@ -159,8 +159,12 @@ class ClusterFailuresTest {
         final int port = cluster.endpoint().port();
         cluster.coordinator().destroyForcibly();
         cluster.coordinator().awaitExit(Duration.ofSeconds(30));
+        final long restartedNs = System.nanoTime();
         cluster.startCoordinator(port);
         cluster.awaitAlive(3);
+        System.out.println("ClusterFailuresTest: every CN rejoined "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedNs) + " ms after the coordinator was"
+                + " started again");
         assertThat(checkedQueryOnEveryCn("q4")).as("CNs after the coordinator restarted").isEqualTo(3);
     }
 }
