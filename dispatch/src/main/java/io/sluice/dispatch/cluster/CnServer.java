@@ -56,6 +56,8 @@ import org.agrona.concurrent.AgentRunner;
  */
 public final class CnServer implements Agent, AutoCloseable {
     private static final int FRAGMENT_LIMIT = 32;
+    /** How long registering may go unanswered before the CN says it is still waiting (then twice as long, ...). */
+    private static final long FIRST_WAITING_NOTE_NS = TimeUnit.SECONDS.toNanos(5);
 
     private final Aeron aeron;
     private final String name;
@@ -108,6 +110,9 @@ public final class CnServer implements Agent, AutoCloseable {
     private long lastHeardNs;
     private long lastRegisterNs;
     private long lastHeartbeatNs;
+    /** Since when registering has gone unanswered (0: not waiting), and when to say so next. */
+    private long unansweredSinceNs;
+    private long nextWaitingNoteNs = FIRST_WAITING_NOTE_NS;
     private volatile boolean member;
     private boolean started;
 
@@ -200,6 +205,14 @@ public final class CnServer implements Agent, AutoCloseable {
             return work;
         }
         if (memberId < 0) {
+            if (unansweredSinceNs == 0) {
+                unansweredSinceNs = now;
+            } else if (now - unansweredSinceNs > nextWaitingNoteNs) {
+                log.accept("cn " + name + ": no answer yet from the coordinator at " + coordinatorName()
+                        + " after " + TimeUnit.NANOSECONDS.toSeconds(now - unansweredSinceNs) + " s; still trying (is it"
+                        + " running, and is that the address it listens on?)");
+                nextWaitingNoteNs = Math.min(2 * nextWaitingNoteNs, TimeUnit.MINUTES.toNanos(5));
+            }
             if (now - lastRegisterNs >= context.registerIntervalNs()) {
                 lastRegisterNs = now;
                 toCoordinator.offer(new Register(control, name, cores, plane(), ProcessHandle.current().pid(),
@@ -208,7 +221,7 @@ public final class CnServer implements Agent, AutoCloseable {
                 work++;
             }
         } else if (now - lastHeardNs > context.deadTimeoutNs()) {
-            lost("lost the coordinator at " + coordinator + ": nothing heard for "
+            lost("lost the coordinator at " + coordinatorName() + ": nothing heard for "
                     + TimeUnit.NANOSECONDS.toMillis(now - lastHeardNs) + " ms; registering again");
             work++;
         } else if (now - lastHeartbeatNs >= context.heartbeatIntervalNs()) {
@@ -246,6 +259,8 @@ public final class CnServer implements Agent, AutoCloseable {
     private void handle(final ControlMessage message) {
         final long now = System.nanoTime();
         if (message instanceof Accept a) {
+            unansweredSinceNs = 0;
+            nextWaitingNoteNs = FIRST_WAITING_NOTE_NS;
             final boolean again = memberId == a.memberId();
             memberId = a.memberId();
             coordinatorIncarnation = a.coordinatorIncarnation();
@@ -259,7 +274,7 @@ public final class CnServer implements Agent, AutoCloseable {
             }
             if (!again) {
                 log.accept("cn " + name + " joined: CN " + a.position() + " of " + a.memberCount() + " in the cluster of "
-                        + coordinator.channel().replace("aeron:udp?endpoint=", "") + " (epoch " + a.epoch() + ")");
+                        + coordinatorName() + " (epoch " + a.epoch() + ")");
             }
         } else if (message instanceof Reject r) {
             log.accept("cn " + name + ": the coordinator refused it: " + r.reason());
@@ -292,6 +307,10 @@ public final class CnServer implements Agent, AutoCloseable {
                 q.cancel(c.reason());
             }
         }
+    }
+
+    private String coordinatorName() {
+        return coordinator.channel().replace("aeron:udp?endpoint=", "");
     }
 
     /** No longer a member: every query is dropped, and the CN registers again. */

@@ -2,10 +2,8 @@ package io.sluice.dispatch.cluster;
 
 import io.aeron.Aeron;
 import io.sluice.dispatch.control.ControlMessage;
-import io.sluice.dispatch.control.ControlMessage.Accept;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
-import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Leave;
@@ -20,31 +18,23 @@ import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.ControlMessage.Reject;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
-import io.sluice.dispatch.control.ControlMessage.Shutdown;
 import io.sluice.dispatch.control.ControlMessage.Start;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
 import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
 import io.sluice.dispatch.control.ControlVersionException;
-import io.sluice.dispatch.control.MemberState;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.PlanCodec;
-import io.sluice.shuffle.plan.PlanNode;
-import io.sluice.shuffle.plan.ShippedPlan;
 import io.sluice.storage.Store;
-import io.sluice.storage.wire.WireFormatException;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -106,7 +96,7 @@ public final class Coordinator implements Agent, AutoCloseable {
     };
 
     // The control loop's state.
-    private final Map<Long, Member> members = new LinkedHashMap<>();
+    private final Membership members;
     private final Map<Long, CoordinatedQuery> queries = new LinkedHashMap<>();
     private final Map<StreamAddress, Peer> clients = new HashMap<>();
     /** The latest client requests, so a request sent again is not run twice. */
@@ -116,11 +106,8 @@ public final class Coordinator implements Agent, AutoCloseable {
             return size() > 4096;
         }
     };
-    private long epoch;
-    private long nextMemberId = 1;
     private long nextQueryId;
     private long lastHeartbeatNs;
-    private volatile List<MemberStatus> membership = List.of();
     private volatile long badMessages;
     private boolean started;
 
@@ -142,6 +129,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         this.transport = transport;
         this.log = log;
         this.nextQueryId = (ThreadLocalRandom.current().nextLong(1L << 20) << 32) + 1;
+        this.members = new Membership(this.context, incarnation, results, this::peer, this::failQueriesOf, log);
         this.controlIn = new ControlSubscriber(listener.subscription(0));
         this.resultsIn = new ControlSubscriber(listener.subscription(1));
         this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("coordinator: " + t), null, this);
@@ -178,18 +166,9 @@ public final class Coordinator implements Agent, AutoCloseable {
         return control;
     }
 
-    /** The members as of the last heartbeat round (a few times a second); any thread. */
+    /** The members as of the last change or heartbeat round (a few times a second); any thread. */
     public List<MemberStatus> membership() {
-        return membership;
-    }
-
-    /** Members alive now; any thread. */
-    public int aliveCount() {
-        int alive = 0;
-        for (final MemberStatus m : membership) {
-            alive += m.state() == MemberState.ALIVE ? 1 : 0;
-        }
-        return alive;
+        return members.snapshot();
     }
 
     /** Control messages that did not decode or came in another version. */
@@ -210,9 +189,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             lastHeartbeatNs = now;
             work += heartbeat(now);
         }
-        for (final Member m : members.values()) {
-            work += m.peer.drain();
-        }
+        work += members.drain();
         for (final Peer client : clients.values()) {
             work += client.drain();
         }
@@ -222,19 +199,7 @@ public final class Coordinator implements Agent, AutoCloseable {
 
     /** Heartbeats to members and progress to clients; members silent too long leave; stuck prepares fail. */
     private int heartbeat(final long now) {
-        final List<Member> dead = new ArrayList<>();
-        for (final Member m : members.values()) {
-            if (m.state(now, context) == MemberState.DEAD) {
-                dead.add(m);
-            } else {
-                m.peer.send(new CoordinatorHeartbeat(incarnation, epoch, members.size()));
-            }
-        }
-        for (final Member m : dead) {
-            remove(m, m.describe() + " died or stalled: no heartbeat for "
-                    + TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs) + " ms (" + ClusterContext.DEAD_TIMEOUT_PROP_NAME
-                    + " = " + TimeUnit.NANOSECONDS.toMillis(context.deadTimeoutNs()) + " ms)");
-        }
+        final int left = members.heartbeatRound(now);
         for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
             if (q.secondary != null && now - q.secondaryAtNs > SECONDARY_GRACE_NS) {
                 // The CN whose failure the others heard of never said why: report what they heard.
@@ -254,17 +219,7 @@ public final class Coordinator implements Agent, AutoCloseable {
                 it.remove();
             }
         }
-        publishMembership(now);
-        return dead.size();
-    }
-
-    /** Refreshes what {@link #membership} returns. */
-    private void publishMembership(final long now) {
-        final List<MemberStatus> status = new ArrayList<>();
-        for (final Member m : members.values()) {
-            status.add(m.status(now, context));
-        }
-        membership = List.copyOf(status);
+        return left;
     }
 
     private boolean inUse(final Peer client) {
@@ -279,19 +234,11 @@ public final class Coordinator implements Agent, AutoCloseable {
     private void handle(final ControlMessage message) {
         final long now = System.nanoTime();
         if (message instanceof Register r) {
-            register(r, now);
+            members.register(r, now);
         } else if (message instanceof CnHeartbeat h) {
-            final Member m = members.get(h.memberId());
-            if (m != null && m.incarnation == h.incarnation()) {
-                m.lastHeardNs = now;
-                m.activeQueries = h.activeQueries();
-                m.rssBytes = h.rssBytes();
-            }
+            members.heartbeat(h, now);
         } else if (message instanceof Leave l) {
-            final Member m = members.get(l.memberId());
-            if (m != null && m.incarnation == l.incarnation()) {
-                remove(m, m.describe() + " stopped");
-            }
+            members.leave(l.memberId(), l.incarnation());
         } else if (message instanceof Prepared p) {
             final CoordinatedQuery q = queryOf(p.queryId(), p.memberId(), now);
             if (q != null && q.phase == CoordinatedQuery.Phase.PREPARING && q.prepared(q.indexOf(p.memberId()))) {
@@ -330,11 +277,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (message instanceof QueryRequest r) {
             startQuery(r, now);
         } else if (message instanceof StatusRequest s) {
-            final List<MemberStatus> status = new ArrayList<>();
-            for (final Member m : members.values()) {
-                status.add(m.status(now, context));
-            }
-            client(s.replyTo()).send(new Status(s.requestId(), incarnation, epoch, status));
+            client(s.replyTo()).send(new Status(s.requestId(), incarnation, members.epoch(), members.status(now)));
         } else {
             log.accept("coordinator: ignored a " + message.getClass().getSimpleName() + ", which only CNs and clients take");
         }
@@ -342,77 +285,18 @@ public final class Coordinator implements Agent, AutoCloseable {
 
     /** The query a CN's message is about, counting the message as a sign of life; null when unknown. */
     private CoordinatedQuery queryOf(final long queryId, final long memberId, final long now) {
-        final Member m = members.get(memberId);
-        if (m != null) {
-            m.lastHeardNs = now;
-        }
+        members.heard(memberId, now);
         final CoordinatedQuery q = queries.get(queryId);
         return q != null && q.indexOf(memberId) >= 0 ? q : null;
     }
 
-    private void register(final Register r, final long now) {
-        if (r.cores() < 1 || r.name().isBlank()) {
-            try (Peer peer = peer(r.replyTo())) {
-                peer.send(new Reject("a CN needs a name and at least one core, got name '" + r.name() + "' and "
-                        + r.cores() + " cores"));
-            }
-            return;
-        }
-        for (final Member m : new ArrayList<>(members.values())) {
-            if (m.name.equals(r.name())) {
-                if (m.incarnation == r.incarnation() && m.control.equals(r.replyTo())) {
-                    // The same CN asked again before our answer reached it.
-                    m.peer.send(accept(m));
-                    return;
-                }
-                if (m.state(now, context) == MemberState.ALIVE) {
-                    try (Peer peer = peer(r.replyTo())) {
-                        peer.send(new Reject("a CN named '" + r.name() + "' is already a member (" + m.describe()
-                                + "): give each CN its own --name"));
-                    }
-                    log.accept("coordinator: refused a second CN named " + r.name() + " (pid " + r.pid() + ")");
-                    return;
-                }
-                remove(m, m.describe() + " was replaced by a new CN of the same name");
-            } else if (m.control.equals(r.replyTo())) {
-                remove(m, m.describe() + " was replaced by CN " + r.name() + " at the same endpoint");
-            }
-        }
-        final Member member = new Member(nextMemberId++, r, peer(r.replyTo()), now);
-        members.put(member.memberId, member);
-        epoch++;
-        member.peer.send(accept(member));
-        publishMembership(now);
-        log.accept("coordinator: cn " + member.name + " joined from " + member.endpoint() + " with " + member.cores
-                + " cores: " + members.size() + " CN" + (members.size() == 1 ? "" : "s"));
-    }
-
-    private Accept accept(final Member m) {
-        int position = 0;
-        for (final Member other : members.values()) {
-            if (other == m) {
-                break;
-            }
-            position++;
-        }
-        return new Accept(m.memberId, epoch, position, members.size(), incarnation, results);
-    }
-
-    /** Takes a CN out of the membership; the queries it was in fail with {@code why}. */
-    private void remove(final Member m, final String why) {
-        if (members.remove(m.memberId) == null) {
-            return;
-        }
-        epoch++;
-        publishMembership(System.nanoTime());
-        log.accept("coordinator: " + why + ": " + members.size() + " CN" + (members.size() == 1 ? "" : "s") + " left");
+    /** The queries a CN that left was in fail with why it left. */
+    private void failQueriesOf(final Member m, final String why) {
         for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
             if (q.indexOf(m.memberId) >= 0) {
                 fail(q, "CnLostException", q.describe() + " failed: " + why);
             }
         }
-        m.peer.drain();
-        m.peer.close();
     }
 
     private void startQuery(final QueryRequest r, final long now) {
@@ -422,14 +306,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             return;
         }
         final long queryId = nextQueryId++;
-        // Suspect CNs are still members: a CN slow to answer for a moment (a pause, a busy machine) keeps
-        // its place; only a dead one leaves, and the queries it was in fail.
-        final List<Member> alive = new ArrayList<>();
-        for (final Member m : members.values()) {
-            if (m.state(now, context) != MemberState.DEAD) {
-                alive.add(m);
-            }
-        }
+        final List<Member> alive = members.usable(now);
         final int wanted = r.cnCount() == 0 ? alive.size() : r.cnCount();
         final String refusal;
         if (alive.isEmpty()) {
@@ -441,7 +318,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (r.cores() < 0) {
             refusal = "cores per CN must be 1 or more, got " + r.cores();
         } else {
-            refusal = checkPlan(r.plan());
+            refusal = PlanTables.refusal(r.plan(), store);
         }
         if (refusal != null) {
             client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", refusal));
@@ -475,46 +352,6 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
     }
 
-    /** Why a shipped plan cannot run here (it does not decode, or reads a table the store lacks), or null. */
-    private String checkPlan(final byte[] bytes) {
-        final ShippedPlan shipped;
-        try {
-            shipped = PlanCodec.decode(bytes);
-        } catch (final WireFormatException e) {
-            return "the query's plan does not decode: " + e.getMessage();
-        }
-        final Set<String> tables = new LinkedHashSet<>();
-        scanTables(shipped.plan().node(), tables);
-        final List<String> missing = new ArrayList<>();
-        for (final String t : tables) {
-            if (!store.hasTable(t)) {
-                missing.add(t);
-            }
-        }
-        return missing.isEmpty() ? null : "the cluster's store " + store.dir() + " has no table " + missing
-                + " (it has " + store.tableNames() + "): the coordinator and every CN must share one store with"
-                + " the tables the query reads";
-    }
-
-    private static void scanTables(final PlanNode node, final Set<String> out) {
-        if (node instanceof PlanNode.Scan s) {
-            out.add(s.table());
-        } else if (node instanceof PlanNode.Filter f) {
-            scanTables(f.input(), out);
-        } else if (node instanceof PlanNode.Project p) {
-            scanTables(p.input(), out);
-        } else if (node instanceof PlanNode.Aggregation a) {
-            scanTables(a.input(), out);
-        } else if (node instanceof PlanNode.Join j) {
-            scanTables(j.probe(), out);
-            scanTables(j.build(), out);
-        } else if (node instanceof PlanNode.OrderBy o) {
-            scanTables(o.input(), out);
-        } else if (node instanceof PlanNode.Limit l) {
-            scanTables(l.input(), out);
-        }
-    }
-
     private void completeIfDone(final CoordinatedQuery q, final long now) {
         if (!q.complete()) {
             return;
@@ -540,7 +377,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             return;
         }
         for (final Member m : q.cns) {
-            if (members.containsKey(m.memberId)) {
+            if (members.contains(m)) {
                 m.peer.send(new Cancel(q.queryId, message));
             }
         }
@@ -570,23 +407,7 @@ public final class Coordinator implements Agent, AutoCloseable {
     /** Tells every member the coordinator stops (best effort), then closes its subscriptions and publications. */
     @Override
     public void onClose() {
-        for (final Member m : members.values()) {
-            m.peer.send(new Shutdown(incarnation, "the coordinator at " + listening + " stopped"));
-        }
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        boolean waiting = true;
-        while (waiting && System.nanoTime() - deadline < 0) {
-            waiting = false;
-            for (final Member m : members.values()) {
-                m.peer.drain();
-                waiting |= m.peer.waiting() > 0;
-            }
-            Thread.onSpinWait();
-        }
-        for (final Member m : members.values()) {
-            m.peer.close();
-        }
-        members.clear();
+        members.shutdown("the coordinator at " + listening + " stopped");
         CloseHelper.closeAll(clients.values());
         clients.clear();
         CloseHelper.closeAll(controlIn, resultsIn);

@@ -1,0 +1,239 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.dispatch.control.ControlMessage.Accept;
+import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.ControlMessage.Register;
+import io.sluice.dispatch.control.ControlMessage.Reject;
+import io.sluice.dispatch.control.ControlMessage.Shutdown;
+import io.sluice.dispatch.control.MemberState;
+import io.sluice.dispatch.control.StreamAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The CNs a coordinator counts, in the order they joined: who registers (a name already alive is
+ * refused, a name or endpoint of a silent or dead member replaced), who is heard from, who falls
+ * silent and leaves, and the epoch that counts every change. A member that leaves, however it
+ * leaves, is reported to {@code onRemoved} (the coordinator fails the queries it was in). Used by the
+ * coordinator's control loop only; {@link #snapshot} is for any thread.
+ */
+final class Membership {
+    private final ClusterContext context;
+    private final long coordinatorIncarnation;
+    private final StreamAddress results;
+    private final Function<StreamAddress, Peer> peers;
+    private final BiConsumer<Member, String> onRemoved;
+    private final Consumer<String> log;
+    private final Map<Long, Member> members = new LinkedHashMap<>();
+    private long epoch;
+    private long nextMemberId = 1;
+    private volatile List<MemberStatus> snapshot = List.of();
+
+    /**
+     * @param results where accepted CNs send result rows
+     * @param peers   makes the peer a member's (or a refused CN's) control messages go to
+     */
+    Membership(final ClusterContext context, final long coordinatorIncarnation, final StreamAddress results,
+            final Function<StreamAddress, Peer> peers, final BiConsumer<Member, String> onRemoved,
+            final Consumer<String> log) {
+        this.context = context;
+        this.coordinatorIncarnation = coordinatorIncarnation;
+        this.results = results;
+        this.peers = peers;
+        this.onRemoved = onRemoved;
+        this.log = log;
+    }
+
+    /** Takes a CN in, answers it again if it asked before, or refuses it, saying why. */
+    void register(final Register r, final long now) {
+        if (r.cores() < 1 || r.name().isBlank()) {
+            refuse(r, "a CN needs a name and at least one core, got name '" + r.name() + "' and " + r.cores() + " cores");
+            return;
+        }
+        for (final Member m : new ArrayList<>(members.values())) {
+            if (m.name.equals(r.name())) {
+                if (m.incarnation == r.incarnation() && m.control.equals(r.replyTo())) {
+                    // The same CN asked again before our answer reached it.
+                    m.peer.send(accept(m));
+                    return;
+                }
+                if (m.state(now, context) == MemberState.ALIVE) {
+                    refuse(r, "a CN named '" + r.name() + "' is already a member (" + m.describe()
+                            + "): give each CN its own --name");
+                    log.accept("coordinator: refused a second CN named " + r.name() + " (pid " + r.pid() + ")");
+                    return;
+                }
+                remove(m, m.describe() + " was replaced by a new CN of the same name");
+            } else if (m.control.equals(r.replyTo())) {
+                remove(m, m.describe() + " was replaced by CN " + r.name() + " at the same endpoint");
+            }
+        }
+        final Member member = new Member(nextMemberId++, r, peers.apply(r.replyTo()), now);
+        members.put(member.memberId, member);
+        epoch++;
+        member.peer.send(accept(member));
+        publish(now);
+        log.accept("coordinator: cn " + member.name + " joined from " + member.endpoint() + " with " + member.cores
+                + " cores: " + countText());
+    }
+
+    private void refuse(final Register r, final String why) {
+        try (Peer peer = peers.apply(r.replyTo())) {
+            peer.send(new Reject(why));
+        }
+    }
+
+    private Accept accept(final Member m) {
+        int position = 0;
+        for (final Member other : members.values()) {
+            if (other == m) {
+                break;
+            }
+            position++;
+        }
+        return new Accept(m.memberId, epoch, position, members.size(), coordinatorIncarnation, results);
+    }
+
+    /** A heartbeat from a member (of this incarnation; any other is not a member any more). */
+    void heartbeat(final CnHeartbeat h, final long now) {
+        final Member m = members.get(h.memberId());
+        if (m != null && m.incarnation == h.incarnation()) {
+            m.lastHeardNs = now;
+            m.activeQueries = h.activeQueries();
+            m.rssBytes = h.rssBytes();
+        }
+    }
+
+    /** A member spoke (any message is a sign of life); null when it is not a member. */
+    Member heard(final long memberId, final long now) {
+        final Member m = members.get(memberId);
+        if (m != null) {
+            m.lastHeardNs = now;
+        }
+        return m;
+    }
+
+    /** A member that said it stops. */
+    void leave(final long memberId, final long incarnation) {
+        final Member m = members.get(memberId);
+        if (m != null && m.incarnation == incarnation) {
+            remove(m, m.describe() + " stopped");
+        }
+    }
+
+    /** Sends every member a heartbeat and removes those silent for the dead timeout; returns how many left. */
+    int heartbeatRound(final long now) {
+        final List<Member> dead = new ArrayList<>();
+        for (final Member m : members.values()) {
+            if (m.state(now, context) == MemberState.DEAD) {
+                dead.add(m);
+            } else {
+                m.peer.send(new CoordinatorHeartbeat(coordinatorIncarnation, epoch, members.size()));
+            }
+        }
+        for (final Member m : dead) {
+            remove(m, m.describe() + " died or stalled: no heartbeat for "
+                    + TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs) + " ms (" + ClusterContext.DEAD_TIMEOUT_PROP_NAME
+                    + " = " + TimeUnit.NANOSECONDS.toMillis(context.deadTimeoutNs()) + " ms)");
+        }
+        publish(now);
+        return dead.size();
+    }
+
+    /** Takes a CN out; {@code onRemoved} hears why. */
+    private void remove(final Member m, final String why) {
+        if (members.remove(m.memberId) == null) {
+            return;
+        }
+        epoch++;
+        publish(System.nanoTime());
+        log.accept("coordinator: " + why + ": " + countText() + " left");
+        onRemoved.accept(m, why);
+        m.peer.drain();
+        m.peer.close();
+    }
+
+    /**
+     * The members a new query may run on, in join order. Suspect CNs are still members: a CN slow to
+     * answer for a moment (a pause, a busy machine) keeps its place; only a dead one leaves.
+     */
+    List<Member> usable(final long now) {
+        final List<Member> usable = new ArrayList<>();
+        for (final Member m : members.values()) {
+            if (m.state(now, context) != MemberState.DEAD) {
+                usable.add(m);
+            }
+        }
+        return usable;
+    }
+
+    /** Whether a member is still in the membership. */
+    boolean contains(final Member m) {
+        return members.get(m.memberId) == m;
+    }
+
+    /** Every member as {@code cluster status} shows it, now. */
+    List<MemberStatus> status(final long now) {
+        final List<MemberStatus> status = new ArrayList<>();
+        for (final Member m : members.values()) {
+            status.add(m.status(now, context));
+        }
+        return status;
+    }
+
+    private void publish(final long now) {
+        snapshot = List.copyOf(status(now));
+    }
+
+    /** The members as of the last change or heartbeat round; any thread. */
+    List<MemberStatus> snapshot() {
+        return snapshot;
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    /** Sends what waits for each member; returns the messages sent. */
+    int drain() {
+        int sent = 0;
+        for (final Member m : members.values()) {
+            sent += m.peer.drain();
+        }
+        return sent;
+    }
+
+    /** Tells every member the coordinator stops, waits up to a second for that to go out, and closes their peers. */
+    void shutdown(final String why) {
+        for (final Member m : members.values()) {
+            m.peer.send(new Shutdown(coordinatorIncarnation, why));
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        boolean waiting = true;
+        while (waiting && System.nanoTime() - deadline < 0) {
+            waiting = false;
+            for (final Member m : members.values()) {
+                m.peer.drain();
+                waiting |= m.peer.waiting() > 0;
+            }
+            Thread.onSpinWait();
+        }
+        for (final Member m : members.values()) {
+            m.peer.close();
+        }
+        members.clear();
+        snapshot = List.of();
+    }
+
+    private String countText() {
+        return members.size() + " CN" + (members.size() == 1 ? "" : "s");
+    }
+}
