@@ -43,7 +43,7 @@ public final class ClusterStatusCommand extends CliCommand {
             return 0;
         }
         out.printf(Locale.ROOT, "%-20s %-24s %5s %-8s %10s %7s %9s%n", "name", "endpoint", "cores", "state",
-                "heartbeat", "queries", "rss");
+                "heartbeat", "running", "rss");
         for (final MemberStatus m : members) {
             out.printf(Locale.ROOT, "%-20s %-24s %5d %-8s %7d ms %7d %9s%n", m.name(), m.endpoint(), m.cores(),
                     m.state().cliName(), m.sinceHeardMillis(), m.activeQueries(),
