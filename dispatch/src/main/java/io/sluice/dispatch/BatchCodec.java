@@ -1,14 +1,14 @@
 package io.sluice.dispatch;
 
+import io.sluice.format.Block;
+import io.sluice.format.BlockDecoder;
+import io.sluice.format.BlockEncoder;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.Schema;
+import io.sluice.format.StringVector;
+import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.Block;
-import io.sluice.storage.BlockDecoder;
-import io.sluice.storage.BlockEncoder;
-import io.sluice.storage.ColumnVector;
-import io.sluice.storage.LongVector;
-import io.sluice.storage.StringVector;
-import io.sluice.storage.Schema;
-import io.sluice.storage.ZoneMap;
 import java.util.Arrays;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;

@@ -1,8 +1,8 @@
 package io.sluice.dispatch;
 
-import io.sluice.shuffle.exec.Vectors;
+import io.sluice.engine.exec.Vectors;
+import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.ColumnVector;
 
 /**
  * Copies a row range of a batch into a new batch that owns its columns: how a sink splits a batch

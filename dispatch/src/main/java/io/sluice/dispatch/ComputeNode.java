@@ -1,7 +1,7 @@
 package io.sluice.dispatch;
 
 import io.aeron.Aeron;
-import io.sluice.shuffle.exec.Cancellation;
+import io.sluice.engine.exec.Cancellation;
 import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;

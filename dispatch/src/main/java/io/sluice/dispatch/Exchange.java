@@ -1,8 +1,8 @@
 package io.sluice.dispatch;
 
+import io.sluice.format.Schema;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
-import io.sluice.storage.Schema;
 
 /**
  * One exchange of a query: {@code sendersPerCn} sending pipelines on every CN dispatch batches of

@@ -1,5 +1,6 @@
 package io.sluice.dispatch;
 
+import io.sluice.engine.exec.Cancellation;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.DispatchMode;
@@ -7,7 +8,6 @@ import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;
 import io.sluice.transport.TransportException;
-import io.sluice.shuffle.exec.Cancellation;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
@@ -41,7 +41,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * other receiver it has not yet ended that it is alive ({@link SenderHeartbeats}), so none of them
  * takes it for dead after the sender timeout. While it waits it also polls its CN's stream, so that
  * credit granted to it arrives even when nothing else on the CN is receiving, and it stops at once when
- * the node's {@link io.sluice.shuffle.exec.Cancellation} is set. Single-threaded: one sink per sending
+ * the node's {@link io.sluice.engine.exec.Cancellation} is set. Single-threaded: one sink per sending
  * pipeline.
  */
 public final class ExchangeSink implements AutoCloseable {

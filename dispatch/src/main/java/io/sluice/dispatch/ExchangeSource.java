@@ -1,7 +1,7 @@
 package io.sluice.dispatch;
 
+import io.sluice.engine.exec.Cancellation;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.Cancellation;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
@@ -34,7 +34,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * would queue here instead of waiting on it; remote senders cannot tell and go on sending, and the
  * CN drops their frames for it on arrival (counted in {@link ExchangeCounters#droppedRemoteBatches});
  * they are granted unbounded credit, so none waits for it. {@link #take} stops when the node's
- * {@link io.sluice.shuffle.exec.Cancellation} is set. Single-threaded: one thread polls a source.
+ * {@link io.sluice.engine.exec.Cancellation} is set. Single-threaded: one thread polls a source.
  */
 public final class ExchangeSource implements AutoCloseable {
     private final Exchange exchange;

@@ -2,13 +2,13 @@ package io.sluice.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.format.TypeKind;
 import io.sluice.shuffle.HashBucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.operator.ShuffleOperator;
 import io.sluice.shuffle.operator.ShuffleOptions;
-import io.sluice.storage.TypeKind;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,10 +1,10 @@
 package io.sluice.dispatch;
 
+import io.sluice.format.ColumnType;
+import io.sluice.format.Field;
+import io.sluice.format.LongVector;
+import io.sluice.format.Schema;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.ColumnType;
-import io.sluice.storage.Field;
-import io.sluice.storage.LongVector;
-import io.sluice.storage.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

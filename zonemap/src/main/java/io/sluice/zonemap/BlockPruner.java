@@ -1,8 +1,8 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.Table;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockTable;
 import java.util.Arrays;
 import org.roaringbitmap.RoaringBitmap;
 import org.roaringbitmap.RoaringBitmapWriter;
@@ -28,7 +28,7 @@ public final class BlockPruner {
      * @throws IllegalArgumentException when the table has no column of the predicate's name (the
      *                                  message lists the columns)
      */
-    public static RoaringBitmap prune(final Predicate predicate, final Table table) {
+    public static RoaringBitmap prune(final Predicate predicate, final BlockTable table) {
         final int column = table.schema().require(predicate.column());
         if (table.blockCount() == 0) {
             return new RoaringBitmap();

@@ -1,8 +1,8 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.StringKey;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.StringKey;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 
 /**
  * Statistics of one column derived from its per-block zonemaps alone: row and null counts, the

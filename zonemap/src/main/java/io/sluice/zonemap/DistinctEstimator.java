@@ -1,7 +1,7 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 
 /**
  * Estimates a column's number of distinct non-null values from its per-block zonemaps alone,

@@ -1,7 +1,7 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 
 /**
  * Equi-depth cut points of one key column estimated from its block zonemaps alone, with no scan of
@@ -11,7 +11,7 @@ import io.sluice.storage.ZoneMap;
  * inverted at the wanted depths: O(blocks log blocks).
  *
  * <p>Integer keys are treated as unit cells ({@code [min, max + 1)}); string keys are
- * {@link io.sluice.storage.StringKey} prefix keys in unsigned order (see {@link KeySpace}). Cut
+ * {@link io.sluice.format.StringKey} prefix keys in unsigned order (see {@link KeySpace}). Cut
  * points are exact keys; lengths and densities are doubles because a key range may be 2^64 wide.
  *
  * <p>With more than {@code maxBlocks} blocks (default {@value #DEFAULT_MAX_BLOCKS}, about a

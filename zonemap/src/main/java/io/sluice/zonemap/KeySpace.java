@@ -1,7 +1,7 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.IndexSort;
-import io.sluice.storage.TypeKind;
+import io.sluice.format.IndexSort;
+import io.sluice.format.TypeKind;
 
 /**
  * Arithmetic on zonemap keys in <em>signed order</em>: string prefix keys (compared unsigned) get

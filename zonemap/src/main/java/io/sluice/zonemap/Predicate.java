@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * A filter on one named column that {@link BlockPruner} checks against zonemaps. Constants are
  * zonemap keys: the value for integers, the scaled long for decimals, days since epoch for
- * dates, and {@link io.sluice.storage.StringKey#of(String)} for strings. A null row matches no
+ * dates, and {@link io.sluice.format.StringKey#of(String)} for strings. A null row matches no
  * predicate (SQL semantics).
  */
 public sealed interface Predicate permits Predicate.Comparison, Predicate.Between, Predicate.In {

@@ -1,8 +1,8 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.Schema;
-import io.sluice.storage.Table;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.Schema;
+import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockTable;
 import java.util.List;
 
 /**
@@ -24,7 +24,7 @@ public final class TableStats {
     }
 
     /** Statistics of a stored table, from its zonemap index (no block file is opened). */
-    public static TableStats of(final Table table) {
+    public static TableStats of(final BlockTable table) {
         final ZoneMap[][] byColumn = new ZoneMap[table.schema().size()][];
         for (int c = 0; c < byColumn.length; c++) {
             byColumn[c] = table.zoneMaps(c);

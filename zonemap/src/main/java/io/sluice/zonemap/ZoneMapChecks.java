@@ -1,8 +1,8 @@
 package io.sluice.zonemap;
 
-import io.sluice.storage.Schema;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.Schema;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 
 /**
  * Rejects zonemaps that statistics or pruning cannot trust: absent, not one per block, or

@@ -7,7 +7,7 @@
  * equi-depth cut points of a key (1023 by default, or any number a shuffle needs), how uniform the
  * key is and how much its blocks overlap, by treating each block as uniform over its zonemap;
  * {@link io.sluice.zonemap.KeySpace} does the key arithmetic in signed order.
- * The {@link io.sluice.storage.ZoneMap} value itself lives in storage because every block file
+ * The {@link io.sluice.format.ZoneMap} value itself lives in storage because every block file
  * carries it.
  *
  * <p>Depends on storage and RoaringBitmap.

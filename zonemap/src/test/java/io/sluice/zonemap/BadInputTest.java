@@ -2,13 +2,13 @@ package io.sluice.zonemap;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.storage.Schema;
+import io.sluice.format.Schema;
+import io.sluice.format.StringKey;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 import io.sluice.storage.Store;
-import io.sluice.storage.StringKey;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableWriter;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
 import java.nio.file.Path;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;

@@ -2,15 +2,15 @@ package io.sluice.zonemap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.Block;
-import io.sluice.storage.ColumnVector;
-import io.sluice.storage.Schema;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.Schema;
+import io.sluice.format.StringKey;
+import io.sluice.format.StringVector;
+import io.sluice.format.TypeKind;
 import io.sluice.storage.Store;
-import io.sluice.storage.StringKey;
-import io.sluice.storage.StringVector;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableWriter;
-import io.sluice.storage.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -2,8 +2,8 @@ package io.sluice.zonemap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

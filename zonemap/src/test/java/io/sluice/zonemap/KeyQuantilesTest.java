@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.sluice.storage.StringKey;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.StringKey;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 import org.junit.jupiter.api.Test;
 
 class KeyQuantilesTest {

@@ -2,13 +2,13 @@ package io.sluice.zonemap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.Block;
-import io.sluice.storage.Schema;
+import io.sluice.format.Block;
+import io.sluice.format.Schema;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableWriter;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,11 +2,11 @@ package io.sluice.zonemap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.ColumnType;
-import io.sluice.storage.IntVector;
-import io.sluice.storage.LongVector;
-import io.sluice.storage.StringVector;
-import io.sluice.storage.ZoneMap;
+import io.sluice.format.ColumnType;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.StringVector;
+import io.sluice.format.ZoneMap;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -18,9 +18,10 @@ import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
 import io.sluice.dispatch.control.ControlVersionException;
 import io.sluice.dispatch.control.StreamAddress;
-import io.sluice.shuffle.exec.PipelineExecutor;
-import io.sluice.storage.Table;
-import io.sluice.storage.wire.WireFormatException;
+import io.sluice.engine.exec.PipelineExecutor;
+import io.sluice.engine.wire.WireFormatException;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayDeque;
@@ -64,7 +65,7 @@ public final class CnServer implements Agent, AutoCloseable {
     private final int cores;
     private final StreamAddress control;
     private final StreamAddress coordinator;
-    private final OpenTables tables;
+    private final StoreCatalog tables;
     private final ClusterContext context;
     private final TransportContext transport;
     private final Consumer<String> log;
@@ -123,7 +124,7 @@ public final class CnServer implements Agent, AutoCloseable {
      * @param log where joining, leaving and losing the coordinator are reported, a line each
      */
     CnServer(final Aeron aeron, final Listener listener, final String name, final int cores,
-            final StreamAddress coordinator, final OpenTables tables, final ClusterContext context,
+            final StreamAddress coordinator, final StoreCatalog tables, final ClusterContext context,
             final TransportContext transport, final DispatchContext dispatch, final Consumer<String> log) {
         if (cores < 1) {
             throw new IllegalArgumentException("a CN needs at least one core, got " + cores);
@@ -147,7 +148,7 @@ public final class CnServer implements Agent, AutoCloseable {
 
     /** A CN listening on UDP {@code bind} (port 0: any free port) that joins the coordinator at {@code coordinator}. */
     public static CnServer udp(final Aeron aeron, final Endpoint bind, final Endpoint coordinator, final String name,
-            final int cores, final OpenTables tables, final ClusterContext context, final TransportContext transport,
+            final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
         return new CnServer(aeron, Listener.udp(aeron, bind, Streams.CONTROL, Streams.DATA), name, cores,
                 new StreamAddress(coordinator.channel(), Streams.CONTROL), tables, context, transport, dispatch, log);
@@ -155,7 +156,7 @@ public final class CnServer implements Agent, AutoCloseable {
 
     /** A CN on {@code aeron:ipc} in slot {@code slot} of an embedded cluster (its own streams). */
     static CnServer ipc(final Aeron aeron, final int slot, final StreamAddress coordinator, final String name,
-            final int cores, final OpenTables tables, final ClusterContext context, final TransportContext transport,
+            final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
         return new CnServer(aeron, Listener.ipc(aeron, Streams.IPC_CN_BASE + 2 * slot, Streams.IPC_CN_BASE + 2 * slot + 1),
                 name, cores, coordinator, tables, context, transport, dispatch, log);
@@ -355,8 +356,8 @@ public final class CnServer implements Agent, AutoCloseable {
     }
 
     /** A table of the shared store, opened once (its block files mapped and checked once). */
-    Table table(final String table) {
-        return tables.get(table);
+    BlockTable table(final String table) {
+        return tables.table(table);
     }
 
     /** Worker threads for queries of {@code coresPerCn} cores. */

@@ -1,14 +1,14 @@
 package io.sluice.dispatch.cluster;
 
+import io.sluice.engine.exec.ColocatedScan;
+import io.sluice.engine.exec.OperatorFactory;
+import io.sluice.engine.exec.Pipeline;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.FragmentType;
+import io.sluice.engine.plan.PipelineCompiler;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.ColocatedScan;
-import io.sluice.shuffle.exec.OperatorFactory;
-import io.sluice.shuffle.exec.Pipeline;
 import io.sluice.shuffle.operator.DispatchMode;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.FragmentType;
-import io.sluice.shuffle.plan.PipelineCompiler;
-import io.sluice.shuffle.plan.StrategyConfig;
 import java.util.Locale;
 
 /**

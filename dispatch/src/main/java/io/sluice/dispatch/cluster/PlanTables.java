@@ -1,10 +1,10 @@
 package io.sluice.dispatch.cluster;
 
-import io.sluice.shuffle.plan.PlanCodec;
-import io.sluice.shuffle.plan.PlanNode;
-import io.sluice.shuffle.plan.ShippedPlan;
+import io.sluice.engine.plan.PlanCodec;
+import io.sluice.engine.plan.PlanNode;
+import io.sluice.engine.plan.ShippedPlan;
+import io.sluice.engine.wire.WireFormatException;
 import io.sluice.storage.Store;
-import io.sluice.storage.wire.WireFormatException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

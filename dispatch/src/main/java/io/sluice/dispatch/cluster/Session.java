@@ -5,12 +5,13 @@ import io.sluice.dispatch.DispatchContext;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.QueryResult;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.Plan;
-import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
@@ -69,7 +70,7 @@ public final class Session implements AutoCloseable {
                             List<CnUsage> usage) {
     }
 
-    private final OpenTables tables;
+    private final StoreCatalog tables;
     private final Network network;
     private final TransportContext transport;
     private final DispatchContext dispatch;
@@ -97,7 +98,7 @@ public final class Session implements AutoCloseable {
     /** An embedded cluster with the given transport and dispatch settings. */
     public Session(final Store store, final Topology topology, final Network network, final TransportContext transport,
             final DispatchContext dispatch) {
-        this.tables = new OpenTables(store);
+        this.tables = new StoreCatalog(store, "every CN must read the same store as the coordinator");
         this.network = network;
         this.transport = transport;
         this.dispatch = dispatch;

@@ -1,11 +1,11 @@
 package io.sluice.dispatch.cluster;
 
 import io.sluice.dispatch.ExchangeSource;
-import io.sluice.shuffle.exec.Source;
-import io.sluice.shuffle.exec.Vectors;
-import io.sluice.shuffle.expr.RowType;
+import io.sluice.engine.exec.Source;
+import io.sluice.engine.exec.Vectors;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.ColumnVector;
 import java.util.ArrayList;
 import java.util.List;
 

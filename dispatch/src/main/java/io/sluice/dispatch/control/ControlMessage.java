@@ -1,7 +1,7 @@
 package io.sluice.dispatch.control;
 
-import io.sluice.shuffle.expr.RowType;
-import io.sluice.shuffle.plan.Decision;
+import io.sluice.engine.expr.RowType;
+import io.sluice.engine.plan.Decision;
 import java.util.List;
 
 /**
@@ -73,7 +73,7 @@ public sealed interface ControlMessage {
      *
      * @param index the CN's number in this query (0 gathers the result)
      * @param data  where every CN of the query receives data, by index
-     * @param plan  the plan and its strategy configuration, {@link io.sluice.shuffle.plan.PlanCodec} form
+     * @param plan  the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
      */
     record Prepare(long queryId, String name, int index, int cnCount, int cores, List<StreamAddress> data,
                    byte[] plan) implements ControlMessage {
@@ -134,7 +134,7 @@ public sealed interface ControlMessage {
      *
      * @param cnCount CNs to run on; 0: every live CN
      * @param cores   cores per CN; 0: the smallest any of its CNs offers
-     * @param plan    the plan and its strategy configuration, {@link io.sluice.shuffle.plan.PlanCodec} form
+     * @param plan    the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
      */
     record QueryRequest(StreamAddress replyTo, long requestId, String name, int cnCount, int cores, byte[] plan)
             implements ControlMessage {

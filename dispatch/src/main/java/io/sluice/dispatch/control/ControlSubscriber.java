@@ -3,7 +3,7 @@ package io.sluice.dispatch.control;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
-import io.sluice.storage.wire.WireFormatException;
+import io.sluice.engine.wire.WireFormatException;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 

@@ -1,6 +1,6 @@
 package io.sluice.perf.bench;
 
-import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.engine.exec.QueryResult;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;

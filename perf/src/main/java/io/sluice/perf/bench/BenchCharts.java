@@ -1,7 +1,7 @@
 package io.sluice.perf.bench;
 
+import io.sluice.engine.plan.Strategy;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Strategy;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Shape;

@@ -1,8 +1,8 @@
 package io.sluice.perf.bench;
 
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
-import io.sluice.storage.tpch.TpchTable;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,7 +1,7 @@
 package io.sluice.perf.bench;
 
+import io.sluice.engine.plan.Strategy;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Strategy;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;

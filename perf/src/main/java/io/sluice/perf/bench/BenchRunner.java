@@ -1,19 +1,18 @@
 package io.sluice.perf.bench;
 
-import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
+import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.cluster.LocalCluster;
-import io.sluice.transport.Endpoint;
-import org.agrona.CloseHelper;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.QueryResult;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
 import io.sluice.storage.Store;
+import io.sluice.transport.Endpoint;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.agrona.CloseHelper;
 
 /**
  * Runs a {@link BenchSpec} on one {@link Session} per cluster kind (CNs in this JVM, or a

@@ -1,10 +1,10 @@
 package io.sluice.perf.bench;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.plan.Strategy;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Strategy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

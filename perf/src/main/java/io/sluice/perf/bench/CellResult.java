@@ -1,7 +1,7 @@
 package io.sluice.perf.bench;
 
+import io.sluice.engine.plan.Strategy;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Strategy;
 
 /**
  * What {@code sluice bench} measured for one (query, topology, strategy) cell. The data-movement

@@ -1,6 +1,6 @@
 package io.sluice.perf.bench;
 
-import io.sluice.shuffle.exec.QueryResult;
+import io.sluice.engine.exec.QueryResult;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;

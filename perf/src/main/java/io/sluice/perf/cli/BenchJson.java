@@ -1,12 +1,12 @@
 package io.sluice.perf.cli;
 
+import io.sluice.engine.plan.Strategy;
 import io.sluice.perf.bench.BenchReport;
-import io.sluice.perf.bench.ClusterKind;
 import io.sluice.perf.bench.CellResult;
+import io.sluice.perf.bench.ClusterKind;
 import io.sluice.perf.bench.Timings;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Strategy;
 import java.util.Locale;
 
 /**

@@ -1,5 +1,8 @@
 package io.sluice.perf.cli;
 
+import io.sluice.format.Block;
+import io.sluice.format.ColumnType;
+import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.BoundaryConfig;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.ColocationPlan;
@@ -8,9 +11,6 @@ import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.ScanAssignment;
 import io.sluice.shuffle.StraddlePolicy;
 import io.sluice.shuffle.Topology;
-import io.sluice.storage.Block;
-import io.sluice.storage.ColumnType;
-import io.sluice.storage.ColumnVector;
 import io.sluice.storage.Table;
 import java.util.Locale;
 import org.roaringbitmap.IntIterator;

@@ -2,7 +2,7 @@ package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.control.ControlLinkException;
-import io.sluice.storage.StorageException;
+import io.sluice.format.StorageException;
 import io.sluice.transport.TransportException;
 import java.io.IOException;
 import java.io.PrintWriter;

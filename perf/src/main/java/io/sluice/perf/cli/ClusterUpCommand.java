@@ -1,7 +1,7 @@
 package io.sluice.perf.cli;
 
+import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
-import io.sluice.storage.StorageException;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
 import java.nio.file.Files;

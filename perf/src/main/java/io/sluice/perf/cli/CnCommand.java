@@ -3,9 +3,9 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.DispatchContext;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.CnServer;
-import io.sluice.dispatch.cluster.OpenTables;
-import io.sluice.storage.StorageException;
+import io.sluice.format.StorageException;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
@@ -64,7 +64,7 @@ public final class CnCommand extends CliCommand {
                     + " give its directory (shared or copied) with --store");
         }
         final String cnName = name != null ? name : defaultName();
-        final OpenTables tables = new OpenTables(Store.open(store));
+        final StoreCatalog tables = new StoreCatalog(Store.open(store), "every CN must read the same store as the coordinator");
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;
         try {

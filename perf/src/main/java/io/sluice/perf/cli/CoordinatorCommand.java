@@ -2,7 +2,7 @@ package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
-import io.sluice.storage.StorageException;
+import io.sluice.format.StorageException;
 import io.sluice.storage.Store;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;

@@ -1,7 +1,7 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
-import io.sluice.storage.tpch.TpchTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

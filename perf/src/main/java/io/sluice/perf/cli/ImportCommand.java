@@ -1,10 +1,10 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.Schema;
-import io.sluice.storage.StorageException;
+import io.sluice.format.Schema;
+import io.sluice.format.StorageException;
+import io.sluice.perf.csv.CsvImporter;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
-import io.sluice.storage.csv.CsvImporter;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

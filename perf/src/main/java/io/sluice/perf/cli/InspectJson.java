@@ -1,6 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.TypeKind;
+import io.sluice.format.TypeKind;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.ColumnType;
+import io.sluice.format.ColumnType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -8,7 +8,7 @@ import java.time.LocalDate;
 /**
  * Turns zonemap keys back into the values they stand for: integers as they are, decimals with
  * their exact scale ({@code 901.00}), dates as {@code yyyy-mm-dd}, strings as the prefix the key
- * keeps (see {@link io.sluice.storage.StringKey}). A string key that uses all 8 bytes stands for
+ * keeps (see {@link io.sluice.format.StringKey}). A string key that uses all 8 bytes stands for
  * every string starting with them, so it is marked as a prefix; a shorter one is the whole string.
  */
 final class KeyFormat {
@@ -30,12 +30,12 @@ final class KeyFormat {
 
     /** Whether a key is a prefix of longer values rather than a whole value (strings of 8+ bytes). */
     static boolean isPrefix(final ColumnType type, final long key) {
-        return type.kind() == io.sluice.storage.TypeKind.STRING && (key & 0xFF) != 0;
+        return type.kind() == io.sluice.format.TypeKind.STRING && (key & 0xFF) != 0;
     }
 
     /** How the text report shows a key: strings quoted and escaped, prefixes followed by {@code +}. */
     static String display(final ColumnType type, final long key) {
-        if (type.kind() != io.sluice.storage.TypeKind.STRING) {
+        if (type.kind() != io.sluice.format.TypeKind.STRING) {
             return text(type, key);
         }
         final StringBuilder sb = new StringBuilder();
@@ -77,7 +77,7 @@ final class KeyFormat {
      * the bytes that place it.
      */
     static String cutPoint(final ColumnType type, final long key) {
-        if (type.kind() != io.sluice.storage.TypeKind.STRING) {
+        if (type.kind() != io.sluice.format.TypeKind.STRING) {
             return text(type, key);
         }
         int length = KEY_BYTES;

@@ -1,6 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.StorageException;
+import io.sluice.format.StorageException;
 import io.sluice.storage.TableManifest;
 import io.sluice.storage.ZoneMapIndex;
 import java.io.IOException;

@@ -1,17 +1,18 @@
 package io.sluice.perf.cli;
 
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.format.StorageException;
 import io.sluice.perf.bench.HeapSampler;
 import io.sluice.perf.bench.ReferenceAnswer;
 import io.sluice.perf.bench.Timings;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.QueryRunner;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
-import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,8 @@ public final class QueryBenchCommand extends CliCommand {
             throw new IllegalArgumentException("--queries " + only + " names no query: use names such as q1, q18, join_lo");
         }
         try (Connection duck = DuckDbLoader.openInMemory(cores);
-             QueryRunner runner = new QueryRunner(s, cores, StrategyConfig.defaults().withStrategy(strategy))) {
+             StoreCatalog catalog = new StoreCatalog(s);
+             QueryRunner runner = new QueryRunner(catalog, cores, StrategyConfig.defaults().withStrategy(strategy))) {
             final long loadStart = System.nanoTime();
             DuckDbLoader.load(s, new ArrayList<>(tables), duck);
             err.printf(Locale.ROOT, "loaded %s into DuckDB in %.1f s%n", tables, (System.nanoTime() - loadStart) / 1e9);

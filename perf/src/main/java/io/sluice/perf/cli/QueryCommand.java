@@ -1,15 +1,16 @@
 package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.format.StorageException;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.QueryRunner;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
-import io.sluice.storage.StorageException;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.Endpoint;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -120,7 +121,7 @@ public final class QueryCommand extends CliCommand {
         }
         if (cn == null && statsJson == null) {
             final QueryRunner.Execution execution;
-            try (QueryRunner runner = new QueryRunner(s, workers, config)) {
+            try (StoreCatalog catalog = new StoreCatalog(s); QueryRunner runner = new QueryRunner(catalog, workers, config)) {
                 execution = runner.execute(query.plan());
             }
             if (explain) {

@@ -1,7 +1,7 @@
 package io.sluice.perf.cli;
 
-import io.sluice.shuffle.exec.QueryResult;
-import io.sluice.shuffle.expr.RowType;
+import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.expr.RowType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,7 +105,7 @@ final class ResultPrinter {
         for (int i = 0; i < lines.size(); i++) {
             final String[] line = lines.get(i);
             for (int c = 0; c < line.length; c++) {
-                final boolean right = i > 0 && type.type(c).kind() != io.sluice.shuffle.expr.DataType.Kind.STRING;
+                final boolean right = i > 0 && type.type(c).kind() != io.sluice.engine.expr.DataType.Kind.STRING;
                 final String pad = " ".repeat(width[c] - line[c].length());
                 sb.append(c == 0 ? "" : " | ").append(right ? pad + line[c] : line[c] + pad);
             }

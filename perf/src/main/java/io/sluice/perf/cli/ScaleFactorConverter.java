@@ -1,6 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchLoader;
 import picocli.CommandLine;
 
 /** Reads {@code --sf}: a number in (0, 1000], with an error that says so for anything else. */

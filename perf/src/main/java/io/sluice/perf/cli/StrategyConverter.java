@@ -1,6 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.shuffle.plan.Strategy;
+import io.sluice.engine.plan.Strategy;
 import picocli.CommandLine.ITypeConverter;
 
 /** Parses {@code --strategy}: auto, broadcast, shuffle-hash, shuffle-range or colocate. */

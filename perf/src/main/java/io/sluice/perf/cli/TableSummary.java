@@ -1,9 +1,9 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.ColumnType;
+import io.sluice.format.ColumnType;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
 import io.sluice.storage.Table;
-import io.sluice.storage.TypeKind;
-import io.sluice.storage.ZoneMap;
 import java.util.ArrayList;
 import java.util.List;
 

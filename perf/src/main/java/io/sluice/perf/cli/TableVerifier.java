@@ -1,9 +1,9 @@
 package io.sluice.perf.cli;
 
-import io.sluice.storage.Block;
-import io.sluice.storage.StorageException;
+import io.sluice.format.Block;
+import io.sluice.format.StorageException;
+import io.sluice.format.ZoneMap;
 import io.sluice.storage.Table;
-import io.sluice.storage.ZoneMap;
 import io.sluice.storage.ZoneMapIndex;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
-import io.sluice.storage.tpch.TpchLoader;
-import io.sluice.storage.tpch.TpchTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.sluice.perf.duckdb;
 
-import io.sluice.storage.Block;
-import io.sluice.storage.ColumnType;
-import io.sluice.storage.ColumnVector;
-import io.sluice.storage.IntVector;
-import io.sluice.storage.LongVector;
-import io.sluice.storage.Schema;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnType;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.Schema;
+import io.sluice.format.StringVector;
 import io.sluice.storage.Store;
-import io.sluice.storage.StringVector;
 import io.sluice.storage.Table;
 import java.math.BigDecimal;
 import java.sql.Connection;

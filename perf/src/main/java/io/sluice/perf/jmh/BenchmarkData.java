@@ -1,9 +1,9 @@
 package io.sluice.perf.jmh;
 
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.LongVector;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.Block;
-import io.sluice.storage.ColumnVector;
-import io.sluice.storage.LongVector;
 import java.util.SplittableRandom;
 
 /** Input batches for the benchmarks: a long key and three long payload columns, 8192 rows each. */

@@ -1,15 +1,15 @@
 package io.sluice.perf.jmh;
 
-import io.sluice.storage.Block;
-import io.sluice.storage.BlockChecksum;
-import io.sluice.storage.BlockLayout;
-import io.sluice.storage.ColumnType;
-import io.sluice.storage.LongVector;
-import io.sluice.storage.NullMask;
+import io.sluice.format.Block;
+import io.sluice.format.BlockChecksum;
+import io.sluice.format.BlockLayout;
+import io.sluice.format.ColumnType;
+import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
-import io.sluice.storage.tpch.TpchLoader;
-import io.sluice.storage.tpch.TpchTable;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -1,10 +1,10 @@
 package io.sluice.perf.jmh;
 
+import io.sluice.format.ColumnVector;
+import io.sluice.format.TypeKind;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
 import io.sluice.shuffle.RangeBucketFunction;
-import io.sluice.storage.ColumnVector;
-import io.sluice.storage.TypeKind;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

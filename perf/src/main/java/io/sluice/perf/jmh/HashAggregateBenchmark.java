@@ -1,14 +1,14 @@
 package io.sluice.perf.jmh;
 
-import io.sluice.shuffle.exec.Aggregate;
-import io.sluice.shuffle.exec.AggregateFunction;
-import io.sluice.shuffle.exec.HashAggregate;
-import io.sluice.shuffle.expr.DataType;
-import io.sluice.shuffle.expr.Expr;
-import io.sluice.shuffle.expr.NamedExpr;
-import io.sluice.shuffle.expr.RowType;
+import io.sluice.engine.exec.Aggregate;
+import io.sluice.engine.exec.AggregateFunction;
+import io.sluice.engine.exec.HashAggregate;
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.LongVector;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.LongVector;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,16 +1,16 @@
 package io.sluice.perf.jmh;
 
-import io.sluice.shuffle.exec.BatchConsumer;
-import io.sluice.shuffle.exec.HashJoinBuild;
-import io.sluice.shuffle.exec.HashJoinProbe;
-import io.sluice.shuffle.exec.JoinHashTable;
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.exec.Operator;
-import io.sluice.shuffle.expr.DataType;
-import io.sluice.shuffle.expr.Expr;
-import io.sluice.shuffle.expr.RowType;
+import io.sluice.engine.exec.BatchConsumer;
+import io.sluice.engine.exec.HashJoinBuild;
+import io.sluice.engine.exec.HashJoinProbe;
+import io.sluice.engine.exec.JoinHashTable;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.Operator;
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.LongVector;
 import io.sluice.shuffle.operator.Batch;
-import io.sluice.storage.LongVector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

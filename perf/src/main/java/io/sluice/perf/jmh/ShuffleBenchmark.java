@@ -1,5 +1,8 @@
 package io.sluice.perf.jmh;
 
+import io.sluice.format.LongVector;
+import io.sluice.format.Schema;
+import io.sluice.format.TypeKind;
 import io.sluice.shuffle.HashBucketFunction;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
@@ -7,9 +10,6 @@ import io.sluice.shuffle.operator.BatchHandler;
 import io.sluice.shuffle.operator.ShuffleOperator;
 import io.sluice.shuffle.operator.ShuffleOptions;
 import io.sluice.shuffle.operator.WholeBatchRouting;
-import io.sluice.storage.LongVector;
-import io.sluice.storage.Schema;
-import io.sluice.storage.TypeKind;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

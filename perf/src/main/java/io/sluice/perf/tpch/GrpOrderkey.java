@@ -1,11 +1,11 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
-import static io.sluice.shuffle.expr.Expr.lit;
-import static io.sluice.shuffle.expr.Expr.mul;
-import static io.sluice.shuffle.expr.Expr.sub;
+import static io.sluice.engine.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.lit;
+import static io.sluice.engine.expr.Expr.mul;
+import static io.sluice.engine.expr.Expr.sub;
 
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.plan.Plan;
 import java.util.List;
 
 /** Workload {@code grp_orderkey}: a group-by with one group per order, then a global aggregate over the groups. */

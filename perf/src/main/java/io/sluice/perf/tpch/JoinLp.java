@@ -1,9 +1,9 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.col;
 
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.plan.Plan;
 import java.util.List;
 
 /** Workload {@code join_lp}: lineitem joined with part on the part key (lineitem is not stored in that order). */

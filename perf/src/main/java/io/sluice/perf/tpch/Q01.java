@@ -1,16 +1,16 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.add;
-import static io.sluice.shuffle.expr.Expr.col;
-import static io.sluice.shuffle.expr.Expr.le;
-import static io.sluice.shuffle.expr.Expr.lit;
-import static io.sluice.shuffle.expr.Expr.mul;
-import static io.sluice.shuffle.expr.Expr.sub;
+import static io.sluice.engine.expr.Expr.add;
+import static io.sluice.engine.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.le;
+import static io.sluice.engine.expr.Expr.lit;
+import static io.sluice.engine.expr.Expr.mul;
+import static io.sluice.engine.expr.Expr.sub;
 
-import io.sluice.shuffle.exec.SortKey;
-import io.sluice.shuffle.expr.Dates;
-import io.sluice.shuffle.expr.Expr;
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.Dates;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.plan.Plan;
 import io.sluice.zonemap.Predicate;
 import java.util.List;
 

@@ -1,18 +1,18 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
-import static io.sluice.shuffle.expr.Expr.date;
-import static io.sluice.shuffle.expr.Expr.eq;
-import static io.sluice.shuffle.expr.Expr.gt;
-import static io.sluice.shuffle.expr.Expr.lit;
-import static io.sluice.shuffle.expr.Expr.lt;
-import static io.sluice.shuffle.expr.Expr.mul;
-import static io.sluice.shuffle.expr.Expr.str;
-import static io.sluice.shuffle.expr.Expr.sub;
+import static io.sluice.engine.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.date;
+import static io.sluice.engine.expr.Expr.eq;
+import static io.sluice.engine.expr.Expr.gt;
+import static io.sluice.engine.expr.Expr.lit;
+import static io.sluice.engine.expr.Expr.lt;
+import static io.sluice.engine.expr.Expr.mul;
+import static io.sluice.engine.expr.Expr.str;
+import static io.sluice.engine.expr.Expr.sub;
 
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.exec.SortKey;
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.plan.Plan;
 import io.sluice.zonemap.Predicate;
 import java.util.List;
 

@@ -1,16 +1,16 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
-import static io.sluice.shuffle.expr.Expr.like;
-import static io.sluice.shuffle.expr.Expr.lit;
-import static io.sluice.shuffle.expr.Expr.mul;
-import static io.sluice.shuffle.expr.Expr.sub;
-import static io.sluice.shuffle.expr.Expr.year;
+import static io.sluice.engine.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.like;
+import static io.sluice.engine.expr.Expr.lit;
+import static io.sluice.engine.expr.Expr.mul;
+import static io.sluice.engine.expr.Expr.sub;
+import static io.sluice.engine.expr.Expr.year;
 
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.exec.SortKey;
-import io.sluice.shuffle.expr.NamedExpr;
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.plan.Plan;
 import java.util.List;
 
 /** TPC-H Q9, product type profit measure (COLOR green): six tables, a two-column join key, EXTRACT(year). */

@@ -1,12 +1,12 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
-import static io.sluice.shuffle.expr.Expr.like;
-import static io.sluice.shuffle.expr.Expr.not;
+import static io.sluice.engine.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.like;
+import static io.sluice.engine.expr.Expr.not;
 
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.exec.SortKey;
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.plan.Plan;
 import java.util.List;
 
 /** TPC-H Q13, customer distribution (WORD1 special, WORD2 requests): a left outer join and COUNT(column). */

@@ -1,12 +1,12 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
-import static io.sluice.shuffle.expr.Expr.gt;
-import static io.sluice.shuffle.expr.Expr.lit;
+import static io.sluice.engine.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.gt;
+import static io.sluice.engine.expr.Expr.lit;
 
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.exec.SortKey;
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.plan.Plan;
 import java.util.List;
 
 /** TPC-H Q18, large volume customer (QUANTITY 300): IN (subquery with HAVING) as a semi join. */

@@ -1,6 +1,6 @@
 package io.sluice.perf.tpch;
 
-import io.sluice.shuffle.plan.Plan;
+import io.sluice.engine.plan.Plan;
 import java.time.LocalDate;
 import java.util.List;
 

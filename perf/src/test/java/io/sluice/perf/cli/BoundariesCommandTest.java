@@ -2,9 +2,9 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
-import io.sluice.storage.tpch.TpchLoader;
-import io.sluice.storage.tpch.TpchTable;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

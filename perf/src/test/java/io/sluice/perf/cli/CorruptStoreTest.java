@@ -2,7 +2,7 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.BlockLayout;
+import io.sluice.format.BlockLayout;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteOrder;

@@ -2,8 +2,8 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.ColumnType;
-import io.sluice.storage.StringKey;
+import io.sluice.format.ColumnType;
+import io.sluice.format.StringKey;
 import java.time.LocalDate;
 import org.junit.jupiter.api.Test;
 

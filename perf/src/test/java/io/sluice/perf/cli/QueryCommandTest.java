@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Queries;
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
-import io.sluice.storage.tpch.TpchLoader;
-import io.sluice.storage.tpch.TpchTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,18 +1,18 @@
 package io.sluice.perf.cluster;
 
-import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.tpch.Query;
 import io.sluice.perf.tpch.TpchOracle;
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.exec.SortKey;
-import io.sluice.shuffle.expr.Expr;
-import io.sluice.shuffle.expr.NamedExpr;
-import io.sluice.shuffle.plan.Plan;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.tpch.Query;
 import io.sluice.perf.tpch.TpchOracle;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

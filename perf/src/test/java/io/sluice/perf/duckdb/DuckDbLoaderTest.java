@@ -2,11 +2,11 @@ package io.sluice.perf.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.storage.Schema;
+import io.sluice.format.Schema;
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.TableWriter;
-import io.sluice.storage.tpch.TpchLoader;
-import io.sluice.storage.tpch.TpchTable;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import java.math.BigDecimal;

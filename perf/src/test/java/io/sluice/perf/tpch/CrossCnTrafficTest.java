@@ -2,11 +2,11 @@ package io.sluice.perf.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,19 +1,19 @@
 package io.sluice.perf.tpch;
 
-import static io.sluice.shuffle.expr.Expr.col;
+import static io.sluice.engine.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Distribution;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.shuffle.Topology;
-import io.sluice.shuffle.exec.JoinType;
-import io.sluice.shuffle.expr.Expr;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.Distribution;
-import io.sluice.shuffle.plan.Plan;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,7 +122,7 @@ class DistributedTpchTest {
         session.topology(new Topology(3, 2));
         // Only the order with the largest key overflows, so one CN fails and the others hear of it.
         final Plan overflowing = Plan.scan("orders", "o_orderkey", "o_totalprice")
-                .project(new io.sluice.shuffle.expr.NamedExpr("k", Expr.mul(col("o_orderkey"),
+                .project(new io.sluice.engine.expr.NamedExpr("k", Expr.mul(col("o_orderkey"),
                         Expr.lit(Long.MAX_VALUE / 59_000))))
                 .aggregate(Plan.groupBy("k"), Plan.count("n"));
         for (final Strategy strategy : List.of(Strategy.BROADCAST, Strategy.SHUFFLE_HASH)) {

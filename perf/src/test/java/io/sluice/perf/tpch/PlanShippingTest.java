@@ -2,11 +2,11 @@ package io.sluice.perf.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.shuffle.plan.Plan;
-import io.sluice.shuffle.plan.PlanCodec;
-import io.sluice.shuffle.plan.ShippedPlan;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.PlanCodec;
+import io.sluice.engine.plan.ShippedPlan;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

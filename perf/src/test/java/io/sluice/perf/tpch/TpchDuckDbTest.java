@@ -2,14 +2,13 @@ package io.sluice.perf.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Distribution;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.QueryRunner.Execution;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.shuffle.operator.ShuffleOptions;
-import io.sluice.shuffle.plan.Decision;
-import io.sluice.shuffle.plan.Distribution;
-import io.sluice.shuffle.plan.QueryRunner;
-import io.sluice.shuffle.plan.QueryRunner.Execution;
-import io.sluice.shuffle.plan.Strategy;
-import io.sluice.shuffle.plan.StrategyConfig;
-import io.sluice.storage.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +31,10 @@ class TpchDuckDbTest {
     static Path dir;
 
     private static TpchOracle oracle;
-    private static Store store;
 
     @BeforeAll
     static void generate() throws Exception {
         oracle = TpchOracle.generate(dir, 0.01);
-        store = oracle.store();
     }
 
     @AfterAll
@@ -64,7 +61,7 @@ class TpchDuckDbTest {
     void sameResultAsDuckDb(final String name, final Strategy strategy, final int cores) throws Exception {
         final Query query = TpchOracle.query(name);
         final Execution execution;
-        try (QueryRunner runner = new QueryRunner(store, cores, StrategyConfig.defaults().withStrategy(strategy))) {
+        try (QueryRunner runner = new QueryRunner(oracle.catalog(), cores, StrategyConfig.defaults().withStrategy(strategy))) {
             execution = runner.execute(query.plan());
         }
         if (strategy != Strategy.AUTO) {
@@ -135,7 +132,7 @@ class TpchDuckDbTest {
     private static Execution runAuto(final StrategyConfig config, final String name) throws Exception {
         final Query query = TpchOracle.query(name);
         final Execution execution;
-        try (QueryRunner runner = new QueryRunner(store, 4, config)) {
+        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 4, config)) {
             execution = runner.execute(query.plan());
         }
         oracle.assertSameAsDuckDb(query, execution.result());

@@ -2,12 +2,11 @@ package io.sluice.perf.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.engine.exec.QueryResult;
 import io.sluice.perf.duckdb.DuckDbLoader;
-import io.sluice.shuffle.exec.QueryResult;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
 import io.sluice.storage.Table;
-import io.sluice.storage.tpch.TpchLoader;
-import io.sluice.storage.tpch.TpchTable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -25,10 +24,12 @@ import java.util.List;
  */
 public final class TpchOracle implements AutoCloseable {
     private final Store store;
+    private final StoreCatalog catalog;
     private final Connection duck;
 
     private TpchOracle(final Store store, final Connection duck) {
         this.store = store;
+        this.catalog = new StoreCatalog(store);
         this.duck = duck;
     }
 
@@ -46,6 +47,11 @@ public final class TpchOracle implements AutoCloseable {
         return new TpchOracle(store, duck);
     }
 
+    /** The generated tables, opened once for every query of the test. */
+    public StoreCatalog catalog() {
+        return catalog;
+    }
+
     public Store store() {
         return store;
     }
@@ -56,6 +62,7 @@ public final class TpchOracle implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        catalog.close();
         duck.close();
     }
 

@@ -1,0 +1,51 @@
+package io.sluice.shuffle;
+
+import io.sluice.format.ColumnVector;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
+
+/**
+ * Maps rows to shuffle buckets by their key. Both sides of a join use the same function, so equal
+ * keys meet in the same bucket. Rows whose key is null go to {@link #NULL_BUCKET}.
+ */
+public interface BucketFunction {
+    /** Where rows with a null key go (a join never matches them; a group-by keeps them together). */
+    int NULL_BUCKET = 0;
+
+    /** Number of buckets. */
+    int bucketCount();
+
+    /**
+     * Computes the bucket of rows {@code [0, rowCount)} into {@code out}.
+     *
+     * @param keys the key columns (range functions take exactly one)
+     */
+    void buckets(ColumnVector[] keys, int rowCount, int[] out);
+
+    /**
+     * The one bucket that every non-null key within a zonemap's [min, max] maps to, or -1 when the
+     * range may span buckets (or the function cannot tell, as hashing cannot unless min == max).
+     * Lets a batch or block go to its bucket whole, without per-row work.
+     */
+    int bucketOfRange(ZoneMap keyRange);
+
+    /**
+     * Checks, once per plan rather than per row, that this function can bucket key columns of these
+     * kinds, in order; throws {@link IllegalArgumentException} naming the column, its kind and the
+     * kinds taken otherwise. A mismatched kind would not fail later: it would put rows in the wrong
+     * buckets (a string prefix key read as a signed number, say). The default accepts anything.
+     */
+    default void checkKeyKinds(final TypeKind... keyKinds) {
+    }
+
+    /**
+     * Whether a key column of kind {@code actual} may stand where {@code expected} was declared: the
+     * same kind, or 32- and 64-bit integers for each other (they bucket alike, so an INT32 key joins
+     * an INT64 key).
+     */
+    static boolean compatibleKinds(final TypeKind expected, final TypeKind actual) {
+        return expected == actual
+                || (expected == TypeKind.INT32 || expected == TypeKind.INT64)
+                && (actual == TypeKind.INT32 || actual == TypeKind.INT64);
+    }
+}

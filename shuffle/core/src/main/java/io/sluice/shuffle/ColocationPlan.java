@@ -1,0 +1,106 @@
+package io.sluice.shuffle;
+
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.zonemap.KeyQuantiles;
+
+/**
+ * Everything a scan and the range shuffle after it need, from one key column's zonemaps and a
+ * {@link Topology}: the key statistics, the bucket boundaries and the colocated scan assignment.
+ * This is the entry point for a storage engine that embeds Sluice: it hands in its own blocks'
+ * zonemaps (no Sluice table or schema needed) and gets back which CN and core reads each block
+ * and the {@link BucketFunction} that routes each row. The {@link StraddlePolicy} (default
+ * {@link StraddlePolicy#MAJORITY}) says whether a block straddling CN ranges is read once or by
+ * each CN it overlaps; it is the assignment's, and {@link #assign} uses it for other tables too.
+ *
+ * @param stats       the key's statistics, from zonemaps alone
+ * @param boundaries  the bucket boundaries (or the hash fallback and its reason)
+ * @param assignment  which CN and core scans each block of the table the zonemaps describe
+ */
+public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, ScanAssignment assignment) {
+    public ColocationPlan {
+        if (stats == null || boundaries == null || assignment == null) {
+            throw new IllegalArgumentException("a colocation plan needs stats, boundaries and an assignment");
+        }
+    }
+
+    /** Plans from one key column's zonemaps (one per block, in block order) with the default thresholds. */
+    public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology) {
+        return of(kind, keyZoneMaps, topology, BoundaryConfig.DEFAULT);
+    }
+
+    /** Plans from one key column's zonemaps, straddling blocks read by their majority CN. */
+    public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology,
+                                    final BoundaryConfig config) {
+        return of(kind, keyZoneMaps, topology, config, StraddlePolicy.MAJORITY);
+    }
+
+    /**
+     * Plans from one key column's zonemaps.
+     *
+     * @param kind        the key column's kind; string zonemaps hold {@link io.sluice.format.StringKey} prefix keys
+     * @param keyZoneMaps one zonemap per block, in block order
+     * @param policy      what the scan does with a block that straddles CN ranges
+     * @throws IllegalArgumentException naming the value and the rule on absent or inconsistent input
+     */
+    public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology,
+                                    final BoundaryConfig config, final StraddlePolicy policy) {
+        if (policy == null) {
+            throw new IllegalArgumentException("a colocation plan needs a straddle policy: StraddlePolicy.MAJORITY"
+                    + " (the default) or StraddlePolicy.SPLIT");
+        }
+        if (topology == null || config == null) {
+            throw new IllegalArgumentException("a colocation plan needs a topology (CNs x cores) and a config, got topology="
+                    + topology + ", config=" + config);
+        }
+        final KeyQuantiles stats = KeyQuantiles.of(kind, keyZoneMaps, config.maxSweptBlocks());
+        final RangeBoundaries boundaries = RangeBoundaries.plan(stats, topology, config);
+        return new ColocationPlan(stats, boundaries, ScanAssignment.of(keyZoneMaps, boundaries, policy));
+    }
+
+    /** Plans for a stored table's key column with the default thresholds. */
+    public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology) {
+        return of(table, keyColumn, topology, BoundaryConfig.DEFAULT);
+    }
+
+    /** Plans for a stored table's key column, straddling blocks read by their majority CN. */
+    public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology,
+                                    final BoundaryConfig config) {
+        return of(table, keyColumn, topology, config, StraddlePolicy.MAJORITY);
+    }
+
+    /**
+     * Plans for a stored table's key column.
+     *
+     * @throws IllegalArgumentException when the table has no such column (the message lists its columns)
+     */
+    public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology,
+                                    final BoundaryConfig config, final StraddlePolicy policy) {
+        final int column = table.schema().require(keyColumn);
+        return of(table.schema().type(column).kind(), table.zoneMaps(column), topology, config, policy);
+    }
+
+    /** What the scan does with a block that straddles CN ranges: the assignment's policy. */
+    public StraddlePolicy policy() {
+        return assignment.policy();
+    }
+
+    /**
+     * Assigns the blocks of another table joined on the same key (the build side) to the same
+     * boundaries and the same {@link #policy()}, so both sides colocate.
+     */
+    public ScanAssignment assign(final ZoneMap[] otherKeyZoneMaps) {
+        return ScanAssignment.of(otherKeyZoneMaps, boundaries, policy());
+    }
+
+    /** The function that routes rows to buckets. */
+    public BucketFunction bucketFunction() {
+        return boundaries.bucketFunction();
+    }
+
+    /** Rows each bucket is expected to receive, from the zonemaps. */
+    public double[] estimatedRows() {
+        return boundaries.estimatedRows(stats);
+    }
+}

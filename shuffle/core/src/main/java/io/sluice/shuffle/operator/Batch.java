@@ -1,0 +1,193 @@
+package io.sluice.shuffle.operator;
+
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.ZoneMap;
+
+/**
+ * The unit that flows between operators: columns of equal row count (at most
+ * {@link Block#MAX_ROWS}), plus the {@code shuffleIdx} the shuffle operator sets and dispatch reads.
+ * A batch may also carry what its producer knows for free: the zonemaps of its columns (a scan has
+ * them from the block) and the column its rows are sorted by. The shuffle operator uses them to
+ * route a batch whole; they are trusted, not checked row by row.
+ *
+ * <p>{@code shuffleIdx} is never serialized: it means something only between a shuffle operator and
+ * the dispatch in the same pipeline (seed 003).
+ *
+ * <p>A batch emitted by a shuffle operator from its per-bucket buffers is <em>pooled</em>: its
+ * vectors are views over buffer memory that goes back to the pool on {@link #release()}. Every
+ * other batch owns nothing and ignores {@code release()}.
+ */
+public final class Batch {
+    /** {@link #shuffleIdx()} of a batch no shuffle operator has tagged. */
+    public static final int NO_SHUFFLE_IDX = -1;
+    /** {@link #sortedBy()} of a batch whose row order is unknown. */
+    public static final int NOT_SORTED = -1;
+
+    private final ColumnVector[] columns;
+    private final int rowCount;
+    private final ZoneMap[] zoneMaps;
+    private final int sortedBy;
+    private final int shuffleIdx;
+    private final BucketBuffer owner;
+    private final int lease;
+
+    /**
+     * A batch over the given columns.
+     *
+     * @param columns  one or more columns, all with the same row count, at most {@link Block#MAX_ROWS}
+     * @param zoneMaps null when unknown, else one entry per column; an entry may be null (that
+     *                 column's range is unknown) and must otherwise describe exactly this batch's rows
+     * @param sortedBy the column whose values ascend through the rows (strings by unsigned bytes), or
+     *                 {@link #NOT_SORTED}
+     */
+    public Batch(final ColumnVector[] columns, final ZoneMap[] zoneMaps, final int sortedBy) {
+        this(columns.clone(), validRowCount(columns), zoneMaps == null ? null : zoneMaps.clone(), sortedBy,
+                NO_SHUFFLE_IDX, null, 0);
+        if (this.zoneMaps != null) {
+            checkZoneMaps(this.zoneMaps, this.columns, rowCount);
+        }
+        checkSortedBy(sortedBy, columns.length);
+    }
+
+    private Batch(final ColumnVector[] columns, final int rowCount, final ZoneMap[] zoneMaps, final int sortedBy,
+                  final int shuffleIdx, final BucketBuffer owner, final int lease) {
+        this.columns = columns;
+        this.rowCount = rowCount;
+        this.zoneMaps = zoneMaps;
+        this.sortedBy = sortedBy;
+        this.shuffleIdx = shuffleIdx;
+        this.owner = owner;
+        this.lease = lease;
+    }
+
+    /** A batch of columns with nothing known about their ranges or order. */
+    public static Batch of(final ColumnVector... columns) {
+        return new Batch(columns, null, NOT_SORTED);
+    }
+
+    /** A batch of a block's rows, carrying the block's zonemaps. */
+    public static Batch of(final Block block) {
+        return new Batch(block.columns(), block.zoneMaps(), NOT_SORTED);
+    }
+
+    /** A pooled batch over a shuffle buffer's arrays; checked by the buffer that builds it. */
+    static Batch pooled(final ColumnVector[] columns, final int rowCount, final int shuffleIdx,
+                        final BucketBuffer owner, final int lease) {
+        return new Batch(columns, rowCount, null, NOT_SORTED, shuffleIdx, owner, lease);
+    }
+
+    private static int validRowCount(final ColumnVector[] columns) {
+        if (columns.length == 0) {
+            throw new IllegalArgumentException("a batch needs at least one column");
+        }
+        final int rows = columns[0].rowCount();
+        if (rows > Block.MAX_ROWS) {
+            throw new IllegalArgumentException("a batch holds at most " + Block.MAX_ROWS + " rows, got " + rows
+                    + ": cut the input into batches of at most " + Block.MAX_ROWS + " rows");
+        }
+        for (int c = 1; c < columns.length; c++) {
+            if (columns[c].rowCount() != rows) {
+                throw new IllegalArgumentException("column " + c + " has " + columns[c].rowCount()
+                        + " rows but column 0 has " + rows + ": all columns of a batch have the same row count");
+            }
+        }
+        return rows;
+    }
+
+    private static void checkSortedBy(final int column, final int columnCount) {
+        if (column < NOT_SORTED || column >= columnCount) {
+            throw new IllegalArgumentException("sorted-by column " + column + " is out of range: the batch has "
+                    + columnCount + " columns (0.." + (columnCount - 1) + "), or use NOT_SORTED (-1)");
+        }
+    }
+
+    private static void checkZoneMaps(final ZoneMap[] zoneMaps, final ColumnVector[] columns, final int rows) {
+        final int columnCount = columns.length;
+        if (zoneMaps.length != columnCount) {
+            throw new IllegalArgumentException(zoneMaps.length + " zonemaps for " + columnCount
+                    + " columns: give one per column (null entries for unknown ones) or none");
+        }
+        for (int c = 0; c < columnCount; c++) {
+            final ZoneMap zm = zoneMaps[c];
+            if (zm != null && zm.rowCount() != rows) {
+                throw new IllegalArgumentException("the zonemap of column " + c + " describes " + zm.rowCount()
+                        + " rows but the batch has " + rows + ": a zonemap of other rows would route this batch "
+                        + "to the wrong bucket; pass the zonemap of these rows or none");
+            }
+            if (zm != null && zm.hasValues() && columns[c].type().kind().compareKeys(zm.min(), zm.max()) > 0) {
+                throw new IllegalArgumentException("the zonemap of column " + c + " has min " + zm.min()
+                        + " above max " + zm.max() + " (in " + columns[c].type() + " key order): pass the zonemap "
+                        + "of these rows or none");
+            }
+        }
+    }
+
+    /** The same rows tagged with a bucket: shares the columns, copies nothing. */
+    public Batch withShuffleIdx(final int bucket) {
+        if (bucket < 0) {
+            throw new IllegalArgumentException("shuffleIdx must be a bucket (0 or more), got " + bucket);
+        }
+        return new Batch(columns, rowCount, zoneMaps, sortedBy, bucket, owner, lease);
+    }
+
+    /** The same rows, declared sorted by a column (the caller vouches for the order). */
+    public Batch withSortedBy(final int column) {
+        checkSortedBy(column, columns.length);
+        return new Batch(columns, rowCount, zoneMaps, column, shuffleIdx, owner, lease);
+    }
+
+    /** Number of rows. */
+    public int rowCount() {
+        return rowCount;
+    }
+
+    /** Number of columns. */
+    public int columnCount() {
+        return columns.length;
+    }
+
+    /** The column at a position. */
+    public ColumnVector column(final int index) {
+        return columns[index];
+    }
+
+    /** The zonemap of a column, or null when it is not known. */
+    public ZoneMap zoneMap(final int column) {
+        return zoneMaps == null ? null : zoneMaps[column];
+    }
+
+    /** The column the rows ascend by, or {@link #NOT_SORTED}. */
+    public int sortedBy() {
+        return sortedBy;
+    }
+
+    /** The bucket the shuffle operator tagged this batch with, or {@link #NO_SHUFFLE_IDX}. */
+    public int shuffleIdx() {
+        return shuffleIdx;
+    }
+
+    /** Whether this batch's vectors are views over pooled shuffle memory (see {@link #release()}). */
+    public boolean isPooled() {
+        return owner != null;
+    }
+
+    /**
+     * Gives the pooled memory behind this batch back to its shuffle operator's pool; the batch must
+     * not be read afterwards. May be called from any thread. Does nothing for a batch that is not
+     * pooled; releasing a pooled batch twice is an error.
+     */
+    public void release() {
+        if (owner != null) {
+            owner.release(lease);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Batch[rows=" + rowCount + ", columns=" + columns.length
+                + (shuffleIdx == NO_SHUFFLE_IDX ? "" : ", shuffleIdx=" + shuffleIdx)
+                + (sortedBy == NOT_SORTED ? "" : ", sortedBy=" + sortedBy)
+                + (owner == null ? "" : ", pooled") + "]";
+    }
+}

@@ -1,0 +1,305 @@
+package io.sluice.shuffle.operator;
+
+import io.sluice.format.Block;
+import io.sluice.format.ColumnType;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
+import io.sluice.format.StringVector;
+import java.util.Arrays;
+
+/**
+ * One bucket's rows being gathered into primitive arrays sized for a full batch: {@code long[]} or
+ * {@code int[]} per fixed-width column, offsets + bytes per string column, a null bitmap per column.
+ * Dictionary strings are expanded to plain bytes as they are gathered, so rows from blocks with
+ * different dictionaries can share a buffer. Taken from a {@link BufferPool}, emitted as a pooled
+ * {@link Batch} whose vectors are views over these arrays, and reset when that batch is released.
+ */
+final class BucketBuffer {
+    static final byte LONG = 0;
+    static final byte INT = 1;
+    static final byte STRING = 2;
+    static final int CAPACITY = Block.MAX_ROWS;
+    /** Row numbers in order: passed as the row list when a bucket's rows are one run of the batch. */
+    static final int[] IDENTITY = new int[CAPACITY];
+
+    static {
+        for (int i = 0; i < CAPACITY; i++) {
+            IDENTITY[i] = i;
+        }
+    }
+    private static final int NULL_WORDS = NullMask.words(CAPACITY);
+
+    private final BufferPool pool;
+    private final ColumnType[] types;
+    private final byte[] shapes;
+    private final long[][] longs;
+    private final int[][] ints;
+    private final int[][] offsets;
+    private final byte[][] bytes;
+    private final long[][] nulls;
+    private final boolean[] anyNull;
+    private int size;
+    private int bucket;
+    /** Bytes of all arrays; changes only through the pool, which accounts for it. */
+    private long reservedBytes;
+    /** Incremented on every emit so that a stale batch cannot release a reused buffer; guarded by the pool. */
+    private int lease;
+    /** Whether an emitted batch holds this buffer; guarded by the pool. */
+    private boolean lent;
+
+    BucketBuffer(final BufferPool pool, final ColumnType[] types, final byte[] shapes, final int initialStringBytes) {
+        this.pool = pool;
+        this.types = types;
+        this.shapes = shapes;
+        final int columns = types.length;
+        this.longs = new long[columns][];
+        this.ints = new int[columns][];
+        this.offsets = new int[columns][];
+        this.bytes = new byte[columns][];
+        this.nulls = new long[columns][];
+        this.anyNull = new boolean[columns];
+        for (int c = 0; c < columns; c++) {
+            switch (shapes[c]) {
+                case LONG -> longs[c] = new long[CAPACITY];
+                case INT -> ints[c] = new int[CAPACITY];
+                default -> {
+                    offsets[c] = new int[CAPACITY + 1];
+                    bytes[c] = new byte[initialStringBytes];
+                }
+            }
+            nulls[c] = new long[NULL_WORDS];
+        }
+        this.reservedBytes = fixedBytes(shapes, initialStringBytes);
+    }
+
+    /** The shape (LONG, INT or STRING) of a column type. */
+    static byte shapeOf(final ColumnType type) {
+        return type.kind().isLong() ? LONG : type.kind().isInt() ? INT : STRING;
+    }
+
+    /** Bytes one fresh buffer takes for columns of these shapes. */
+    static long fixedBytes(final byte[] shapes, final int initialStringBytes) {
+        long total = 0;
+        for (final byte shape : shapes) {
+            total += 8L * NULL_WORDS + switch (shape) {
+                case LONG -> 8L * CAPACITY;
+                case INT -> 4L * CAPACITY;
+                default -> 4L * (CAPACITY + 1) + initialStringBytes;
+            };
+        }
+        return total;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Rows that still fit before the buffer holds a full batch. */
+    int room() {
+        return CAPACITY - size;
+    }
+
+    int bucket() {
+        return bucket;
+    }
+
+    void assign(final int bucket) {
+        this.bucket = bucket;
+    }
+
+    long reservedBytes() {
+        return reservedBytes;
+    }
+
+    /** Free bytes left in a string column's byte array. */
+    int freeStringBytes(final int column) {
+        return bytes[column].length - offsets[column][size];
+    }
+
+    /** Bytes already used in a string column. */
+    int usedStringBytes(final int column) {
+        return offsets[column][size];
+    }
+
+    /** Replaces a string column's byte array with a larger one; the pool has reserved the difference. */
+    void growStringBytes(final int column, final int capacity) {
+        reservedBytes += capacity - bytes[column].length;
+        bytes[column] = Arrays.copyOf(bytes[column], capacity);
+    }
+
+    /**
+     * Appends rows {@code rows[from .. from + count)} of {@code source}, column by column. The
+     * caller has checked that they fit: {@code count <= room()} and every string column's bytes.
+     * With {@link #IDENTITY} as the row list the rows are one run, and fixed-width columns are
+     * copied in bulk.
+     */
+    void append(final ColumnVector[] source, final int[] rows, final int from, final int count) {
+        final int to = from + count;
+        final boolean run = rows == IDENTITY;
+        for (int c = 0; c < shapes.length; c++) {
+            final ColumnVector vector = source[c];
+            switch (shapes[c]) {
+                case LONG -> {
+                    if (run) {
+                        System.arraycopy(((LongVector) vector).values(), from, longs[c], size, count);
+                    } else {
+                        gather(((LongVector) vector).values(), rows, from, to, longs[c], size);
+                    }
+                }
+                case INT -> {
+                    if (run) {
+                        System.arraycopy(((IntVector) vector).values(), from, ints[c], size, count);
+                    } else {
+                        gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
+                    }
+                }
+                default -> appendStrings(c, (StringVector) vector, rows, from, to);
+            }
+            final long[] sourceNulls = vector.nulls();
+            if (sourceNulls != null) {
+                anyNull[c] |= gatherNulls(sourceNulls, rows, from, to, nulls[c], size);
+            }
+        }
+        size += count;
+    }
+
+    private static void gather(final long[] source, final int[] rows, final int from, final int to,
+                               final long[] target, final int at) {
+        int p = at;
+        for (int k = from; k < to; k++) {
+            target[p++] = source[rows[k]];
+        }
+    }
+
+    private static void gather(final int[] source, final int[] rows, final int from, final int to,
+                               final int[] target, final int at) {
+        int p = at;
+        for (int k = from; k < to; k++) {
+            target[p++] = source[rows[k]];
+        }
+    }
+
+    private static boolean gatherNulls(final long[] source, final int[] rows, final int from, final int to,
+                                       final long[] target, final int at) {
+        long any = 0;
+        int p = at;
+        for (int k = from; k < to; k++, p++) {
+            final int r = rows[k];
+            final long bit = (source[r >>> 6] >>> r) & 1L;
+            target[p >>> 6] |= bit << p;
+            any |= bit;
+        }
+        return any != 0;
+    }
+
+    private void appendStrings(final int c, final StringVector vector, final int[] rows, final int from, final int to) {
+        final int[] targetOffsets = offsets[c];
+        final byte[] target = bytes[c];
+        final byte[] source = vector.bytes();
+        final int[] sourceOffsets = vector.isDictionary() ? vector.dictionary().offsets() : vector.offsets();
+        final int[] codes = vector.codes();
+        int p = size;
+        int end = targetOffsets[p];
+        if (rows == IDENTITY && codes == null) {
+            // One run of a plain vector: its bytes are contiguous; only the offsets need rebasing.
+            final int start = sourceOffsets[from];
+            System.arraycopy(source, start, target, end, sourceOffsets[to] - start);
+            final int shift = end - start;
+            for (int k = from + 1; k <= to; k++) {
+                targetOffsets[++p] = sourceOffsets[k] + shift;
+            }
+            return;
+        }
+        for (int k = from; k < to; k++) {
+            final int entry = codes == null ? rows[k] : codes[rows[k]];
+            final int start = sourceOffsets[entry];
+            final int length = sourceOffsets[entry + 1] - start;
+            System.arraycopy(source, start, target, end, length);
+            end += length;
+            targetOffsets[++p] = end;
+        }
+    }
+
+    /** Bytes that rows {@code rows[from .. from + count)} of a string column take. */
+    static long stringBytes(final StringVector vector, final int[] rows, final int from, final int count) {
+        final int[] sourceOffsets = vector.isDictionary() ? vector.dictionary().offsets() : vector.offsets();
+        final int[] codes = vector.codes();
+        long total = 0;
+        for (int k = from; k < from + count; k++) {
+            final int entry = codes == null ? rows[k] : codes[rows[k]];
+            total += sourceOffsets[entry + 1] - sourceOffsets[entry];
+        }
+        return total;
+    }
+
+    /** How many of rows {@code rows[from ..]} (at most {@code count}) fit in {@code free} bytes. */
+    static int rowsFitting(final StringVector vector, final int[] rows, final int from, final int count, final long free) {
+        final int[] sourceOffsets = vector.isDictionary() ? vector.dictionary().offsets() : vector.offsets();
+        final int[] codes = vector.codes();
+        long used = 0;
+        for (int k = from; k < from + count; k++) {
+            final int entry = codes == null ? rows[k] : codes[rows[k]];
+            used += sourceOffsets[entry + 1] - sourceOffsets[entry];
+            if (used > free) {
+                return k - from;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * The rows gathered so far as a pooled batch tagged with this buffer's bucket. The vectors are
+     * views over this buffer's arrays, valid until the batch is released.
+     */
+    Batch toBatch(final int lease) {
+        final ColumnVector[] columns = new ColumnVector[shapes.length];
+        for (int c = 0; c < shapes.length; c++) {
+            final long[] columnNulls = anyNull[c] ? nulls[c] : null;
+            columns[c] = switch (shapes[c]) {
+                case LONG -> new LongVector(types[c], longs[c], size, columnNulls);
+                case INT -> new IntVector(types[c], ints[c], size, columnNulls);
+                default -> StringVector.plain(offsets[c], bytes[c], size, columnNulls);
+            };
+        }
+        return Batch.pooled(columns, size, bucket, this, lease);
+    }
+
+    /** Forgets all rows, keeping the arrays. */
+    void reset() {
+        final int words = NullMask.words(size);
+        for (int c = 0; c < shapes.length; c++) {
+            if (anyNull[c]) {
+                Arrays.fill(nulls[c], 0, words, 0L);
+                anyNull[c] = false;
+            }
+        }
+        size = 0;
+        bucket = -1;
+    }
+
+    /** Called by a pooled batch's release. */
+    void release(final int batchLease) {
+        pool.release(this, batchLease);
+    }
+
+    int lease() {
+        return lease;
+    }
+
+    boolean isLent() {
+        return lent;
+    }
+
+    /** Marks the buffer lent to a new batch and returns that batch's lease; called under the pool's lock. */
+    int lend() {
+        lent = true;
+        return ++lease;
+    }
+
+    /** Marks the buffer returned; called under the pool's lock. */
+    void unlend() {
+        lent = false;
+    }
+}

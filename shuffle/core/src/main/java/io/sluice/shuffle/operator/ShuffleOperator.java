@@ -1,0 +1,568 @@
+package io.sluice.shuffle.operator;
+
+import io.sluice.format.Block;
+import io.sluice.format.ColumnType;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.Schema;
+import io.sluice.format.StringVector;
+import io.sluice.format.TypeKind;
+import io.sluice.format.ZoneMap;
+import io.sluice.shuffle.BucketFunction;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * The shuffle operator of seed 003: takes batches and emits per-bucket batches tagged with their
+ * {@code shuffleIdx}, for a dispatch operator in the same pipeline to route.
+ *
+ * <p><b>Fast path.</b> A batch whose key zonemap, or first and last key when it is sorted by the
+ * key and has no null key, lies inside one bucket ({@link BucketFunction#bucketOfRange}) is tagged
+ * and passed on whole: same vectors, no copy, no per-row work (see {@link WholeBatchRouting}).
+ *
+ * <p><b>Per-row path.</b> Otherwise the bucket function fills a bucket per row, a counting sort
+ * orders the row numbers by bucket (stable, so rows keep their input order inside a bucket), and
+ * each bucket's rows are gathered column by column into that bucket's buffer. A batch sorted by
+ * the key whose buckets, as computed, indeed never go down (a sorted block that straddles a
+ * boundary) skips the sort: each bucket's rows are one run, copied in bulk. A buffer is emitted
+ * as a batch when it holds {@link Block#MAX_ROWS} rows; {@link #finish()} emits every non-empty
+ * one, and empty buckets emit nothing. Dictionary strings are expanded to plain bytes on the way.
+ *
+ * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
+ * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
+ * When a split batch needs a buffer (or string bytes) the pool cannot give, the rest of that batch
+ * stays pending and {@link #needsInput()} is false: the producer is held back instead of memory
+ * growing. Then, if no output is waiting to be taken, the fullest partial bucket is emitted early
+ * so that the consumer, by releasing it, gives the pool room; if nothing partial is left either,
+ * the operator waits for releases ({@link #isBlocked()}). So a tiny pool still gives every row
+ * once, just in smaller batches, and never deadlocks as long as taken batches are released.
+ *
+ * <p><b>Two ways to drive it.</b> Pull, as a Trino operator: {@link #needsInput()},
+ * {@link #addInput}, {@link #getOutput()}, {@link #finish()}, {@link #isFinished()}; the caller
+ * owns each batch from {@code getOutput} and must {@link Batch#release()} it. Push, Aeron style:
+ * {@link #push} and {@link #finish(BatchHandler)}, or {@link #run} over a whole input; each batch
+ * is handed to a {@link BatchHandler} and released when the handler returns.
+ *
+ * <p>Not thread-safe: one thread drives an operator; only {@link Batch#release()} may come from
+ * other threads. The per-row loops allocate nothing; a split costs a few small objects per emitted
+ * batch (the vectors over the buffer's arrays).
+ */
+public final class ShuffleOperator {
+    /** Bytes a string column's buffer starts with; it doubles as needed, within the pool budget. */
+    static final int INITIAL_STRING_BYTES = 16 * 1024;
+
+    private final Schema schema;
+    private final ColumnType[] types;
+    private final int[] keyColumns;
+    private final BucketFunction function;
+    private final WholeBatchRouting routing;
+    private final int bucketCount;
+    private final boolean hasStrings;
+    private final BufferPool pool;
+    private final BucketBuffer[] open;
+    private final ArrayDeque<Batch> output = new ArrayDeque<>();
+
+    private final ColumnVector[] keyVectors;
+    private final ColumnVector[] source;
+    private final int[] rowBuckets = new int[Block.MAX_ROWS];
+    private final int[] rowsByBucket = new int[Block.MAX_ROWS];
+    /** Bucket {@code b}'s rows are {@code rowsByBucket[starts[b] .. starts[b + 1])}. */
+    private final int[] starts;
+    private final int[] cursors;
+
+    /** The split batch whose rows are not all in buffers yet, or null. */
+    private Batch pending;
+    /** The row list of the pending batch: {@link #rowsByBucket}, or the identity when buckets are runs. */
+    private int[] pendingRows;
+    private int pendingBucket;
+    private int pendingPosition;
+    private boolean finishing;
+    private boolean flushed;
+
+    private long batchesIn;
+    private long rowsIn;
+    private long batchesOut;
+    private long rowsOut;
+    private long wholeBatchRoutes;
+    private long splitBatches;
+    private long earlyFlushes;
+    private final long[] rowsPerBucket;
+
+    /**
+     * A shuffle of batches with the given columns by one key column, with the default options.
+     *
+     * @see #ShuffleOperator(Schema, int[], BucketFunction, ShuffleOptions)
+     */
+    public ShuffleOperator(final Schema input, final int keyColumn, final BucketFunction function) {
+        this(input, new int[] {keyColumn}, function, ShuffleOptions.defaults());
+    }
+
+    /**
+     * A shuffle of batches with the given columns.
+     *
+     * @param input      the columns every batch has, in order
+     * @param keyColumns the key columns, in the order the bucket function takes them
+     * @param function   the bucket function; it must take the key columns' kinds
+     * @param options    pool budget and whole-batch routing
+     */
+    public ShuffleOperator(final Schema input, final int[] keyColumns, final BucketFunction function,
+                           final ShuffleOptions options) {
+        this.schema = input;
+        this.types = new ColumnType[input.size()];
+        boolean strings = false;
+        for (int c = 0; c < types.length; c++) {
+            types[c] = input.type(c);
+            strings |= types[c].kind() == TypeKind.STRING;
+        }
+        this.hasStrings = strings;
+        this.keyColumns = keyColumns.clone();
+        this.function = function;
+        this.routing = options.routing();
+        this.bucketCount = function.bucketCount();
+        checkKeys(input, this.keyColumns, function);
+        if (routing == WholeBatchRouting.REQUIRED && keyColumns.length != 1) {
+            throw new IllegalArgumentException("whole-batch routing REQUIRED needs a single key column (a zonemap "
+                    + "covers one column), got " + keyColumns.length + ": use WHEN_PROVEN");
+        }
+        this.pool = new BufferPool(options.poolBytes(), types, INITIAL_STRING_BYTES);
+        if (options.poolBytes() < pool.bufferBytes()) {
+            throw new IllegalArgumentException("shuffle pool budget " + options.poolBytes() + " bytes is below one "
+                    + "bucket buffer for columns " + input + " (" + pool.bufferBytes() + " bytes for "
+                    + Block.MAX_ROWS + " rows): raise poolBytes to at least " + pool.bufferBytes());
+        }
+        this.open = new BucketBuffer[bucketCount];
+        this.keyVectors = new ColumnVector[keyColumns.length];
+        this.source = new ColumnVector[types.length];
+        this.starts = new int[bucketCount + 1];
+        this.cursors = new int[bucketCount];
+        this.rowsPerBucket = new long[bucketCount];
+    }
+
+    private static void checkKeys(final Schema input, final int[] keyColumns, final BucketFunction function) {
+        if (keyColumns.length == 0) {
+            throw new IllegalArgumentException("a shuffle needs at least one key column");
+        }
+        final TypeKind[] kinds = new TypeKind[keyColumns.length];
+        for (int k = 0; k < keyColumns.length; k++) {
+            final int column = keyColumns[k];
+            if (column < 0 || column >= input.size()) {
+                throw new IllegalArgumentException("key column " + column + " is out of range: the input has "
+                        + input.size() + " columns (0.." + (input.size() - 1) + ": " + input.names() + ")");
+            }
+            kinds[k] = input.type(column).kind();
+        }
+        try {
+            function.checkKeyKinds(kinds);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("the shuffle key " + keyNames(input, keyColumns) + " does not suit "
+                    + function.getClass().getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String keyNames(final Schema input, final int[] keyColumns) {
+        final StringBuilder sb = new StringBuilder("(");
+        for (int k = 0; k < keyColumns.length; k++) {
+            sb.append(k == 0 ? "" : ", ").append(input.field(keyColumns[k]));
+        }
+        return sb.append(')').toString();
+    }
+
+    /**
+     * The smallest pool budget that works for batches of these columns: one bucket buffer, 8192 rows
+     * of each fixed-width column plus offsets, null bitmaps and initial string bytes. Such a pool
+     * gives correct output, but in batches as small as one row; give each bucket a buffer and some
+     * room for emitted batches to get full 8192-row batches.
+     */
+    public static long minimumPoolBytes(final Schema input) {
+        final byte[] shapes = new byte[input.size()];
+        for (int c = 0; c < shapes.length; c++) {
+            shapes[c] = BucketBuffer.shapeOf(input.type(c));
+        }
+        return BucketBuffer.fixedBytes(shapes, INITIAL_STRING_BYTES);
+    }
+
+    /** Runs a shuffle over the caller's batches, handing each emitted bucket batch to a handler. */
+    public static ShuffleCounters run(final Schema input, final int[] keyColumns, final BucketFunction function,
+                                      final ShuffleOptions options, final Iterable<Batch> batches,
+                                      final BatchHandler handler) {
+        final ShuffleOperator operator = new ShuffleOperator(input, keyColumns, function, options);
+        for (final Batch batch : batches) {
+            operator.push(batch, handler);
+        }
+        return operator.finish(handler);
+    }
+
+    /** The columns every input batch has. */
+    public Schema input() {
+        return schema;
+    }
+
+    /** The bucket function. */
+    public BucketFunction function() {
+        return function;
+    }
+
+    /**
+     * Whether {@link #addInput} may be called: not finishing, no batch pending for pool memory, and
+     * no output waiting to be taken.
+     */
+    public boolean needsInput() {
+        return !finishing && pending == null && output.isEmpty();
+    }
+
+    /**
+     * Whether the operator waits for emitted batches to be released: a batch is pending for pool
+     * memory and there is no output to take.
+     */
+    public boolean isBlocked() {
+        return pending != null && output.isEmpty();
+    }
+
+    /**
+     * Takes a batch. Routes it whole when its zonemap allows, otherwise splits as much of it into
+     * bucket buffers as the pool allows; the rest waits until released batches give memory back.
+     *
+     * @throws IllegalStateException    when {@link #needsInput()} is false
+     * @throws IllegalArgumentException when the batch's columns do not match the input schema, or
+     *                                  routing is REQUIRED and the batch cannot be routed whole
+     */
+    public void addInput(final Batch batch) {
+        if (!needsInput()) {
+            throw new IllegalStateException(finishing
+                    ? "addInput after finish: a finished shuffle takes no more batches"
+                    : "addInput while needsInput() is false: take the output (getOutput) and release it first");
+        }
+        checkBatch(batch);
+        final int rows = batch.rowCount();
+        batchesIn++;
+        rowsIn += rows;
+        if (rows == 0) {
+            return;
+        }
+        final int whole = wholeBucket(batch);
+        if (whole >= 0) {
+            wholeBatchRoutes++;
+            emitted(whole, rows);
+            output.addLast(batch.withShuffleIdx(whole));
+            return;
+        }
+        splitBatches++;
+        for (int k = 0; k < keyColumns.length; k++) {
+            keyVectors[k] = batch.column(keyColumns[k]);
+        }
+        function.buckets(keyVectors, rows, rowBuckets);
+        final boolean runs = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0] && countRuns(rows);
+        if (!runs) {
+            partition(rows);
+        }
+        pendingRows = runs ? BucketBuffer.IDENTITY : rowsByBucket;
+        for (int c = 0; c < source.length; c++) {
+            source[c] = batch.column(c);
+        }
+        pending = batch;
+        pendingBucket = 0;
+        pendingPosition = 0;
+        scatterPending();
+    }
+
+    /**
+     * The next emitted batch, or null when there is none now. The caller owns it and must
+     * {@link Batch#release()} it when done (a no-op for whole-routed batches). Also resumes a batch
+     * that was waiting for pool memory, and after {@link #finish()} emits the last partial buckets.
+     */
+    public Batch getOutput() {
+        if (output.isEmpty() && pending != null) {
+            scatterPending();
+        }
+        if (output.isEmpty() && finishing && pending == null && !flushed) {
+            flushAll();
+        }
+        return output.pollFirst();
+    }
+
+    /** Signals the end of input: every non-empty bucket buffer will be emitted. */
+    public void finish() {
+        finishing = true;
+    }
+
+    /** Whether the input has ended and every batch has been taken. */
+    public boolean isFinished() {
+        return finishing && pending == null && flushed && output.isEmpty();
+    }
+
+    /**
+     * Push style: adds a batch and hands every batch that becomes ready to the handler, releasing
+     * each after the handler returns, until the whole batch is taken in.
+     *
+     * @throws IllegalStateException when batches taken with {@link #getOutput()} and not released
+     *                               hold the whole pool, so that the batch cannot be taken in
+     */
+    public void push(final Batch batch, final BatchHandler handler) {
+        drain(handler);
+        addInput(batch);
+        drain(handler);
+        if (pending != null) {
+            throw stuck();
+        }
+    }
+
+    /** Push style: ends the input, hands every remaining batch to the handler and returns the counters. */
+    public ShuffleCounters finish(final BatchHandler handler) {
+        finish();
+        drain(handler);
+        if (!isFinished()) {
+            throw stuck();
+        }
+        return counters();
+    }
+
+    private IllegalStateException stuck() {
+        return new IllegalStateException(pool.lentCount() + " batches taken with getOutput() and not released hold "
+                + "the shuffle pool (" + pool.allocatedBytes() + " of " + pool.budget() + " bytes): release them "
+                + "before pushing more, or raise poolBytes");
+    }
+
+    private void drain(final BatchHandler handler) {
+        Batch batch;
+        while ((batch = getOutput()) != null) {
+            try {
+                handler.onBatch(batch);
+            } finally {
+                batch.release();
+            }
+        }
+    }
+
+    /** A snapshot of the counters. */
+    public ShuffleCounters counters() {
+        return new ShuffleCounters(batchesIn, rowsIn, batchesOut, rowsOut, wholeBatchRoutes, splitBatches,
+                earlyFlushes, rowsPerBucket, pool.peakBytes());
+    }
+
+    private void checkBatch(final Batch batch) {
+        if (batch.columnCount() != types.length) {
+            throw new IllegalArgumentException("the batch has " + batch.columnCount() + " columns but the shuffle "
+                    + "input has " + types.length + " (" + schema + "): give batches of the input's columns");
+        }
+        for (int c = 0; c < types.length; c++) {
+            final ColumnType type = batch.column(c).type();
+            // Decimals are scaled longs: the precision may differ between sources, the scale may not.
+            if (type.kind() != types[c].kind() || type.scale() != types[c].scale()) {
+                throw new IllegalArgumentException("column " + c + " of the batch is " + type + " but the shuffle "
+                        + "input says " + schema.field(c) + ": give batches of the input's columns");
+            }
+        }
+    }
+
+    /** The bucket a batch provably lies in, or -1 to split it. */
+    private int wholeBucket(final Batch batch) {
+        if (routing == WholeBatchRouting.NEVER || keyColumns.length != 1) {
+            return -1;
+        }
+        final int key = keyColumns[0];
+        ZoneMap range = batch.zoneMap(key);
+        if (range == null && batch.sortedBy() == key) {
+            final ColumnVector vector = batch.column(key);
+            if (vector.nullCount() == 0) {
+                final long first = vector.key(0);
+                final long last = vector.key(batch.rowCount() - 1);
+                if (vector.type().kind().compareKeys(first, last) > 0) {
+                    throw new IllegalArgumentException("a batch claims to be sorted by " + schema.field(key)
+                            + " but its first key " + first + " is above its last key " + last + ": only declare "
+                            + "batches sorted (withSortedBy) whose keys ascend");
+                }
+                range = new ZoneMap(first, last, 0, batch.rowCount());
+            }
+        }
+        final int bucket = range == null ? -1 : function.bucketOfRange(range);
+        if (bucket < 0 && routing == WholeBatchRouting.REQUIRED) {
+            throw new IllegalArgumentException(range == null
+                    ? "whole-batch routing is REQUIRED but a batch of " + batch.rowCount() + " rows has no zonemap for "
+                        + "key column " + schema.field(key) + " and is not sorted by it without nulls: give batches "
+                        + "their block's zonemaps (Batch.of(Block)) or use WHEN_PROVEN"
+                    : "whole-batch routing is REQUIRED but a batch's key " + schema.field(key) + " spans buckets "
+                        + "(zonemap " + range + "): the scan assignment must give this pipeline only blocks inside "
+                        + "one bucket, or use WHEN_PROVEN");
+        }
+        return bucket;
+    }
+
+    /**
+     * Finds where each bucket's run starts, into {@link #starts}, if the buckets never go down along
+     * the rows (then each bucket's rows are one run and need no sort); false, with nothing usable,
+     * otherwise. The check makes a wrong "sorted" claim cost speed, never correctness. A scan for
+     * changes rather than a count: a run of one bucket would chain every increment of its counter.
+     */
+    private boolean countRuns(final int rows) {
+        final int[] buckets = rowBuckets;
+        int previous = buckets[0];
+        for (int b = 0; b <= previous; b++) {
+            starts[b] = 0;
+        }
+        for (int i = 1; i < rows; i++) {
+            final int b = buckets[i];
+            if (b != previous) {
+                if (b < previous) {
+                    return false;
+                }
+                for (int skipped = previous + 1; skipped <= b; skipped++) {
+                    starts[skipped] = i;
+                }
+                previous = b;
+            }
+        }
+        for (int b = previous + 1; b <= bucketCount; b++) {
+            starts[b] = rows;
+        }
+        return true;
+    }
+
+    /** Counting sort of row numbers by bucket: fills {@link #starts} and {@link #rowsByBucket}. */
+    private void partition(final int rows) {
+        final int[] buckets = rowBuckets;
+        final int[] counts = cursors;
+        Arrays.fill(counts, 0);
+        for (int i = 0; i < rows; i++) {
+            counts[buckets[i]]++;
+        }
+        int sum = 0;
+        for (int b = 0; b < bucketCount; b++) {
+            starts[b] = sum;
+            final int count = counts[b];
+            counts[b] = sum;
+            sum += count;
+        }
+        starts[bucketCount] = sum;
+        final int[] order = rowsByBucket;
+        for (int i = 0; i < rows; i++) {
+            order[counts[buckets[i]]++] = i;
+        }
+    }
+
+    /** Gathers the pending batch's rows into bucket buffers until done or the pool runs dry. */
+    private void scatterPending() {
+        for (int b = pendingBucket; b < bucketCount; b++) {
+            final int end = starts[b + 1];
+            int from = Math.max(pendingPosition, starts[b]);
+            while (from < end) {
+                BucketBuffer buffer = open[b];
+                if (buffer == null) {
+                    buffer = pool.take();
+                    if (buffer == null) {
+                        suspend(b, from, -1);
+                        return;
+                    }
+                    buffer.assign(b);
+                    open[b] = buffer;
+                }
+                int count = Math.min(end - from, buffer.room());
+                if (hasStrings) {
+                    count = fitStrings(buffer, pendingRows, from, count);
+                    if (count == 0) {
+                        suspend(b, from, from);
+                        return;
+                    }
+                }
+                buffer.append(source, pendingRows, from, count);
+                from += count;
+                if (buffer.room() == 0) {
+                    emit(b);
+                }
+            }
+            pendingPosition = end;
+        }
+        pending = null;
+        Arrays.fill(source, null);
+        Arrays.fill(keyVectors, null);
+    }
+
+    /**
+     * Shrinks {@code count} to the rows whose string bytes fit the buffer, growing its string
+     * columns as far as the budget allows first. Zero when not even the next row fits.
+     */
+    private int fitStrings(final BucketBuffer buffer, final int[] rows, final int from, final int count) {
+        int fit = count;
+        for (int c = 0; c < types.length && fit > 0; c++) {
+            if (types[c].kind() != TypeKind.STRING) {
+                continue;
+            }
+            final StringVector vector = (StringVector) source[c];
+            final long needed = BucketBuffer.stringBytes(vector, rows, from, fit);
+            if (needed > buffer.freeStringBytes(c)
+                    && !pool.growStringBytes(buffer, c, buffer.usedStringBytes(c) + needed)) {
+                fit = BucketBuffer.rowsFitting(vector, rows, from, fit, buffer.freeStringBytes(c));
+            }
+        }
+        return fit;
+    }
+
+    /**
+     * Leaves the rest of the pending batch for later and makes room: if no output waits to be taken,
+     * the fullest partial bucket is emitted early, so that releasing it refills the pool.
+     *
+     * @param stalledRow the row (position in the row list) whose string bytes did not fit,
+     *                   or -1 when a buffer could not be had
+     */
+    private void suspend(final int bucket, final int position, final int stalledRow) {
+        pendingBucket = bucket;
+        pendingPosition = position;
+        if (!output.isEmpty()) {
+            return;
+        }
+        BucketBuffer fullest = null;
+        for (final BucketBuffer buffer : open) {
+            if (buffer != null && buffer.size() > 0 && (fullest == null || buffer.size() > fullest.size())) {
+                fullest = buffer;
+            }
+        }
+        if (fullest != null) {
+            earlyFlushes++;
+            emit(fullest.bucket());
+            return;
+        }
+        // Checked before the stalled buffer goes back: a batch released on another thread since the pool
+        // said no makes room, and then the operator retries instead of failing.
+        final boolean stuck = pool.isStuck();
+        final BucketBuffer stalled = open[bucket];
+        if (stalled != null) {
+            // Empty: give it back, so that only released batches hold memory while the operator waits.
+            open[bucket] = null;
+            pool.giveBack(stalled);
+        }
+        if (stuck) {
+            if (stalledRow >= 0) {
+                throw new IllegalStateException("a row of the batch needs more string bytes than the whole shuffle "
+                        + "pool holds (" + pool.budget() + " bytes for columns " + schema + "): raise poolBytes");
+            }
+            throw new IllegalStateException("the shuffle pool (" + pool.budget() + " bytes) has no room for a bucket "
+                    + "buffer although nothing holds it: raise poolBytes");
+        }
+    }
+
+    private void emit(final int bucket) {
+        final BucketBuffer buffer = open[bucket];
+        open[bucket] = null;
+        emitted(bucket, buffer.size());
+        output.addLast(pool.lend(buffer));
+    }
+
+    private void emitted(final int bucket, final int rows) {
+        batchesOut++;
+        rowsOut += rows;
+        rowsPerBucket[bucket] += rows;
+    }
+
+    private void flushAll() {
+        for (int b = 0; b < bucketCount; b++) {
+            final BucketBuffer buffer = open[b];
+            if (buffer != null) {
+                if (buffer.size() > 0) {
+                    emit(b);
+                } else {
+                    open[b] = null;
+                    pool.giveBack(buffer);
+                }
+            }
+        }
+        flushed = true;
+    }
+}

@@ -1,0 +1,97 @@
+package io.sluice.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.format.ColumnType;
+import io.sluice.format.Field;
+import io.sluice.format.Schema;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import io.sluice.storage.TableWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A million rows of a Zipf-skewed key (exponent 0.8 over 1..10^7: half the rows below about
+ * 330000, the most frequent key holding 0.6% of the rows), written once sorted by the key and once
+ * in arrival order.
+ */
+class SkewedKeyBoundariesTest {
+    static final int ROWS = 1_000_000;
+    static final double EXPONENT = 0.8;
+    static final long DOMAIN = 10_000_000;
+
+    @TempDir
+    static Path dir;
+    static Table sorted;
+    static Table unsorted;
+
+    @BeforeAll
+    static void write() {
+        final Store store = Store.create(dir);
+        sorted = writeZipf(store, "zipf_sorted", "k");
+        unsorted = writeZipf(store, "zipf_unsorted", null);
+    }
+
+    @AfterAll
+    static void close() {
+        sorted.close();
+        unsorted.close();
+    }
+
+    /** Keys {@code floor(x)} for x drawn from the density proportional to {@code x^-0.8} on [1, DOMAIN], by inversion. */
+    private static Table writeZipf(final Store store, final String name, final String sortKey) {
+        final SplittableRandom random = new SplittableRandom(20_231_129);
+        final double a = 1 - EXPONENT;
+        final double top = Math.pow(DOMAIN, a);
+        try (TableWriter writer = store.createTable(name, Schema.of(new Field("k", ColumnType.INT64)), sortKey)) {
+            for (int i = 0; i < ROWS; i++) {
+                final double x = Math.pow(1 + (top - 1) * random.nextDouble(), 1 / a);
+                writer.column(0).appendLong(Math.min(DOMAIN, (long) x));
+                writer.endRow();
+            }
+            return writer.finish();
+        }
+    }
+
+    @Test
+    void quantileBoundariesBalanceASkewedKeyThatEqualWidthCannot() {
+        for (final String shape : new String[] {"3x2", "3x10"}) {
+            final Topology topology = Topology.parse(shape);
+            final ColocationPlan quantile = ColocationPlan.of(sorted, "k", topology);
+            assertThat(quantile.boundaries().method()).as(shape).isEqualTo(BoundaryMethod.RANGE_QUANTILE);
+            // Threshold 0 treats any key as uniform: equal-width ranges over the same statistics.
+            final ColocationPlan equalWidth = ColocationPlan.of(sorted, "k", topology,
+                    BoundaryConfig.DEFAULT.withUniformityThreshold(0));
+            assertThat(equalWidth.boundaries().method()).isEqualTo(BoundaryMethod.RANGE_UNIFORM);
+            final double q = ExactShuffle.scan(sorted, "k", quantile.boundaries(), quantile.assignment()).maxOverMean();
+            final double w = ExactShuffle.scan(sorted, "k", equalWidth.boundaries(), equalWidth.assignment()).maxOverMean();
+            System.out.printf(Locale.ROOT, "zipf %s: quantile max/mean %.4f, equal-width max/mean %.4f, uniformity %.4f%n",
+                    shape, q, w, quantile.stats().uniformity());
+            assertThat(q).as(shape).isLessThan(1.1);
+            assertThat(w).as(shape).isGreaterThan(3);
+        }
+    }
+
+    @Test
+    void aSkewedKeyScoresLowOnUniformity() {
+        final ColocationPlan plan = ColocationPlan.of(sorted, "k", Topology.parse("3x2"));
+        assertThat(plan.stats().uniformity()).isLessThan(0.05);
+        assertThat(plan.stats().overlap()).isLessThan(1e-3);
+    }
+
+    @Test
+    void unsortedBlocksOverlapAndHideTheSkewFromZonemaps() {
+        // Every block of random rows spans nearly the whole domain: zonemaps see overlap, not skew.
+        final ColocationPlan plan = ColocationPlan.of(unsorted, "k", Topology.parse("3x2"));
+        System.out.printf(Locale.ROOT, "zipf unsorted: uniformity %.4f overlap %.4f%n", plan.stats().uniformity(),
+                plan.stats().overlap());
+        assertThat(plan.stats().overlap()).isGreaterThan(0.9);
+        assertThat(plan.stats().uniformity()).isGreaterThan(0.9);
+    }
+}

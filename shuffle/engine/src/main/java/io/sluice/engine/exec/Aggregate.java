@@ -1,0 +1,57 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Evaluator;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+
+/** One aggregate of a {@link HashAggregate}: a function, its argument (null for COUNT(*)) and its output name. */
+public record Aggregate(AggregateFunction function, Expr argument, String name) {
+    public Aggregate {
+        if ((argument == null) != (function == AggregateFunction.COUNT_STAR)) {
+            throw new IllegalArgumentException(function + " as '" + name + "': "
+                    + (argument == null ? "needs an argument" : "takes no argument"));
+        }
+    }
+
+    /** The type of the aggregate's value over the given input. */
+    DataType outputType(final RowType input) {
+        return newAccumulator(input).type();
+    }
+
+    /** Fresh per-worker state over the given input columns. */
+    Accumulator newAccumulator(final RowType input) {
+        if (function == AggregateFunction.COUNT_STAR) {
+            return new CountAccumulator(-1);
+        }
+        if (function == AggregateFunction.COUNT) {
+            return new CountAccumulator(argument instanceof ColumnRef ref ? input.indexOf(ref.name()) : -1);
+        }
+        final Evaluator e = argument.bind(input);
+        if (!e.type().isExactNumeric()) {
+            throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "
+                    + e.type() + ", expected an integer, decimal or date");
+        }
+        final boolean isDate = e.type().kind() == DataType.Kind.DATE;
+        if (isDate && (function == AggregateFunction.SUM || function == AggregateFunction.AVG)) {
+            throw new IllegalArgumentException(function + " of the date " + argument + " is not defined");
+        }
+        return switch (function) {
+            case SUM -> new SumAccumulator(e, false);
+            case AVG -> new SumAccumulator(e, true);
+            case MIN -> new MinMaxAccumulator(e, false);
+            case MAX -> new MinMaxAccumulator(e, true);
+            case COUNT_DISTINCT -> new CountDistinctAccumulator(e);
+            default -> throw new IllegalStateException(function.toString());
+        };
+    }
+
+    @Override
+    public String toString() {
+        final String call = function == AggregateFunction.COUNT_STAR ? "count(*)"
+                : function == AggregateFunction.COUNT_DISTINCT ? "count(DISTINCT " + argument + ")"
+                : function.name().toLowerCase(java.util.Locale.ROOT) + "(" + argument + ")";
+        return call + " AS " + name;
+    }
+}

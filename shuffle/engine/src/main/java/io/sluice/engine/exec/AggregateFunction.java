@@ -1,0 +1,19 @@
+package io.sluice.engine.exec;
+
+/** The aggregate functions of {@link HashAggregate}. */
+public enum AggregateFunction {
+    /** Sum of integers or decimals, accumulated in 128 bits. */
+    SUM,
+    /** Rows whose argument is not null. */
+    COUNT,
+    /** All rows. */
+    COUNT_STAR,
+    /** Distinct non-null values of an integer, decimal or date argument. */
+    COUNT_DISTINCT,
+    /** Average of integers or decimals, as a double (exact 128-bit sum divided by the count). */
+    AVG,
+    /** Smallest integer, decimal or date. */
+    MIN,
+    /** Largest integer, decimal or date. */
+    MAX
+}

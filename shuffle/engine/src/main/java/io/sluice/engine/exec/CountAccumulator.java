@@ -1,0 +1,90 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.NullMask;
+import io.sluice.shuffle.operator.Batch;
+import java.util.Arrays;
+import java.util.List;
+
+/** COUNT(*) (every row) and COUNT(column) (rows where the column is not null); its state is the count. */
+final class CountAccumulator extends Accumulator {
+    private final int nullableColumn;
+    private long[] counts = new long[0];
+
+    /** @param nullableColumn the input column whose nulls are not counted, or -1 to count every row */
+    CountAccumulator(final int nullableColumn) {
+        this.nullableColumn = nullableColumn;
+    }
+
+    @Override
+    DataType type() {
+        return DataType.INT64;
+    }
+
+    @Override
+    void ensureCapacity(final int groups) {
+        if (groups > counts.length) {
+            counts = Arrays.copyOf(counts, grow(counts.length, groups));
+        }
+    }
+
+    @Override
+    void update(final Batch batch, final int[] ids, final int n) {
+        final long[] nulls = nullableColumn < 0 ? null : batch.column(nullableColumn).nulls();
+        if (nulls == null) {
+            for (int i = 0; i < n; i++) {
+                counts[ids[i]]++;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                counts[ids[i]] += NullMask.isNull(nulls, i) ? 0 : 1;
+            }
+        }
+    }
+
+    @Override
+    void updateSingle(final Batch batch, final int n) {
+        final long[] nulls = nullableColumn < 0 ? null : batch.column(nullableColumn).nulls();
+        long added = n;
+        if (nulls != null) {
+            for (int i = 0; i < n; i++) {
+                added -= NullMask.isNull(nulls, i) ? 1 : 0;
+            }
+        }
+        counts[0] += added;
+    }
+
+    @Override
+    void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
+        add(((CountAccumulator) other).counts, from, idMap, n);
+    }
+
+    @Override
+    ColumnVector output(final int from, final int to) {
+        return int64Column(counts, from, to);
+    }
+
+    @Override
+    RowType stateType(final String name) {
+        return new RowType(List.of(name + "$count"), List.of(DataType.INT64));
+    }
+
+    @Override
+    ColumnVector[] outputState(final int from, final int to) {
+        return new ColumnVector[] {output(from, to)};
+    }
+
+    @Override
+    void mergeState(final Batch batch, final int firstColumn, final int[] ids, final int n) {
+        add(int64Values(batch, firstColumn), 0, ids, n);
+    }
+
+    /** Adds the counts at {@code [from, from + n)} into groups {@code idMap[0..n)}. */
+    private void add(final long[] other, final int from, final int[] idMap, final int n) {
+        for (int i = 0; i < n; i++) {
+            counts[idMap[i]] += other[from + i];
+        }
+    }
+}

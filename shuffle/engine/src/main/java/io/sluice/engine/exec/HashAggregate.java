@@ -1,0 +1,300 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Hash aggregation. As a merge group (seed 003), each worker aggregates its morsels into its own
+ * hash table (its local sink state), and {@link #finish()} merges the workers' tables into the
+ * final one; as a shuffle group, each morsel is a whole bucket of a shuffle on a group key, so
+ * every worker's table is final and {@link #finish()} only concatenates them. Either way the
+ * groups come out as batches of key columns followed by aggregate columns. Without group keys it
+ * yields exactly one row.
+ *
+ * <p>Across compute nodes it runs in two {@link AggregationPhase phases}: each node's PARTIAL
+ * aggregation puts out state rows ({@link #stateType}) instead of values, and one FINAL
+ * aggregation merges the state rows of all nodes by key into the values one SINGLE aggregation
+ * over all the rows would give.
+ */
+public final class HashAggregate implements Sink<HashAggregate.Groups> {
+    private final RowType input;
+    private final List<NamedExpr> keys;
+    private final List<Aggregate> aggregates;
+    private final AggregationPhase phase;
+    private final boolean partitioned;
+    private final RowType keyType;
+    /** The key columns by name: over a table's key columns, and over state rows. */
+    private final List<Expr> keyRefs;
+    /** The rows the workers consume: the input, or the state rows for FINAL. */
+    private final RowType consumed;
+    private final List<Expr> consumedKeys;
+    /** Where each aggregate's state columns start in a state row (not for SINGLE). */
+    private final int[] stateColumns;
+    private final RowType output;
+    private final List<Groups> tables = new ArrayList<>();
+    private List<Batch> result;
+
+    /** A merge group: each worker aggregates its morsels, {@link #finish()} merges the workers' tables. */
+    public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates) {
+        this(input, keys, aggregates, false);
+    }
+
+    /**
+     * @param partitioned true for a shuffle group: the input comes one bucket per morsel and the
+     *                    buckets split the groups (the shuffle key is among the group keys), so
+     *                    the workers' tables hold disjoint groups and {@link #finish()} only
+     *                    concatenates them
+     */
+    public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates,
+                         final boolean partitioned) {
+        this(input, keys, aggregates, partitioned, AggregationPhase.SINGLE);
+    }
+
+    /**
+     * One phase of an aggregation.
+     *
+     * @param input       the rows aggregated: what SINGLE and PARTIAL consume; FINAL consumes the
+     *                    state rows PARTIAL makes of them, {@link #stateType} of the same arguments
+     * @param partitioned as for the merge and shuffle groups above; for FINAL, true when the state
+     *                    rows come bucketed by a group key
+     * @param phase       PARTIAL and FINAL need {@link #splittable} aggregates
+     */
+    public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates,
+                         final boolean partitioned, final AggregationPhase phase) {
+        if (partitioned && keys.isEmpty()) {
+            throw new IllegalArgumentException("a shuffle group needs group keys: aggregate without keys as a merge group");
+        }
+        if (keys.isEmpty() && aggregates.isEmpty()) {
+            throw new IllegalArgumentException("an aggregation needs group keys or aggregates");
+        }
+        this.input = input;
+        this.keys = List.copyOf(keys);
+        this.aggregates = List.copyOf(aggregates);
+        this.phase = phase;
+        this.partitioned = partitioned;
+        final List<String> names = new ArrayList<>();
+        final List<DataType> types = new ArrayList<>();
+        final List<Expr> exprs = new ArrayList<>();
+        final List<Expr> refs = new ArrayList<>();
+        for (final NamedExpr k : keys) {
+            names.add(k.name());
+            types.add(k.expr().bind(input).type());
+            exprs.add(k.expr());
+            refs.add(Expr.col(k.name()));
+        }
+        this.keyType = new RowType(names, types);
+        this.keyRefs = List.copyOf(refs);
+        for (final Aggregate a : aggregates) {
+            names.add(a.name());
+            types.add(a.outputType(input));
+        }
+        final RowType values = new RowType(names, types);
+        this.stateColumns = new int[aggregates.size()];
+        RowType state = keyType;
+        if (phase != AggregationPhase.SINGLE) {
+            for (int a = 0; a < stateColumns.length; a++) {
+                final Aggregate aggregate = aggregates.get(a);
+                if (!splittable(aggregate)) {
+                    throw new IllegalArgumentException(aggregate.function() + " as '" + aggregate.name()
+                            + "' has no partial state, so it cannot run as " + phase + ": aggregate it in one phase"
+                            + " (HashAggregate.splittable says which aggregates can)");
+                }
+                stateColumns[a] = state.size();
+                state = state.concat(aggregate.newAccumulator(input).stateType(aggregate.name()));
+            }
+        }
+        this.output = phase == AggregationPhase.PARTIAL ? state : values;
+        this.consumed = phase == AggregationPhase.FINAL ? state : input;
+        this.consumedKeys = phase == AggregationPhase.FINAL ? keyRefs : List.copyOf(exprs);
+    }
+
+    /**
+     * The state rows of a PARTIAL aggregation, which its FINAL aggregation consumes: the key
+     * columns, then each aggregate's state columns, named after the aggregate: {@code <name>$sum_hi},
+     * {@code <name>$sum_lo} (the 128-bit sum's halves) and {@code <name>$count} for SUM and AVG;
+     * {@code <name>$count} for COUNT and COUNT_STAR; {@code <name>$value} for MIN and MAX, null for a
+     * group of no rows. Every state column is INT64 but MIN and MAX's, of the argument's type.
+     *
+     * @throws IllegalArgumentException when the aggregates are not {@link #splittable}
+     */
+    public static RowType stateType(final RowType input, final List<NamedExpr> keys,
+                                    final List<Aggregate> aggregates) {
+        return new HashAggregate(input, keys, aggregates, false, AggregationPhase.PARTIAL).outputType();
+    }
+
+    /**
+     * Whether the aggregates can run as PARTIAL and FINAL: all but COUNT_DISTINCT, whose partial
+     * counts do not add up (one value may be counted on two compute nodes).
+     */
+    public static boolean splittable(final List<Aggregate> aggregates) {
+        for (final Aggregate a : aggregates) {
+            if (!splittable(a)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean splittable(final Aggregate aggregate) {
+        return aggregate.function() != AggregateFunction.COUNT_DISTINCT;
+    }
+
+    /** Key columns, then one column per aggregate, or for PARTIAL each aggregate's state columns. */
+    public RowType outputType() {
+        return output;
+    }
+
+    /** The groups, for the pipeline that reads them (valid after {@link #finish()}). */
+    public Source output() {
+        return new MaterializedSource(output, () -> result, false);
+    }
+
+    @Override
+    public Groups createLocal() {
+        return new Groups();
+    }
+
+    @Override
+    public synchronized void combine(final Groups local) {
+        tables.add(local);
+    }
+
+    @Override
+    public void finish() {
+        if (partitioned) {
+            final List<Batch> all = new ArrayList<>();
+            for (final Groups t : tables) {
+                all.addAll(t.batches());
+            }
+            result = all;
+            tables.clear();
+            return;
+        }
+        final Groups merged = tables.isEmpty() ? new Groups() : tables.get(0);
+        if (keys.isEmpty()) {
+            merged.ensureGlobalGroup();
+        }
+        for (int t = 1; t < tables.size(); t++) {
+            merged.merge(tables.get(t));
+        }
+        result = merged.batches();
+        tables.clear();
+    }
+
+    @Override
+    public String toString() {
+        return (phase == AggregationPhase.SINGLE ? "" : phase.name().toLowerCase(Locale.ROOT) + " ")
+                + (partitioned ? "shuffle group " : "merge group ") + keys + " " + aggregates;
+    }
+
+    /** A worker's hash table of groups and one accumulator per aggregate. */
+    public final class Groups implements BatchConsumer {
+        private final KeyColumns keyColumns;
+        private final KeyTable table;
+        private final Accumulator[] accumulators;
+        private final int[] ids = new int[Block.MAX_ROWS];
+
+        Groups() {
+            keyColumns = new KeyColumns(consumedKeys, consumed);
+            table = new KeyTable(keyColumns.types());
+            accumulators = new Accumulator[aggregates.size()];
+            for (int a = 0; a < accumulators.length; a++) {
+                accumulators[a] = aggregates.get(a).newAccumulator(input);
+            }
+        }
+
+        @Override
+        public void accept(final Batch batch) {
+            final int n = batch.rowCount();
+            if (keys.isEmpty()) {
+                ensureGlobalGroup();
+            } else {
+                keyColumns.evaluate(batch);
+                table.findOrInsert(keyColumns, ids);
+                for (final Accumulator a : accumulators) {
+                    a.ensureCapacity(table.size());
+                }
+            }
+            if (phase == AggregationPhase.FINAL) {
+                if (batch.columnCount() != consumed.size()) {
+                    throw new IllegalArgumentException("a final aggregation reads state rows " + consumed.names()
+                            + ", got a batch of " + batch.columnCount() + " columns: feed it the rows of the "
+                            + "partial aggregation with the same input, keys and aggregates");
+                }
+                final int[] groups = keys.isEmpty() ? Accumulator.GROUP_ZERO : ids;
+                for (int a = 0; a < accumulators.length; a++) {
+                    accumulators[a].mergeState(batch, stateColumns[a], groups, n);
+                }
+            } else if (keys.isEmpty()) {
+                for (final Accumulator a : accumulators) {
+                    a.updateSingle(batch, n);
+                }
+            } else {
+                for (final Accumulator a : accumulators) {
+                    a.update(batch, ids, n);
+                }
+            }
+        }
+
+        void ensureGlobalGroup() {
+            if (table.size() == 0) {
+                keyColumns.constantRow();
+                table.findOrInsert(keyColumns, ids);
+                for (final Accumulator a : accumulators) {
+                    a.ensureCapacity(1);
+                }
+            }
+        }
+
+        void merge(final Groups other) {
+            final KeyColumns otherKeys = new KeyColumns(keyRefs, keyType);
+            for (int from = 0; from < other.table.size(); from += Block.MAX_ROWS) {
+                final int to = Math.min(other.table.size(), from + Block.MAX_ROWS);
+                if (keys.isEmpty()) {
+                    ensureGlobalGroup();
+                    ids[0] = 0;
+                } else {
+                    final ColumnVector[] keyVectors = new ColumnVector[keys.size()];
+                    for (int k = 0; k < keyVectors.length; k++) {
+                        keyVectors[k] = other.table.keyVector(k, from, to);
+                    }
+                    otherKeys.evaluate(Batch.of(keyVectors));
+                    table.findOrInsert(otherKeys, ids);
+                }
+                for (int a = 0; a < accumulators.length; a++) {
+                    accumulators[a].ensureCapacity(table.size());
+                    accumulators[a].merge(other.accumulators[a], from, ids, to - from);
+                }
+            }
+        }
+
+        List<Batch> batches() {
+            final List<Batch> out = new ArrayList<>();
+            for (int from = 0; from < table.size(); from += Block.MAX_ROWS) {
+                final int to = Math.min(table.size(), from + Block.MAX_ROWS);
+                final ColumnVector[] columns = new ColumnVector[output.size()];
+                for (int k = 0; k < keys.size(); k++) {
+                    columns[k] = table.keyVector(k, from, to);
+                }
+                for (int a = 0; a < accumulators.length; a++) {
+                    if (phase == AggregationPhase.PARTIAL) {
+                        final ColumnVector[] state = accumulators[a].outputState(from, to);
+                        System.arraycopy(state, 0, columns, stateColumns[a], state.length);
+                    } else {
+                        columns[keys.size() + a] = accumulators[a].output(from, to);
+                    }
+                }
+                out.add(Batch.of(columns));
+            }
+            return out;
+        }
+    }
+}

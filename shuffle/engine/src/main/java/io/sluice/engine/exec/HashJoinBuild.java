@@ -1,0 +1,82 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The build side of a broadcast hash join: workers collect the build rows, and {@link #finish()}
+ * builds one {@link JoinHashTable} that every worker's probe shares. The probe pipeline starts
+ * only after this sink finished.
+ */
+public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild {
+    private final RowType input;
+    private final List<Expr> keys;
+    private final boolean withColumns;
+    private final List<Rows> collected = new ArrayList<>();
+    private JoinHashTable built;
+
+    public HashJoinBuild(final RowType input, final List<Expr> keys) {
+        this(input, keys, true);
+    }
+
+    /** @param withColumns false when probes only ask whether a key exists (a semi or anti join without a condition) */
+    public HashJoinBuild(final RowType input, final List<Expr> keys, final boolean withColumns) {
+        this.withColumns = withColumns;
+        this.input = input;
+        this.keys = List.copyOf(keys);
+        new KeyColumns(keys, input);
+    }
+
+    @Override
+    public RowType rowType() {
+        return input;
+    }
+
+    @Override
+    public List<Expr> keys() {
+        return keys;
+    }
+
+    @Override
+    public Rows createLocal() {
+        return new Rows();
+    }
+
+    @Override
+    public synchronized void combine(final Rows local) {
+        collected.add(local);
+    }
+
+    @Override
+    public void finish() {
+        final List<Batch> batches = new ArrayList<>();
+        for (final Rows r : collected) {
+            batches.addAll(r.batches);
+        }
+        built = JoinHashTable.build(input, keys, batches, withColumns);
+        collected.clear();
+    }
+
+    @Override
+    public JoinHashTable table(final int shuffleIdx) {
+        return built;
+    }
+
+    @Override
+    public String toString() {
+        return "hash join build on " + keys;
+    }
+
+    /** A worker's collected build batches. */
+    public static final class Rows implements BatchConsumer {
+        private final List<Batch> batches = new ArrayList<>();
+
+        @Override
+        public void accept(final Batch batch) {
+            batches.add(batch);
+        }
+    }
+}

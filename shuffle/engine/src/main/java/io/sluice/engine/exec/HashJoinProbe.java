@@ -1,0 +1,194 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Evaluator;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.shuffle.operator.Batch;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The probe side of a hash join against a finished {@link JoinBuild} (the bucket's table of a
+ * shuffle join, the one table of a broadcast join): looks each probe row's
+ * key up, walks the key's build rows, and emits joined batches (probe columns, then build
+ * columns) of at most {@link Block#MAX_ROWS} rows. An optional extra condition over probe and
+ * build columns (a non-equi join term) is evaluated on the candidate pairs.
+ */
+public final class HashJoinProbe implements OperatorFactory {
+    private final RowType probe;
+    private final List<Expr> probeKeys;
+    private final JoinBuild build;
+    private final JoinType type;
+    private final Expr condition;
+    private final RowType joined;
+
+    /** @param condition an extra predicate over probe and build columns, or null */
+    public HashJoinProbe(final RowType probe, final List<Expr> probeKeys, final JoinBuild build, final JoinType type,
+                         final Expr condition) {
+        this.probe = probe;
+        this.probeKeys = List.copyOf(probeKeys);
+        this.build = build;
+        this.type = type;
+        this.condition = condition;
+        this.joined = probe.concat(build.rowType());
+        final DataType[] p = new KeyColumns(probeKeys, probe).types();
+        final DataType[] b = build.keyTypes();
+        if (p.length != b.length) {
+            throw new IllegalArgumentException("join has " + p.length + " probe keys " + probeKeys + " but "
+                    + b.length + " build keys " + build.keys());
+        }
+        for (int k = 0; k < p.length; k++) {
+            final boolean pString = p[k].kind() == DataType.Kind.STRING;
+            final boolean bString = b[k].kind() == DataType.Kind.STRING;
+            final int ps = p[k].kind() == DataType.Kind.DECIMAL ? p[k].scale() : 0;
+            final int bs = b[k].kind() == DataType.Kind.DECIMAL ? b[k].scale() : 0;
+            if (pString != bString || ps != bs) {
+                throw new IllegalArgumentException("join key " + probeKeys.get(k) + " (" + p[k] + ") cannot match "
+                        + build.keys().get(k) + " (" + b[k] + "): cast one side so both have the same type");
+            }
+        }
+        if (condition != null) {
+            condition.bind(joined);
+        }
+    }
+
+    @Override
+    public RowType outputType() {
+        return type == JoinType.SEMI || type == JoinType.ANTI ? probe : joined;
+    }
+
+    @Override
+    public Operator create(final BatchConsumer next) {
+        return new Probe(next);
+    }
+
+    @Override
+    public String toString() {
+        return type + " hash join probe on " + probeKeys + " = " + build.keys()
+                + (condition == null ? "" : " and " + condition);
+    }
+
+    private final class Probe extends Operator {
+        private final KeyColumns keys = new KeyColumns(probeKeys, probe);
+        private final Evaluator extra = condition == null ? null : condition.bind(joined);
+        private final int[] first = new int[Block.MAX_ROWS];
+        private final int[] probeRows = new int[Block.MAX_ROWS];
+        private final int[] buildRows = new int[Block.MAX_ROWS];
+        private final int[] scratch = new int[Block.MAX_ROWS];
+        private final boolean[] matched = new boolean[Block.MAX_ROWS];
+        private int pairs;
+
+        Probe(final BatchConsumer next) {
+            super(next);
+        }
+
+        @Override
+        public void accept(final Batch batch) {
+            final int n = batch.rowCount();
+            final JoinHashTable table = build.table(batch.shuffleIdx());
+            if (table.direct()) {
+                keys.evaluateUnhashed(batch);
+            } else {
+                keys.evaluate(batch);
+            }
+            table.firstRows(keys, first);
+            if (extra == null && (type == JoinType.SEMI || type == JoinType.ANTI)) {
+                final boolean semi = type == JoinType.SEMI;
+                for (int i = 0; i < n; i++) {
+                    matched[i] = (first[i] >= 0) == semi;
+                }
+                emitSelected(batch, matched);
+                return;
+            }
+            Arrays.fill(matched, 0, n, false);
+            final int[] chain = table.next();
+            if (table.unique()) {
+                for (int i = 0; i < n; i++) {
+                    final int row = first[i];
+                    if (row >= 0) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
+                    }
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    for (int row = first[i]; row >= 0; row = chain[row]) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
+                    }
+                }
+            }
+            flush(batch, table, true);
+            switch (type) {
+                case SEMI -> emitSelected(batch, matched);
+                case ANTI -> {
+                    for (int i = 0; i < n; i++) {
+                        matched[i] = !matched[i];
+                    }
+                    emitSelected(batch, matched);
+                }
+                case LEFT -> {
+                    for (int i = 0; i < n; i++) {
+                        if (!matched[i]) {
+                            probeRows[pairs] = i;
+                            buildRows[pairs] = -1;
+                            pairs++;
+                        }
+                    }
+                    flush(batch, table, false);
+                }
+                case INNER -> { }
+            }
+        }
+
+        private void emitSelected(final Batch batch, final boolean[] keep) {
+            final Batch kept = Vectors.select(batch, keep, scratch);
+            if (kept != null) {
+                next.accept(kept);
+            }
+        }
+
+        /** Turns the buffered pairs into a joined batch, applies the extra condition, marks matches. */
+        private void flush(final Batch batch, final JoinHashTable table, final boolean candidates) {
+            if (pairs == 0) {
+                return;
+            }
+            final int probeColumns = probe.size();
+            final ColumnVector[] columns = new ColumnVector[joined.size()];
+            for (int c = 0; c < probeColumns; c++) {
+                columns[c] = Vectors.gatherPresent(batch.column(c), probeRows, pairs);
+            }
+            for (int c = 0; c < build.rowType().size(); c++) {
+                columns[probeColumns + c] = candidates ? Vectors.gatherPresent(table.column(c), buildRows, pairs)
+                        : Vectors.gather(table.column(c), buildRows, pairs);
+            }
+            Batch out = Batch.of(columns);
+            if (candidates) {
+                if (extra != null) {
+                    final boolean[] pass = extra.bools(out);
+                    for (int p = 0; p < pairs; p++) {
+                        matched[probeRows[p]] |= pass[p];
+                    }
+                    out = Vectors.select(out, pass, scratch);
+                } else {
+                    for (int p = 0; p < pairs; p++) {
+                        matched[probeRows[p]] = true;
+                    }
+                }
+            }
+            pairs = 0;
+            if (out != null && (type == JoinType.INNER || type == JoinType.LEFT)) {
+                next.accept(out);
+            }
+        }
+    }
+}

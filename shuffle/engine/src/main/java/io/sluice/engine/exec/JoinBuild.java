@@ -1,0 +1,27 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import java.util.List;
+
+/**
+ * A finished join build as {@link HashJoinProbe} sees it: one hash table for every probe batch
+ * (broadcast, {@link HashJoinBuild}) or one per shuffle bucket, chosen by the probe batch's
+ * {@code shuffleIdx} ({@link PartitionedHashJoinBuild}).
+ */
+public interface JoinBuild {
+    /** The build columns. */
+    RowType rowType();
+
+    /** The build key expressions. */
+    List<Expr> keys();
+
+    /** Key types, for checking that probe keys match. */
+    default DataType[] keyTypes() {
+        return new KeyColumns(keys(), rowType()).types();
+    }
+
+    /** The table probe rows of a bucket meet ({@code shuffleIdx} of the probe batch; ignored by a broadcast build). */
+    JoinHashTable table(int shuffleIdx);
+}

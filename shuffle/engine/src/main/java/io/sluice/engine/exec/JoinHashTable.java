@@ -1,0 +1,192 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One built join hash table: every build row reachable from its key through a chain
+ * ({@link #next()}), and each build column concatenated into one vector indexed by build row. A
+ * broadcast join has one; a shuffle join one per bucket.
+ *
+ * <p>A single integer key whose build values span a small range ({@link #DENSE_FACTOR} times the
+ * build rows or less) is looked up directly: the chain head of value {@code v} sits at
+ * {@code v - min} of an array, with no hashing and one memory access per probe row. Any other key
+ * goes through a {@link KeyTable} whose ids index the chain heads.
+ */
+public final class JoinHashTable {
+    /** The largest value range per build row that the direct lookup accepts. */
+    static final int DENSE_FACTOR = 64;
+    /** The direct lookup array never exceeds this many entries. */
+    static final long DENSE_MAX = 1L << 23;
+
+    private final KeyTable table;
+    private final int[] head;
+    private final long min;
+    private final int[] next;
+    private final ColumnVector[] columns;
+    private final boolean unique;
+
+    private JoinHashTable(final KeyTable table, final int[] head, final long min, final int[] next,
+                          final ColumnVector[] columns) {
+        this.table = table;
+        this.head = head;
+        this.min = min;
+        this.next = next;
+        this.columns = columns;
+        boolean noChains = true;
+        for (final int n : next) {
+            if (n >= 0) {
+                noChains = false;
+                break;
+            }
+        }
+        this.unique = noChains;
+    }
+
+    /** Whether every key has one build row: {@link #next()} is -1 throughout. */
+    boolean unique() {
+        return unique;
+    }
+
+    /** Builds a table over build batches with the given columns, hashed on the key expressions. */
+    static JoinHashTable build(final RowType input, final List<Expr> keys, final List<Batch> batches) {
+        return build(input, keys, batches, true);
+    }
+
+    /**
+     * Builds a table over build batches, keeping their columns only when {@code withColumns} (a
+     * semi or anti join without an extra condition reads none: it only asks whether a key exists).
+     */
+    static JoinHashTable build(final RowType input, final List<Expr> keys, final List<Batch> batches,
+                               final boolean withColumns) {
+        final KeyColumns keyColumns = new KeyColumns(keys, input);
+        int total = 0;
+        for (final Batch b : batches) {
+            total = Math.addExact(total, b.rowCount());
+        }
+        final int[] next = new int[total];
+        final ColumnVector[] columns = withColumns ? concatColumns(input, batches) : null;
+        final DataType[] types = keyColumns.types();
+        if (types.length == 1 && types[0].kind() != DataType.Kind.STRING && total > 0) {
+            final JoinHashTable dense = buildDense(keyColumns, batches, total, next, columns);
+            if (dense != null) {
+                return dense;
+            }
+        }
+        final KeyTable table = new KeyTable(types);
+        int[] head = new int[1024];
+        Arrays.fill(head, -1);
+        final int[] ids = new int[Block.MAX_ROWS];
+        int base = 0;
+        for (final Batch b : batches) {
+            keyColumns.evaluate(b);
+            table.findOrInsert(keyColumns, ids);
+            if (table.size() > head.length) {
+                final int old = head.length;
+                head = Arrays.copyOf(head, Math.max(table.size(), old * 2));
+                Arrays.fill(head, old, head.length, -1);
+            }
+            for (int i = 0; i < b.rowCount(); i++) {
+                final int row = base + i;
+                next[row] = head[ids[i]];
+                head[ids[i]] = row;
+            }
+            base += b.rowCount();
+        }
+        return new JoinHashTable(table, head, 0, next, columns);
+    }
+
+    /** The direct table of a single integer key, or null when its values span too wide a range. */
+    private static JoinHashTable buildDense(final KeyColumns keyColumns, final List<Batch> batches, final int total,
+                                            final int[] next, final ColumnVector[] columns) {
+        final long[] values = new long[total];
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        int base = 0;
+        for (final Batch b : batches) {
+            final int n = b.rowCount();
+            final long[] v = keyColumns.values(b, 0);
+            for (int i = 0; i < n; i++) {
+                final long x = v[i];
+                values[base + i] = x;
+                lo = Math.min(lo, x);
+                hi = Math.max(hi, x);
+            }
+            base += n;
+        }
+        if (hi - lo < 0 || hi - lo >= Math.min(DENSE_MAX, (long) DENSE_FACTOR * total + 1024)) {
+            return null;
+        }
+        final int[] head = new int[(int) (hi - lo + 1)];
+        Arrays.fill(head, -1);
+        for (int row = 0; row < total; row++) {
+            final int slot = (int) (values[row] - lo);
+            next[row] = head[slot];
+            head[slot] = row;
+        }
+        return new JoinHashTable(null, head, lo, next, columns);
+    }
+
+    private static ColumnVector[] concatColumns(final RowType input, final List<Batch> batches) {
+        final List<List<ColumnVector>> parts = new ArrayList<>();
+        for (int c = 0; c < input.size(); c++) {
+            parts.add(new ArrayList<>());
+        }
+        for (final Batch b : batches) {
+            for (int c = 0; c < input.size(); c++) {
+                parts.get(c).add(b.column(c));
+            }
+        }
+        final ColumnVector[] columns = new ColumnVector[input.size()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = parts.get(c).isEmpty() ? Vectors.empty(input.type(c).storage())
+                    : Vectors.concat(parts.get(c), input.type(c).storage());
+        }
+        return columns;
+    }
+
+    /** Whether keys are looked up directly by value ({@link #firstRows(long[], int, int[])}), not hashed. */
+    boolean direct() {
+        return table == null;
+    }
+
+    /**
+     * The first build row of each probe row's key (-1: none), the rest following through
+     * {@link #next()}. {@code keys} must be evaluated, hashed unless the table is {@link #direct()}.
+     */
+    void firstRows(final KeyColumns keys, final int[] rows) {
+        final int n = keys.count;
+        if (table == null) {
+            final long[] v = keys.longs[0];
+            final long range = head.length;
+            for (int i = 0; i < n; i++) {
+                final long slot = v[i] - min;
+                rows[i] = slot >= 0 && slot < range ? head[(int) slot] : -1;
+            }
+            return;
+        }
+        table.find(keys, rows);
+        for (int i = 0; i < n; i++) {
+            final int id = rows[i];
+            rows[i] = id < 0 ? -1 : head[id];
+        }
+    }
+
+    int[] next() {
+        return next;
+    }
+
+    ColumnVector column(final int c) {
+        if (columns == null) {
+            throw new IllegalStateException("this join table was built without its columns (a semi or anti join's)");
+        }
+        return columns[c];
+    }
+}

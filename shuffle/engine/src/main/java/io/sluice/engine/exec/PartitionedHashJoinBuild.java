@@ -1,0 +1,113 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The build side of a shuffle join: its input comes one bucket per morsel (a {@link BucketSource}
+ * or a colocated scan), and each worker builds the small {@link JoinHashTable}s of the buckets it
+ * took, in parallel, when it runs out of morsels. A probe batch of bucket {@code b} meets only
+ * bucket {@code b}'s table.
+ */
+public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinBuild.Rows>, JoinBuild {
+    private final RowType input;
+    private final List<Expr> keys;
+    private final boolean withColumns;
+    private final int bucketCount;
+    private final JoinHashTable[] tables;
+
+    public PartitionedHashJoinBuild(final RowType input, final List<Expr> keys, final int bucketCount) {
+        this(input, keys, bucketCount, true);
+    }
+
+    /** @param withColumns false when probes only ask whether a key exists (a semi or anti join without a condition) */
+    public PartitionedHashJoinBuild(final RowType input, final List<Expr> keys, final int bucketCount,
+                                    final boolean withColumns) {
+        this.withColumns = withColumns;
+        this.input = input;
+        this.keys = List.copyOf(keys);
+        this.bucketCount = bucketCount;
+        this.tables = new JoinHashTable[bucketCount];
+        new KeyColumns(keys, input);
+    }
+
+    @Override
+    public RowType rowType() {
+        return input;
+    }
+
+    @Override
+    public List<Expr> keys() {
+        return keys;
+    }
+
+    @Override
+    public Rows createLocal() {
+        return new Rows();
+    }
+
+    @Override
+    public void combine(final Rows local) {
+        for (int b = 0; b < bucketCount; b++) {
+            final List<Batch> batches = local.buckets.get(b);
+            if (!batches.isEmpty()) {
+                final JoinHashTable table = JoinHashTable.build(input, keys, batches, withColumns);
+                synchronized (tables) {
+                    if (tables[b] != null) {
+                        throw new IllegalStateException("bucket " + b + " of " + this + " was built by two workers:"
+                                + " its input must come one bucket per morsel (a shuffle exchange or colocated scan)");
+                    }
+                    tables[b] = table;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void finish() {
+        final JoinHashTable empty = JoinHashTable.build(input, keys, List.of());
+        for (int b = 0; b < bucketCount; b++) {
+            if (tables[b] == null) {
+                tables[b] = empty;
+            }
+        }
+    }
+
+    @Override
+    public JoinHashTable table(final int shuffleIdx) {
+        if (shuffleIdx < 0 || shuffleIdx >= bucketCount) {
+            throw new IllegalStateException("a probe batch with shuffleIdx " + shuffleIdx + " reached " + this
+                    + " of " + bucketCount + " buckets: shuffle the probe side with the build side's bucket function");
+        }
+        return tables[shuffleIdx];
+    }
+
+    @Override
+    public String toString() {
+        return "partitioned hash join build on " + keys + " (" + bucketCount + " buckets)";
+    }
+
+    /** A worker's build batches, by bucket. */
+    public final class Rows implements BatchConsumer {
+        private final List<List<Batch>> buckets = new ArrayList<>();
+
+        Rows() {
+            for (int b = 0; b < bucketCount; b++) {
+                buckets.add(new ArrayList<>());
+            }
+        }
+
+        @Override
+        public void accept(final Batch batch) {
+            final int b = batch.shuffleIdx();
+            if (b < 0 || b >= bucketCount) {
+                throw new IllegalStateException("a build batch with shuffleIdx " + b + " reached " + this
+                        + ": its input must come from a shuffle exchange or colocated scan");
+            }
+            buckets.get(b).add(batch);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.sluice.engine.exec;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs pipelines on worker threads, morsel-driven: each worker takes the next morsel of its
+ * pipeline until none is left; there is no thread per operator. A pipeline uses up to {@code cores}
+ * workers.
+ *
+ * <p>Pipelines run in stages, in dependency order. A stage is one pipeline, or pipelines joined by
+ * streaming exchanges ({@link Pipeline#streamedFrom}): a receiving pipeline must consume while its
+ * senders send, so a stage's pipelines start together and each gets its own workers (producers apart
+ * from consumers: a sender blocked on a full destination never holds the thread that would drain
+ * it). One stage runs at a time, the first one whose dependencies have all finished, in list order;
+ * so every CN compiling the same plan runs the same stages in the same order, and a stage on one CN
+ * only ever waits for the same stage on another.
+ *
+ * <p>When a pipeline fails, the run's {@link Cancellation} is set, so the stage's other pipelines
+ * (perhaps waiting on an exchange) stop too; the first failure is thrown once all have stopped.
+ */
+public final class PipelineExecutor implements AutoCloseable {
+    private final int cores;
+    private final ExecutorService pool;
+
+    /** An executor running each pipeline on up to {@code cores} worker threads. */
+    public PipelineExecutor(final int cores) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores must be 1 or more, got " + cores);
+        }
+        this.cores = cores;
+        final AtomicInteger ids = new AtomicInteger();
+        this.pool = Executors.newCachedThreadPool(r -> {
+            final Thread t = new Thread(r, "sluice-worker-" + ids.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Workers per pipeline. */
+    public int cores() {
+        return cores;
+    }
+
+    /** Runs the pipelines, each after its dependencies; they must be listed in an order that allows it. */
+    public void run(final List<Pipeline> pipelines) {
+        run(pipelines, Cancellation.never());
+    }
+
+    /**
+     * Runs the pipelines stage by stage; stops when {@code cancellation} is set (by a failing pipeline
+     * or from outside) and throws the first failure.
+     */
+    public void run(final List<Pipeline> pipelines, final Cancellation cancellation) {
+        final List<List<Pipeline>> stages = stages(pipelines);
+        final Set<Pipeline> done = new HashSet<>();
+        while (!stages.isEmpty()) {
+            cancellation.check();
+            final List<Pipeline> stage = nextReady(stages, done);
+            runStage(stage, cancellation);
+            done.addAll(stage);
+        }
+    }
+
+    /** Groups pipelines joined by streaming exchanges, in the order of each group's first pipeline. */
+    private static List<List<Pipeline>> stages(final List<Pipeline> pipelines) {
+        final Map<Pipeline, List<Pipeline>> stageOf = new HashMap<>();
+        final Map<List<Pipeline>, Boolean> order = new LinkedHashMap<>();
+        final Set<Pipeline> listed = new HashSet<>();
+        for (final Pipeline p : pipelines) {
+            for (final Pipeline d : p.dependencies()) {
+                if (!listed.contains(d)) {
+                    throw new IllegalStateException(p + " depends on " + d + ", which is not listed before it");
+                }
+            }
+            List<Pipeline> stage = null;
+            for (final Pipeline sender : p.streamedFrom()) {
+                final List<Pipeline> senders = stageOf.get(sender);
+                if (senders == null) {
+                    throw new IllegalStateException(p + " reads the exchange of " + sender
+                            + ", which is not listed before it");
+                }
+                if (stage == null) {
+                    stage = senders;
+                } else if (stage != senders) {
+                    stage.addAll(senders);
+                    for (final Pipeline moved : senders) {
+                        stageOf.put(moved, stage);
+                    }
+                    order.remove(senders);
+                }
+            }
+            if (stage == null) {
+                stage = new ArrayList<>();
+                order.put(stage, Boolean.TRUE);
+            }
+            stage.add(p);
+            stageOf.put(p, stage);
+            listed.add(p);
+        }
+        return new ArrayList<>(order.keySet());
+    }
+
+    /** Removes and returns the first stage whose pipelines depend only on pipelines already done. */
+    private static List<Pipeline> nextReady(final List<List<Pipeline>> stages, final Set<Pipeline> done) {
+        for (int i = 0; i < stages.size(); i++) {
+            final List<Pipeline> stage = stages.get(i);
+            boolean ready = true;
+            for (final Pipeline p : stage) {
+                for (final Pipeline d : p.dependencies()) {
+                    if (stage.contains(d)) {
+                        throw new IllegalStateException(p + " depends on " + d + ", which feeds it through a"
+                                + " streaming exchange: the two must run at once");
+                    }
+                    ready &= done.contains(d);
+                }
+            }
+            if (ready) {
+                return stages.remove(i);
+            }
+        }
+        throw new IllegalStateException("no pipeline of " + stages + " can start: their dependencies never finish");
+    }
+
+    /** Starts every pipeline of a stage, waits for all, and throws the first failure. */
+    private void runStage(final List<Pipeline> stage, final Cancellation cancellation) {
+        final List<CompletableFuture<Void>> runs = new ArrayList<>(stage.size());
+        for (final Pipeline p : stage) {
+            final CompletableFuture<Void> run = start(p, cancellation);
+            run.whenComplete((ignored, t) -> {
+                if (t != null) {
+                    cancellation.cancel(asRuntime(t));
+                }
+            });
+            runs.add(run);
+        }
+        Throwable first = null;
+        for (final CompletableFuture<Void> run : runs) {
+            try {
+                run.get();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancellation.cancel(new IllegalStateException("the thread running the query was interrupted", e));
+                first = first == null ? e : first;
+            } catch (final ExecutionException e) {
+                // A pipeline that stopped because another failed reports the cancel: keep the real cause.
+                if (first == null || first instanceof QueryCancelledException) {
+                    first = e.getCause();
+                }
+            }
+        }
+        if (first != null) {
+            final Throwable cause = first instanceof QueryCancelledException && cancellation.cause() != null
+                    ? cancellation.cause() : first;
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException("pipeline failed: " + cause, cause);
+        }
+    }
+
+    private static RuntimeException asRuntime(final Throwable t) {
+        return t instanceof RuntimeException r ? r : new IllegalStateException(t.toString(), t);
+    }
+
+    /**
+     * Starts a pipeline's workers; the future completes once every worker has combined its local state
+     * and the sink has finished, or with the first failure.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private CompletableFuture<Void> start(final Pipeline pipeline, final Cancellation cancellation) {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final Source source = pipeline.source();
+        final Sink sink = pipeline.sink();
+        final int morsels;
+        try {
+            morsels = source.morselCount();
+        } catch (final RuntimeException | Error e) {
+            done.completeExceptionally(e);
+            return done;
+        }
+        final int workers = source.ordered() ? 1 : Math.max(1, Math.min(cores, morsels));
+        final AtomicInteger nextMorsel = new AtomicInteger();
+        final AtomicInteger running = new AtomicInteger(workers);
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Runnable worker = () -> {
+            try {
+                final BatchConsumer local = sink.createLocal();
+                final BatchConsumer head = pipeline.chain(local, cancellation);
+                final Source.Reader reader = source.openReader();
+                int m;
+                while (failure.get() == null && (m = nextMorsel.getAndIncrement()) < morsels) {
+                    cancellation.check();
+                    reader.produce(m, head);
+                }
+                sink.combine(local);
+            } catch (final Throwable t) {
+                failure.compareAndSet(null, t);
+            } finally {
+                if (running.decrementAndGet() == 0) {
+                    finish(sink, failure.get(), done);
+                }
+            }
+        };
+        for (int w = 0; w < workers; w++) {
+            pool.execute(worker);
+        }
+        return done;
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static void finish(final Sink sink, final Throwable failure, final CompletableFuture<Void> done) {
+        if (failure != null) {
+            done.completeExceptionally(failure);
+            return;
+        }
+        try {
+            sink.finish();
+            done.complete(null);
+        } catch (final Throwable t) {
+            done.completeExceptionally(t);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}

@@ -1,0 +1,153 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.IndexSort;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.StringVector;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * ORDER BY, and top-N when given a limit: workers collect their rows, {@link #finish()} sorts all
+ * of them by the keys (numbers and dates by value, doubles as doubles, strings by unsigned bytes)
+ * and keeps the first {@code limit}. Its output is ordered: the pipeline reading it runs on one
+ * worker.
+ */
+public final class Sort implements Sink<Sort.Rows> {
+    /** {@code limit} of a sort without one. */
+    public static final long NO_LIMIT = -1;
+
+    private final RowType input;
+    private final List<SortKey> keys;
+    private final long limit;
+    private final List<Rows> collected = new ArrayList<>();
+    private List<Batch> result;
+
+    public Sort(final RowType input, final List<SortKey> keys, final long limit) {
+        this.input = input;
+        this.keys = List.copyOf(keys);
+        this.limit = limit;
+        for (final SortKey k : keys) {
+            final DataType t = input.type(input.indexOf(k.column()));
+            if (t.kind() == DataType.Kind.BOOLEAN) {
+                throw new IllegalArgumentException("cannot order by the predicate column " + k.column());
+            }
+        }
+    }
+
+    /** The sorted rows, for the pipeline that reads them (valid after {@link #finish()}). */
+    public Source output() {
+        return new MaterializedSource(input, () -> result, true);
+    }
+
+    @Override
+    public Rows createLocal() {
+        return new Rows();
+    }
+
+    @Override
+    public synchronized void combine(final Rows local) {
+        collected.add(local);
+    }
+
+    @Override
+    public void finish() {
+        final List<List<ColumnVector>> parts = new ArrayList<>();
+        for (int c = 0; c < input.size(); c++) {
+            parts.add(new ArrayList<>());
+        }
+        int total = 0;
+        for (final Rows r : collected) {
+            for (final Batch b : r.batches) {
+                for (int c = 0; c < input.size(); c++) {
+                    parts.get(c).add(b.column(c));
+                }
+                total = Math.addExact(total, b.rowCount());
+            }
+        }
+        collected.clear();
+        result = new ArrayList<>();
+        if (total == 0) {
+            return;
+        }
+        final ColumnVector[] columns = new ColumnVector[input.size()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = Vectors.concat(parts.get(c), input.type(c).storage());
+        }
+        final int[] rows = IndexSort.stableOrder(total, comparator(columns));
+        final int kept = limit == NO_LIMIT ? total : (int) Math.min(limit, total);
+        for (int from = 0; from < kept; from += Block.MAX_ROWS) {
+            final int n = Math.min(kept - from, Block.MAX_ROWS);
+            final int[] slice = Arrays.copyOfRange(rows, from, from + n);
+            final ColumnVector[] out = new ColumnVector[columns.length];
+            for (int c = 0; c < out.length; c++) {
+                out[c] = Vectors.gather(columns[c], slice, n);
+            }
+            result.add(Batch.of(out));
+        }
+    }
+
+    private IndexSort.IndexComparator comparator(final ColumnVector[] columns) {
+        final int k = keys.size();
+        final ColumnVector[] keyColumns = new ColumnVector[k];
+        final boolean[] descending = new boolean[k];
+        final boolean[] isDouble = new boolean[k];
+        for (int i = 0; i < k; i++) {
+            final int c = input.indexOf(keys.get(i).column());
+            keyColumns[i] = columns[c];
+            descending[i] = keys.get(i).descending();
+            isDouble[i] = input.type(c).kind() == DataType.Kind.DOUBLE;
+        }
+        return (a, b) -> {
+            for (int i = 0; i < k; i++) {
+                final int cmp = compare(keyColumns[i], isDouble[i], a, b);
+                if (cmp != 0) {
+                    return descending[i] ? -cmp : cmp;
+                }
+            }
+            return 0;
+        };
+    }
+
+    private static int compare(final ColumnVector v, final boolean isDouble, final int a, final int b) {
+        final boolean na = v.isNull(a);
+        final boolean nb = v.isNull(b);
+        if (na || nb) {
+            // Nulls last in ascending order, as DuckDB does by default.
+            return na == nb ? 0 : na ? 1 : -1;
+        }
+        if (v instanceof LongVector l) {
+            return isDouble
+                    ? Double.compare(Double.longBitsToDouble(l.get(a)), Double.longBitsToDouble(l.get(b)))
+                    : Long.compare(l.get(a), l.get(b));
+        }
+        if (v instanceof IntVector iv) {
+            return Integer.compare(iv.get(a), iv.get(b));
+        }
+        final StringVector s = (StringVector) v;
+        final int oa = s.offset(a);
+        final int ob = s.offset(b);
+        return Arrays.compareUnsigned(s.bytes(), oa, oa + s.length(a), s.bytes(), ob, ob + s.length(b));
+    }
+
+    @Override
+    public String toString() {
+        return "sort " + keys + (limit == NO_LIMIT ? "" : " limit " + limit);
+    }
+
+    /** A worker's collected rows. */
+    public static final class Rows implements BatchConsumer {
+        private final List<Batch> batches = new ArrayList<>();
+
+        @Override
+        public void accept(final Batch batch) {
+            batches.add(batch);
+        }
+    }
+}

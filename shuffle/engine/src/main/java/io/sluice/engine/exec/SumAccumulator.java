@@ -1,0 +1,158 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Evaluator;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
+import io.sluice.shuffle.operator.Batch;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * SUM and AVG of integers or scaled decimals in a 128-bit accumulator (two longs per group), so
+ * that no sum overflows however many rows it adds. SUM outputs the exact value (an error if it
+ * no longer fits a long); AVG outputs sum / count as a double; both are null for a group of no
+ * rows (the one group of an aggregation without keys over no input). The state of a two-phase
+ * aggregation is the sum's two halves and the count, so the final phase sees the exact values.
+ */
+final class SumAccumulator extends Accumulator {
+    private final Evaluator argument;
+    private final boolean average;
+    private long[] high = new long[0];
+    private long[] low = new long[0];
+    private long[] counts = new long[0];
+
+    SumAccumulator(final Evaluator argument, final boolean average) {
+        this.argument = argument;
+        this.average = average;
+    }
+
+    @Override
+    DataType type() {
+        if (average) {
+            return DataType.DOUBLE;
+        }
+        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type() : DataType.INT64;
+    }
+
+    @Override
+    void ensureCapacity(final int groups) {
+        if (groups > low.length) {
+            final int capacity = grow(low.length, groups);
+            high = Arrays.copyOf(high, capacity);
+            low = Arrays.copyOf(low, capacity);
+            counts = Arrays.copyOf(counts, capacity);
+        }
+    }
+
+    @Override
+    void update(final Batch batch, final int[] ids, final int n) {
+        final long[] v = argument.longs(batch);
+        final long[] hi = high;
+        final long[] lo = low;
+        final long[] cnt = counts;
+        for (int i = 0; i < n; i++) {
+            final int g = ids[i];
+            final long value = v[i];
+            final long before = lo[g];
+            final long after = before + value;
+            lo[g] = after;
+            hi[g] += (value >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            cnt[g]++;
+        }
+    }
+
+    @Override
+    void updateSingle(final Batch batch, final int n) {
+        final long[] v = argument.longs(batch);
+        long lo = low[0];
+        long hi = high[0];
+        for (int i = 0; i < n; i++) {
+            final long value = v[i];
+            final long before = lo;
+            lo = before + value;
+            hi += (value >> 63) + (Long.compareUnsigned(lo, before) < 0 ? 1 : 0);
+        }
+        low[0] = lo;
+        high[0] = hi;
+        counts[0] += n;
+    }
+
+    @Override
+    void merge(final Accumulator other, final int from, final int[] idMap, final int n) {
+        final SumAccumulator o = (SumAccumulator) other;
+        add(o.high, o.low, o.counts, from, idMap, n);
+    }
+
+    @Override
+    RowType stateType(final String name) {
+        return new RowType(List.of(name + "$sum_hi", name + "$sum_lo", name + "$count"),
+                List.of(DataType.INT64, DataType.INT64, DataType.INT64));
+    }
+
+    @Override
+    ColumnVector[] outputState(final int from, final int to) {
+        return new ColumnVector[] {int64Column(high, from, to), int64Column(low, from, to),
+                int64Column(counts, from, to)};
+    }
+
+    @Override
+    void mergeState(final Batch batch, final int firstColumn, final int[] ids, final int n) {
+        add(int64Values(batch, firstColumn), int64Values(batch, firstColumn + 1),
+                int64Values(batch, firstColumn + 2), 0, ids, n);
+    }
+
+    /** Adds the 128-bit sums and counts at {@code [from, from + n)} into groups {@code idMap[0..n)}. */
+    private void add(final long[] hi, final long[] lo, final long[] cnt, final int from, final int[] idMap,
+                     final int n) {
+        for (int i = 0; i < n; i++) {
+            final int g = idMap[i];
+            final int og = from + i;
+            final long before = low[g];
+            final long after = before + lo[og];
+            low[g] = after;
+            high[g] += hi[og] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            counts[g] += cnt[og];
+        }
+    }
+
+    @Override
+    ColumnVector output(final int from, final int to) {
+        final int n = to - from;
+        final long[] values = new long[n];
+        long[] nulls = null;
+        for (int i = 0; i < n; i++) {
+            final int g = from + i;
+            if (counts[g] == 0) {
+                nulls = nulls == null ? new long[NullMask.words(n)] : nulls;
+                NullMask.setNull(nulls, i);
+            } else if (average) {
+                final BigDecimal sum = new BigDecimal(toBigInteger(high[g], low[g]), scale());
+                values[i] = Double.doubleToRawLongBits(
+                        sum.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128).doubleValue());
+            } else {
+                if (high[g] != (low[g] >> 63)) {
+                    throw new ArithmeticException("SUM(" + argument + ") of a group is "
+                            + new BigDecimal(toBigInteger(high[g], low[g]), scale())
+                            + ", beyond the 64-bit range of a result column");
+                }
+                values[i] = low[g];
+            }
+        }
+        return new LongVector(type().storage(), values, n, nulls);
+    }
+
+    private int scale() {
+        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type().scale() : 0;
+    }
+
+    /** The 128-bit two's complement value {@code high:low}. */
+    static BigInteger toBigInteger(final long high, final long low) {
+        return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+    }
+}

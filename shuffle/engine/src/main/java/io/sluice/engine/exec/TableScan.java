@@ -1,0 +1,137 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Evaluator;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.zonemap.BlockPruner;
+import io.sluice.zonemap.Predicate;
+import java.util.ArrayList;
+import java.util.List;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Scans a stored table: one morsel per block that the zonemap predicates leave in
+ * ({@link BlockPruner}), reading only the projected columns, then keeping the rows that pass the
+ * row filter. A batch that passes whole keeps its block's zonemaps.
+ */
+public final class TableScan implements Source {
+    private final BlockTable table;
+    private final int[] projection;
+    private final RowType rowType;
+    private final Expr filter;
+    private final int[] blocks;
+
+    /**
+     * @param columns the columns to read, by name, in output order
+     * @param pruning zonemap predicates (all must hold); blocks that cannot match are skipped
+     * @param filter  a row predicate over the projected columns, or null
+     */
+    public TableScan(final BlockTable table, final List<String> columns, final List<Predicate> pruning, final Expr filter) {
+        this(table, columns, pruning, filter, 0, 1);
+    }
+
+    /**
+     * The share of CN {@code cn} of {@code cnCount} in a scan whose blocks are spread over the CNs
+     * round-robin (a SOURCE fragment without colocation): block {@code b} is read on CN {@code b % cnCount}.
+     */
+    public TableScan(final BlockTable table, final List<String> columns, final List<Predicate> pruning, final Expr filter,
+                     final int cn, final int cnCount) {
+        this.table = table;
+        this.projection = new int[columns.size()];
+        final List<DataType> types = new ArrayList<>();
+        for (int i = 0; i < projection.length; i++) {
+            final int c = table.schema().indexOf(columns.get(i));
+            if (c < 0) {
+                throw new IllegalArgumentException("table '" + table.name() + "' has no column '" + columns.get(i)
+                        + "': its columns are " + table.schema().names());
+            }
+            projection[i] = c;
+            types.add(DataType.of(table.schema().type(c)));
+        }
+        this.rowType = new RowType(columns, types);
+        this.filter = filter;
+        RoaringBitmap keep = RoaringBitmap.bitmapOfRange(0, table.blockCount());
+        for (final Predicate p : pruning) {
+            keep = RoaringBitmap.and(keep, BlockPruner.prune(p, table));
+        }
+        if (cnCount > 1) {
+            final RoaringBitmap share = new RoaringBitmap();
+            for (int b = cn; b < table.blockCount(); b += cnCount) {
+                share.add(b);
+            }
+            keep.and(share);
+        }
+        this.blocks = keep.toArray();
+        if (filter != null) {
+            filter.bind(rowType);
+        }
+    }
+
+    @Override
+    public RowType rowType() {
+        return rowType;
+    }
+
+    @Override
+    public int morselCount() {
+        return blocks.length;
+    }
+
+    @Override
+    public boolean ordered() {
+        return false;
+    }
+
+    /** Number of blocks of the table (pruned or not). */
+    public int tableBlocks() {
+        return table.blockCount();
+    }
+
+    @Override
+    public Reader openReader() {
+        final Evaluator predicate = predicate();
+        final int[] scratch = new int[Block.MAX_ROWS];
+        return (morsel, out) -> {
+            final Batch kept = read(blocks[morsel], predicate, scratch);
+            if (kept != null) {
+                out.accept(kept);
+            }
+        };
+    }
+
+    /** The table scanned. */
+    BlockTable table() {
+        return table;
+    }
+
+    /** The blocks the zonemap predicates leave in, ascending. */
+    int[] blocks() {
+        return blocks;
+    }
+
+    /** The table column behind an output column. */
+    int tableColumn(final int output) {
+        return projection[output];
+    }
+
+    /** A per-reader instance of the row filter, or null without one. */
+    Evaluator predicate() {
+        return filter == null ? null : filter.bind(rowType);
+    }
+
+    /** The rows of one block that pass the row filter, or null when none does. */
+    Batch read(final int block, final Evaluator predicate, final int[] scratch) {
+        final Batch batch = Batch.of(table.readBlock(block, projection));
+        return predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
+    }
+
+    @Override
+    public String toString() {
+        return "scan " + table.name() + rowType.names() + (filter == null ? "" : " where " + filter)
+                + " (" + blocks.length + " of " + table.blockCount() + " blocks)";
+    }
+}

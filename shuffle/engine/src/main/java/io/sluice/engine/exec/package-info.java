@@ -1,0 +1,14 @@
+/**
+ * Query execution on one compute node, after DuckDB: push pipelines of a {@link io.sluice.engine.exec.Source}
+ * (a table scan whose morsels are blocks, or a finished sink's output), streaming
+ * {@link io.sluice.engine.exec.Operator}s (filter, projection, hash join probe) and a
+ * {@link io.sluice.engine.exec.Sink} (hash aggregation, join build, sort, limit, result), run
+ * batch-at-a-time by the {@link io.sluice.engine.exec.PipelineExecutor} on a fixed pool of
+ * worker threads. One file per physical operator; hash tables and accumulators are primitive
+ * arrays.
+ *
+ * <p>Depends on the format and its storage SPI (scans read {@link io.sluice.format.spi.BlockTable}s),
+ * zonemap (block pruning), {@code io.sluice.engine.expr} and the bucketing core (the
+ * {@link io.sluice.shuffle.operator.Batch}, the shuffle operator).
+ */
+package io.sluice.engine.exec;

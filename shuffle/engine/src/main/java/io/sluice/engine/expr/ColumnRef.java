@@ -1,0 +1,59 @@
+package io.sluice.engine.expr;
+
+import io.sluice.format.ColumnVector;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.StringVector;
+import io.sluice.shuffle.operator.Batch;
+
+/** A reference to an input column by name; long columns are read without a copy. */
+public record ColumnRef(String name) implements Expr {
+    @Override
+    public Evaluator bind(final RowType input) {
+        final int index = input.indexOf(name);
+        final DataType type = input.type(index);
+        return new Evaluator(type) {
+            private final long[] widened = new long[MAX_ROWS];
+
+            @Override
+            public long[] longs(final Batch batch) {
+                final ColumnVector v = batch.column(index);
+                if (v instanceof LongVector l) {
+                    return l.values();
+                }
+                if (v instanceof IntVector iv) {
+                    final int[] values = iv.values();
+                    final int n = batch.rowCount();
+                    for (int i = 0; i < n; i++) {
+                        widened[i] = values[i];
+                    }
+                    return widened;
+                }
+                return super.longs(batch);
+            }
+
+            @Override
+            public int[] ints(final Batch batch) {
+                return batch.column(index) instanceof IntVector iv ? iv.values() : null;
+            }
+
+            @Override
+            public StringVector strings(final Batch batch) {
+                if (batch.column(index) instanceof StringVector s) {
+                    return s;
+                }
+                return super.strings(batch);
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

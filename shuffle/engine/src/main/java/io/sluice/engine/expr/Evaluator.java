@@ -1,0 +1,52 @@
+package io.sluice.engine.expr;
+
+import io.sluice.format.Block;
+import io.sluice.format.StringVector;
+import io.sluice.shuffle.operator.Batch;
+
+/**
+ * An expression bound to the columns of one input row type, evaluated a batch at a time into
+ * primitive arrays. An evaluator owns scratch arrays, so each worker binds its own; a returned
+ * array is valid until the next call on the same evaluator and must not be modified.
+ *
+ * <p>Exact numbers (integers, decimals as scaled longs, dates as epoch days) come out of
+ * {@link #longs}, predicates out of {@link #bools}, strings out of {@link #strings}.
+ */
+public abstract class Evaluator {
+    /** Size of every scratch array: a batch holds at most this many rows. */
+    protected static final int MAX_ROWS = Block.MAX_ROWS;
+
+    private final DataType type;
+
+    protected Evaluator(final DataType type) {
+        this.type = type;
+    }
+
+    /** The type of the values. */
+    public final DataType type() {
+        return type;
+    }
+
+    /** The values of an exact numeric expression, one per row of the batch. */
+    public long[] longs(final Batch batch) {
+        throw new IllegalStateException(this + " of type " + type + " has no numeric value");
+    }
+
+    /**
+     * The values of an exact numeric expression as stored ints when it reads a column stored as
+     * ints (no widening copy), else null: callers fall back to {@link #longs}.
+     */
+    public int[] ints(final Batch batch) {
+        return null;
+    }
+
+    /** The values of a predicate, one per row of the batch. */
+    public boolean[] bools(final Batch batch) {
+        throw new IllegalStateException(this + " of type " + type + " is not a predicate");
+    }
+
+    /** The values of a string expression, one per row of the batch. */
+    public StringVector strings(final Batch batch) {
+        throw new IllegalStateException(this + " of type " + type + " is not a string");
+    }
+}

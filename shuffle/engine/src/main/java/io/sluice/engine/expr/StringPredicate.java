@@ -1,0 +1,54 @@
+package io.sluice.engine.expr;
+
+import io.sluice.format.StringVector;
+import io.sluice.shuffle.operator.Batch;
+
+/**
+ * A per-string test evaluated over a string column; for a dictionary-encoded column each
+ * dictionary entry is tested once per dictionary and rows look their result up by code.
+ */
+abstract class StringPredicate extends Evaluator {
+    private final Evaluator input;
+    private final boolean[] out = new boolean[MAX_ROWS];
+    private StringVector cachedDictionary;
+    private boolean[] dictionaryResult;
+
+    StringPredicate(final Evaluator input) {
+        super(DataType.BOOLEAN);
+        if (input.type().kind() != DataType.Kind.STRING) {
+            throw new IllegalArgumentException(this + ": operand has type " + input.type() + ", expected a string");
+        }
+        this.input = input;
+    }
+
+    /** Whether the string in {@code bytes[offset, offset + length)} passes. */
+    abstract boolean test(byte[] bytes, int offset, int length);
+
+    @Override
+    public final boolean[] bools(final Batch batch) {
+        final StringVector v = input.strings(batch);
+        final int n = batch.rowCount();
+        if (v.isDictionary()) {
+            final StringVector dict = v.dictionary();
+            if (dict != cachedDictionary) {
+                dictionaryResult = new boolean[dict.rowCount()];
+                final byte[] bytes = dict.bytes();
+                for (int d = 0; d < dictionaryResult.length; d++) {
+                    dictionaryResult[d] = test(bytes, dict.offset(d), dict.length(d));
+                }
+                cachedDictionary = dict;
+            }
+            final int[] codes = v.codes();
+            for (int i = 0; i < n; i++) {
+                out[i] = dictionaryResult[codes[i]];
+            }
+            return out;
+        }
+        final byte[] bytes = v.bytes();
+        final int[] offsets = v.offsets();
+        for (int i = 0; i < n; i++) {
+            out[i] = test(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+        }
+        return out;
+    }
+}

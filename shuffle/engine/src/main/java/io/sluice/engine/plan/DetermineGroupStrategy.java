@@ -1,0 +1,106 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Decides whether a group-by is a merge group (per-core partial tables merged at the end) or a
+ * shuffle group (rows shuffled by a group key, each core aggregating whole buckets, no merge;
+ * seed 003). A group-by whose input already went through a shuffle on one of its keys (a shuffle
+ * join on that key) reuses it. Under {@link Strategy#AUTO} a key estimated to have fewer than
+ * {@link StrategyConfig#groupShuffleMinDistinct()} distinct values (or without an estimate: no
+ * integer or date key with zonemaps) merges; more shuffle, by range
+ * when a key's zonemaps allow it (colocated when the input is a scan in key order), by hash otherwise.
+ */
+final class DetermineGroupStrategy {
+    private DetermineGroupStrategy() {
+    }
+
+    /**
+     * @param partitioning the shuffle the input went through, as slots of equal columns (null: none)
+     */
+    static LocalShuffle decide(final PlanNode.Aggregation agg, final List<Set<String>> partitioning,
+                               final StrategyConfig config, final PlanStats stats, final Topology topology) {
+        if (agg.keys().isEmpty()) {
+            return LocalShuffle.of(Distribution.MERGE, "no group keys");
+        }
+        final List<String> columns = new ArrayList<>();
+        for (final NamedExpr k : agg.keys()) {
+            if (k.expr() instanceof ColumnRef r) {
+                columns.add(r.name());
+            }
+        }
+        if (columns.isEmpty()) {
+            return LocalShuffle.of(Distribution.MERGE, "group keys are expressions, a shuffle needs columns");
+        }
+        final Strategy strategy = config.strategy();
+        if (strategy == Strategy.BROADCAST) {
+            return LocalShuffle.of(Distribution.MERGE, "forced");
+        }
+        if (covers(partitioning, columns)) {
+            return LocalShuffle.of(Distribution.REUSE_SHUFFLE, "input already shuffled by " + partitioning);
+        }
+        if (strategy == Strategy.SHUFFLE_HASH) {
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
+        }
+        final String why;
+        if (strategy == Strategy.AUTO || strategy == Strategy.HYBRID) {
+            double distinct = -1;
+            for (final String c : columns) {
+                distinct = Math.max(distinct, stats.distinct(agg.input(), c));
+            }
+            if (distinct < 0) {
+                return LocalShuffle.of(Distribution.MERGE, "no distinct estimate for keys " + columns
+                        + " (computed or strings), merge is the safe default");
+            }
+            if (distinct < config.groupShuffleMinDistinct()) {
+                return LocalShuffle.of(Distribution.MERGE, String.format(java.util.Locale.ROOT,
+                        "~%.0f distinct keys < %d", distinct, config.groupShuffleMinDistinct()));
+            }
+            why = String.format(java.util.Locale.ROOT, "~%.0f distinct keys >= %d", distinct,
+                    config.groupShuffleMinDistinct());
+        } else {
+            why = "forced";
+        }
+        String noRange = "no group key has zonemaps";
+        for (final String c : columns) {
+            final RangeBoundaries b = stats.boundaries(agg.input(), c, topology);
+            if (b != null && b.isRange()) {
+                final boolean sorted = stats.scanSortedBy(agg.input(), c);
+                if (strategy == Strategy.COLOCATE && !sorted) {
+                    return LocalShuffle.of(Distribution.MERGE, "colocate: the input is not stored by " + c
+                            + ", so partial groups are merged instead of moving rows");
+                }
+                final boolean colocate = strategy != Strategy.SHUFFLE_RANGE && sorted;
+                return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, b, c,
+                        why + "; " + b.method() + " on " + c);
+            }
+            if (b != null) {
+                noRange = "no ranges on " + c + ": " + b.explanation();
+            }
+        }
+        return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; " + noRange);
+    }
+
+    /** Whether every slot of the partitioning has a column among the group keys. */
+    private static boolean covers(final List<Set<String>> partitioning, final List<String> columns) {
+        if (partitioning == null) {
+            return false;
+        }
+        for (final Set<String> slot : partitioning) {
+            boolean hit = false;
+            for (final String c : columns) {
+                hit |= slot.contains(c);
+            }
+            if (!hit) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

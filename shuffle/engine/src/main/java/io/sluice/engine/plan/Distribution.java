@@ -1,0 +1,24 @@
+package io.sluice.engine.plan;
+
+/** How one join or group-by was distributed over the cores and CNs, as reported by {@link Decision}. */
+public enum Distribution {
+    /** Join: one build table shared by all cores. */
+    BROADCAST,
+    /** Group-by: partial tables per core, merged at the end. */
+    MERGE,
+    /** Rows hash-shuffled by the key, one bucket per core. */
+    SHUFFLE_HASH,
+    /** Rows range-shuffled by the key, one bucket per core. */
+    SHUFFLE_RANGE,
+    /** Range buckets read by colocated scans where the input is a scan, range-shuffled elsewhere. */
+    COLOCATE,
+    /** Join: probe rows hash-shuffled inside their CN, build rows to the matching core of every CN. */
+    HYBRID,
+    /** Group-by on the key of the shuffle its input already went through: no new shuffle, no merge. */
+    REUSE_SHUFFLE;
+
+    /** Whether rows go one bucket per core. */
+    public boolean isShuffle() {
+        return this != BROADCAST && this != MERGE;
+    }
+}

@@ -1,0 +1,421 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.AggregationPhase;
+import io.sluice.engine.exec.ColocatedScan;
+import io.sluice.engine.exec.Filter;
+import io.sluice.engine.exec.HashAggregate;
+import io.sluice.engine.exec.HashJoinBuild;
+import io.sluice.engine.exec.HashJoinProbe;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.Limit;
+import io.sluice.engine.exec.MaterializedSource;
+import io.sluice.engine.exec.OperatorFactory;
+import io.sluice.engine.exec.PartitionedHashJoinBuild;
+import io.sluice.engine.exec.Pipeline;
+import io.sluice.engine.exec.Projection;
+import io.sluice.engine.exec.ResultCollector;
+import io.sluice.engine.exec.Sink;
+import io.sluice.engine.exec.Sort;
+import io.sluice.engine.exec.Source;
+import io.sluice.engine.exec.TableScan;
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.TypeKind;
+import io.sluice.format.spi.Catalog;
+import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.operator.DispatchMode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Cuts a plan tree into pipelines at its pipeline breakers, as DuckDB does: an aggregation, a
+ * sort or a limit ends the pipeline feeding it and starts one reading its result; a join ends its
+ * build side's pipeline and puts a probe operator into the probe side's pipeline, which then
+ * depends on the build. The list is in an order that runs each pipeline after its dependencies;
+ * the last one collects the result.
+ *
+ * <p>Each join and group-by is distributed over the buckets of the {@link Topology} as
+ * {@link DetermineJoinDistribution} and {@link DetermineGroupStrategy} decide: a broadcast join or
+ * merge group, or a shuffle, where an exchange ({@link LocalExchanges} in one process) or a {@link ColocatedScan} ends the input
+ * pipeline and the next one takes one bucket per morsel: a shuffle join builds one table per
+ * bucket and probes each bucket against its own; a shuffle group aggregates each bucket completely.
+ *
+ * <p>In a cluster ({@link ExchangeFactory#distributed()}) every CN compiles the same plan for its
+ * own index and runs its pipelines: scans read the CN's share of the blocks (SOURCE), shuffles
+ * dispatch to the CN owning each bucket (HASH or RANGE), broadcast build sides reach every CN
+ * (BROADCAST), and merge groups, sorts and the result are finished at the coordinator (SINGLE,
+ * CN {@link #COORDINATOR}) after a gather; a merge group first aggregates partially on each CN.
+ * Pipelines of a SINGLE fragment run on every CN with no input except on the coordinator, so
+ * that every CN ends every exchange it sends to.
+ */
+public final class PipelineCompiler {
+    /** The CN whose bucket 0 receives gathers and which runs the SINGLE fragments. */
+    public static final int COORDINATOR = 0;
+
+    private final Catalog tables;
+    private final StrategyConfig config;
+    private final Topology topology;
+    private final int cn;
+    private final ExchangeFactory exchanges;
+    private final PlanStats stats;
+    private final List<Pipeline> pipelines = new ArrayList<>();
+    private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
+    private final List<Decision> decisions = new ArrayList<>();
+    private int nextId;
+
+    /** A compiler for one core with broadcast joins and merge groups. */
+    public PipelineCompiler(final Catalog tables) {
+        this(tables, StrategyConfig.defaults().withStrategy(Strategy.BROADCAST), 1);
+    }
+
+    /**
+     * A compiler for one process.
+     *
+     * @param tables opens a stored table by name
+     * @param config the strategy and the thresholds joins and group-bys are distributed by
+     * @param cores  worker threads: shuffles have one bucket per core
+     */
+    public PipelineCompiler(final Catalog tables, final StrategyConfig config, final int cores) {
+        this(tables, config, new Topology(1, cores), COORDINATOR, new LocalExchanges(config.shuffle()));
+    }
+
+    /**
+     * A compiler for CN {@code cn} of a cluster.
+     *
+     * @param topology  the cluster's CNs x cores: shuffles have one bucket per core of every CN
+     * @param exchanges the exchanges of this CN
+     */
+    public PipelineCompiler(final Catalog tables, final StrategyConfig config, final Topology topology,
+                            final int cn, final ExchangeFactory exchanges) {
+        if (cn < 0 || cn >= topology.cnCount()) {
+            throw new IllegalArgumentException("CN " + cn + " is not in topology " + topology);
+        }
+        this.tables = tables;
+        this.config = config;
+        this.topology = topology;
+        this.cn = cn;
+        this.exchanges = exchanges;
+        this.stats = new PlanStats(tables);
+    }
+
+    /**
+     * The compiled query on this CN: its pipelines in run order, the fragment type of each, the sink
+     * holding the result (complete on the coordinator), and each join's and group-by's strategy.
+     */
+    public record Compiled(List<Pipeline> pipelines, Map<Pipeline, FragmentType> fragments, ResultCollector result,
+                           List<Decision> decisions) {
+    }
+
+    /** Compiles a plan. */
+    public Compiled compile(final Plan plan) {
+        Open root = open(plan.node());
+        if (exchanges.distributed() && !root.single) {
+            root = gathered(root, "result");
+        }
+        final ResultCollector result = new ResultCollector(root.rowType);
+        close(root, result, "result");
+        return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions));
+    }
+
+    /** A pipeline being built: its source, operators so far, their output columns, its dependencies. */
+    private static final class Open {
+        final Source source;
+        final List<OperatorFactory> operators = new ArrayList<>();
+        final List<Pipeline> dependencies = new ArrayList<>();
+        /** Pipelines feeding this one through a streaming exchange: they run alongside it. */
+        final List<Pipeline> streamedFrom = new ArrayList<>();
+        final FragmentType type;
+        /** Whether the rows are all on the coordinator (a SINGLE fragment). */
+        final boolean single;
+        RowType rowType;
+        /** The shuffle this pipeline's morsels are buckets of, as slots of equal columns; null: none. */
+        List<Set<String>> partitioning;
+
+        Open(final Source source, final Pipeline dependency, final FragmentType type) {
+            this.source = source;
+            this.rowType = source.rowType();
+            this.type = type;
+            this.single = type == FragmentType.SINGLE;
+            if (dependency != null) {
+                dependencies.add(dependency);
+            }
+        }
+
+        void add(final OperatorFactory op) {
+            operators.add(op);
+            rowType = op.outputType();
+        }
+    }
+
+    private Pipeline close(final Open open, final Sink<?> sink, final String what) {
+        // A SINGLE fragment holds its rows on the coordinator only: elsewhere it runs empty, so that
+        // its sink still finishes (an exchange still sends end-of-stream) but adds no rows.
+        final Source source = open.single && cn != COORDINATOR
+                ? new MaterializedSource(open.source.rowType(), List::of, false) : open.source;
+        final Pipeline p = new Pipeline((nextId++) + " " + what, source, open.operators, sink, open.dependencies,
+                open.streamedFrom);
+        pipelines.add(p);
+        fragments.put(p, open.type);
+        return p;
+    }
+
+    /** The open pipeline's rows, moved by an exchange; the returned pipeline reads what this CN receives. */
+    private Open exchanged(final Open in, final DispatchMode mode, final int[] keyColumns,
+                           final BucketFunction function, final FragmentType type, final String what) {
+        final ExchangeFactory.Ends ends = exchanges.exchange(mode, in.rowType, keyColumns, function);
+        final Pipeline sender = close(in, ends.sink(), what);
+        if (!ends.streams()) {
+            return new Open(ends.source(), sender, type);
+        }
+        final Open received = new Open(ends.source(), null, type);
+        received.streamedFrom.add(sender);
+        return received;
+    }
+
+    /** The open pipeline's rows, all on the coordinator. */
+    private Open gathered(final Open in, final String what) {
+        return in.single ? in : exchanged(in, DispatchMode.GATHER, null, null, FragmentType.SINGLE, "gather for " + what);
+    }
+
+    /** Ends a pipeline in a sink whose output another pipeline reads, keeping where the rows are. */
+    private Open breaker(final Open in, final Sink<?> sink, final Source output, final String what) {
+        return new Open(output, close(in, sink, what), in.single ? FragmentType.SINGLE : FragmentType.SOURCE);
+    }
+
+    private Open aggregate(final PlanNode.Aggregation a) {
+        final LocalShuffle how = DetermineGroupStrategy.decide(a, partitioningOf(a.input()), config, stats, topology);
+        final Open in;
+        switch (how.choice()) {
+            case MERGE -> {
+                decisions.add(new Decision("group by " + names(a.keys()), how.choice(), how.reason()));
+                return mergeGroup(a, open(a.input()));
+            }
+            case REUSE_SHUFFLE -> in = open(a.input());
+            default -> {
+                final List<String> keys = new ArrayList<>();
+                if (how.rangeKey() != null) {
+                    keys.add(how.rangeKey());
+                } else {
+                    for (final NamedExpr k : a.keys()) {
+                        if (k.expr() instanceof ColumnRef r) {
+                            keys.add(r.name());
+                        }
+                    }
+                }
+                in = bucketed(a.input(), keys, how, DispatchMode.TO_OWNER);
+            }
+        }
+        decisions.add(new Decision("group by " + names(a.keys()), how.choice(), how.reason()));
+        if (in.partitioning == null) {
+            throw new IllegalStateException("group by " + names(a.keys()) + " was planned as " + how.choice()
+                    + " but its input is not bucketed");
+        }
+        final HashAggregate sink = new HashAggregate(in.rowType, a.keys(), a.aggregates(), true);
+        return breaker(in, sink, sink.output(), "shuffle group");
+    }
+
+    /**
+     * A merge group: one process merges its cores' tables; a cluster aggregates partially on each CN,
+     * gathers the partial states and merges them on the coordinator (or, for aggregates whose state
+     * cannot be split, such as COUNT DISTINCT, gathers the rows).
+     */
+    private Open mergeGroup(final PlanNode.Aggregation a, final Open in) {
+        if (!exchanges.distributed() || in.single || !HashAggregate.splittable(a.aggregates())) {
+            final Open rows = exchanges.distributed() ? gathered(in, "merge group") : in;
+            final HashAggregate sink = new HashAggregate(rows.rowType, a.keys(), a.aggregates());
+            return breaker(rows, sink, sink.output(), "merge group");
+        }
+        final HashAggregate partial = new HashAggregate(in.rowType, a.keys(), a.aggregates(), false,
+                AggregationPhase.PARTIAL);
+        final Open states = gathered(breaker(in, partial, partial.output(), "partial group"), "final group");
+        final HashAggregate merged = new HashAggregate(in.rowType, a.keys(), a.aggregates(), false,
+                AggregationPhase.FINAL);
+        return breaker(states, merged, merged.output(), "final group");
+    }
+
+    private Open join(final PlanNode.Join j) {
+        final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, topology);
+        decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
+        final boolean buildRows = j.condition() != null || (j.type() != JoinType.SEMI && j.type() != JoinType.ANTI);
+        if (how.choice() == Distribution.BROADCAST) {
+            final Open probe = open(j.probe());
+            Open buildSide = open(j.build());
+            if (exchanges.distributed()) {
+                buildSide = probe.single ? gathered(buildSide, "join build")
+                        : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
+            }
+            final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows);
+            final Pipeline buildPipeline = close(buildSide, build, "join build");
+            probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
+            probe.dependencies.add(buildPipeline);
+            return probe;
+        }
+        final int used = how.boundaries() != null ? 1 : j.probeKeys().size();
+        final List<String> probeKeys = new ArrayList<>();
+        final List<String> buildKeys = new ArrayList<>();
+        for (int k = 0; k < used; k++) {
+            probeKeys.add(DetermineJoinDistribution.name(j.probeKeys().get(k)));
+            buildKeys.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
+        }
+        final boolean hybrid = how.choice() == Distribution.HYBRID;
+        final Open buildSide = bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER);
+        final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
+                topology.coresPerCn(), buildRows);
+        final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
+        final Open probe = bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
+        probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
+        probe.dependencies.add(buildPipeline);
+        if (hybrid && exchanges.distributed()) {
+            // Each CN joins its own probe rows: buckets of the same core on different CNs hold equal keys.
+            probe.partitioning = null;
+        } else if (j.type() == JoinType.INNER) {
+            for (int k = 0; k < used; k++) {
+                probe.partitioning.get(k).add(buildKeys.get(k));
+            }
+        }
+        return probe;
+    }
+
+    /**
+     * A pipeline whose morsels are this CN's buckets of a shuffle of a node's rows by the key
+     * columns: a colocated scan when the node is a scan and the shuffle a colocated range, else the
+     * node's pipeline ended by an exchange in {@code mode}.
+     */
+    private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode) {
+        final Open bucketed;
+        final boolean range = how.boundaries() != null;
+        if (how.choice() == Distribution.COLOCATE && node instanceof PlanNode.Scan s) {
+            final TableScan scan = new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter());
+            bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(keys.get(0)), how.boundaries(),
+                    topology.firstBucketOf(cn), topology.coresPerCn()), null, FragmentType.RANGE);
+        } else {
+            final Open in = open(node);
+            final int[] keyColumns = new int[keys.size()];
+            final TypeKind[] kinds = new TypeKind[keys.size()];
+            for (int k = 0; k < keyColumns.length; k++) {
+                keyColumns[k] = in.rowType.indexOf(keys.get(k));
+                kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
+            }
+            final BucketFunction function = range ? how.boundaries().bucketFunction()
+                    : new HashBucketFunction(topology.bucketCount(), kinds);
+            bucketed = exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
+                    mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
+        }
+        bucketed.partitioning = new ArrayList<>();
+        for (final String k : keys) {
+            bucketed.partitioning.add(new HashSet<>(Set.of(k)));
+        }
+        return bucketed;
+    }
+
+    /** The shuffle a node's output rows are bucketed by without a new exchange: only a join's can be. */
+    private List<Set<String>> partitioningOf(final PlanNode node) {
+        if (node instanceof PlanNode.Filter f) {
+            return partitioningOf(f.input());
+        }
+        if (node instanceof PlanNode.Project p) {
+            return renamed(partitioningOf(p.input()), p.items());
+        }
+        if (node instanceof PlanNode.Join j) {
+            final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, topology);
+            if (how.choice() == Distribution.BROADCAST) {
+                return partitioningOf(j.probe());
+            }
+            if (how.choice() == Distribution.HYBRID && exchanges.distributed()) {
+                return null;
+            }
+            final int used = how.boundaries() != null ? 1 : j.probeKeys().size();
+            final List<Set<String>> slots = new ArrayList<>();
+            for (int k = 0; k < used; k++) {
+                final Set<String> slot = new HashSet<>();
+                slot.add(DetermineJoinDistribution.name(j.probeKeys().get(k)));
+                if (j.type() == JoinType.INNER) {
+                    slot.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
+                }
+                slots.add(slot);
+            }
+            return slots;
+        }
+        return null;
+    }
+
+    /** A partitioning after a projection: each slot keeps the columns passed on unchanged; null if one loses all. */
+    private static List<Set<String>> renamed(final List<Set<String>> partitioning, final List<NamedExpr> items) {
+        if (partitioning == null) {
+            return null;
+        }
+        final List<Set<String>> out = new ArrayList<>();
+        for (final Set<String> slot : partitioning) {
+            final Set<String> kept = new HashSet<>();
+            for (final NamedExpr item : items) {
+                if (item.expr() instanceof ColumnRef r && slot.contains(r.name())) {
+                    kept.add(item.name());
+                }
+            }
+            if (kept.isEmpty()) {
+                return null;
+            }
+            out.add(kept);
+        }
+        return out;
+    }
+
+    private static List<String> names(final List<NamedExpr> keys) {
+        final List<String> out = new ArrayList<>();
+        for (final NamedExpr k : keys) {
+            out.add(k.name());
+        }
+        return out;
+    }
+
+    /** A scan of this CN's share of the blocks (all of them in one process). */
+    private TableScan scan(final PlanNode.Scan s) {
+        return new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter(), cn, topology.cnCount());
+    }
+
+    private Open open(final PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            return new Open(scan(s), null, FragmentType.SOURCE);
+        }
+        if (node instanceof PlanNode.Filter f) {
+            final Open in = open(f.input());
+            in.add(new Filter(in.rowType, f.predicate()));
+            return in;
+        }
+        if (node instanceof PlanNode.Project p) {
+            final Open in = open(p.input());
+            in.add(new Projection(in.rowType, p.items()));
+            in.partitioning = renamed(in.partitioning, p.items());
+            return in;
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            return aggregate(a);
+        }
+        if (node instanceof PlanNode.Join j) {
+            return join(j);
+        }
+        if (node instanceof PlanNode.OrderBy o) {
+            Open in = open(o.input());
+            if (exchanges.distributed() && !in.single && o.limit() != Sort.NO_LIMIT) {
+                // Top-N on each CN first: at most limit rows per CN reach the coordinator.
+                final Sort local = new Sort(in.rowType, o.keys(), o.limit());
+                in = breaker(in, local, local.output(), "top-n");
+            }
+            in = exchanges.distributed() ? gathered(in, "sort") : in;
+            final Sort sink = new Sort(in.rowType, o.keys(), o.limit());
+            return breaker(in, sink, sink.output(), "sort");
+        }
+        final PlanNode.Limit l = (PlanNode.Limit) node;
+        Open in = open(l.input());
+        in = exchanges.distributed() ? gathered(in, "limit") : in;
+        final Limit sink = new Limit(in.rowType, l.limit());
+        return breaker(in, sink, sink.output(), "limit");
+    }
+}

@@ -1,0 +1,472 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.Aggregate;
+import io.sluice.engine.exec.AggregateFunction;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.engine.wire.EnumCodes;
+import io.sluice.engine.wire.WireFormatException;
+import io.sluice.engine.wire.WireReader;
+import io.sluice.engine.wire.WireWriter;
+import io.sluice.shuffle.operator.ShuffleOptions;
+import io.sluice.shuffle.operator.WholeBatchRouting;
+import io.sluice.zonemap.CompareOp;
+import io.sluice.zonemap.Predicate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The versioned binary form in which a coordinator ships a {@link Plan} and its
+ * {@link StrategyConfig} to the compute nodes, which decode it and compile it themselves.
+ *
+ * <p>Layout, little-endian; a string is an int byte length and UTF-8 bytes, a list an int count
+ * and its items, an optional value a boolean byte and the value when it is 1:
+ * <pre>
+ * magic "SLCP" (4 bytes), version (short, {@value #VERSION})
+ * config:  strategy (byte code), joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
+ *          groupShuffleMinDistinct (longs), shuffle poolBytes (long), shuffle routing (byte code)
+ * node:    tag (byte), then by tag
+ *   1 scan         table, columns (strings), pruning (predicates), filter (optional expr)
+ *   2 filter       input node, predicate expr
+ *   3 project      input node, items (name, expr)
+ *   4 aggregation  input node, keys (name, expr), aggregates (function code, optional expr, name)
+ *   5 join         probe node, build node, type code, probe keys (exprs), build keys (exprs),
+ *                  condition (optional expr)
+ *   6 orderBy      input node, keys (column, descending boolean), limit (long)
+ *   7 limit        input node, limit (long)
+ * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
+ *            3 in (column, keys: int count and longs)
+ * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, value long, optional
+ *          string), 3 arithmetic (op, left, right), 4 comparison (op, left, right),
+ *          5 logical (op, terms), 6 not (term), 7 inList (value, literals), 8 like (value, pattern),
+ *          9 caseWhen (condition, then, otherwise), 10 extractYear (date)
+ * </pre>
+ * Enum codes come from explicit tables, not declaration order:
+ * strategy auto 0, broadcast 1, shuffle_hash 2, shuffle_range 3, colocate 4, hybrid 5;
+ * routing when_proven 0, never 1, required 2; join inner 0, left 1, semi 2, anti 3;
+ * aggregate sum 0, count 1, count_star 2, count_distinct 3, avg 4, min 5, max 6;
+ * zonemap op eq 0, lt 1, le 2, gt 3, ge 4; kind int64 0, int32 1, decimal 2, date 3, string 4,
+ * boolean 5, double 6; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
+ * ge 5; logical and 0, or 1.
+ *
+ * <p>Decoding trusts nothing: every tag, code, count and length is checked before it is used,
+ * nesting is limited to {@value #MAX_DEPTH} levels, the rules of every record constructor apply,
+ * and bytes after the plan are an error. Any of these failures is a {@link WireFormatException}
+ * naming the field by its path in the plan, e.g. {@code plan.join.probe.scan.columns[2]}.
+ */
+public final class PlanCodec {
+    /** The format version this build writes and reads. */
+    public static final short VERSION = 1;
+    /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
+    public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
+    /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
+    public static final int MAX_DEPTH = 256;
+    /** The longest string, and the most items of a list, that decoding accepts. */
+    public static final int MAX_LENGTH = 1 << 20;
+
+    static final byte SCAN = 1;
+    static final byte FILTER = 2;
+    static final byte PROJECT = 3;
+    static final byte AGGREGATION = 4;
+    static final byte JOIN = 5;
+    static final byte ORDER_BY = 6;
+    static final byte LIMIT = 7;
+
+    static final byte PREDICATE_COMPARISON = 1;
+    static final byte PREDICATE_BETWEEN = 2;
+    static final byte PREDICATE_IN = 3;
+
+    private static final int MIN_STRING_BYTES = 4;
+    /** The smallest predicate: an IN, tag, empty column name and no keys. */
+    private static final int MIN_PREDICATE_BYTES = 1 + 4 + 4;
+    /** The smallest aggregate: function code, absent argument, empty name. */
+    private static final int MIN_AGGREGATE_BYTES = 1 + 1 + 4;
+    /** The smallest sort key: empty column name, direction. */
+    private static final int MIN_SORT_KEY_BYTES = 4 + 1;
+
+    static final EnumCodes<Strategy> STRATEGIES = EnumCodes.of(Strategy.class, Strategy.AUTO, Strategy.BROADCAST,
+            Strategy.SHUFFLE_HASH, Strategy.SHUFFLE_RANGE, Strategy.COLOCATE, Strategy.HYBRID);
+    static final EnumCodes<WholeBatchRouting> ROUTINGS = EnumCodes.of(WholeBatchRouting.class,
+            WholeBatchRouting.WHEN_PROVEN, WholeBatchRouting.NEVER, WholeBatchRouting.REQUIRED);
+    static final EnumCodes<JoinType> JOIN_TYPES = EnumCodes.of(JoinType.class,
+            JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI);
+    static final EnumCodes<AggregateFunction> FUNCTIONS = EnumCodes.of(AggregateFunction.class,
+            AggregateFunction.SUM, AggregateFunction.COUNT, AggregateFunction.COUNT_STAR,
+            AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX);
+    static final EnumCodes<CompareOp> COMPARE_OPS = EnumCodes.of(CompareOp.class,
+            CompareOp.EQ, CompareOp.LT, CompareOp.LE, CompareOp.GT, CompareOp.GE);
+
+    private PlanCodec() {
+    }
+
+    /**
+     * The bytes of a plan and its configuration.
+     *
+     * @throws IllegalArgumentException when the plan cannot be shipped: a field that must be set is
+     *                                  null, it nests deeper than {@value #MAX_DEPTH}, or a string
+     *                                  has no UTF-8 form; the message names the field
+     */
+    public static byte[] encode(final Plan plan, final StrategyConfig config) {
+        final WireWriter out = new WireWriter();
+        encode(plan, config, out);
+        return out.toByteArray();
+    }
+
+    /** As {@link #encode(Plan, StrategyConfig)}, appending to a writer (reset it first to start a message). */
+    public static void encode(final Plan plan, final StrategyConfig config, final WireWriter out) {
+        require(plan, "plan");
+        require(config, "config");
+        out.writeInt(MAGIC);
+        out.writeShort(VERSION);
+        STRATEGIES.write(out, config.strategy());
+        out.writeLong(config.joinShuffleMinBuildRows());
+        out.writeLong(config.joinMovingShuffleMinBuildRows());
+        out.writeLong(config.groupShuffleMinDistinct());
+        out.writeLong(config.shuffle().poolBytes());
+        ROUTINGS.write(out, config.shuffle().routing());
+        writeNode(out, plan.node(), "plan", 0);
+    }
+
+    /** Decodes a whole byte array as one encoded plan. */
+    public static ShippedPlan decode(final byte[] bytes) {
+        return decode(new UnsafeBuffer(bytes), 0, bytes.length);
+    }
+
+    /**
+     * Decodes the plan that occupies exactly {@code [offset, offset + length)} of a buffer.
+     *
+     * @throws WireFormatException      for any bytes that are not a plan this build wrote, naming the field
+     * @throws IllegalArgumentException when the range does not lie inside the buffer (a caller's mistake)
+     */
+    public static ShippedPlan decode(final DirectBuffer buffer, final int offset, final int length) {
+        final WireReader in = new WireReader(buffer, offset, length, MAX_LENGTH);
+        final int magic = in.readInt("plan.magic");
+        if (magic != MAGIC) {
+            throw in.error("plan.magic", 0, String.format("found 0x%08x, expected 0x%08x (\"SLCP\"): these bytes"
+                    + " are not an encoded Sluice plan", magic, MAGIC));
+        }
+        final short version = in.readShort("plan.version");
+        if (version != VERSION) {
+            throw in.error("plan.version", 4, "format version " + version + ", this build reads version " + VERSION
+                    + ": run the same Sluice version on the coordinator and every CN");
+        }
+        final StrategyConfig config = readConfig(in);
+        final PlanNode node = readNode(in, "plan", 0);
+        in.expectEnd("plan");
+        return new ShippedPlan(Plan.of(node), config);
+    }
+
+    /**
+     * Writes a row type (names and types) as the plan writes literal types: for messages that carry
+     * result rows alongside a plan.
+     */
+    public static void writeRowType(final WireWriter out, final RowType rowType) {
+        out.writeInt(rowType.size());
+        for (int c = 0; c < rowType.size(); c++) {
+            writeString(out, rowType.name(c), "rowType.names[" + c + "]");
+            ExprCodec.KINDS.write(out, rowType.type(c).kind());
+            out.writeByte((byte) rowType.type(c).scale());
+        }
+    }
+
+    /** Reads what {@link #writeRowType} wrote; errors name {@code field}. */
+    public static RowType readRowType(final WireReader in, final String field) {
+        final int at = in.position();
+        final int columns = in.readCount(field + ".columns", MIN_STRING_BYTES + 2);
+        final List<String> names = new ArrayList<>(columns);
+        final List<DataType> types = new ArrayList<>(columns);
+        for (int c = 0; c < columns; c++) {
+            names.add(in.readString(field + ".names[" + c + "]"));
+            final int typeAt = in.position();
+            final DataType.Kind kind = ExprCodec.KINDS.read(in, field + ".types[" + c + "].kind");
+            final byte scale = in.readByte(field + ".types[" + c + "].scale");
+            types.add(build(in, field + ".types[" + c + "]", typeAt, () -> new DataType(kind, scale)));
+        }
+        return build(in, field, at, () -> new RowType(names, types));
+    }
+
+    private static StrategyConfig readConfig(final WireReader in) {
+        final int at = in.position();
+        final Strategy strategy = STRATEGIES.read(in, "config.strategy");
+        final long joinRows = in.readLong("config.joinShuffleMinBuildRows");
+        final long movingRows = in.readLong("config.joinMovingShuffleMinBuildRows");
+        final long distinct = in.readLong("config.groupShuffleMinDistinct");
+        final int shuffleAt = in.position();
+        final long poolBytes = in.readLong("config.shuffle.poolBytes");
+        final WholeBatchRouting routing = ROUTINGS.read(in, "config.shuffle.routing");
+        final ShuffleOptions shuffle = build(in, "config.shuffle", shuffleAt, () -> new ShuffleOptions(poolBytes, routing));
+        return build(in, "config", at, () -> new StrategyConfig(strategy, joinRows, movingRows, distinct, shuffle));
+    }
+
+    private static void writeNode(final WireWriter out, final PlanNode node, final String path, final int depth) {
+        require(node, path);
+        final int d = checkDepth(depth + 1, path);
+        if (node instanceof PlanNode.Scan s) {
+            final String p = path + ".scan";
+            out.writeByte(SCAN);
+            writeString(out, s.table(), p + ".table");
+            out.writeInt(s.columns().size());
+            for (int i = 0; i < s.columns().size(); i++) {
+                writeString(out, s.columns().get(i), p + ".columns[" + i + "]");
+            }
+            out.writeInt(s.pruning().size());
+            for (int i = 0; i < s.pruning().size(); i++) {
+                writePredicate(out, s.pruning().get(i), p + ".pruning[" + i + "]");
+            }
+            ExprCodec.writeOptional(out, s.filter(), p + ".filter", d);
+        } else if (node instanceof PlanNode.Filter f) {
+            out.writeByte(FILTER);
+            writeNode(out, f.input(), path + ".filter.input", d);
+            ExprCodec.write(out, f.predicate(), path + ".filter.predicate", d);
+        } else if (node instanceof PlanNode.Project pr) {
+            final String p = path + ".project";
+            out.writeByte(PROJECT);
+            writeNode(out, pr.input(), p + ".input", d);
+            writeNamedList(out, pr.items(), p + ".items", d);
+        } else if (node instanceof PlanNode.Aggregation a) {
+            final String p = path + ".aggregation";
+            out.writeByte(AGGREGATION);
+            writeNode(out, a.input(), p + ".input", d);
+            writeNamedList(out, a.keys(), p + ".keys", d);
+            out.writeInt(a.aggregates().size());
+            for (int i = 0; i < a.aggregates().size(); i++) {
+                final String ap = p + ".aggregates[" + i + "]";
+                final Aggregate agg = require(a.aggregates().get(i), ap);
+                FUNCTIONS.write(out, require(agg.function(), ap + ".function"));
+                ExprCodec.writeOptional(out, agg.argument(), ap + ".argument", d);
+                writeString(out, agg.name(), ap + ".name");
+            }
+        } else if (node instanceof PlanNode.Join j) {
+            final String p = path + ".join";
+            out.writeByte(JOIN);
+            writeNode(out, j.probe(), p + ".probe", d);
+            writeNode(out, j.build(), p + ".build", d);
+            JOIN_TYPES.write(out, require(j.type(), p + ".type"));
+            ExprCodec.writeList(out, j.probeKeys(), p + ".probeKeys", d);
+            ExprCodec.writeList(out, j.buildKeys(), p + ".buildKeys", d);
+            ExprCodec.writeOptional(out, j.condition(), p + ".condition", d);
+        } else if (node instanceof PlanNode.OrderBy o) {
+            final String p = path + ".orderBy";
+            out.writeByte(ORDER_BY);
+            writeNode(out, o.input(), p + ".input", d);
+            out.writeInt(o.keys().size());
+            for (int i = 0; i < o.keys().size(); i++) {
+                final SortKey k = require(o.keys().get(i), p + ".keys[" + i + "]");
+                writeString(out, k.column(), p + ".keys[" + i + "].column");
+                out.writeBoolean(k.descending());
+            }
+            out.writeLong(o.limit());
+        } else if (node instanceof PlanNode.Limit l) {
+            out.writeByte(LIMIT);
+            writeNode(out, l.input(), path + ".limit.input", d);
+            out.writeLong(l.limit());
+        } else {
+            throw new IllegalStateException(path + ": " + node.getClass().getName() + " is a PlanNode the plan codec"
+                    + " does not know: give it a tag in PlanCodec");
+        }
+    }
+
+    private static PlanNode readNode(final WireReader in, final String path, final int depth) {
+        final int at = in.position();
+        final int d = checkDepth(in, depth + 1, path);
+        final int tag = in.readUnsignedByte(path);
+        return switch (tag) {
+            case SCAN -> {
+                final String p = path + ".scan";
+                final String table = in.readString(p + ".table");
+                final int columnCount = in.readCount(p + ".columns", MIN_STRING_BYTES);
+                final List<String> columns = new ArrayList<>(columnCount);
+                for (int i = 0; i < columnCount; i++) {
+                    columns.add(in.readString(p + ".columns[" + i + "]"));
+                }
+                final int pruningCount = in.readCount(p + ".pruning", MIN_PREDICATE_BYTES);
+                final List<Predicate> pruning = new ArrayList<>(pruningCount);
+                for (int i = 0; i < pruningCount; i++) {
+                    pruning.add(readPredicate(in, p + ".pruning[" + i + "]"));
+                }
+                final Expr filter = ExprCodec.readOptional(in, p + ".filter", d);
+                yield new PlanNode.Scan(table, columns, pruning, filter);
+            }
+            case FILTER -> {
+                final PlanNode input = readNode(in, path + ".filter.input", d);
+                final Expr predicate = ExprCodec.read(in, path + ".filter.predicate", d);
+                yield new PlanNode.Filter(input, predicate);
+            }
+            case PROJECT -> {
+                final String p = path + ".project";
+                final PlanNode input = readNode(in, p + ".input", d);
+                yield new PlanNode.Project(input, readNamedList(in, p + ".items", d));
+            }
+            case AGGREGATION -> {
+                final String p = path + ".aggregation";
+                final PlanNode input = readNode(in, p + ".input", d);
+                final List<NamedExpr> keys = readNamedList(in, p + ".keys", d);
+                final int n = in.readCount(p + ".aggregates", MIN_AGGREGATE_BYTES);
+                final List<Aggregate> aggregates = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    final String ap = p + ".aggregates[" + i + "]";
+                    final int aggAt = in.position();
+                    final AggregateFunction function = FUNCTIONS.read(in, ap + ".function");
+                    final Expr argument = ExprCodec.readOptional(in, ap + ".argument", d);
+                    final String name = in.readString(ap + ".name");
+                    aggregates.add(build(in, ap, aggAt, () -> new Aggregate(function, argument, name)));
+                }
+                yield new PlanNode.Aggregation(input, keys, aggregates);
+            }
+            case JOIN -> {
+                final String p = path + ".join";
+                final PlanNode probe = readNode(in, p + ".probe", d);
+                final PlanNode build = readNode(in, p + ".build", d);
+                final JoinType type = JOIN_TYPES.read(in, p + ".type");
+                final List<Expr> probeKeys = ExprCodec.readList(in, p + ".probeKeys", d);
+                final List<Expr> buildKeys = ExprCodec.readList(in, p + ".buildKeys", d);
+                final Expr condition = ExprCodec.readOptional(in, p + ".condition", d);
+                yield new PlanNode.Join(probe, build, type, probeKeys, buildKeys, condition);
+            }
+            case ORDER_BY -> {
+                final String p = path + ".orderBy";
+                final PlanNode input = readNode(in, p + ".input", d);
+                final int n = in.readCount(p + ".keys", MIN_SORT_KEY_BYTES);
+                final List<SortKey> keys = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    final String column = in.readString(p + ".keys[" + i + "].column");
+                    keys.add(new SortKey(column, in.readBoolean(p + ".keys[" + i + "].descending")));
+                }
+                yield new PlanNode.OrderBy(input, keys, in.readLong(p + ".limit"));
+            }
+            case LIMIT -> {
+                final PlanNode input = readNode(in, path + ".limit.input", d);
+                yield new PlanNode.Limit(input, in.readLong(path + ".limit.limit"));
+            }
+            default -> throw in.error(path, at, "unknown node tag " + tag + ": expected " + SCAN + " (scan) to "
+                    + LIMIT + " (limit)");
+        };
+    }
+
+    private static void writeNamedList(final WireWriter out, final List<NamedExpr> items, final String path,
+                                       final int depth) {
+        out.writeInt(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            ExprCodec.writeNamed(out, items.get(i), path + "[" + i + "]", depth);
+        }
+    }
+
+    private static List<NamedExpr> readNamedList(final WireReader in, final String path, final int depth) {
+        final int n = in.readCount(path, ExprCodec.MIN_NAMED_EXPR_BYTES);
+        final List<NamedExpr> items = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            items.add(ExprCodec.readNamed(in, path + "[" + i + "]", depth));
+        }
+        return items;
+    }
+
+    private static void writePredicate(final WireWriter out, final Predicate predicate, final String path) {
+        require(predicate, path);
+        if (predicate instanceof Predicate.Comparison c) {
+            out.writeByte(PREDICATE_COMPARISON);
+            writeString(out, c.column(), path + ".comparison.column");
+            COMPARE_OPS.write(out, c.op());
+            out.writeLong(c.key());
+        } else if (predicate instanceof Predicate.Between b) {
+            out.writeByte(PREDICATE_BETWEEN);
+            writeString(out, b.column(), path + ".between.column");
+            out.writeLong(b.lo());
+            out.writeLong(b.hi());
+        } else if (predicate instanceof Predicate.In in) {
+            out.writeByte(PREDICATE_IN);
+            writeString(out, in.column(), path + ".in.column");
+            out.writeInt(in.size());
+            for (int i = 0; i < in.size(); i++) {
+                out.writeLong(in.key(i));
+            }
+        } else {
+            throw new IllegalStateException(path + ": " + predicate.getClass().getName() + " is a Predicate the plan"
+                    + " codec does not know: give it a tag in PlanCodec");
+        }
+    }
+
+    private static Predicate readPredicate(final WireReader in, final String path) {
+        final int at = in.position();
+        final int tag = in.readUnsignedByte(path);
+        return switch (tag) {
+            case PREDICATE_COMPARISON -> {
+                final String p = path + ".comparison";
+                final String column = in.readString(p + ".column");
+                final CompareOp op = COMPARE_OPS.read(in, p + ".op");
+                final long key = in.readLong(p + ".key");
+                yield build(in, p, at, () -> new Predicate.Comparison(column, op, key));
+            }
+            case PREDICATE_BETWEEN -> {
+                final String p = path + ".between";
+                final String column = in.readString(p + ".column");
+                final long lo = in.readLong(p + ".lo");
+                final long hi = in.readLong(p + ".hi");
+                yield build(in, p, at, () -> new Predicate.Between(column, lo, hi));
+            }
+            case PREDICATE_IN -> {
+                final String p = path + ".in";
+                final String column = in.readString(p + ".column");
+                final long[] keys = new long[in.readCount(p + ".keys", Long.BYTES)];
+                for (int i = 0; i < keys.length; i++) {
+                    keys[i] = in.readLong(p + ".keys[" + i + "]");
+                }
+                yield build(in, p, at, () -> new Predicate.In(column, keys));
+            }
+            default -> throw in.error(path, at, "unknown pruning predicate tag " + tag + ": expected "
+                    + PREDICATE_COMPARISON + " (comparison) to " + PREDICATE_IN + " (in)");
+        };
+    }
+
+    /** Writes a string that must be set. */
+    static void writeString(final WireWriter out, final String value, final String path) {
+        require(value, path);
+        try {
+            out.writeString(value);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot encode " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A value that must be set, or an error naming the field. */
+    static <T> T require(final T value, final String path) {
+        if (value == null) {
+            throw new IllegalArgumentException("cannot encode " + path + ": it is null, and only a scan's filter, a"
+                    + " join's condition, COUNT(*)'s argument and a number literal's string may be");
+        }
+        return value;
+    }
+
+    /** The nesting level when writing, or an error when a plan nests too deep to ship. */
+    static int checkDepth(final int depth, final String path) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalArgumentException("cannot encode " + path + ": the plan nests nodes and expressions"
+                    + " deeper than " + MAX_DEPTH + " levels, more than a compute node decodes");
+        }
+        return depth;
+    }
+
+    /** The nesting level when reading, or an error when the input nests too deep. */
+    static int checkDepth(final WireReader in, final int depth, final String path) {
+        if (depth > MAX_DEPTH) {
+            throw in.error(path, "nodes and expressions nest deeper than " + MAX_DEPTH
+                    + " levels, deeper than any plan this build writes");
+        }
+        return depth;
+    }
+
+    /** Runs a record constructor on decoded fields; a rule it enforces becomes an error at the record's offset. */
+    static <T> T build(final WireReader in, final String path, final int at, final Supplier<T> constructor) {
+        try {
+            return constructor.get();
+        } catch (final IllegalArgumentException e) {
+            throw in.error(path, at, e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.Aggregate;
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.zonemap.Predicate;
+import java.util.List;
+
+/** A node of a physical plan tree; {@link Plan} builds them, {@link PipelineCompiler} turns them into pipelines. */
+public sealed interface PlanNode {
+    /** Reads columns of a stored table, skipping blocks by zonemap and rows by a filter (null: none). */
+    record Scan(String table, List<String> columns, List<Predicate> pruning, Expr filter) implements PlanNode {
+        public Scan {
+            columns = List.copyOf(columns);
+            pruning = List.copyOf(pruning);
+        }
+    }
+
+    /** Keeps rows where the predicate holds. */
+    record Filter(PlanNode input, Expr predicate) implements PlanNode {
+    }
+
+    /** Computes named expressions. */
+    record Project(PlanNode input, List<NamedExpr> items) implements PlanNode {
+        public Project {
+            items = List.copyOf(items);
+        }
+    }
+
+    /** Groups by keys and computes aggregates (partial per worker, then final). */
+    record Aggregation(PlanNode input, List<NamedExpr> keys, List<Aggregate> aggregates) implements PlanNode {
+        public Aggregation {
+            keys = List.copyOf(keys);
+            aggregates = List.copyOf(aggregates);
+        }
+    }
+
+    /** A hash join: {@code build} is hashed on its keys, {@code probe} streams through it. */
+    record Join(PlanNode probe, PlanNode build, JoinType type, List<Expr> probeKeys, List<Expr> buildKeys,
+                Expr condition) implements PlanNode {
+        public Join {
+            probeKeys = List.copyOf(probeKeys);
+            buildKeys = List.copyOf(buildKeys);
+        }
+    }
+
+    /** ORDER BY, top-N when limit is not {@link io.sluice.engine.exec.Sort#NO_LIMIT}. */
+    record OrderBy(PlanNode input, List<SortKey> keys, long limit) implements PlanNode {
+        public OrderBy {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /** LIMIT without ORDER BY. */
+    record Limit(PlanNode input, long limit) implements PlanNode {
+    }
+}

@@ -1,0 +1,141 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.format.TypeKind;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.format.spi.Catalog;
+import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.Topology;
+import io.sluice.zonemap.BlockPruner;
+import io.sluice.zonemap.KeyQuantiles;
+import io.sluice.zonemap.Predicate;
+import java.util.HashMap;
+import java.util.Map;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * What the planner rules know about a plan from zonemaps alone: row estimates (upper bounds: a
+ * scan's rows after block pruning, not after its row filter) and, for a column that is a stored
+ * column passed on unchanged, that column's {@link KeyQuantiles}.
+ */
+final class PlanStats {
+    private final Catalog tables;
+    private final Map<String, KeyQuantiles> quantiles = new HashMap<>();
+
+    PlanStats(final Catalog tables) {
+        this.tables = tables;
+    }
+
+    /** A stored column a plan column comes from unchanged. */
+    record ColumnOrigin(BlockTable table, int column) {
+    }
+
+    /** Where a column of a node's output comes from, or null when it is computed. */
+    ColumnOrigin origin(final PlanNode node, final String column) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.columns().contains(column)
+                    ? new ColumnOrigin(tables.table(s.table()), tables.table(s.table()).schema().require(column)) : null;
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return origin(f.input(), column);
+        }
+        if (node instanceof PlanNode.Project p) {
+            return origin(p.input(), p.items(), column);
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            return origin(a.input(), a.keys(), column);
+        }
+        if (node instanceof PlanNode.Join j) {
+            final ColumnOrigin o = origin(j.probe(), column);
+            return o != null || j.type() == JoinType.SEMI || j.type() == JoinType.ANTI ? o : origin(j.build(), column);
+        }
+        if (node instanceof PlanNode.OrderBy o) {
+            return origin(o.input(), column);
+        }
+        return origin(((PlanNode.Limit) node).input(), column);
+    }
+
+    private ColumnOrigin origin(final PlanNode input, final Iterable<NamedExpr> items, final String column) {
+        for (final NamedExpr item : items) {
+            if (item.name().equals(column)) {
+                return item.expr() instanceof ColumnRef r ? origin(input, r.name()) : null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether a node is a scan of a table stored in the order of a column, so its blocks hold
+     * narrow key ranges that a colocated scan routes whole.
+     */
+    boolean scanSortedBy(final PlanNode node, final String column) {
+        return node instanceof PlanNode.Scan s && column.equals(tables.table(s.table()).sortKey());
+    }
+
+    /** The key statistics of a stored column, from its zonemaps (computed once per query). */
+    KeyQuantiles quantiles(final ColumnOrigin o) {
+        return quantiles.computeIfAbsent(o.table().name() + "." + o.column(), k -> KeyQuantiles.of(
+                o.table().schema().type(o.column()).kind(), o.table().zoneMaps(o.column())));
+    }
+
+    /** Range boundaries for one bucket per core of the topology from a column's zonemaps, or null when it is computed. */
+    RangeBoundaries boundaries(final PlanNode node, final String column, final Topology topology) {
+        final ColumnOrigin o = origin(node, column);
+        return o == null ? null : RangeBoundaries.plan(quantiles(o), topology);
+    }
+
+    /**
+     * Estimated distinct values of a column, or -1 when unknown: a computed column, or a string
+     * column, whose zonemap prefix keys span far more key space than it has values.
+     */
+    double distinct(final PlanNode node, final String column) {
+        final ColumnOrigin o = origin(node, column);
+        if (o == null || o.table().schema().type(o.column()).kind() == TypeKind.STRING) {
+            return -1;
+        }
+        return quantiles(o).distinctEstimate();
+    }
+
+    /** An upper estimate of a node's output rows. */
+    long rows(final PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            final BlockTable t = tables.table(s.table());
+            if (s.pruning().isEmpty()) {
+                return t.rowCount();
+            }
+            RoaringBitmap keep = RoaringBitmap.bitmapOfRange(0, t.blockCount());
+            for (final Predicate p : s.pruning()) {
+                keep = RoaringBitmap.and(keep, BlockPruner.prune(p, t));
+            }
+            long rows = 0;
+            for (final int b : keep.toArray()) {
+                rows += t.blockRowCount(b);
+            }
+            return rows;
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return rows(f.input());
+        }
+        if (node instanceof PlanNode.Project p) {
+            return rows(p.input());
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            if (a.keys().isEmpty()) {
+                return 1;
+            }
+            final long in = rows(a.input());
+            final double d = a.keys().get(0).expr() instanceof ColumnRef r ? distinct(a.input(), r.name()) : -1;
+            return d < 0 ? in : Math.min(in, (long) d);
+        }
+        if (node instanceof PlanNode.Join j) {
+            return rows(j.probe());
+        }
+        if (node instanceof PlanNode.OrderBy o) {
+            return o.limit() >= 0 ? Math.min(o.limit(), rows(o.input())) : rows(o.input());
+        }
+        final PlanNode.Limit l = (PlanNode.Limit) node;
+        return Math.min(l.limit(), rows(l.input()));
+    }
+}

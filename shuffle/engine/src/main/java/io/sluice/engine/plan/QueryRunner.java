@@ -1,0 +1,50 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.PipelineExecutor;
+import io.sluice.engine.exec.QueryResult;
+import io.sluice.format.spi.Catalog;
+import java.util.List;
+
+/**
+ * Runs plans over the tables of a catalog on a pool of worker threads: the entry point of a library
+ * user. The runner does not own the catalog.
+ */
+public final class QueryRunner implements AutoCloseable {
+    private final Catalog tables;
+    private final PipelineExecutor executor;
+    private final StrategyConfig config;
+
+    /** A runner over {@code tables} with {@code cores} worker threads and the default strategy config. */
+    public QueryRunner(final Catalog tables, final int cores) {
+        this(tables, cores, StrategyConfig.defaults());
+    }
+
+    /** A runner over {@code tables} with {@code cores} worker threads, distributing joins and group-bys by {@code config}. */
+    public QueryRunner(final Catalog tables, final int cores, final StrategyConfig config) {
+        this.tables = tables;
+        this.executor = new PipelineExecutor(cores);
+        this.config = config;
+    }
+
+    /** A query's rows and the strategy each of its joins and group-bys ran with. */
+    public record Execution(QueryResult result, List<Decision> decisions) {
+    }
+
+    /** Runs a plan and returns its rows. */
+    public QueryResult run(final Plan plan) {
+        return execute(plan).result();
+    }
+
+    /** Runs a plan and returns its rows and the strategies chosen. */
+    public Execution execute(final Plan plan) {
+        final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, executor.cores()).compile(plan);
+        executor.run(compiled.pipelines());
+        return new Execution(compiled.result().result(), compiled.decisions());
+    }
+
+    /** Stops the worker threads. */
+    @Override
+    public void close() {
+        executor.close();
+    }
+}

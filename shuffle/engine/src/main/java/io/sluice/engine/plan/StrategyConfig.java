@@ -1,0 +1,64 @@
+package io.sluice.engine.plan;
+
+import io.sluice.shuffle.operator.ShuffleOptions;
+
+/**
+ * The thresholds {@link Strategy#AUTO} decides by, and the strategy itself, in one place. The
+ * defaults follow MatrixOne (seed 003): a join is shuffled only when its build side has at least
+ * {@value #DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS} rows, a group-by only when its key has at least
+ * {@value #DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT} distinct values; below that one shared hash table
+ * or a merge of small per-core tables is cheaper than moving rows. A shuffle join that cannot be
+ * colocated moves every probe row through the shuffle, which pays only for a large hash table:
+ * from {@value #DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS} build rows (MatrixOne's ~2M). Each can
+ * be overridden with a system property ({@code sluice.strategy}, {@code sluice.join.shuffleMinBuildRows},
+ * {@code sluice.join.movingShuffleMinBuildRows}, {@code sluice.group.shuffleMinDistinct}).
+ *
+ * @param strategy                       auto, or the strategy every join and group-by is forced to
+ * @param joinShuffleMinBuildRows        estimated build rows from which auto shuffles a join it can colocate
+ * @param joinMovingShuffleMinBuildRows  estimated build rows from which auto shuffles a join whose probe
+ *                                       rows would all move (range on a key the probe is not stored by, or hash)
+ * @param groupShuffleMinDistinct        estimated distinct group keys from which auto shuffles a group-by
+ * @param shuffle                        pool budget and routing of each worker's shuffle operator
+ */
+public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, long joinMovingShuffleMinBuildRows,
+                             long groupShuffleMinDistinct, ShuffleOptions shuffle) {
+    /** Default build-side rows from which a join is shuffled. */
+    public static final long DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS = 120_000;
+    /** Default build-side rows from which a join that cannot be colocated is shuffled. */
+    public static final long DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS = 2_000_000;
+    /** Default distinct group keys from which a group-by is shuffled. */
+    public static final long DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT = 50_000;
+
+    public StrategyConfig {
+        if (strategy == null || shuffle == null) {
+            throw new IllegalArgumentException("a strategy config needs a strategy and shuffle options, got strategy="
+                    + strategy + ", shuffle=" + shuffle);
+        }
+        if (joinShuffleMinBuildRows < 0 || joinMovingShuffleMinBuildRows < 0 || groupShuffleMinDistinct < 0) {
+            throw new IllegalArgumentException("strategy thresholds must be 0 or more, got joinShuffleMinBuildRows="
+                    + joinShuffleMinBuildRows + ", joinMovingShuffleMinBuildRows=" + joinMovingShuffleMinBuildRows
+                    + ", groupShuffleMinDistinct=" + groupShuffleMinDistinct);
+        }
+    }
+
+    /** Auto with the default thresholds, overridden by system properties where set. */
+    public static StrategyConfig defaults() {
+        return new StrategyConfig(
+                Strategy.parse(System.getProperty("sluice.strategy", "auto")),
+                Long.getLong("sluice.join.shuffleMinBuildRows", DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS),
+                Long.getLong("sluice.join.movingShuffleMinBuildRows", DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
+                Long.getLong("sluice.group.shuffleMinDistinct", DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
+                ShuffleOptions.defaults());
+    }
+
+    /** The same thresholds with another strategy. */
+    public StrategyConfig withStrategy(final Strategy s) {
+        return new StrategyConfig(s, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct,
+                shuffle);
+    }
+
+    /** The same config with other auto thresholds (one build-row threshold for every join shuffle). */
+    public StrategyConfig withThresholds(final long joinBuildRows, final long groupDistinct) {
+        return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle);
+    }
+}

@@ -1,0 +1,47 @@
+package io.sluice.format;
+
+import java.util.Arrays;
+
+/**
+ * Up to {@link #MAX_ROWS} rows of a table, column by column, with a zonemap per column. A block
+ * read with a projection holds only the projected columns, in projection order.
+ */
+public record Block(int rowCount, ColumnVector[] columns, ZoneMap[] zoneMaps) {
+    /** Most rows a block or batch holds. */
+    public static final int MAX_ROWS = 8192;
+
+    public Block {
+        if (rowCount < 0 || rowCount > MAX_ROWS) {
+            throw new IllegalArgumentException("a block holds 0.." + MAX_ROWS + " rows, got " + rowCount);
+        }
+        if (columns.length != zoneMaps.length) {
+            throw new IllegalArgumentException(columns.length + " columns but " + zoneMaps.length + " zonemaps");
+        }
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i].rowCount() != rowCount) {
+                throw new IllegalArgumentException("column " + i + " has " + columns[i].rowCount()
+                        + " rows, the block " + rowCount);
+            }
+        }
+    }
+
+    /** A block whose zonemaps are computed from its columns. */
+    public static Block of(final ColumnVector... columns) {
+        final int rows = columns.length == 0 ? 0 : columns[0].rowCount();
+        final ZoneMap[] zoneMaps = new ZoneMap[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            zoneMaps[i] = ZoneMap.of(columns[i]);
+        }
+        return new Block(rows, columns, zoneMaps);
+    }
+
+    /** The column at a position. */
+    public ColumnVector column(final int index) {
+        return columns[index];
+    }
+
+    @Override
+    public String toString() {
+        return "Block[rows=" + rowCount + ", columns=" + columns.length + ", zoneMaps=" + Arrays.toString(zoneMaps) + "]";
+    }
+}

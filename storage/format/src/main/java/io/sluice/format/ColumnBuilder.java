@@ -1,0 +1,187 @@
+package io.sluice.format;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** A growable column that rows are appended to and that is cut into vectors when a block is full. */
+public final class ColumnBuilder {
+    private final ColumnType type;
+    private int size;
+    private long[] longs;
+    private int[] ints;
+    private int[] offsets;
+    private byte[] bytes;
+    private long[] nulls = new long[NullMask.words(Block.MAX_ROWS)];
+    private boolean anyNull;
+
+    public ColumnBuilder(final ColumnType type) {
+        this.type = type;
+        switch (type.kind()) {
+            case INT64, DECIMAL -> longs = new long[Block.MAX_ROWS];
+            case INT32, DATE -> ints = new int[Block.MAX_ROWS];
+            default -> {
+                offsets = new int[Block.MAX_ROWS + 1];
+                bytes = new byte[64 * 1024];
+            }
+        }
+    }
+
+    /** The column's type. */
+    public ColumnType type() {
+        return type;
+    }
+
+    /** Rows appended so far. */
+    public int size() {
+        return size;
+    }
+
+    /** Appends an INT64 or DECIMAL (already scaled) value. */
+    public void appendLong(final long value) {
+        if (longs == null) {
+            throw wrongType("a 64-bit value");
+        }
+        if (size == longs.length) {
+            longs = Arrays.copyOf(longs, size * 2);
+        }
+        longs[size++] = value;
+    }
+
+    /** Appends an INT32 or DATE (days since epoch) value. */
+    public void appendInt(final int value) {
+        if (ints == null) {
+            throw wrongType("a 32-bit value");
+        }
+        if (size == ints.length) {
+            ints = Arrays.copyOf(ints, size * 2);
+        }
+        ints[size++] = value;
+    }
+
+    /** Appends a string's UTF-8 bytes. */
+    public void appendString(final byte[] value, final int offset, final int length) {
+        if (offsets == null) {
+            throw wrongType("a string");
+        }
+        if (size + 1 == offsets.length) {
+            offsets = Arrays.copyOf(offsets, offsets.length * 2);
+        }
+        final int end = offsets[size] + length;
+        if (end > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(end, bytes.length * 2));
+        }
+        System.arraycopy(value, offset, bytes, offsets[size], length);
+        offsets[++size] = end;
+    }
+
+    /** Appends a string. */
+    public void appendString(final String value) {
+        final byte[] b = value.getBytes(StandardCharsets.UTF_8);
+        appendString(b, 0, b.length);
+    }
+
+    /** Appends a null. */
+    public void appendNull() {
+        final int row = size;
+        switch (type.kind()) {
+            case INT64, DECIMAL -> appendLong(0);
+            case INT32, DATE -> appendInt(0);
+            default -> appendString(bytes, 0, 0);
+        }
+        if (NullMask.words(row + 1) > nulls.length) {
+            nulls = Arrays.copyOf(nulls, nulls.length * 2);
+        }
+        NullMask.setNull(nulls, row);
+        anyNull = true;
+    }
+
+    /** Whether a row is null. */
+    public boolean isNull(final int row) {
+        return anyNull && NullMask.isNull(nulls, row);
+    }
+
+    /** Compares two rows by value (nulls first), for sorting. */
+    public int compareRows(final int a, final int b) {
+        final boolean na = isNull(a);
+        final boolean nb = isNull(b);
+        if (na || nb) {
+            return Boolean.compare(!na, !nb);
+        }
+        return switch (type.kind()) {
+            case INT64, DECIMAL -> Long.compare(longs[a], longs[b]);
+            case INT32, DATE -> Integer.compare(ints[a], ints[b]);
+            default -> Arrays.compareUnsigned(bytes, offsets[a], offsets[a + 1], bytes, offsets[b], offsets[b + 1]);
+        };
+    }
+
+    /** A vector of rows {@code [from, from + count)}. */
+    public ColumnVector build(final int from, final int count) {
+        return gather(null, from, count);
+    }
+
+    /** A vector of rows {@code rows[from .. from + count)} (or {@code from..} directly when rows is null). */
+    public ColumnVector gather(final int[] rows, final int from, final int count) {
+        long[] vectorNulls = null;
+        if (anyNull) {
+            vectorNulls = new long[NullMask.words(count)];
+            boolean any = false;
+            for (int i = 0; i < count; i++) {
+                if (NullMask.isNull(nulls, row(rows, from, i))) {
+                    NullMask.setNull(vectorNulls, i);
+                    any = true;
+                }
+            }
+            if (!any) {
+                vectorNulls = null;
+            }
+        }
+        switch (type.kind()) {
+            case INT64, DECIMAL -> {
+                final long[] values = new long[count];
+                for (int i = 0; i < count; i++) {
+                    values[i] = longs[row(rows, from, i)];
+                }
+                return new LongVector(type, values, count, vectorNulls);
+            }
+            case INT32, DATE -> {
+                final int[] values = new int[count];
+                for (int i = 0; i < count; i++) {
+                    values[i] = ints[row(rows, from, i)];
+                }
+                return new IntVector(type, values, count, vectorNulls);
+            }
+            default -> {
+                final int[] vectorOffsets = new int[count + 1];
+                int total = 0;
+                for (int i = 0; i < count; i++) {
+                    final int r = row(rows, from, i);
+                    total += offsets[r + 1] - offsets[r];
+                    vectorOffsets[i + 1] = total;
+                }
+                final byte[] vectorBytes = new byte[total];
+                for (int i = 0; i < count; i++) {
+                    final int r = row(rows, from, i);
+                    System.arraycopy(bytes, offsets[r], vectorBytes, vectorOffsets[i], offsets[r + 1] - offsets[r]);
+                }
+                return StringVector.plain(vectorOffsets, vectorBytes, count, vectorNulls);
+            }
+        }
+    }
+
+    private static int row(final int[] rows, final int from, final int i) {
+        return rows == null ? from + i : rows[from + i];
+    }
+
+    /** Forgets all rows, keeping the arrays. */
+    public void clear() {
+        size = 0;
+        if (anyNull) {
+            Arrays.fill(nulls, 0);
+            anyNull = false;
+        }
+    }
+
+    private IllegalArgumentException wrongType(final String what) {
+        return new IllegalArgumentException("cannot append " + what + " to a " + type + " column");
+    }
+}

@@ -1,0 +1,74 @@
+package io.sluice.format;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A column's logical type: its {@link TypeKind} plus precision and scale for decimals.
+ *
+ * <p>The text form, used by schemas on the command line and in manifests, is one of
+ * {@code int64}, {@code int32}, {@code decimal(p,s)}, {@code date}, {@code string}.
+ */
+public record ColumnType(TypeKind kind, int precision, int scale) {
+    /** Largest precision a scaled long holds exactly. */
+    public static final int MAX_DECIMAL_PRECISION = 18;
+
+    public static final ColumnType INT64 = new ColumnType(TypeKind.INT64, 0, 0);
+    public static final ColumnType INT32 = new ColumnType(TypeKind.INT32, 0, 0);
+    public static final ColumnType DATE = new ColumnType(TypeKind.DATE, 0, 0);
+    public static final ColumnType STRING = new ColumnType(TypeKind.STRING, 0, 0);
+
+    private static final Pattern DECIMAL_PATTERN =
+            Pattern.compile("decimal\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
+
+    public ColumnType {
+        if (kind == TypeKind.DECIMAL) {
+            if (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision) {
+                throw new IllegalArgumentException("decimal(" + precision + "," + scale + ") is not supported:"
+                        + " precision must be 1.." + MAX_DECIMAL_PRECISION + " and scale 0..precision");
+            }
+        } else if (precision != 0 || scale != 0) {
+            throw new IllegalArgumentException(kind + " takes no precision or scale");
+        }
+    }
+
+    /** A DECIMAL(precision, scale) type. */
+    public static ColumnType decimal(final int precision, final int scale) {
+        return new ColumnType(TypeKind.DECIMAL, precision, scale);
+    }
+
+    /** Parses the text form; the error lists the accepted forms. */
+    public static ColumnType parse(final String text) {
+        final String t = text.trim().toLowerCase(Locale.ROOT);
+        switch (t) {
+            case "int64", "bigint", "long" -> {
+                return INT64;
+            }
+            case "int32", "int", "integer" -> {
+                return INT32;
+            }
+            case "date" -> {
+                return DATE;
+            }
+            case "string", "varchar", "text" -> {
+                return STRING;
+            }
+            default -> {
+                final Matcher m = DECIMAL_PATTERN.matcher(t);
+                if (m.matches()) {
+                    return decimal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                }
+                throw new IllegalArgumentException("unknown column type '" + text
+                        + "': use int64, int32, decimal(p,s), date or string");
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind == TypeKind.DECIMAL
+                ? "decimal(" + precision + "," + scale + ")"
+                : kind.name().toLowerCase(Locale.ROOT);
+    }
+}

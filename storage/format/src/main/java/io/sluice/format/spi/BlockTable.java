@@ -1,0 +1,64 @@
+package io.sluice.format.spi;
+
+import io.sluice.format.Block;
+import io.sluice.format.Schema;
+import io.sluice.format.ZoneMap;
+
+/**
+ * A table stored as blocks of at most {@link Block#MAX_ROWS} rows, each with a zonemap per column:
+ * what Sluice needs from any storage to plan over it and scan it.
+ *
+ * <p>Planning reads only {@link #schema()}, {@link #blockCount()} and the zonemaps; a scan calls
+ * {@link #readBlock} for the blocks it keeps. Implementations must be safe to call from several
+ * threads at once, and must answer the same for the same block for as long as a query runs.
+ */
+public interface BlockTable {
+    /** The table's name, as plans refer to it. */
+    String name();
+
+    /** The columns, in block column order. */
+    Schema schema();
+
+    /** Number of blocks; blocks are numbered from 0. */
+    int blockCount();
+
+    /** Rows in a block. */
+    int blockRowCount(int block);
+
+    /**
+     * The zonemap of a column in a block. It must bound the block's values (a wider zonemap than
+     * the values only costs pruning and whole-block routing; a narrower one gives wrong answers).
+     */
+    ZoneMap zoneMap(int block, int column);
+
+    /**
+     * Reads a block: the columns at {@code projection}, in that order (every column, in schema
+     * order, when {@code projection} is empty). The block's zonemaps are those of its columns.
+     *
+     * @throws io.sluice.format.StorageException when the block cannot be read, naming it
+     */
+    Block readBlock(int block, int... projection);
+
+    /** The column rows are sorted by, or null when they are in no known order. */
+    default String sortKey() {
+        return null;
+    }
+
+    /** Total rows. */
+    default long rowCount() {
+        long rows = 0;
+        for (int b = 0; b < blockCount(); b++) {
+            rows += blockRowCount(b);
+        }
+        return rows;
+    }
+
+    /** The zonemaps of one column, one per block in block order. */
+    default ZoneMap[] zoneMaps(final int column) {
+        final ZoneMap[] result = new ZoneMap[blockCount()];
+        for (int b = 0; b < result.length; b++) {
+            result[b] = zoneMap(b, column);
+        }
+        return result;
+    }
+}

@@ -1,0 +1,15 @@
+package io.sluice.format.spi;
+
+/**
+ * Finds the tables a plan names. The catalog owns the tables it returns (they stay usable until the
+ * catalog is closed, if it can be); callers never close them.
+ */
+@FunctionalInterface
+public interface Catalog {
+    /**
+     * The table of that name.
+     *
+     * @throws io.sluice.format.StorageException when there is none, naming it
+     */
+    BlockTable table(String name);
+}

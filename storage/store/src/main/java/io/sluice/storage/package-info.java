@@ -1,0 +1,12 @@
+/**
+ * Sluice's own block store: a store directory of tables, each a manifest, a zonemap index and one
+ * block file per block (in the {@link io.sluice.format.BlockLayout block layout}), written by
+ * {@link io.sluice.storage.TableWriter} and read through memory mappings (Chronicle Bytes).
+ * {@link io.sluice.storage.Table} is one implementation of the storage SPI
+ * ({@link io.sluice.format.spi.BlockTable}); {@link io.sluice.storage.StoreCatalog} serves a store's
+ * tables to the planner and the scans.
+ *
+ * <p>Every read verifies checksums and bounds, so a corrupt or truncated file is a
+ * {@link io.sluice.format.CorruptBlockException} naming the file and block, never wrong rows.
+ */
+package io.sluice.storage;
