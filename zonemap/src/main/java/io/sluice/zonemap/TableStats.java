@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A table's statistics from its zonemaps alone (no ANALYZE, no data scan): the row count and a
- * {@link ColumnStats} per column. Built from a Sluice {@link Table}, or from a schema plus
+ * {@link ColumnStats} per column. Built from any {@link BlockTable} of the storage SPI, or from a schema plus
  * per-column zonemap arrays handed in by another storage engine.
  */
 public final class TableStats {

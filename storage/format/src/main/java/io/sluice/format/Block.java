@@ -40,6 +40,31 @@ public record Block(int rowCount, ColumnVector[] columns, ZoneMap[] zoneMaps) {
         return columns[index];
     }
 
+    /**
+     * The columns at {@code projection}, in that order, with their zonemaps (this block itself when
+     * {@code projection} is empty): what {@link io.sluice.format.spi.BlockTable#readBlock} returns
+     * for a table that holds whole blocks.
+     *
+     * @param projection column positions in this block
+     * @return a block of those columns, sharing their vectors
+     */
+    public Block project(final int... projection) {
+        if (projection.length == 0) {
+            return this;
+        }
+        final ColumnVector[] projected = new ColumnVector[projection.length];
+        final ZoneMap[] projectedZoneMaps = new ZoneMap[projection.length];
+        for (int i = 0; i < projection.length; i++) {
+            final int c = projection[i];
+            if (c < 0 || c >= columns.length) {
+                throw new IndexOutOfBoundsException("column " + c + " of a block with " + columns.length + " columns");
+            }
+            projected[i] = columns[c];
+            projectedZoneMaps[i] = zoneMaps[c];
+        }
+        return new Block(rowCount, projected, projectedZoneMaps);
+    }
+
     @Override
     public String toString() {
         return "Block[rows=" + rowCount + ", columns=" + columns.length + ", zoneMaps=" + Arrays.toString(zoneMaps) + "]";
