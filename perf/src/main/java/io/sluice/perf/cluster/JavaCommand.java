@@ -1,6 +1,5 @@
 package io.sluice.perf.cluster;
 
-import io.sluice.perf.cli.SluiceCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +15,12 @@ import java.util.Properties;
  * arguments, then a subcommand and its arguments.
  */
 public final class JavaCommand {
+    /**
+     * The {@code sluice} command's main class, by name: the command line sits above this package, which
+     * only starts it.
+     */
+    public static final String MAIN_CLASS = "io.sluice.perf.cli.SluiceCommand";
+
     private JavaCommand() {
     }
 
@@ -47,7 +52,7 @@ public final class JavaCommand {
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(SluiceCommand.class.getName());
+        command.add(MAIN_CLASS);
         command.addAll(args);
         return command;
     }
