@@ -6,21 +6,15 @@ import io.sluice.format.ColumnVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example a storage engine copies to embed Sluice: it describes its own blocks by zonemaps,
- * and gets boundaries, a scan assignment and a bucket function back. Only the public API of
- * sluice-shuffle (and the storage value types it takes) is used. The code between the markers
- * is the one shown in the README; {@link #theDocumentShowsThisCode} keeps them identical.
+ * A storage engine that describes its blocks by zonemap arrays alone (no {@code BlockTable}) gets
+ * boundaries, a scan assignment and a bucket function back, through the public API only.
  */
-class EmbeddingExampleTest {
+class ColocationFromZoneMapsTest {
     @Test
     void aStorageEngineRangeShufflesItsOwnBlocks() {
-        // example:start
         // The engine's table: 12 blocks clustered by a 64-bit key, block i holding keys
         // [10000 i, 10000 i + 9999] in 4096 rows, none of them null.
         final ZoneMap[] zoneMaps = new ZoneMap[12];
@@ -65,19 +59,6 @@ class EmbeddingExampleTest {
         buckets.buckets(new ColumnVector[] {keys}, 4, bucketOfRow);
         assertThat(bucketOfRow).containsExactly(0, 1, 2, 5);
         assertThat(boundaries.topology().cnOf(bucketOfRow[3])).isEqualTo(2);
-        // example:end
     }
 
-    @Test
-    void theDocumentShowsThisCode() throws IOException {
-        final String source = Files.readString(Path.of("src/test/java/io/sluice/shuffle/EmbeddingExampleTest.java"));
-        final String start = "// example:start\n";
-        final String example = source.substring(source.indexOf(start) + start.length(), source.indexOf("        // example:end"));
-        final StringBuilder unindented = new StringBuilder();
-        for (final String line : example.split("\n", -1)) {
-            unindented.append(line.startsWith("        ") ? line.substring(8) : line).append('\n');
-        }
-        final Path doc = Path.of("../../README.md");
-        assertThat(Files.readString(doc)).contains(unindented.toString().stripTrailing());
-    }
 }

@@ -6,21 +6,14 @@ import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
 import io.sluice.format.TypeKind;
 import io.sluice.shuffle.RangeBucketFunction;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/**
- * The README's example of a storage engine running the shuffle operator over its own batches;
- * {@link #theReadmeShowsThisCode} keeps the two identical.
- */
-class ShuffleEmbeddingExampleTest {
+/** A storage engine runs the shuffle operator over batches of its own, push-style with a callback. */
+class ShuffleCallbackTest {
     @Test
     void shuffleOwnBatchesWithACallback() {
-        // example:start
         // Two batches of (key, value) rows from the engine; the second knows it is sorted by key.
         final Schema schema = Schema.parse("k:int64,v:int64");
         final Batch mixed = Batch.of(LongVector.ofInt64(5, 250, 120, 7), LongVector.ofInt64(1, 2, 3, 4));
@@ -43,21 +36,5 @@ class ShuffleEmbeddingExampleTest {
                 "bucket 2: 250", "bucket 2: 300", "bucket 2: 301", "bucket 2: 302");
         assertThat(counters.wholeBatchRoutes()).isEqualTo(1); // the sorted batch moved without per-row work
         assertThat(counters.rowsOut()).isEqualTo(7);
-        // example:end
     }
-
-    @Test
-    void theReadmeShowsThisCode() throws IOException {
-        final String source = Files.readString(
-                Path.of("src/test/java/io/sluice/shuffle/operator/ShuffleEmbeddingExampleTest.java"));
-        final String start = "// example:start\n";
-        final String example = source.substring(source.indexOf(start) + start.length(),
-                source.indexOf("        // example:end"));
-        final StringBuilder unindented = new StringBuilder();
-        for (final String line : example.split("\n", -1)) {
-            unindented.append(line.startsWith("        ") ? line.substring(8) : line).append('\n');
-        }
-        assertThat(Files.readString(Path.of("../../README.md"))).contains(unindented.toString().stripTrailing());
-    }
-
 }
