@@ -25,6 +25,9 @@ public final class BlockPruner {
     /**
      * The blocks of a stored table that may match, from its zonemap index.
      *
+     * @param predicate the filter, on one of the table's columns
+     * @param table     the table whose zonemaps are read
+     * @return the numbers of the blocks that may hold a matching row; empty when none can
      * @throws IllegalArgumentException when the table has no column of the predicate's name (the
      *                                  message lists the columns)
      */
@@ -40,8 +43,13 @@ public final class BlockPruner {
      * The blocks that may match, given the predicate's column's zonemaps (one per block, in block
      * order) and its kind.
      *
-     * @throws IllegalArgumentException when the zonemaps are absent (null or empty), hold a null
-     *                                  entry, or one is inconsistent; the message names the column
+     * @param predicate the filter, not null
+     * @param kind      the kind of the predicate's column, not null
+     * @param zoneMaps  that column's zonemap in every block, in block order
+     * @return the positions in {@code zoneMaps} of the blocks that may hold a matching row
+     * @throws IllegalArgumentException when the predicate or kind is null, or the zonemaps are absent
+     *                                  (null or empty), hold a null entry, or one is inconsistent; the
+     *                                  message names the column
      */
     public static RoaringBitmap prune(final Predicate predicate, final TypeKind kind, final ZoneMap[] zoneMaps) {
         if (predicate == null || kind == null) {

@@ -31,6 +31,20 @@ import io.sluice.format.ZoneMap;
  */
 public record ColumnStats(String column, TypeKind kind, long rowCount, long nullCount, long min, long max,
                           long distinctCount) {
+    /**
+     * Checks that the counts are consistent.
+     *
+     * @param column        the column's name
+     * @param kind          the column's kind, which fixes how keys compare
+     * @param rowCount      rows, nulls included
+     * @param nullCount     null rows
+     * @param min           smallest key over all blocks
+     * @param max           largest key over all blocks
+     * @param distinctCount estimated distinct non-null values
+     * @throws IllegalArgumentException when a count is negative, the nulls exceed the rows, or the
+     *                                  distinct count exceeds the non-null rows; the message names the
+     *                                  column
+     */
     public ColumnStats {
         if (rowCount < 0 || nullCount < 0 || nullCount > rowCount) {
             throw new IllegalArgumentException("column '" + column + "': need 0 <= nullCount <= rowCount, got "
@@ -45,6 +59,10 @@ public record ColumnStats(String column, TypeKind kind, long rowCount, long null
     /**
      * Derives a column's statistics from its zonemaps, one per block in block order.
      *
+     * @param column   the column's name, for the result and for error messages
+     * @param kind     the column's kind, which fixes how keys compare
+     * @param zoneMaps the column's zonemap in every block, in block order
+     * @return the column's counts, key range and distinct estimate
      * @throws IllegalArgumentException when the zonemaps are absent (null or empty), hold a null
      *                                  entry, or one is inconsistent; the message names the column
      */
@@ -77,12 +95,20 @@ public record ColumnStats(String column, TypeKind kind, long rowCount, long null
         return new ColumnStats(column, kind, rows, nulls, min, max, DistinctEstimator.estimate(kind, zoneMaps));
     }
 
-    /** Rows that are not null. */
+    /**
+     * Rows that are not null.
+     *
+     * @return {@code rowCount - nullCount}
+     */
     public long nonNullCount() {
         return rowCount - nullCount;
     }
 
-    /** Whether at least one row is not null (otherwise min and max mean nothing). */
+    /**
+     * Whether at least one row is not null (otherwise min and max mean nothing).
+     *
+     * @return true when some row has a value
+     */
     public boolean hasValues() {
         return nullCount < rowCount;
     }

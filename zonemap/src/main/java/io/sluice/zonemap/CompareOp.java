@@ -19,7 +19,11 @@ public enum CompareOp {
         this.symbol = symbol;
     }
 
-    /** The SQL symbol, for display. */
+    /**
+     * The SQL symbol, for display.
+     *
+     * @return {@code =}, {@code <}, {@code <=}, {@code >} or {@code >=}
+     */
     public String symbol() {
         return symbol;
     }

@@ -58,7 +58,14 @@ public final class KeyQuantiles {
         this.defaultCuts = cuts(DEFAULT_CUT_POINTS);
     }
 
-    /** Quantiles of one key column from its zonemaps, one per block in block order. */
+    /**
+     * Quantiles of one key column from its zonemaps, one per block in block order.
+     *
+     * @param kind     the key column's kind
+     * @param zoneMaps the key column's zonemap in every block, in block order; empty for no blocks
+     * @return the quantiles, sweeping at most {@link #DEFAULT_MAX_BLOCKS} blocks
+     * @throws IllegalArgumentException as {@link #requireValid} does
+     */
     public static KeyQuantiles of(final TypeKind kind, final ZoneMap[] zoneMaps) {
         return of(kind, zoneMaps, DEFAULT_MAX_BLOCKS);
     }
@@ -67,8 +74,13 @@ public final class KeyQuantiles {
      * Quantiles of one key column, sweeping at most {@code maxBlocks} blocks (a deterministic
      * sample of them when there are more).
      *
+     * @param kind      the key column's kind
+     * @param zoneMaps  the key column's zonemap in every block, in block order; empty for no blocks
+     * @param maxBlocks most blocks the sweep reads, 1 or more
+     * @return the quantiles
      * @throws IllegalArgumentException naming the block and the rule when a zonemap is absent or
-     *                                  inconsistent (negative counts, more nulls than rows, min above max)
+     *                                  inconsistent (negative counts, more nulls than rows, min above max),
+     *                                  or when {@code maxBlocks} is below 1
      */
     public static KeyQuantiles of(final TypeKind kind, final ZoneMap[] zoneMaps, final int maxBlocks) {
         requireValid(kind, zoneMaps);
@@ -129,6 +141,11 @@ public final class KeyQuantiles {
     /**
      * Checks zonemaps handed in by a caller the way {@link #of} does: present, one per block, each
      * consistent; the message names the block and the rule.
+     *
+     * @param kind     the key column's kind, not null
+     * @param zoneMaps the key column's zonemaps, one per block, none null
+     * @throws IllegalArgumentException when the kind or the array is null, or a zonemap is null or
+     *                                  inconsistent
      */
     public static void requireValid(final TypeKind kind, final ZoneMap[] zoneMaps) {
         if (kind == null) {
@@ -159,59 +176,105 @@ public final class KeyQuantiles {
         return zm;
     }
 
-    /** The key's kind. */
+    /**
+     * The key's kind.
+     *
+     * @return the kind the zonemaps were read as
+     */
     public TypeKind kind() {
         return kind;
     }
 
-    /** Blocks described. */
+    /**
+     * Blocks described.
+     *
+     * @return the number of zonemaps given, including blocks without values
+     */
     public int blockCount() {
         return blockCount;
     }
 
-    /** Blocks the sweep used: all blocks with a non-null key, or a sample of them past the threshold. */
+    /**
+     * Blocks the sweep used: all blocks with a non-null key, or a sample of them past the threshold.
+     *
+     * @return 0 to the number of blocks with a non-null key
+     */
     public int sweptBlocks() {
         return sweptBlocks;
     }
 
-    /** Whether the sweep ran over a sample of the blocks. */
+    /**
+     * Whether the sweep ran over a sample of the blocks.
+     *
+     * @return true when some blocks with values were left out of the sweep
+     */
     public boolean sampled() {
         return sweptBlocks < blocksWithValues;
     }
 
-    /** Rows in all blocks. */
+    /**
+     * Rows in all blocks.
+     *
+     * @return the total row count, nulls included
+     */
     public long rowCount() {
         return rowCount;
     }
 
-    /** Rows whose key is null. */
+    /**
+     * Rows whose key is null.
+     *
+     * @return the null count over all blocks
+     */
     public long nullCount() {
         return nullCount;
     }
 
-    /** Rows whose key is not null. */
+    /**
+     * Rows whose key is not null.
+     *
+     * @return {@code rowCount() - nullCount()}
+     */
     public long nonNullCount() {
         return rowCount - nullCount;
     }
 
-    /** Whether any row has a non-null key; without one there are no cut points to give. */
+    /**
+     * Whether any row has a non-null key; without one there are no cut points to give.
+     *
+     * @return true when some block has a non-null key
+     */
     public boolean hasValues() {
         return !density.isEmpty();
     }
 
-    /** The smallest key (valid when {@link #hasValues()}). */
+    /**
+     * The smallest key (valid when {@link #hasValues()}).
+     *
+     * @return the least zonemap min over all blocks
+     * @throws IllegalStateException when no row has a non-null key
+     */
     public long min() {
         requireValues("min");
         return KeySpace.fromSigned(kind, signedMin);
     }
 
-    /** The largest key (valid when {@link #hasValues()}). */
+    /**
+     * The largest key (valid when {@link #hasValues()}).
+     *
+     * @return the greatest zonemap max over all blocks
+     * @throws IllegalStateException when no row has a non-null key
+     */
     public long max() {
         requireValues("max");
         return KeySpace.fromSigned(kind, signedMax);
     }
 
-    /** The 1023 default equi-depth cut points: key {@code i} has about {@code (i + 1) / 1024} of the rows below it. */
+    /**
+     * The 1023 default equi-depth cut points: key {@code i} has about {@code (i + 1) / 1024} of the rows below it.
+     *
+     * @return a new array of {@link #DEFAULT_CUT_POINTS} non-decreasing keys, empty when there are no values
+     */
     public long[] cutPoints() {
         return defaultCuts.clone();
     }
@@ -223,6 +286,8 @@ public final class KeyQuantiles {
      * the column has no non-null key.
      *
      * @param n 0..{@value #MAX_CUT_POINTS}
+     * @return a new array of {@code n} keys, or an empty one when there are no values
+     * @throws IllegalArgumentException when {@code n} is outside 0..{@value #MAX_CUT_POINTS}
      */
     public long[] cutPoints(final int n) {
         if (n < 0 || n > MAX_CUT_POINTS) {
@@ -244,7 +309,12 @@ public final class KeyQuantiles {
         return cuts;
     }
 
-    /** Estimated non-null rows whose key is below {@code key}. */
+    /**
+     * Estimated non-null rows whose key is below {@code key}.
+     *
+     * @param key a zonemap key of this column's kind
+     * @return 0 to about {@link #nonNullCount()} (an estimate, as a double)
+     */
     public double rowsBelow(final long key) {
         return density.rowsBelow(KeySpace.toSigned(kind, key));
     }
@@ -254,6 +324,8 @@ public final class KeyQuantiles {
      * {@value #UNIFORMITY_BINS} equal-width bins over [min, max] divided by the fullest bin's.
      * 1 means perfectly uniform; a key with a peak holding a tenth of the rows scores at most
      * about 0.01. 1 when there are no values.
+     *
+     * @return the uniformity, in (0, 1]
      */
     public double uniformity() {
         return uniformity;
@@ -264,6 +336,8 @@ public final class KeyQuantiles {
      * blocks, the probability that the first one's key lies in the second one's block range.
      * 0 for disjoint blocks (a table clustered by the key), 1 when every block covers the same
      * range (an unclustered key, whose zonemaps cannot show its skew).
+     *
+     * @return the overlap, in [0, 1]
      */
     public double overlap() {
         return density.overlap();
@@ -272,6 +346,8 @@ public final class KeyQuantiles {
     /**
      * Estimated distinct non-null keys: at most one per integer key in the blocks' ranges and one
      * per row. For strings it counts distinct 8-byte prefixes, which is what a range split can tell apart.
+     *
+     * @return the estimate, 0 to about {@link #nonNullCount()}
      */
     public double distinctEstimate() {
         return density.distinctEstimate();

@@ -23,6 +23,15 @@ public record BoundaryConfig(double uniformityThreshold, int minDistinctPerBucke
     public static final BoundaryConfig DEFAULT = new BoundaryConfig(DEFAULT_UNIFORMITY_THRESHOLD,
             DEFAULT_MIN_DISTINCT_PER_BUCKET, KeyQuantiles.DEFAULT_MAX_BLOCKS);
 
+    /**
+     * Checks each threshold against its range.
+     *
+     * @param uniformityThreshold  uniformity from which equal-width ranges are taken, in [0, 1]
+     * @param minDistinctPerBucket estimated distinct keys needed per bucket for a range split, at least 1
+     * @param maxSweptBlocks       blocks the quantile sweep reads before it samples, at least 1
+     * @throws IllegalArgumentException when a value is out of range; the message gives the range and
+     *                                  the default
+     */
     public BoundaryConfig {
         if (!(uniformityThreshold >= 0 && uniformityThreshold <= 1)) {
             throw new IllegalArgumentException("uniformity threshold " + uniformityThreshold
@@ -38,17 +47,35 @@ public record BoundaryConfig(double uniformityThreshold, int minDistinctPerBucke
         }
     }
 
-    /** This config with another uniformity threshold. */
+    /**
+     * This config with another uniformity threshold.
+     *
+     * @param threshold uniformity from which equal-width ranges are taken, in [0, 1]
+     * @return a new config, the other thresholds unchanged
+     * @throws IllegalArgumentException when {@code threshold} is outside [0, 1]
+     */
     public BoundaryConfig withUniformityThreshold(final double threshold) {
         return new BoundaryConfig(threshold, minDistinctPerBucket, maxSweptBlocks);
     }
 
-    /** This config with another minimum of distinct keys per bucket. */
+    /**
+     * This config with another minimum of distinct keys per bucket.
+     *
+     * @param min estimated distinct keys needed per bucket for a range split, at least 1
+     * @return a new config, the other thresholds unchanged
+     * @throws IllegalArgumentException when {@code min} is below 1
+     */
     public BoundaryConfig withMinDistinctPerBucket(final int min) {
         return new BoundaryConfig(uniformityThreshold, min, maxSweptBlocks);
     }
 
-    /** This config with another sampling threshold. */
+    /**
+     * This config with another sampling threshold.
+     *
+     * @param max blocks the quantile sweep reads before it samples, at least 1
+     * @return a new config, the other thresholds unchanged
+     * @throws IllegalArgumentException when {@code max} is below 1
+     */
     public BoundaryConfig withMaxSweptBlocks(final int max) {
         return new BoundaryConfig(uniformityThreshold, minDistinctPerBucket, max);
     }

@@ -13,12 +13,20 @@ public enum BoundaryMethod {
     /** No ranges: a hash of the key picks the bucket (see {@link HashReason} for why). */
     HASH;
 
-    /** Whether buckets are key ranges (and so can colocate). */
+    /**
+     * Whether buckets are key ranges (and so can colocate).
+     *
+     * @return true for every method but {@link #HASH}
+     */
     public boolean isRange() {
         return this != HASH;
     }
 
-    /** The name shown to users: {@code range-uniform}, {@code range-quantile}, {@code range-given}, {@code hash}. */
+    /**
+     * The name shown to users: {@code range-uniform}, {@code range-quantile}, {@code range-given}, {@code hash}.
+     *
+     * @return the constant's name in lower case, {@code _} written as {@code -}
+     */
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

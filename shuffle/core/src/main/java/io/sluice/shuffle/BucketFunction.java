@@ -12,13 +12,21 @@ public interface BucketFunction {
     /** Where rows with a null key go (a join never matches them; a group-by keeps them together). */
     int NULL_BUCKET = 0;
 
-    /** Number of buckets. */
+    /**
+     * Number of buckets.
+     *
+     * @return 1 to {@link Topology#MAX_BUCKETS}; buckets are numbered from 0
+     */
     int bucketCount();
 
     /**
      * Computes the bucket of rows {@code [0, rowCount)} into {@code out}.
      *
-     * @param keys the key columns (range functions take exactly one)
+     * @param keys     the key columns (range functions take exactly one)
+     * @param rowCount rows to bucket, at most each key column's row count
+     * @param out      receives the bucket of row {@code i} at index {@code i}; at least {@code rowCount} long
+     * @throws IllegalArgumentException when the number or the kinds of the key columns do not fit the
+     *                                  function
      */
     void buckets(ColumnVector[] keys, int rowCount, int[] out);
 
@@ -26,6 +34,9 @@ public interface BucketFunction {
      * The one bucket that every non-null key within a zonemap's [min, max] maps to, or -1 when the
      * range may span buckets (or the function cannot tell, as hashing cannot unless min == max).
      * Lets a batch or block go to its bucket whole, without per-row work.
+     *
+     * @param keyRange the zonemap of the key column over the rows in question
+     * @return the bucket all those rows go to, {@link #NULL_BUCKET} when every row's key is null, or -1
      */
     int bucketOfRange(ZoneMap keyRange);
 
@@ -34,6 +45,9 @@ public interface BucketFunction {
      * kinds, in order; throws {@link IllegalArgumentException} naming the column, its kind and the
      * kinds taken otherwise. A mismatched kind would not fail later: it would put rows in the wrong
      * buckets (a string prefix key read as a signed number, say). The default accepts anything.
+     *
+     * @param keyKinds the kinds of the key columns the plan will pass, in order
+     * @throws IllegalArgumentException when the count or a kind does not fit the function
      */
     default void checkKeyKinds(final TypeKind... keyKinds) {
     }
@@ -42,6 +56,10 @@ public interface BucketFunction {
      * Whether a key column of kind {@code actual} may stand where {@code expected} was declared: the
      * same kind, or 32- and 64-bit integers for each other (they bucket alike, so an INT32 key joins
      * an INT64 key).
+     *
+     * @param expected the kind the function was declared with
+     * @param actual   the kind of the column handed in
+     * @return true when rows of {@code actual} bucket as {@code expected} would
      */
     static boolean compatibleKinds(final TypeKind expected, final TypeKind actual) {
         return expected == actual

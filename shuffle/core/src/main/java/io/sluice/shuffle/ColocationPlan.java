@@ -19,18 +19,43 @@ import io.sluice.zonemap.KeyQuantiles;
  * @param assignment  which CN and core scans each block of the table the zonemaps describe
  */
 public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, ScanAssignment assignment) {
+    /**
+     * Checks that no part is missing.
+     *
+     * @param stats      the key's statistics
+     * @param boundaries the bucket boundaries
+     * @param assignment the colocated scan assignment
+     * @throws IllegalArgumentException when any of them is null
+     */
     public ColocationPlan {
         if (stats == null || boundaries == null || assignment == null) {
             throw new IllegalArgumentException("a colocation plan needs stats, boundaries and an assignment");
         }
     }
 
-    /** Plans from one key column's zonemaps (one per block, in block order) with the default thresholds. */
+    /**
+     * Plans from one key column's zonemaps (one per block, in block order) with the default thresholds.
+     *
+     * @param kind        the key column's kind; string zonemaps hold {@link io.sluice.format.StringKey} prefix keys
+     * @param keyZoneMaps one zonemap per block, in block order
+     * @param topology    the CNs x cores the shuffle runs on
+     * @return the statistics, boundaries and scan assignment
+     * @throws IllegalArgumentException naming the value and the rule on absent or inconsistent input
+     */
     public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology) {
         return of(kind, keyZoneMaps, topology, BoundaryConfig.DEFAULT);
     }
 
-    /** Plans from one key column's zonemaps, straddling blocks read by their majority CN. */
+    /**
+     * Plans from one key column's zonemaps, straddling blocks read by their majority CN.
+     *
+     * @param kind        the key column's kind; string zonemaps hold {@link io.sluice.format.StringKey} prefix keys
+     * @param keyZoneMaps one zonemap per block, in block order
+     * @param topology    the CNs x cores the shuffle runs on
+     * @param config      the thresholds that choose the boundaries
+     * @return the statistics, boundaries and scan assignment
+     * @throws IllegalArgumentException naming the value and the rule on absent or inconsistent input
+     */
     public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology,
                                     final BoundaryConfig config) {
         return of(kind, keyZoneMaps, topology, config, StraddlePolicy.MAJORITY);
@@ -41,7 +66,10 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
      *
      * @param kind        the key column's kind; string zonemaps hold {@link io.sluice.format.StringKey} prefix keys
      * @param keyZoneMaps one zonemap per block, in block order
+     * @param topology    the CNs x cores the shuffle runs on
+     * @param config      the thresholds that choose the boundaries
      * @param policy      what the scan does with a block that straddles CN ranges
+     * @return the statistics, boundaries and scan assignment
      * @throws IllegalArgumentException naming the value and the rule on absent or inconsistent input
      */
     public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology,
@@ -59,12 +87,29 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
         return new ColocationPlan(stats, boundaries, ScanAssignment.of(keyZoneMaps, boundaries, policy));
     }
 
-    /** Plans for a stored table's key column with the default thresholds. */
+    /**
+     * Plans for a stored table's key column with the default thresholds.
+     *
+     * @param table     the table, from any storage behind the SPI
+     * @param keyColumn the name of the column to shuffle by
+     * @param topology  the CNs x cores the shuffle runs on
+     * @return the statistics, boundaries and scan assignment
+     * @throws IllegalArgumentException when the table has no such column (the message lists its columns)
+     */
     public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology) {
         return of(table, keyColumn, topology, BoundaryConfig.DEFAULT);
     }
 
-    /** Plans for a stored table's key column, straddling blocks read by their majority CN. */
+    /**
+     * Plans for a stored table's key column, straddling blocks read by their majority CN.
+     *
+     * @param table     the table, from any storage behind the SPI
+     * @param keyColumn the name of the column to shuffle by
+     * @param topology  the CNs x cores the shuffle runs on
+     * @param config    the thresholds that choose the boundaries
+     * @return the statistics, boundaries and scan assignment
+     * @throws IllegalArgumentException when the table has no such column (the message lists its columns)
+     */
     public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology,
                                     final BoundaryConfig config) {
         return of(table, keyColumn, topology, config, StraddlePolicy.MAJORITY);
@@ -73,6 +118,12 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
     /**
      * Plans for a stored table's key column.
      *
+     * @param table     the table, from any storage behind the SPI
+     * @param keyColumn the name of the column to shuffle by
+     * @param topology  the CNs x cores the shuffle runs on
+     * @param config    the thresholds that choose the boundaries
+     * @param policy    what the scan does with a block that straddles CN ranges
+     * @return the statistics, boundaries and scan assignment
      * @throws IllegalArgumentException when the table has no such column (the message lists its columns)
      */
     public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology,
@@ -81,7 +132,11 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
         return of(table.schema().type(column).kind(), table.zoneMaps(column), topology, config, policy);
     }
 
-    /** What the scan does with a block that straddles CN ranges: the assignment's policy. */
+    /**
+     * What the scan does with a block that straddles CN ranges: the assignment's policy.
+     *
+     * @return {@link StraddlePolicy#MAJORITY} unless the plan asked for another
+     */
     public StraddlePolicy policy() {
         return assignment.policy();
     }
@@ -89,17 +144,30 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
     /**
      * Assigns the blocks of another table joined on the same key (the build side) to the same
      * boundaries and the same {@link #policy()}, so both sides colocate.
+     *
+     * @param otherKeyZoneMaps the other table's zonemaps of its join key, one per block in block order
+     * @return the other table's scan assignment
+     * @throws IllegalArgumentException when those zonemaps are absent or inconsistent
      */
     public ScanAssignment assign(final ZoneMap[] otherKeyZoneMaps) {
         return ScanAssignment.of(otherKeyZoneMaps, boundaries, policy());
     }
 
-    /** The function that routes rows to buckets. */
+    /**
+     * The function that routes rows to buckets.
+     *
+     * @return the boundaries' function: range, or hash when they fell back to hash
+     */
     public BucketFunction bucketFunction() {
         return boundaries.bucketFunction();
     }
 
-    /** Rows each bucket is expected to receive, from the zonemaps. */
+    /**
+     * Rows each bucket is expected to receive, from the zonemaps.
+     *
+     * @return a new array, one estimate per bucket, null-key rows counted in
+     *         {@link BucketFunction#NULL_BUCKET}
+     */
     public double[] estimatedRows() {
         return boundaries.estimatedRows(stats);
     }

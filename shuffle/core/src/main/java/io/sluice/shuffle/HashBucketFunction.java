@@ -27,9 +27,12 @@ public final class HashBucketFunction implements BucketFunction {
     private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[Block.MAX_ROWS]);
 
     /**
+     * A hash function over key columns of the given kinds.
+     *
      * @param bucketCount number of buckets, 1..{@link Topology#MAX_BUCKETS}
      * @param keyKinds the kinds of the key columns, in order (they decide whether a zonemap can
      *                 place a whole batch: only a single integer-like key can)
+     * @throws IllegalArgumentException when there is no key kind or the bucket count is out of range
      */
     public HashBucketFunction(final int bucketCount, final TypeKind... keyKinds) {
         if (keyKinds.length == 0) {
@@ -43,7 +46,12 @@ public final class HashBucketFunction implements BucketFunction {
         this.bucketCount = bucketCount;
     }
 
-    /** The mixed 64-bit hash of an integer key (SplitMix64's finalizer). */
+    /**
+     * The mixed 64-bit hash of an integer key (SplitMix64's finalizer).
+     *
+     * @param key the key; an INT32 key widened to long hashes like the same INT64 key
+     * @return the hash, all 64 bits mixed
+     */
     public static long hash(final long key) {
         long z = key + SEED;
         z = (z ^ (z >>> 30)) * M1;
@@ -51,7 +59,14 @@ public final class HashBucketFunction implements BucketFunction {
         return z ^ (z >>> 31);
     }
 
-    /** Hash of a string's bytes. */
+    /**
+     * Hash of a string's bytes.
+     *
+     * @param bytes  the array holding the string
+     * @param offset where the string starts in {@code bytes}
+     * @param length the string's length in bytes; every byte counts
+     * @return the hash, all 64 bits mixed
+     */
     public static long hash(final byte[] bytes, final int offset, final int length) {
         long h = SEED ^ length;
         int i = 0;
@@ -69,12 +84,22 @@ public final class HashBucketFunction implements BucketFunction {
         return hash(h ^ tail ^ ((long) length << 56));
     }
 
-    /** The bucket of a hash. */
+    /**
+     * The bucket of a hash.
+     *
+     * @param hash a hash from {@link #hash(long)} or {@link #hash(byte[], int, int)}
+     * @return {@code [0, bucketCount)}, from the hash's high 32 bits by multiply-shift
+     */
     public int bucketOfHash(final long hash) {
         return (int) (((hash >>> 32) * bucketCount) >>> 32);
     }
 
-    /** The bucket of one integer key. */
+    /**
+     * The bucket of one integer key.
+     *
+     * @param key a non-null integer key
+     * @return its bucket, 0 to {@link #bucketCount()} - 1
+     */
     public int bucket(final long key) {
         return bucketOfHash(hash(key));
     }

@@ -17,6 +17,17 @@ import io.sluice.format.TypeKind;
  * @param holdsNulls whether rows whose key is null belong to this CN
  */
 public record KeyRange(TypeKind kind, boolean hasFrom, long from, boolean hasTo, long to, boolean holdsNulls) {
+    /**
+     * Checks that the range has a kind and, when closed at both ends, is not empty.
+     *
+     * @param kind       the key's kind
+     * @param hasFrom    false when the range is open below
+     * @param from       the lowest key of the range when {@code hasFrom}, else 0
+     * @param hasTo      false when the range is open above
+     * @param to         the lowest key above the range when {@code hasTo}, else 0
+     * @param holdsNulls whether rows whose key is null belong to the range's CN
+     * @throws IllegalArgumentException when {@code kind} is null, or {@code from} is not below {@code to}
+     */
     public KeyRange {
         if (kind == null) {
             throw new IllegalArgumentException("a key range needs the key's kind to compare keys");
@@ -26,7 +37,12 @@ public record KeyRange(TypeKind kind, boolean hasFrom, long from, boolean hasTo,
         }
     }
 
-    /** Whether a non-null key lies in the range. */
+    /**
+     * Whether a non-null key lies in the range.
+     *
+     * @param key a zonemap key of the range's kind (a prefix key for strings)
+     * @return true when {@code from <= key < to}, an open end checking nothing
+     */
     public boolean contains(final long key) {
         return (!hasFrom || kind.compareKeys(from, key) <= 0) && (!hasTo || kind.compareKeys(key, to) < 0);
     }

@@ -45,7 +45,14 @@ public final class RangeBoundaries {
                 : new HashBucketFunction(topology.bucketCount(), kind);
     }
 
-    /** Boundaries for a topology from key statistics, with the default thresholds. */
+    /**
+     * Boundaries for a topology from key statistics, with the default thresholds.
+     *
+     * @param stats    the shuffle key's statistics, from its zonemaps
+     * @param topology the CNs x cores to size the buckets to
+     * @return the boundaries, or a hash fallback with its reason
+     * @throws IllegalArgumentException when {@code stats} or {@code topology} is null
+     */
     public static RangeBoundaries plan(final KeyQuantiles stats, final Topology topology) {
         return plan(stats, topology, BoundaryConfig.DEFAULT);
     }
@@ -54,6 +61,12 @@ public final class RangeBoundaries {
      * Boundaries for a topology from key statistics: hash when there are no values, a single value
      * or too few distinct keys; else equal-width when {@code stats.uniformity()} reaches the
      * config's threshold, quantiles otherwise; hash after all when rounding makes two cuts equal.
+     *
+     * @param stats    the shuffle key's statistics, from its zonemaps
+     * @param topology the CNs x cores to size the buckets to
+     * @param config   the thresholds that decide between the methods
+     * @return the boundaries, or a hash fallback with its reason
+     * @throws IllegalArgumentException when any argument is null
      */
     public static RangeBoundaries plan(final KeyQuantiles stats, final Topology topology, final BoundaryConfig config) {
         if (stats == null || topology == null || config == null) {
@@ -108,9 +121,13 @@ public final class RangeBoundaries {
     /**
      * Range boundaries at cut points a caller chose.
      *
+     * @param kind      the key's kind, which fixes how the cut points compare
      * @param cutPoints exactly {@code topology.bucketCount() - 1} keys, strictly increasing in the
      *                  kind's key order (unsigned for string prefix keys)
-     * @throws IllegalArgumentException naming the count, or the index and values of the first pair out of order
+     * @param topology  the CNs x cores the buckets run on
+     * @return boundaries of method {@link BoundaryMethod#RANGE_GIVEN}
+     * @throws IllegalArgumentException when an argument is null, naming the count, or the index and
+     *                                  values of the first pair out of order
      */
     public static RangeBoundaries of(final TypeKind kind, final long[] cutPoints, final Topology topology) {
         if (kind == null || cutPoints == null || topology == null) {
@@ -157,42 +174,74 @@ public final class RangeBoundaries {
         return value >= 0 ? b : b.add(BigInteger.ONE.shiftLeft(64));
     }
 
-    /** The topology the boundaries are sized to. */
+    /**
+     * The topology the boundaries are sized to.
+     *
+     * @return the CNs x cores given when planning
+     */
     public Topology topology() {
         return topology;
     }
 
-    /** The key's kind. */
+    /**
+     * The key's kind.
+     *
+     * @return the kind the cut points are keys of
+     */
     public TypeKind kind() {
         return kind;
     }
 
-    /** How the boundaries were chosen. */
+    /**
+     * How the boundaries were chosen.
+     *
+     * @return the method, {@link BoundaryMethod#HASH} for a fallback
+     */
     public BoundaryMethod method() {
         return method;
     }
 
-    /** Whether the buckets are key ranges (only then can scans colocate). */
+    /**
+     * Whether the buckets are key ranges (only then can scans colocate).
+     *
+     * @return true unless the boundaries fell back to hash
+     */
     public boolean isRange() {
         return method.isRange();
     }
 
-    /** Why the shuffle hashes, or {@link HashReason#NONE} for ranges. */
+    /**
+     * Why the shuffle hashes, or {@link HashReason#NONE} for ranges.
+     *
+     * @return the reason for the fallback
+     */
     public HashReason hashReason() {
         return hashReason;
     }
 
-    /** One line on the choice, with the numbers behind it. */
+    /**
+     * One line on the choice, with the numbers behind it.
+     *
+     * @return text for EXPLAIN and logs, e.g. {@code "uniformity 0.950 >= 0.800, equal-width ranges between min and max"}
+     */
     public String explanation() {
         return explanation;
     }
 
-    /** Number of buckets: the topology's CNs x cores. */
+    /**
+     * Number of buckets: the topology's CNs x cores.
+     *
+     * @return {@code topology().bucketCount()}
+     */
     public int bucketCount() {
         return topology.bucketCount();
     }
 
-    /** A copy of the {@code bucketCount - 1} cut points (keys; empty for hash). Bucket {@code i} holds keys in {@code [cut[i-1], cut[i])}. */
+    /**
+     * A copy of the {@code bucketCount - 1} cut points (keys; empty for hash). Bucket {@code i} holds keys in {@code [cut[i-1], cut[i])}.
+     *
+     * @return a new array of the cut points, in key order
+     */
     public long[] cutPoints() {
         return cuts.clone();
     }
@@ -201,6 +250,8 @@ public final class RangeBoundaries {
      * The {@code cnCount - 1} CN-level cut points (empty for hash): CN {@code k} holds keys in
      * {@code [cn[k-1], cn[k])}, the union of its buckets' ranges. They are cut points
      * {@code coresPerCn - 1, 2 * coresPerCn - 1, ...}.
+     *
+     * @return a new array of the CN cut points, in key order
      */
     public long[] cnCutPoints() {
         if (!isRange()) {
@@ -214,7 +265,13 @@ public final class RangeBoundaries {
         return cn;
     }
 
-    /** The {@code coresPerCn - 1} cut points between the cores of one CN (empty for hash). */
+    /**
+     * The {@code coresPerCn - 1} cut points between the cores of one CN (empty for hash).
+     *
+     * @param cn the CN, 0 to {@code topology().cnCount() - 1}
+     * @return a new array of that CN's inner cut points, in key order
+     * @throws IndexOutOfBoundsException when the topology has no such CN
+     */
     public long[] coreCutPoints(final int cn) {
         if (cn < 0 || cn >= topology.cnCount()) {
             throw new IndexOutOfBoundsException("CN " + cn + " is not in topology " + topology
@@ -234,7 +291,11 @@ public final class RangeBoundaries {
         return signedCuts;
     }
 
-    /** The function that puts rows into buckets: a {@link RangeBucketFunction}, or a {@link HashBucketFunction} for hash. */
+    /**
+     * The function that puts rows into buckets: a {@link RangeBucketFunction}, or a {@link HashBucketFunction} for hash.
+     *
+     * @return the function, one instance shared by every caller
+     */
     public BucketFunction bucketFunction() {
         return function;
     }
@@ -243,6 +304,10 @@ public final class RangeBoundaries {
      * Rows each bucket is expected to receive, from the statistics the boundaries came from (or any
      * of the same key): the row count between its cut points, plus every null-key row in
      * {@link BucketFunction#NULL_BUCKET}; an even share of the non-null rows for hash.
+     *
+     * @param stats statistics of the shuffle key, of the boundaries' kind
+     * @return a new array of {@link #bucketCount()} estimates
+     * @throws IllegalArgumentException when the statistics are of another key kind
      */
     public double[] estimatedRows(final KeyQuantiles stats) {
         if (stats.kind() != kind) {

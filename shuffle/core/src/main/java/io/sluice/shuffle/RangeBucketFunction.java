@@ -27,7 +27,12 @@ public final class RangeBucketFunction implements BucketFunction {
     private final RangeSlotTable table;
 
     /**
-     * @param cutPoints {@code bucketCount - 1} strictly increasing keys (in the kind's key order)
+     * A range function over the given cut points.
+     *
+     * @param kind      the key's kind, which fixes how keys and cut points compare
+     * @param cutPoints {@code bucketCount - 1} strictly increasing keys (in the kind's key order); copied
+     * @throws IllegalArgumentException when the cut points are not strictly increasing or give more
+     *                                  than {@link Topology#MAX_BUCKETS} buckets
      */
     public RangeBucketFunction(final TypeKind kind, final long[] cutPoints) {
         this.kind = kind;
@@ -61,12 +66,20 @@ public final class RangeBucketFunction implements BucketFunction {
         return table != null;
     }
 
-    /** The key kind the cut points are in. */
+    /**
+     * The key kind the cut points are in.
+     *
+     * @return the kind given at construction
+     */
     public TypeKind kind() {
         return kind;
     }
 
-    /** A copy of the cut points. */
+    /**
+     * A copy of the cut points.
+     *
+     * @return a new array of the {@code bucketCount() - 1} cut points, in key order
+     */
     public long[] cutPoints() {
         return cuts.clone();
     }
@@ -76,7 +89,12 @@ public final class RangeBucketFunction implements BucketFunction {
         return cuts.length + 1;
     }
 
-    /** The bucket of one key. */
+    /**
+     * The bucket of one key.
+     *
+     * @param key a non-null zonemap key of the function's kind (a prefix key for strings)
+     * @return the number of cut points at or below it, 0 to {@link #bucketCount()} - 1
+     */
     public int bucket(final long key) {
         return table != null ? table.bucket(key ^ flip) : lookup(key ^ flip);
     }

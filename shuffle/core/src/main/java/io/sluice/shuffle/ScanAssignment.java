@@ -119,6 +119,10 @@ public final class ScanAssignment {
      * {@link StraddlePolicy#MAJORITY} policy: colocated for range boundaries, round-robin for hash.
      *
      * @param keyZoneMaps the zonemaps of the shuffle key column, one per block in block order
+     * @param boundaries  the shuffle's boundaries, planned for the same key
+     * @return which bucket scans each block
+     * @throws IllegalArgumentException when the boundaries are null or the zonemaps absent or
+     *                                  inconsistent
      */
     public static ScanAssignment of(final ZoneMap[] keyZoneMaps, final RangeBoundaries boundaries) {
         return of(keyZoneMaps, boundaries, StraddlePolicy.MAJORITY);
@@ -130,6 +134,11 @@ public final class ScanAssignment {
      * (hash buckets are not key ranges, so there is nothing to split a block by).
      *
      * @param keyZoneMaps the zonemaps of the shuffle key column, one per block in block order
+     * @param boundaries  the shuffle's boundaries, planned for the same key
+     * @param policy      what to do with a block that straddles CN ranges
+     * @return which buckets scan each block
+     * @throws IllegalArgumentException when the boundaries or the policy are null or the zonemaps
+     *                                  absent or inconsistent
      */
     public static ScanAssignment of(final ZoneMap[] keyZoneMaps, final RangeBoundaries boundaries,
                                     final StraddlePolicy policy) {
@@ -147,7 +156,15 @@ public final class ScanAssignment {
         return colocate(keyZoneMaps, boundaries, policy);
     }
 
-    /** Deals blocks round-robin over the CNs, then over each CN's cores, for a hash shuffle on {@code topology}. */
+    /**
+     * Deals blocks round-robin over the CNs, then over each CN's cores, for a hash shuffle on {@code topology}.
+     *
+     * @param keyZoneMaps the zonemaps of the shuffle key column, one per block in block order
+     * @param kind        the key column's kind
+     * @param topology    the CNs x cores to deal the blocks over
+     * @return a round-robin assignment: block {@code b} on CN {@code b % cnCount}
+     * @throws IllegalArgumentException when the topology is null or the zonemaps absent or inconsistent
+     */
     public static ScanAssignment roundRobin(final ZoneMap[] keyZoneMaps, final TypeKind kind, final Topology topology) {
         KeyQuantiles.requireValid(kind, keyZoneMaps);
         if (topology == null) {
@@ -267,22 +284,38 @@ public final class ScanAssignment {
         return zm.nonNullCount() * share + (r == nullRange ? zm.nullCount() : 0);
     }
 
-    /** The topology blocks are assigned over. */
+    /**
+     * The topology blocks are assigned over.
+     *
+     * @return the CNs x cores of the boundaries (or the one given for round-robin)
+     */
     public Topology topology() {
         return topology;
     }
 
-    /** The policy for blocks that straddle CN ranges (recorded as asked for, but moot for round-robin). */
+    /**
+     * The policy for blocks that straddle CN ranges (recorded as asked for, but moot for round-robin).
+     *
+     * @return the policy
+     */
     public StraddlePolicy policy() {
         return policy;
     }
 
-    /** Whether the assignment follows range boundaries (false: round-robin for hash). */
+    /**
+     * Whether the assignment follows range boundaries (false: round-robin for hash).
+     *
+     * @return true for range boundaries
+     */
     public boolean colocated() {
         return colocated;
     }
 
-    /** Blocks assigned. */
+    /**
+     * Blocks assigned.
+     *
+     * @return the number of zonemaps given, one per block
+     */
     public int blockCount() {
         return bucketOfBlock.length;
     }
@@ -290,6 +323,9 @@ public final class ScanAssignment {
     /**
      * The CN that scans a block.
      *
+     * @param block the block, 0 to {@link #blockCount()} - 1
+     * @return the CN, 0 to {@code topology().cnCount() - 1}
+     * @throws IndexOutOfBoundsException when there is no such block
      * @throws IllegalStateException for a block read by several CNs (only under
      *                               {@link StraddlePolicy#SPLIT}): no single CN scans it; ask
      *                               {@link #blocksOfCn(int)} and {@link #filteredBlocksOfCn(int)}
@@ -301,6 +337,9 @@ public final class ScanAssignment {
     /**
      * The bucket (CN and core) whose pipeline scans a block.
      *
+     * @param block the block, 0 to {@link #blockCount()} - 1
+     * @return the bucket, 0 to {@code topology().bucketCount() - 1}
+     * @throws IndexOutOfBoundsException when there is no such block
      * @throws IllegalStateException for a block read by several CNs (only under
      *                               {@link StraddlePolicy#SPLIT}): ask {@link #blocksOfBucket(int)}
      */
@@ -324,7 +363,13 @@ public final class ScanAssignment {
         return bucket;
     }
 
-    /** A copy of the blocks a CN scans (under {@link StraddlePolicy#SPLIT} a block can be in several CNs'). */
+    /**
+     * A copy of the blocks a CN scans (under {@link StraddlePolicy#SPLIT} a block can be in several CNs').
+     *
+     * @param cn the CN, 0 to {@code topology().cnCount() - 1}
+     * @return a new bitmap of block numbers
+     * @throws IndexOutOfBoundsException when the topology has no such CN
+     */
     public RoaringBitmap blocksOfCn(final int cn) {
         return cnBlocks[checkCn(cn)].clone();
     }
@@ -333,6 +378,10 @@ public final class ScanAssignment {
      * A copy of the blocks a CN shares with other CNs (empty unless {@link StraddlePolicy#SPLIT}): a
      * scan of them must keep only the rows whose key is in {@link #cnRange(int)}. The CN keeps every
      * row of its other blocks.
+     *
+     * @param cn the CN, 0 to {@code topology().cnCount() - 1}
+     * @return a new bitmap of block numbers, a subset of {@link #blocksOfCn(int)}
+     * @throws IndexOutOfBoundsException when the topology has no such CN
      */
     public RoaringBitmap filteredBlocksOfCn(final int cn) {
         return cnFiltered[checkCn(cn)].clone();
@@ -342,6 +391,9 @@ public final class ScanAssignment {
      * The keys, and whether the null keys, that belong to a CN: what it keeps of a block in
      * {@link #filteredBlocksOfCn(int)}.
      *
+     * @param cn the CN, 0 to {@code topology().cnCount() - 1}
+     * @return the CN's key range, open below for CN 0 and above for the last CN
+     * @throws IndexOutOfBoundsException when the topology has no such CN
      * @throws IllegalStateException for a round-robin assignment (hash boundaries: no key ranges)
      */
     public KeyRange cnRange(final int cn) {
@@ -359,6 +411,10 @@ public final class ScanAssignment {
     /**
      * A copy of the blocks the pipeline of a bucket (CN and core) scans. A block a CN shares with
      * other CNs is read there by one of its cores, the one whose bucket holds most of that CN's part.
+     *
+     * @param bucket the bucket, 0 to {@code topology().bucketCount() - 1}
+     * @return a new bitmap of block numbers
+     * @throws IndexOutOfBoundsException when the topology has no such bucket
      */
     public RoaringBitmap blocksOfBucket(final int bucket) {
         return bucketBlocks[checkBucket(bucket)].clone();
@@ -368,6 +424,10 @@ public final class ScanAssignment {
      * A copy of the blocks of {@link #blocksOfBucket(int)} that its CN shares with other CNs: the
      * pipeline keeps only their rows in its CN's {@link #cnRange(int)} (the CN's range, not the
      * bucket's: the shuffle after the scan sends each kept row to its core).
+     *
+     * @param bucket the bucket, 0 to {@code topology().bucketCount() - 1}
+     * @return a new bitmap of block numbers
+     * @throws IndexOutOfBoundsException when the topology has no such bucket
      */
     public RoaringBitmap filteredBlocksOfBucket(final int bucket) {
         return RoaringBitmap.and(bucketBlocks[checkBucket(bucket)], cnFiltered[topology.cnOf(bucket)]);
@@ -389,17 +449,29 @@ public final class ScanAssignment {
         return bucket;
     }
 
-    /** A copy of the blocks whose rows all fall in one bucket by their zonemap: routed whole, without per-row work. */
+    /**
+     * A copy of the blocks whose rows all fall in one bucket by their zonemap: routed whole, without per-row work.
+     *
+     * @return a new bitmap of block numbers
+     */
     public RoaringBitmap wholeBlocks() {
         return wholeBlocks.clone();
     }
 
-    /** Rows each CN reads: every row of every block it scans, so they add up to {@code rowCount() + extraReadRows()}. */
+    /**
+     * Rows each CN reads: every row of every block it scans, so they add up to {@code rowCount() + extraReadRows()}.
+     *
+     * @return a new array, one count per CN
+     */
     public long[] scannedRowsPerCn() {
         return cnRows.clone();
     }
 
-    /** Rows in all blocks. */
+    /**
+     * Rows in all blocks.
+     *
+     * @return the sum of the zonemaps' row counts
+     */
     public long rowCount() {
         return rowCount;
     }
@@ -407,12 +479,18 @@ public final class ScanAssignment {
     /**
      * Rows read beyond one read of the table: each block read by {@code n} CNs counts its rows
      * {@code n - 1} times. Exact (block row counts are), and 0 unless {@link StraddlePolicy#SPLIT}.
+     *
+     * @return the extra rows, 0 or more
      */
     public long extraReadRows() {
         return extraReadRows;
     }
 
-    /** {@link #extraReadRows()} as a fraction of all rows (0 for an empty table). */
+    /**
+     * {@link #extraReadRows()} as a fraction of all rows (0 for an empty table).
+     *
+     * @return 0 or more; 1 means the table is read twice over
+     */
     public double extraReadFraction() {
         return rowCount == 0 ? 0 : (double) extraReadRows / rowCount;
     }
@@ -420,12 +498,18 @@ public final class ScanAssignment {
     /**
      * Rows the shuffle after this scan is expected to send to another CN, from the zonemaps; 0 for a
      * colocated {@link StraddlePolicy#SPLIT} scan, whose CNs keep only their own rows.
+     *
+     * @return the estimate, 0 to {@link #rowCount()}
      */
     public double expectedCrossCnRows() {
         return expectedCrossRows;
     }
 
-    /** {@link #expectedCrossCnRows()} as a fraction of all rows (0 for an empty table). */
+    /**
+     * {@link #expectedCrossCnRows()} as a fraction of all rows (0 for an empty table).
+     *
+     * @return the fraction, in [0, 1]
+     */
     public double expectedCrossCnFraction() {
         return rowCount == 0 ? 0 : expectedCrossRows / rowCount;
     }

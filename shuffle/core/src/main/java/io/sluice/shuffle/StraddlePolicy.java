@@ -20,7 +20,11 @@ public enum StraddlePolicy {
      */
     SPLIT;
 
-    /** The name shown to users: {@code majority}, {@code split}. */
+    /**
+     * The name shown to users: {@code majority}, {@code split}.
+     *
+     * @return the constant's name in lower case
+     */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -28,6 +32,8 @@ public enum StraddlePolicy {
     /**
      * The policy named by {@link #label()} (any case).
      *
+     * @param text {@code majority} or {@code split}, surrounding spaces ignored
+     * @return the policy
      * @throws IllegalArgumentException naming the text and the valid names
      */
     public static StraddlePolicy parse(final String text) {

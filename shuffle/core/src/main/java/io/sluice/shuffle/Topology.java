@@ -5,6 +5,9 @@ package io.sluice.shuffle;
  * cores each. A shuffle has {@link #bucketCount()} = cnCount x coresPerCn buckets and bucket
  * {@code b} runs on CN {@code b / coresPerCn}, core {@code b % coresPerCn}, so the buckets of one
  * CN are contiguous and a CN's key range is the union of its cores' ranges.
+ *
+ * @param cnCount    compute nodes, 1 to {@link #MAX_CNS}
+ * @param coresPerCn cores (pipelines, and so buckets) per CN, 1 to {@link #MAX_CORES_PER_CN}
  */
 public record Topology(int cnCount, int coresPerCn) {
     /** Most CNs a topology may have. */
@@ -14,6 +17,14 @@ public record Topology(int cnCount, int coresPerCn) {
     /** Most buckets (CNs x cores) a shuffle may have. */
     public static final int MAX_BUCKETS = 65_536;
 
+    /**
+     * Checks the counts against their limits.
+     *
+     * @param cnCount    compute nodes, 1 to {@link #MAX_CNS}
+     * @param coresPerCn cores per CN, 1 to {@link #MAX_CORES_PER_CN}
+     * @throws IllegalArgumentException when a count is out of range or their product exceeds
+     *                                  {@link #MAX_BUCKETS}
+     */
     public Topology {
         if (cnCount < 1 || cnCount > MAX_CNS) {
             throw new IllegalArgumentException("CN count " + cnCount + " is not valid: use 1.." + MAX_CNS);
@@ -27,7 +38,13 @@ public record Topology(int cnCount, int coresPerCn) {
         }
     }
 
-    /** Parses {@code CxK}, e.g. {@code 3x2}; the error shows the expected form. */
+    /**
+     * Parses {@code CxK}, e.g. {@code 3x2}; the error shows the expected form.
+     *
+     * @param text CNs and cores per CN joined by {@code x} (any case, spaces around the numbers ignored)
+     * @return the topology
+     * @throws IllegalArgumentException when the text is not of that form or a count is out of range
+     */
     public static Topology parse(final String text) {
         final String[] parts = text.trim().toLowerCase(java.util.Locale.ROOT).split("x");
         if (parts.length != 2) {
@@ -40,22 +57,41 @@ public record Topology(int cnCount, int coresPerCn) {
         }
     }
 
-    /** Number of shuffle buckets: CNs x cores. */
+    /**
+     * Number of shuffle buckets: CNs x cores.
+     *
+     * @return {@code cnCount * coresPerCn}, at most {@link #MAX_BUCKETS}
+     */
     public int bucketCount() {
         return cnCount * coresPerCn;
     }
 
-    /** The CN bucket {@code b} runs on. */
+    /**
+     * The CN bucket {@code b} runs on.
+     *
+     * @param bucket the bucket {@code b}, 0 to {@link #bucketCount()} - 1
+     * @return {@code b / coresPerCn}
+     */
     public int cnOf(final int bucket) {
         return bucket / coresPerCn;
     }
 
-    /** The core (pipeline) within its CN that bucket {@code b} runs on. */
+    /**
+     * The core (pipeline) within its CN that bucket {@code b} runs on.
+     *
+     * @param bucket the bucket {@code b}, 0 to {@link #bucketCount()} - 1
+     * @return {@code b % coresPerCn}
+     */
     public int coreOf(final int bucket) {
         return bucket % coresPerCn;
     }
 
-    /** The first bucket of a CN; its buckets are {@code [first, first + coresPerCn)}. */
+    /**
+     * The first bucket of a CN; its buckets are {@code [first, first + coresPerCn)}.
+     *
+     * @param cn the CN, 0 to {@code cnCount - 1}
+     * @return {@code cn * coresPerCn}
+     */
     public int firstBucketOf(final int cn) {
         return cn * coresPerCn;
     }

@@ -5,11 +5,24 @@ import java.util.Arrays;
 /**
  * Up to {@link #MAX_ROWS} rows of a table, column by column, with a zonemap per column. A block
  * read with a projection holds only the projected columns, in projection order.
+ *
+ * @param rowCount rows in the block, 0 to {@link #MAX_ROWS}
+ * @param columns  the column vectors, each holding {@code rowCount} rows
+ * @param zoneMaps the zonemap of each column, in column order
  */
 public record Block(int rowCount, ColumnVector[] columns, ZoneMap[] zoneMaps) {
     /** Most rows a block or batch holds. */
     public static final int MAX_ROWS = 8192;
 
+    /**
+     * Checks that the columns and zonemaps fit together.
+     *
+     * @param rowCount rows in the block, 0 to {@link #MAX_ROWS}
+     * @param columns  the column vectors, each holding {@code rowCount} rows
+     * @param zoneMaps the zonemap of each column, as many as there are columns
+     * @throws IllegalArgumentException when the row count is out of range, the counts of columns
+     *                                  and zonemaps differ, or a column has another row count
+     */
     public Block {
         if (rowCount < 0 || rowCount > MAX_ROWS) {
             throw new IllegalArgumentException("a block holds 0.." + MAX_ROWS + " rows, got " + rowCount);
@@ -25,7 +38,12 @@ public record Block(int rowCount, ColumnVector[] columns, ZoneMap[] zoneMaps) {
         }
     }
 
-    /** A block whose zonemaps are computed from its columns. */
+    /**
+     * A block whose zonemaps are computed from its columns.
+     *
+     * @param columns vectors of equal row count (at most {@link #MAX_ROWS}); none gives an empty block
+     * @return a block of those vectors, not copied
+     */
     public static Block of(final ColumnVector... columns) {
         final int rows = columns.length == 0 ? 0 : columns[0].rowCount();
         final ZoneMap[] zoneMaps = new ZoneMap[columns.length];
@@ -35,7 +53,12 @@ public record Block(int rowCount, ColumnVector[] columns, ZoneMap[] zoneMaps) {
         return new Block(rows, columns, zoneMaps);
     }
 
-    /** The column at a position. */
+    /**
+     * The column at a position.
+     *
+     * @param index position in this block's columns, from 0
+     * @return the vector at that position
+     */
     public ColumnVector column(final int index) {
         return columns[index];
     }

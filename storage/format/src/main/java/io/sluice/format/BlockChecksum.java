@@ -19,7 +19,16 @@ public final class BlockChecksum {
     private BlockChecksum() {
     }
 
-    /** Checksum of {@code [index, index + length)} of a buffer, started from {@code seed}. */
+    /**
+     * Checksum of {@code [index, index + length)} of a buffer, started from {@code seed}.
+     *
+     * @param buffer the bytes, on or off the heap
+     * @param index  where the range starts in {@code buffer}
+     * @param length bytes in the range, 0 or more
+     * @param seed   {@link #SEED}, or an earlier checksum to chain ranges into one
+     * @return the 64-bit checksum
+     * @throws IndexOutOfBoundsException when the range does not lie inside the buffer
+     */
     public static long compute(final DirectBuffer buffer, final int index, final int length, final long seed) {
         buffer.boundsCheck(index, length);
         final byte[] base = buffer.byteArray();

@@ -24,7 +24,18 @@ public final class BlockDecoder {
     private int rowCount;
     private int columnCount;
 
-    /** Wraps and verifies the header of a block occupying exactly {@code [offset, offset + length)}. */
+    /**
+     * Wraps and verifies the header of a block occupying exactly {@code [offset, offset + length)}.
+     *
+     * @param buffer the bytes, on or off the heap; read in place, not copied
+     * @param offset where the block starts in {@code buffer}
+     * @param length the block's length in bytes, which must equal the length its header states
+     * @param source the file or stream the bytes came from, named in errors
+     * @param block  the block's index in its table (or frame sequence), named in errors
+     * @return this decoder, now reading that block
+     * @throws CorruptBlockException when the header is truncated, has a bad magic, version, length,
+     *                               checksum or row count, or a column's data lies outside the block
+     */
     public BlockDecoder wrap(final DirectBuffer buffer, final int offset, final int length,
                              final String source, final long block) {
         this.buffer = buffer;
@@ -77,29 +88,57 @@ public final class BlockDecoder {
         return this;
     }
 
-    /** Rows in the wrapped block. */
+    /**
+     * Rows in the wrapped block.
+     *
+     * @return 0 to {@link Block#MAX_ROWS}
+     */
     public int rowCount() {
         return rowCount;
     }
 
-    /** Columns in the wrapped block. */
+    /**
+     * Columns in the wrapped block.
+     *
+     * @return the column count the header states
+     */
     public int columnCount() {
         return columnCount;
     }
 
-    /** The stored kind of a column. */
+    /**
+     * The stored kind of a column.
+     *
+     * @param column the column, 0 to {@link #columnCount()} - 1
+     * @return the kind its directory entry states
+     * @throws IndexOutOfBoundsException when the block has no such column
+     */
     public TypeKind kind(final int column) {
         return KINDS[buffer.getByte(offset + BlockLayout.directoryEntry(checkColumn(column)) + BlockLayout.ENTRY_KIND)];
     }
 
-    /** The stored zonemap of a column (covered by the header checksum). */
+    /**
+     * The stored zonemap of a column (covered by the header checksum).
+     *
+     * @param column the column, 0 to {@link #columnCount()} - 1
+     * @return the zonemap, read without touching the column's data
+     * @throws IndexOutOfBoundsException when the block has no such column
+     */
     public ZoneMap zoneMap(final int column) {
         final int z = offset + BlockLayout.zoneMapEntry(columnCount, checkColumn(column));
         return new ZoneMap(buffer.getLong(z, LE), buffer.getLong(z + 8, LE), buffer.getInt(z + 16, LE),
                 buffer.getInt(z + 20, LE));
     }
 
-    /** Reads the columns of {@code schema} at {@code projection} (all columns when null) into a block. */
+    /**
+     * Reads the columns of {@code schema} at {@code projection} (all columns when null) into a block.
+     *
+     * @param schema     the block's columns, all of them, as the table declares them
+     * @param projection positions in {@code schema} of the columns to read, in output order, or null
+     * @return a block of the projected columns, each verified against its checksum
+     * @throws CorruptBlockException when the column count, a kind or a checksum does not match, or a
+     *                               column's data is inconsistent
+     */
     public Block decode(final Schema schema, final int[] projection) {
         return decode(schema, projection, null);
     }
@@ -107,6 +146,15 @@ public final class BlockDecoder {
     /**
      * Reads the projected columns, skipping the checksum of columns marked in {@code verified} and
      * marking the ones it checks (a cache for bytes that cannot change, such as a read-only mapping).
+     *
+     * @param schema     the block's columns, all of them, as the table declares them
+     * @param projection positions in {@code schema} of the columns to read, in output order, or null
+     *                   for all
+     * @param verified   one flag per column of the block, true where it was already verified; or null
+     *                   to verify every column read
+     * @return a block of the projected columns
+     * @throws CorruptBlockException when the column count, a kind or a checksum does not match, or a
+     *                               column's data is inconsistent
      */
     public Block decode(final Schema schema, final int[] projection, final boolean[] verified) {
         if (schema.size() != columnCount) {
@@ -127,7 +175,15 @@ public final class BlockDecoder {
         return new Block(rowCount, columns, zoneMaps);
     }
 
-    /** Verifies and reads one column as the given type. */
+    /**
+     * Verifies and reads one column as the given type.
+     *
+     * @param column the column, 0 to {@link #columnCount()} - 1
+     * @param type   the type the schema gives it; its kind must be the stored kind
+     * @return a new vector of the column's rows
+     * @throws CorruptBlockException when the kind or the checksum does not match, or the data is
+     *                               inconsistent
+     */
     public ColumnVector column(final int column, final ColumnType type) {
         return column(column, type, true, null);
     }
@@ -135,10 +191,15 @@ public final class BlockDecoder {
     /**
      * Reads one column as the given type.
      *
+     * @param column the column, 0 to {@link #columnCount()} - 1
+     * @param type   the type the schema gives it; its kind must be the stored kind
      * @param verify whether to check the column's checksum (skip only for bytes already verified
      *               that cannot have changed since, such as a read-only mapping)
      * @param reuse  a vector whose value array may be overwritten to avoid an allocation, or null;
      *               the caller must no longer use it
+     * @return a vector of the column's rows
+     * @throws CorruptBlockException when the kind or a checked checksum does not match, or the data is
+     *                               inconsistent
      */
     public ColumnVector column(final int column, final ColumnType type, final boolean verify, final ColumnVector reuse) {
         final int entry = offset + BlockLayout.directoryEntry(checkColumn(column));

@@ -26,7 +26,13 @@ public final class BlockEncoder {
     private int[] dictCounts = new int[0];
     private int totalLength;
 
-    /** Plans the encoding of a block and returns its encoded length in bytes. */
+    /**
+     * Plans the encoding of a block and returns its encoded length in bytes.
+     *
+     * @param block the block to encode next; kept until {@link #writeTo}, not copied
+     * @return the bytes {@link #writeTo} will write
+     * @throws IllegalArgumentException when a column or the block would encode to more than 2 GiB
+     */
     public int prepare(final Block block) {
         this.block = block;
         final int columns = block.columns().length;
@@ -130,7 +136,13 @@ public final class BlockEncoder {
         return h ^ (h >>> 15);
     }
 
-    /** Writes the prepared block at {@code offset}; the buffer must hold {@link #prepare}'s length. */
+    /**
+     * Writes the prepared block at {@code offset}; the buffer must hold {@link #prepare}'s length.
+     *
+     * @param buffer where to write, on or off the heap
+     * @param offset where the block starts in {@code buffer}
+     * @throws IndexOutOfBoundsException when the buffer is too short for the prepared length
+     */
     public void writeTo(final MutableDirectBuffer buffer, final int offset) {
         final Block b = block;
         final int columns = b.columns().length;

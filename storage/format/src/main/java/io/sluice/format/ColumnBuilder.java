@@ -14,6 +14,11 @@ public final class ColumnBuilder {
     private long[] nulls = new long[NullMask.words(Block.MAX_ROWS)];
     private boolean anyNull;
 
+    /**
+     * An empty column with room for {@link Block#MAX_ROWS} rows; it grows past that when needed.
+     *
+     * @param type the column's type, which decides the append method to use
+     */
     public ColumnBuilder(final ColumnType type) {
         this.type = type;
         switch (type.kind()) {
@@ -26,17 +31,30 @@ public final class ColumnBuilder {
         }
     }
 
-    /** The column's type. */
+    /**
+     * The column's type.
+     *
+     * @return the type the builder was made for
+     */
     public ColumnType type() {
         return type;
     }
 
-    /** Rows appended so far. */
+    /**
+     * Rows appended so far.
+     *
+     * @return the row count since creation or the last {@link #clear()}
+     */
     public int size() {
         return size;
     }
 
-    /** Appends an INT64 or DECIMAL (already scaled) value. */
+    /**
+     * Appends an INT64 or DECIMAL (already scaled) value.
+     *
+     * @param value the value; a decimal scaled by 10^scale
+     * @throws IllegalArgumentException when the column is not INT64 or DECIMAL
+     */
     public void appendLong(final long value) {
         if (longs == null) {
             throw wrongType("a 64-bit value");
@@ -47,7 +65,12 @@ public final class ColumnBuilder {
         longs[size++] = value;
     }
 
-    /** Appends an INT32 or DATE (days since epoch) value. */
+    /**
+     * Appends an INT32 or DATE (days since epoch) value.
+     *
+     * @param value the value; a date as days since 1970-01-01
+     * @throws IllegalArgumentException when the column is not INT32 or DATE
+     */
     public void appendInt(final int value) {
         if (ints == null) {
             throw wrongType("a 32-bit value");
@@ -58,7 +81,14 @@ public final class ColumnBuilder {
         ints[size++] = value;
     }
 
-    /** Appends a string's UTF-8 bytes. */
+    /**
+     * Appends a string's UTF-8 bytes.
+     *
+     * @param value  the array holding the bytes, copied
+     * @param offset where the string starts in {@code value}
+     * @param length the string's length in bytes
+     * @throws IllegalArgumentException when the column is not STRING
+     */
     public void appendString(final byte[] value, final int offset, final int length) {
         if (offsets == null) {
             throw wrongType("a string");
@@ -74,7 +104,12 @@ public final class ColumnBuilder {
         offsets[++size] = end;
     }
 
-    /** Appends a string. */
+    /**
+     * Appends a string.
+     *
+     * @param value the string, not null, stored as UTF-8
+     * @throws IllegalArgumentException when the column is not STRING
+     */
     public void appendString(final String value) {
         final byte[] b = value.getBytes(StandardCharsets.UTF_8);
         appendString(b, 0, b.length);
@@ -95,12 +130,24 @@ public final class ColumnBuilder {
         anyNull = true;
     }
 
-    /** Whether a row is null. */
+    /**
+     * Whether a row is null.
+     *
+     * @param row the row, 0 to {@link #size()} - 1
+     * @return true when the row was appended with {@link #appendNull()}
+     */
     public boolean isNull(final int row) {
         return anyNull && NullMask.isNull(nulls, row);
     }
 
-    /** Compares two rows by value (nulls first), for sorting. */
+    /**
+     * Compares two rows by value (nulls first), for sorting.
+     *
+     * @param a the first row, 0 to {@link #size()} - 1
+     * @param b the second row, 0 to {@link #size()} - 1
+     * @return negative, zero or positive as row {@code a} orders before, with or after row {@code b};
+     *         strings compare by unsigned bytes
+     */
     public int compareRows(final int a, final int b) {
         final boolean na = isNull(a);
         final boolean nb = isNull(b);
@@ -114,12 +161,25 @@ public final class ColumnBuilder {
         };
     }
 
-    /** A vector of rows {@code [from, from + count)}. */
+    /**
+     * A vector of rows {@code [from, from + count)}.
+     *
+     * @param from  the first row to take
+     * @param count how many rows to take
+     * @return a new vector holding copies of those rows
+     */
     public ColumnVector build(final int from, final int count) {
         return gather(null, from, count);
     }
 
-    /** A vector of rows {@code rows[from .. from + count)} (or {@code from..} directly when rows is null). */
+    /**
+     * A vector of rows {@code rows[from .. from + count)} (or {@code from..} directly when rows is null).
+     *
+     * @param rows  row numbers to take, in output order, or null to take consecutive rows
+     * @param from  the first entry of {@code rows} to use (the first row when {@code rows} is null)
+     * @param count how many rows to take
+     * @return a new vector holding copies of those rows, in that order
+     */
     public ColumnVector gather(final int[] rows, final int from, final int count) {
         long[] vectorNulls = null;
         if (anyNull) {

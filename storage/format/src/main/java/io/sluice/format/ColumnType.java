@@ -9,19 +9,36 @@ import java.util.regex.Pattern;
  *
  * <p>The text form, used by schemas on the command line and in manifests, is one of
  * {@code int64}, {@code int32}, {@code decimal(p,s)}, {@code date}, {@code string}.
+ *
+ * @param kind      the physical kind
+ * @param precision total decimal digits, 1 to {@link #MAX_DECIMAL_PRECISION} for DECIMAL, 0 otherwise
+ * @param scale     digits after the point, 0 to {@code precision} for DECIMAL, 0 otherwise
  */
 public record ColumnType(TypeKind kind, int precision, int scale) {
     /** Largest precision a scaled long holds exactly. */
     public static final int MAX_DECIMAL_PRECISION = 18;
 
+    /** The {@code int64} type: a 64-bit signed integer. */
     public static final ColumnType INT64 = new ColumnType(TypeKind.INT64, 0, 0);
+    /** The {@code int32} type: a 32-bit signed integer. */
     public static final ColumnType INT32 = new ColumnType(TypeKind.INT32, 0, 0);
+    /** The {@code date} type: days since 1970-01-01. */
     public static final ColumnType DATE = new ColumnType(TypeKind.DATE, 0, 0);
+    /** The {@code string} type: UTF-8 text of any length. */
     public static final ColumnType STRING = new ColumnType(TypeKind.STRING, 0, 0);
 
     private static final Pattern DECIMAL_PATTERN =
             Pattern.compile("decimal\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
 
+    /**
+     * Checks precision and scale against the kind.
+     *
+     * @param kind      the physical kind
+     * @param precision total decimal digits, 1 to {@link #MAX_DECIMAL_PRECISION} for DECIMAL, 0 otherwise
+     * @param scale     digits after the point, 0 to {@code precision} for DECIMAL, 0 otherwise
+     * @throws IllegalArgumentException when a decimal's precision or scale is out of range, or another
+     *                                  kind has either
+     */
     public ColumnType {
         if (kind == TypeKind.DECIMAL) {
             if (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision) {
@@ -33,12 +50,27 @@ public record ColumnType(TypeKind kind, int precision, int scale) {
         }
     }
 
-    /** A DECIMAL(precision, scale) type. */
+    /**
+     * A DECIMAL(precision, scale) type.
+     *
+     * @param precision total digits, 1 to {@link #MAX_DECIMAL_PRECISION}
+     * @param scale     digits after the point, 0 to {@code precision}
+     * @return the type; its values are longs scaled by 10^scale
+     * @throws IllegalArgumentException when precision or scale is out of range
+     */
     public static ColumnType decimal(final int precision, final int scale) {
         return new ColumnType(TypeKind.DECIMAL, precision, scale);
     }
 
-    /** Parses the text form; the error lists the accepted forms. */
+    /**
+     * Parses the text form; the error lists the accepted forms.
+     *
+     * @param text {@code int64}, {@code int32}, {@code decimal(p,s)}, {@code date} or {@code string}
+     *             (also {@code bigint}, {@code long}, {@code int}, {@code integer}, {@code varchar},
+     *             {@code text}), in any case, surrounding spaces ignored
+     * @return the type
+     * @throws IllegalArgumentException when the text is none of those
+     */
     public static ColumnType parse(final String text) {
         final String t = text.trim().toLowerCase(Locale.ROOT);
         switch (t) {

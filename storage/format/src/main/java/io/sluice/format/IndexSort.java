@@ -8,14 +8,26 @@ public final class IndexSort {
     /** Compares two indices by whatever they stand for. */
     @FunctionalInterface
     public interface IndexComparator {
-        /** Negative, zero or positive as index {@code a} orders before, with or after index {@code b}. */
+        /**
+         * Negative, zero or positive as index {@code a} orders before, with or after index {@code b}.
+         *
+         * @param a the first index
+         * @param b the second index
+         * @return a negative number, zero or a positive number
+         */
         int compare(int a, int b);
     }
 
     private IndexSort() {
     }
 
-    /** Indices {@code 0..n-1} in ascending order; equal indices keep their order. */
+    /**
+     * Indices {@code 0..n-1} in ascending order; equal indices keep their order.
+     *
+     * @param n          how many indices to sort, 0 or more
+     * @param comparator orders two indices, as {@link IndexComparator#compare} says
+     * @return a new array of the {@code n} indices, sorted
+     */
     public static int[] stableOrder(final int n, final IndexComparator comparator) {
         int[] a = new int[n];
         int[] b = new int[n];

@@ -5,11 +5,21 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The ordered columns of a table or batch. Text form: {@code name:type,name:type,...}. */
+/**
+ * The ordered columns of a table or batch. Text form: {@code name:type,name:type,...}.
+ *
+ * @param fields the columns in order, 1 to {@link #MAX_COLUMNS} of them with distinct names; copied
+ */
 public record Schema(List<Field> fields) {
     /** Most columns a block can hold (the layout stores the count in 16 bits). */
     public static final int MAX_COLUMNS = 4096;
 
+    /**
+     * Copies the fields and checks them.
+     *
+     * @param fields the columns in order, 1 to {@link #MAX_COLUMNS} of them with distinct names
+     * @throws IllegalArgumentException when there are no fields, too many, or two with the same name
+     */
     public Schema {
         fields = List.copyOf(fields);
         if (fields.isEmpty()) {
@@ -26,12 +36,25 @@ public record Schema(List<Field> fields) {
         }
     }
 
-    /** Builds a schema from fields. */
+    /**
+     * Builds a schema from fields.
+     *
+     * @param fields the columns in order
+     * @return the schema
+     * @throws IllegalArgumentException as the constructor does
+     */
     public static Schema of(final Field... fields) {
         return new Schema(List.of(fields));
     }
 
-    /** Parses {@code "k:int64,v:decimal(15,2),d:date,s:string"}. */
+    /**
+     * Parses {@code "k:int64,v:decimal(15,2),d:date,s:string"}.
+     *
+     * @param text comma-separated {@code name:type} entries, types as {@link ColumnType#parse} reads them
+     * @return the schema
+     * @throws IllegalArgumentException when an entry has no type, a type or name is not valid, or a name
+     *                                  appears twice
+     */
     public static Schema parse(final String text) {
         final List<Field> fields = new ArrayList<>();
         int depth = 0;
@@ -56,22 +79,41 @@ public record Schema(List<Field> fields) {
         return new Schema(fields);
     }
 
-    /** Number of columns. */
+    /**
+     * Number of columns.
+     *
+     * @return 1 to {@link #MAX_COLUMNS}
+     */
     public int size() {
         return fields.size();
     }
 
-    /** The field at a position. */
+    /**
+     * The field at a position.
+     *
+     * @param index the column's position, 0 to {@link #size()} - 1
+     * @return its name and type
+     */
     public Field field(final int index) {
         return fields.get(index);
     }
 
-    /** The type of the column at a position. */
+    /**
+     * The type of the column at a position.
+     *
+     * @param index the column's position, 0 to {@link #size()} - 1
+     * @return its type
+     */
     public ColumnType type(final int index) {
         return fields.get(index).type();
     }
 
-    /** Position of a column, or -1. */
+    /**
+     * Position of a column, or -1.
+     *
+     * @param name the column's name, matched exactly
+     * @return its position, or -1 when there is no such column
+     */
     public int indexOf(final String name) {
         for (int i = 0; i < fields.size(); i++) {
             if (fields.get(i).name().equals(name)) {
@@ -81,7 +123,13 @@ public record Schema(List<Field> fields) {
         return -1;
     }
 
-    /** Position of a column; the error lists the columns there are. */
+    /**
+     * Position of a column; the error lists the columns there are.
+     *
+     * @param name the column's name, matched exactly
+     * @return its position
+     * @throws IllegalArgumentException when there is no such column
+     */
     public int require(final String name) {
         final int index = indexOf(name);
         if (index < 0) {
@@ -90,7 +138,11 @@ public record Schema(List<Field> fields) {
         return index;
     }
 
-    /** Column names in order. */
+    /**
+     * Column names in order.
+     *
+     * @return a new list of the names
+     */
     public List<String> names() {
         final List<String> names = new ArrayList<>(fields.size());
         for (final Field f : fields) {

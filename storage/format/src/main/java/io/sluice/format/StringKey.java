@@ -11,7 +11,14 @@ public final class StringKey {
     private StringKey() {
     }
 
-    /** Key of bytes {@code [offset, offset + length)}. */
+    /**
+     * Key of bytes {@code [offset, offset + length)}.
+     *
+     * @param bytes  the array holding the string
+     * @param offset where the string starts in {@code bytes}
+     * @param length the string's length in bytes; only the first 8 count
+     * @return the prefix key, compared unsigned
+     */
     public static long of(final byte[] bytes, final int offset, final int length) {
         long key = 0;
         final int n = Math.min(8, length);
@@ -21,13 +28,23 @@ public final class StringKey {
         return key;
     }
 
-    /** Key of a string's UTF-8 bytes. */
+    /**
+     * Key of a string's UTF-8 bytes.
+     *
+     * @param s the string, not null
+     * @return the key of its first 8 UTF-8 bytes, compared unsigned
+     */
     public static long of(final String s) {
         final byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         return of(bytes, 0, bytes.length);
     }
 
-    /** The prefix a key stands for, trailing zero bytes removed (for display). */
+    /**
+     * The prefix a key stands for, trailing zero bytes removed (for display).
+     *
+     * @param key a key made by {@link #of}
+     * @return up to 8 bytes decoded as UTF-8; a character cut at byte 8 shows as a replacement
+     */
     public static String prefix(final long key) {
         final byte[] bytes = new byte[8];
         int n = 0;

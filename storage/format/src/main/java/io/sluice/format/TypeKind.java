@@ -19,17 +19,29 @@ public enum TypeKind {
         this.width = width;
     }
 
-    /** Bytes per value for fixed-width kinds, -1 for {@link #STRING}. */
+    /**
+     * Bytes per value for fixed-width kinds, -1 for {@link #STRING}.
+     *
+     * @return 8, 4, or -1 for variable-length strings
+     */
     public int width() {
         return width;
     }
 
-    /** Whether values of this kind live in a {@code long[]}. */
+    /**
+     * Whether values of this kind live in a {@code long[]}.
+     *
+     * @return true for {@link #INT64} and {@link #DECIMAL}
+     */
     public boolean isLong() {
         return width == 8;
     }
 
-    /** Whether values of this kind live in an {@code int[]}. */
+    /**
+     * Whether values of this kind live in an {@code int[]}.
+     *
+     * @return true for {@link #INT32} and {@link #DATE}
+     */
     public boolean isInt() {
         return width == 4;
     }
@@ -37,6 +49,10 @@ public enum TypeKind {
     /**
      * Compares two zonemap keys of this kind: signed for numbers and dates, unsigned for string
      * prefix keys (see {@link StringKey}).
+     *
+     * @param a the first key
+     * @param b the second key
+     * @return negative, zero or positive as {@code a} is less than, equal to or greater than {@code b}
      */
     public int compareKeys(final long a, final long b) {
         return this == STRING ? Long.compareUnsigned(a, b) : Long.compare(a, b);

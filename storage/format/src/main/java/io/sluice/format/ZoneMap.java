@@ -6,22 +6,40 @@ package io.sluice.format;
  * scaled, dates as days), {@link StringKey} prefix keys for strings; compare them with
  * {@link TypeKind#compareKeys}. When every row is null (or there are no rows) min and max are 0
  * and {@link #hasValues()} is false.
+ *
+ * @param min       the least key of the non-null rows (0 when there are none)
+ * @param max       the greatest key of the non-null rows (0 when there are none)
+ * @param nullCount null rows, 0 to {@code rowCount}
+ * @param rowCount  rows in the block
  */
 public record ZoneMap(long min, long max, int nullCount, int rowCount) {
     /** Bytes one zonemap takes in the block layout. */
     public static final int BYTES = 24;
 
-    /** Whether at least one row is not null. */
+    /**
+     * Whether at least one row is not null.
+     *
+     * @return false when every row is null or there are no rows; min and max are then meaningless
+     */
     public boolean hasValues() {
         return nullCount < rowCount;
     }
 
-    /** Rows that are not null. */
+    /**
+     * Rows that are not null.
+     *
+     * @return {@code rowCount - nullCount}
+     */
     public int nonNullCount() {
         return rowCount - nullCount;
     }
 
-    /** Computes the zonemap of a vector in one pass. */
+    /**
+     * Computes the zonemap of a vector in one pass.
+     *
+     * @param vector the column's values
+     * @return its min and max key over the non-null rows, with its null and row counts
+     */
     public static ZoneMap of(final ColumnVector vector) {
         final int rows = vector.rowCount();
         final TypeKind kind = vector.type().kind();

@@ -40,6 +40,9 @@ public final class Batch {
      *                 column's range is unknown) and must otherwise describe exactly this batch's rows
      * @param sortedBy the column whose values ascend through the rows (strings by unsigned bytes), or
      *                 {@link #NOT_SORTED}
+     * @throws IllegalArgumentException when there is no column, the row counts differ or exceed
+     *                                  {@link Block#MAX_ROWS}, a zonemap describes another row count or
+     *                                  has min above max, or {@code sortedBy} is not a column
      */
     public Batch(final ColumnVector[] columns, final ZoneMap[] zoneMaps, final int sortedBy) {
         this(columns.clone(), validRowCount(columns), zoneMaps == null ? null : zoneMaps.clone(), sortedBy,
@@ -61,12 +64,24 @@ public final class Batch {
         this.lease = lease;
     }
 
-    /** A batch of columns with nothing known about their ranges or order. */
+    /**
+     * A batch of columns with nothing known about their ranges or order.
+     *
+     * @param columns one or more columns of the same row count, at most {@link Block#MAX_ROWS}
+     * @return an untagged batch without zonemaps, {@link #NOT_SORTED}
+     * @throws IllegalArgumentException as {@link #Batch(ColumnVector[], ZoneMap[], int)} does
+     */
     public static Batch of(final ColumnVector... columns) {
         return new Batch(columns, null, NOT_SORTED);
     }
 
-    /** A batch of a block's rows, carrying the block's zonemaps. */
+    /**
+     * A batch of a block's rows, carrying the block's zonemaps.
+     *
+     * @param block the block, whose vectors the batch shares
+     * @return an untagged batch of the block's columns and zonemaps, {@link #NOT_SORTED}
+     * @throws IllegalArgumentException when the block has no column or a zonemap does not describe its rows
+     */
     public static Batch of(final Block block) {
         return new Batch(block.columns(), block.zoneMaps(), NOT_SORTED);
     }
@@ -123,7 +138,13 @@ public final class Batch {
         }
     }
 
-    /** The same rows tagged with a bucket: shares the columns, copies nothing. */
+    /**
+     * The same rows tagged with a bucket: shares the columns, copies nothing.
+     *
+     * @param bucket the bucket, 0 or more
+     * @return a new batch over the same vectors, zonemaps and order
+     * @throws IllegalArgumentException when {@code bucket} is negative
+     */
     public Batch withShuffleIdx(final int bucket) {
         if (bucket < 0) {
             throw new IllegalArgumentException("shuffleIdx must be a bucket (0 or more), got " + bucket);
@@ -131,43 +152,79 @@ public final class Batch {
         return new Batch(columns, rowCount, zoneMaps, sortedBy, bucket, owner, lease);
     }
 
-    /** The same rows, declared sorted by a column (the caller vouches for the order). */
+    /**
+     * The same rows, declared sorted by a column (the caller vouches for the order).
+     *
+     * @param column the column whose values ascend through the rows, or {@link #NOT_SORTED}
+     * @return a new batch over the same vectors, zonemaps and tag
+     * @throws IllegalArgumentException when {@code column} is neither a column nor {@link #NOT_SORTED}
+     */
     public Batch withSortedBy(final int column) {
         checkSortedBy(column, columns.length);
         return new Batch(columns, rowCount, zoneMaps, column, shuffleIdx, owner, lease);
     }
 
-    /** Number of rows. */
+    /**
+     * Number of rows.
+     *
+     * @return 0 to {@link Block#MAX_ROWS}
+     */
     public int rowCount() {
         return rowCount;
     }
 
-    /** Number of columns. */
+    /**
+     * Number of columns.
+     *
+     * @return 1 or more
+     */
     public int columnCount() {
         return columns.length;
     }
 
-    /** The column at a position. */
+    /**
+     * The column at a position.
+     *
+     * @param index the column, 0 to {@link #columnCount()} - 1
+     * @return its vector (a view over pool memory for a pooled batch)
+     */
     public ColumnVector column(final int index) {
         return columns[index];
     }
 
-    /** The zonemap of a column, or null when it is not known. */
+    /**
+     * The zonemap of a column, or null when it is not known.
+     *
+     * @param column the column, 0 to {@link #columnCount()} - 1
+     * @return the zonemap of that column over this batch's rows, or null
+     */
     public ZoneMap zoneMap(final int column) {
         return zoneMaps == null ? null : zoneMaps[column];
     }
 
-    /** The column the rows ascend by, or {@link #NOT_SORTED}. */
+    /**
+     * The column the rows ascend by, or {@link #NOT_SORTED}.
+     *
+     * @return the column's position, or {@link #NOT_SORTED}
+     */
     public int sortedBy() {
         return sortedBy;
     }
 
-    /** The bucket the shuffle operator tagged this batch with, or {@link #NO_SHUFFLE_IDX}. */
+    /**
+     * The bucket the shuffle operator tagged this batch with, or {@link #NO_SHUFFLE_IDX}.
+     *
+     * @return the bucket, 0 or more, or {@link #NO_SHUFFLE_IDX}
+     */
     public int shuffleIdx() {
         return shuffleIdx;
     }
 
-    /** Whether this batch's vectors are views over pooled shuffle memory (see {@link #release()}). */
+    /**
+     * Whether this batch's vectors are views over pooled shuffle memory (see {@link #release()}).
+     *
+     * @return true for a batch a shuffle operator emitted from its bucket buffers
+     */
     public boolean isPooled() {
         return owner != null;
     }

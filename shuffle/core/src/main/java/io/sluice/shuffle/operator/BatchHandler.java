@@ -8,6 +8,10 @@ package io.sluice.shuffle.operator;
  */
 @FunctionalInterface
 public interface BatchHandler {
-    /** Handles one batch; {@link Batch#shuffleIdx()} is its bucket. */
+    /**
+     * Handles one batch; {@link Batch#shuffleIdx()} is its bucket.
+     *
+     * @param batch the bucket batch, valid only until this method returns
+     */
     void onBatch(Batch batch);
 }

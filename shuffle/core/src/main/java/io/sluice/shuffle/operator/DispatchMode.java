@@ -28,7 +28,11 @@ public enum DispatchMode {
     /** The exchange's single gather destination: partial results to the coordinator. */
     GATHER;
 
-    /** Whether this mode routes by {@code shuffleIdx}, so an untagged batch is an error. */
+    /**
+     * Whether this mode routes by {@code shuffleIdx}, so an untagged batch is an error.
+     *
+     * @return true for {@link #TO_OWNER}, {@link #LOCAL_ONLY} and {@link #ALL_CN}
+     */
     public boolean readsShuffleIdx() {
         return this == TO_OWNER || this == LOCAL_ONLY || this == ALL_CN;
     }

@@ -16,15 +16,38 @@ package io.sluice.shuffle.operator;
  */
 public record ShuffleCounters(long batchesIn, long rowsIn, long batchesOut, long rowsOut, long wholeBatchRoutes,
                               long splitBatches, long earlyFlushes, long[] rowsPerBucket, long peakBufferedBytes) {
+    /**
+     * Copies {@code rowsPerBucket}, so later changes to the caller's array do not show.
+     *
+     * @param batchesIn         batches added
+     * @param rowsIn            rows added
+     * @param batchesOut        batches emitted (whole-batch routes included)
+     * @param rowsOut           rows emitted
+     * @param wholeBatchRoutes  batches tagged and passed on whole
+     * @param splitBatches      non-empty batches split row by row
+     * @param earlyFlushes      bucket batches emitted before they were full
+     * @param rowsPerBucket     rows emitted per bucket, one entry per bucket; copied
+     * @param peakBufferedBytes most bytes the buffer pool held at once
+     */
     public ShuffleCounters {
         rowsPerBucket = rowsPerBucket.clone();
     }
 
-    /** Rows emitted to a bucket. */
+    /**
+     * Rows emitted to a bucket.
+     *
+     * @param bucket the bucket, 0 to {@code rowsPerBucket().length - 1}
+     * @return the rows emitted to it so far
+     */
     public long rowsOf(final int bucket) {
         return rowsPerBucket[bucket];
     }
 
+    /**
+     * Rows emitted per bucket.
+     *
+     * @return a new array, one count per bucket
+     */
     @Override
     public long[] rowsPerBucket() {
         return rowsPerBucket.clone();

@@ -90,6 +90,12 @@ public final class ShuffleOperator {
     /**
      * A shuffle of batches with the given columns by one key column, with the default options.
      *
+     * @param input     the columns every batch has, in order
+     * @param keyColumn the position of the key column in {@code input}
+     * @param function  the bucket function; it must take the key column's kind
+     * @throws IllegalArgumentException as {@link #ShuffleOperator(Schema, int[], BucketFunction, ShuffleOptions)}
+     *                                  does, or when a system property of {@link ShuffleOptions#defaults()} is
+     *                                  not valid
      * @see #ShuffleOperator(Schema, int[], BucketFunction, ShuffleOptions)
      */
     public ShuffleOperator(final Schema input, final int keyColumn, final BucketFunction function) {
@@ -103,6 +109,9 @@ public final class ShuffleOperator {
      * @param keyColumns the key columns, in the order the bucket function takes them
      * @param function   the bucket function; it must take the key columns' kinds
      * @param options    pool budget and whole-batch routing
+     * @throws IllegalArgumentException when there is no key column or one is out of range, the function
+     *                                  does not take the key kinds, routing is REQUIRED with more than one
+     *                                  key column, or the pool budget is below one bucket buffer
      */
     public ShuffleOperator(final Schema input, final int[] keyColumns, final BucketFunction function,
                            final ShuffleOptions options) {
@@ -171,6 +180,9 @@ public final class ShuffleOperator {
      * of each fixed-width column plus offsets, null bitmaps and initial string bytes. Such a pool
      * gives correct output, but in batches as small as one row; give each bucket a buffer and some
      * room for emitted batches to get full 8192-row batches.
+     *
+     * @param input the columns every batch will have
+     * @return the budget in bytes
      */
     public static long minimumPoolBytes(final Schema input) {
         final byte[] shapes = new byte[input.size()];
@@ -180,7 +192,18 @@ public final class ShuffleOperator {
         return BucketBuffer.fixedBytes(shapes, INITIAL_STRING_BYTES);
     }
 
-    /** Runs a shuffle over the caller's batches, handing each emitted bucket batch to a handler. */
+    /**
+     * Runs a shuffle over the caller's batches, handing each emitted bucket batch to a handler.
+     *
+     * @param input      the columns every batch has, in order
+     * @param keyColumns the key columns, in the order the bucket function takes them
+     * @param function   the bucket function; it must take the key columns' kinds
+     * @param options    pool budget and whole-batch routing
+     * @param batches    the input, read once in order
+     * @param handler    receives each bucket batch, which is released when it returns
+     * @return the counters once every batch is emitted
+     * @throws IllegalArgumentException as the constructor and {@link #addInput} do
+     */
     public static ShuffleCounters run(final Schema input, final int[] keyColumns, final BucketFunction function,
                                       final ShuffleOptions options, final Iterable<Batch> batches,
                                       final BatchHandler handler) {
@@ -191,12 +214,20 @@ public final class ShuffleOperator {
         return operator.finish(handler);
     }
 
-    /** The columns every input batch has. */
+    /**
+     * The columns every input batch has.
+     *
+     * @return the schema given at construction
+     */
     public Schema input() {
         return schema;
     }
 
-    /** The bucket function. */
+    /**
+     * The bucket function.
+     *
+     * @return the function given at construction
+     */
     public BucketFunction function() {
         return function;
     }
@@ -204,6 +235,8 @@ public final class ShuffleOperator {
     /**
      * Whether {@link #addInput} may be called: not finishing, no batch pending for pool memory, and
      * no output waiting to be taken.
+     *
+     * @return true when the operator takes a batch now
      */
     public boolean needsInput() {
         return !finishing && pending == null && output.isEmpty();
@@ -212,6 +245,8 @@ public final class ShuffleOperator {
     /**
      * Whether the operator waits for emitted batches to be released: a batch is pending for pool
      * memory and there is no output to take.
+     *
+     * @return true when only a {@link Batch#release()} lets it make progress
      */
     public boolean isBlocked() {
         return pending != null && output.isEmpty();
@@ -221,6 +256,8 @@ public final class ShuffleOperator {
      * Takes a batch. Routes it whole when its zonemap allows, otherwise splits as much of it into
      * bucket buffers as the pool allows; the rest waits until released batches give memory back.
      *
+     * @param batch a batch of the input's columns; routed whole, it is passed on with the same vectors;
+     *              split, it is read until its last row is in a bucket buffer
      * @throws IllegalStateException    when {@link #needsInput()} is false
      * @throws IllegalArgumentException when the batch's columns do not match the input schema, or
      *                                  routing is REQUIRED and the batch cannot be routed whole
@@ -268,6 +305,8 @@ public final class ShuffleOperator {
      * The next emitted batch, or null when there is none now. The caller owns it and must
      * {@link Batch#release()} it when done (a no-op for whole-routed batches). Also resumes a batch
      * that was waiting for pool memory, and after {@link #finish()} emits the last partial buckets.
+     *
+     * @return a batch tagged with its bucket ({@link Batch#shuffleIdx()}), or null
      */
     public Batch getOutput() {
         if (output.isEmpty() && pending != null) {
@@ -284,7 +323,11 @@ public final class ShuffleOperator {
         finishing = true;
     }
 
-    /** Whether the input has ended and every batch has been taken. */
+    /**
+     * Whether the input has ended and every batch has been taken.
+     *
+     * @return true once {@link #finish()} was called and {@link #getOutput()} has nothing more to give
+     */
     public boolean isFinished() {
         return finishing && pending == null && flushed && output.isEmpty();
     }
@@ -293,6 +336,8 @@ public final class ShuffleOperator {
      * Push style: adds a batch and hands every batch that becomes ready to the handler, releasing
      * each after the handler returns, until the whole batch is taken in.
      *
+     * @param batch   a batch of the input's columns
+     * @param handler receives each bucket batch that becomes ready, valid until it returns
      * @throws IllegalStateException when batches taken with {@link #getOutput()} and not released
      *                               hold the whole pool, so that the batch cannot be taken in
      */
@@ -305,7 +350,14 @@ public final class ShuffleOperator {
         }
     }
 
-    /** Push style: ends the input, hands every remaining batch to the handler and returns the counters. */
+    /**
+     * Push style: ends the input, hands every remaining batch to the handler and returns the counters.
+     *
+     * @param handler receives each remaining bucket batch, valid until it returns
+     * @return the counters, final
+     * @throws IllegalStateException when batches taken with {@link #getOutput()} and not released
+     *                               hold the pool, so that the last batches cannot be emitted
+     */
     public ShuffleCounters finish(final BatchHandler handler) {
         finish();
         drain(handler);
@@ -332,7 +384,11 @@ public final class ShuffleOperator {
         }
     }
 
-    /** A snapshot of the counters. */
+    /**
+     * A snapshot of the counters.
+     *
+     * @return the counts so far; later work does not change it
+     */
     public ShuffleCounters counters() {
         return new ShuffleCounters(batchesIn, rowsIn, batchesOut, rowsOut, wholeBatchRoutes, splitBatches,
                 earlyFlushes, rowsPerBucket, pool.peakBytes());

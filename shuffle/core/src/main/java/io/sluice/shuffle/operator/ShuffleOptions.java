@@ -20,6 +20,14 @@ public record ShuffleOptions(long poolBytes, WholeBatchRouting routing) {
     /** System property overriding {@link #routing()}. */
     public static final String ROUTING_PROPERTY = "sluice.shuffle.wholeBatchRouting";
 
+    /**
+     * Checks the budget and the routing.
+     *
+     * @param poolBytes the budget of the bucket buffer pool in bytes, positive (the operator also
+     *                  needs at least {@link ShuffleOperator#minimumPoolBytes} for its input)
+     * @param routing   when a batch may be routed whole, not null
+     * @throws IllegalArgumentException when {@code poolBytes} is not positive or {@code routing} is null
+     */
     public ShuffleOptions {
         if (poolBytes <= 0) {
             throw new IllegalArgumentException("shuffle pool budget must be positive, got " + poolBytes + " bytes");
@@ -29,7 +37,14 @@ public record ShuffleOptions(long poolBytes, WholeBatchRouting routing) {
         }
     }
 
-    /** The defaults, overridden by the system properties that are set. */
+    /**
+     * The defaults, overridden by the system properties that are set.
+     *
+     * @return {@value #DEFAULT_POOL_BYTES} bytes and {@link WholeBatchRouting#WHEN_PROVEN}, or what
+     *         {@value #POOL_BYTES_PROPERTY} and {@value #ROUTING_PROPERTY} say
+     * @throws IllegalArgumentException when a property is set to something that is not a number of
+     *                                  bytes or a routing name; the message names the property
+     */
     public static ShuffleOptions defaults() {
         final String bytes = System.getProperty(POOL_BYTES_PROPERTY);
         final String routing = System.getProperty(ROUTING_PROPERTY);
@@ -54,12 +69,24 @@ public record ShuffleOptions(long poolBytes, WholeBatchRouting routing) {
         return new ShuffleOptions(poolBytes, mode);
     }
 
-    /** These options with another pool budget. */
+    /**
+     * These options with another pool budget.
+     *
+     * @param bytes the budget of the bucket buffer pool in bytes, positive
+     * @return new options, the routing unchanged
+     * @throws IllegalArgumentException when {@code bytes} is not positive
+     */
     public ShuffleOptions withPoolBytes(final long bytes) {
         return new ShuffleOptions(bytes, routing);
     }
 
-    /** These options with another routing. */
+    /**
+     * These options with another routing.
+     *
+     * @param mode when a batch may be routed whole, not null
+     * @return new options, the pool budget unchanged
+     * @throws IllegalArgumentException when {@code mode} is null
+     */
     public ShuffleOptions withRouting(final WholeBatchRouting mode) {
         return new ShuffleOptions(poolBytes, mode);
     }

@@ -13,21 +13,42 @@ import io.sluice.format.ZoneMap;
  * threads at once, and must answer the same for the same block for as long as a query runs.
  */
 public interface BlockTable {
-    /** The table's name, as plans refer to it. */
+    /**
+     * The table's name, as plans refer to it.
+     *
+     * @return the name a {@link Catalog} finds this table by
+     */
     String name();
 
-    /** The columns, in block column order. */
+    /**
+     * The columns, in block column order.
+     *
+     * @return the schema every block of the table has
+     */
     Schema schema();
 
-    /** Number of blocks; blocks are numbered from 0. */
+    /**
+     * Number of blocks; blocks are numbered from 0.
+     *
+     * @return the block count, 0 for an empty table
+     */
     int blockCount();
 
-    /** Rows in a block. */
+    /**
+     * Rows in a block.
+     *
+     * @param block the block's number, 0 to {@link #blockCount()} - 1
+     * @return its row count, 0 to {@link Block#MAX_ROWS}
+     */
     int blockRowCount(int block);
 
     /**
      * The zonemap of a column in a block. It must bound the block's values (a wider zonemap than
      * the values only costs pruning and whole-block routing; a narrower one gives wrong answers).
+     *
+     * @param block  the block's number, 0 to {@link #blockCount()} - 1
+     * @param column the column's position in {@link #schema()}
+     * @return the zonemap of that column in that block
      */
     ZoneMap zoneMap(int block, int column);
 
@@ -35,16 +56,27 @@ public interface BlockTable {
      * Reads a block: the columns at {@code projection}, in that order (every column, in schema
      * order, when {@code projection} is empty). The block's zonemaps are those of its columns.
      *
+     * @param block      the block's number, 0 to {@link #blockCount()} - 1
+     * @param projection positions in {@link #schema()} of the columns to read, or none for all
+     * @return the block's rows, holding the projected columns
      * @throws io.sluice.format.StorageException when the block cannot be read, naming it
      */
     Block readBlock(int block, int... projection);
 
-    /** The column rows are sorted by, or null when they are in no known order. */
+    /**
+     * The column rows are sorted by, or null when they are in no known order.
+     *
+     * @return the sort column's name, or null
+     */
     default String sortKey() {
         return null;
     }
 
-    /** Total rows. */
+    /**
+     * Total rows.
+     *
+     * @return the sum of {@link #blockRowCount} over every block
+     */
     default long rowCount() {
         long rows = 0;
         for (int b = 0; b < blockCount(); b++) {
@@ -53,7 +85,12 @@ public interface BlockTable {
         return rows;
     }
 
-    /** The zonemaps of one column, one per block in block order. */
+    /**
+     * The zonemaps of one column, one per block in block order.
+     *
+     * @param column the column's position in {@link #schema()}
+     * @return a new array of {@link #blockCount()} zonemaps
+     */
     default ZoneMap[] zoneMaps(final int column) {
         final ZoneMap[] result = new ZoneMap[blockCount()];
         for (int b = 0; b < result.length; b++) {

@@ -9,6 +9,8 @@ public interface Catalog {
     /**
      * The table of that name.
      *
+     * @param name the table's name, as the plan spells it
+     * @return the table, owned by the catalog
      * @throws io.sluice.format.StorageException when there is none, naming it
      */
     BlockTable table(String name);
