@@ -22,11 +22,23 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * One block stored in its own file, memory-mapped through Chronicle Bytes and read through an
  * Agrona buffer over the mapping. Opening verifies the header; reading a column verifies that
- * column's checksum. The mapping lives until {@link #close()}; vectors read from it are copies
- * and outlive it.
+ * column's checksum. The mapping and the file's descriptor live until {@link #close()}, which frees
+ * both before it returns (Chronicle's background releaser is switched off, unless the process chose
+ * otherwise with {@code -Dbackground.releaser}); vectors read from it are copies and outlive it.
  */
 public final class BlockFile implements AutoCloseable {
+    /** Chronicle's switch for releasing mappings and descriptors on a background thread. */
+    static final String BACKGROUND_RELEASER = "background.releaser";
     private static final long PAGE = 4096;
+
+    static {
+        // Closing a block file must free its descriptor and mapping before close returns, or a scan
+        // of more blocks than the process may map runs ahead of Chronicle's background releaser.
+        // Chronicle reads the switch once, when it first releases anything; nothing of it runs before this.
+        if (System.getProperty(BACKGROUND_RELEASER) == null) {
+            System.setProperty(BACKGROUND_RELEASER, "false");
+        }
+    }
     private final Path path;
     private final long block;
     private final MappedBytes mapped;

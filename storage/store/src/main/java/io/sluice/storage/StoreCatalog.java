@@ -6,8 +6,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The tables of a store as a {@link Catalog}: each opened on first use (its block files mapped and
- * checked once) and kept open until the catalog closes. Thread-safe.
+ * The tables of a store as a {@link Catalog}: each opened on first use (manifest and zonemaps read;
+ * block files are opened as scans read them, through the store's {@link BlockFileCache}) and kept
+ * open, at the version it had then, until the catalog closes. Thread-safe.
  */
 public final class StoreCatalog implements Catalog, AutoCloseable {
     private final Store store;
@@ -16,7 +17,8 @@ public final class StoreCatalog implements Catalog, AutoCloseable {
 
     /** The tables of {@code store}; a missing table is an error listing the tables it has. */
     public StoreCatalog(final Store store) {
-        this(store, "generate it with 'sluice gen' or import it with 'sluice import'");
+        this(store, "import a CSV file as that table (see sluice import --help), or generate the TPC-H tables"
+                + " (see sluice gen --help)");
     }
 
     /** As {@link #StoreCatalog(Store)}, the error for a missing table ending with {@code missingTableHint}. */
@@ -45,7 +47,7 @@ public final class StoreCatalog implements Catalog, AutoCloseable {
         return store;
     }
 
-    /** Closes every table opened (their mappings are released). */
+    /** Closes every table opened (their open block files are closed). */
     @Override
     public synchronized void close() {
         for (final Table t : open.values()) {

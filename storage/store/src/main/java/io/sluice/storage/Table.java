@@ -5,39 +5,80 @@ import io.sluice.format.Schema;
 import io.sluice.format.StorageException;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
 
 /**
- * A stored table: its manifest, the zonemaps of every block, and its block files, mapped on first
- * read and kept mapped until {@link #close()}: Sluice's own {@link BlockTable}. Reads are safe from several
- * threads.
+ * A stored table: its manifest, the zonemaps of every block (in memory, from {@code zonemaps.bin}, so
+ * planning opens no block file) and its block files, opened when a read needs them through a
+ * {@link BlockFileCache} that bounds how many stay open: Sluice's own {@link BlockTable}. Reads are
+ * safe from several threads.
+ *
+ * <p>A table reads the version its manifest named when it was opened, to the end. When the table is
+ * replaced meanwhile (a new version written, the old one deleted), files it still has open keep
+ * serving the old rows; a block it must open again fails with an error saying the table was
+ * replaced, so a reader never mixes blocks of two versions.
  */
 public final class Table implements BlockTable, AutoCloseable {
+    /** Times {@link #open} reads the manifest again when a replacement removed the version it named. */
+    private static final int OPEN_ATTEMPTS = 5;
+
     private final Path dir;
     private final TableManifest manifest;
+    private final Path dataDir;
     private final ZoneMapIndex zoneMaps;
-    private final AtomicReferenceArray<BlockFile> files;
+    private final BlockFileCache cache;
+    private final BlockFileCache.Handle[] open;
+    private final IntFunction<BlockFile> opener = this::openFile;
 
-    private Table(final Path dir, final TableManifest manifest, final ZoneMapIndex zoneMaps) {
+    private Table(final Path dir, final TableManifest manifest, final ZoneMapIndex zoneMaps,
+                  final BlockFileCache cache) {
         this.dir = dir;
         this.manifest = manifest;
+        this.dataDir = manifest.dataDir(dir);
         this.zoneMaps = zoneMaps;
-        this.files = new AtomicReferenceArray<>(manifest.blockCount());
+        this.cache = cache;
+        this.open = new BlockFileCache.Handle[manifest.blockCount()];
     }
 
-    /** Opens a table directory (reads the manifest and the zonemap index, maps nothing yet). */
+    /** Opens a table directory through the process's {@link BlockFileCache#shared() shared} cache. */
     public static Table open(final Path dir) {
-        final TableManifest manifest = TableManifest.read(dir);
-        for (int b = 0; b < manifest.blockCount(); b++) {
-            if (!Files.isRegularFile(dir.resolve(TableWriter.blockFileName(b)))) {
-                throw new StorageException("table '" + manifest.name() + "' lacks block file "
-                        + dir.resolve(TableWriter.blockFileName(b)) + " (block " + b + " of " + manifest.blockCount()
-                        + "); regenerate or re-import the table");
+        return open(dir, BlockFileCache.shared());
+    }
+
+    /**
+     * Opens a table directory: reads the manifest and the zonemap index of the version it names, and
+     * opens no block file.
+     */
+    public static Table open(final Path dir, final BlockFileCache cache) {
+        for (int attempt = 1; ; attempt++) {
+            final TableManifest manifest = TableManifest.read(dir);
+            final Path dataDir = manifest.dataDir(dir);
+            try {
+                return new Table(dir, manifest,
+                        ZoneMapIndex.read(dataDir, manifest.blockCount(), manifest.schema().size()), cache);
+            } catch (final StorageException e) {
+                // A writer replaced the version between reading the manifest and its index: read the new one.
+                if (attempt == OPEN_ATTEMPTS || Files.isDirectory(dataDir) || !replaced(dir, manifest)) {
+                    throw e;
+                }
             }
         }
-        return new Table(dir, manifest, ZoneMapIndex.read(dir, manifest.blockCount(), manifest.schema().size()));
+    }
+
+    private static boolean replaced(final Path dir, final TableManifest seen) {
+        try {
+            return TableManifest.read(dir).version() != seen.version();
+        } catch (final StorageException e) {
+            return false;
+        }
     }
 
     /** The table's name. */
@@ -107,43 +148,74 @@ public final class Table implements BlockTable, AutoCloseable {
         return result;
     }
 
-    /** The path of a block's file. */
-    public Path blockPath(final int block) {
-        return dir.resolve(TableWriter.blockFileName(block));
+    /** The version of the table this reads (0 for a table of format 1). */
+    public int version() {
+        return manifest.version();
     }
 
-    /** A block's file, mapped and header-verified on first use. */
-    public BlockFile blockFile(final int block) {
+    /** The directory of this version's block files and zonemap index. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The path of a block's file. */
+    public Path blockPath(final int block) {
+        return dataDir.resolve(TableWriter.blockFileName(block));
+    }
+
+    /** The blocks whose file is missing, from one listing of the data directory (opens no block file). */
+    public List<Integer> missingBlocks() {
+        final Set<String> present = new HashSet<>();
+        try (Stream<Path> files = Files.list(dataDir)) {
+            files.forEach(p -> present.add(p.getFileName().toString()));
+        } catch (final IOException e) {
+            throw new StorageException("cannot list the block files of table '" + name() + "' in " + dataDir + ": " + e, e);
+        }
+        final List<Integer> missing = new ArrayList<>();
+        for (int b = 0; b < blockCount(); b++) {
+            if (!present.contains(TableWriter.blockFileName(b))) {
+                missing.add(b);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * A block's file, opened (and its header verified) when no open one is cached; close the handle
+     * when done with the file.
+     */
+    public BlockFileCache.Handle acquire(final int block) {
         if (block < 0 || block >= blockCount()) {
             throw new IndexOutOfBoundsException("block " + block + " of table '" + name() + "' with "
                     + blockCount() + " blocks");
         }
-        BlockFile file = files.get(block);
-        if (file == null) {
-            final BlockFile opened = BlockFile.open(blockPath(block), block);
-            if (files.compareAndSet(block, null, opened)) {
-                file = opened;
-            } else {
-                opened.close();
-                file = files.get(block);
+        return cache.acquire(open, block, opener);
+    }
+
+    private BlockFile openFile(final int block) {
+        try {
+            return BlockFile.open(blockPath(block), block);
+        } catch (final StorageException e) {
+            if (!Files.isDirectory(dataDir) || replaced(dir, manifest)) {
+                throw new StorageException("table '" + name() + "' was replaced while it was being read (version "
+                        + manifest.version() + " of " + dir + " is gone, block " + block
+                        + " was not open): run the query again to read the new version", e);
             }
+            throw e;
         }
-        return file;
     }
 
     /** Reads the given columns (all when none are given) of a block, verifying their checksums. */
     @Override
     public Block readBlock(final int block, final int... projection) {
-        return blockFile(block).read(schema(), projection.length == 0 ? null : projection);
+        try (BlockFileCache.Handle handle = acquire(block)) {
+            return handle.file().read(schema(), projection.length == 0 ? null : projection);
+        }
     }
 
+    /** Closes the block files this table has open (those in use once their readers release them). */
     @Override
     public void close() {
-        for (int b = 0; b < files.length(); b++) {
-            final BlockFile file = files.getAndSet(b, null);
-            if (file != null) {
-                file.close();
-            }
-        }
+        cache.drop(open);
     }
 }

@@ -11,6 +11,7 @@ import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -18,22 +19,33 @@ import java.util.List;
 
 /**
  * Writes a table: rows are appended column by column ({@link #column}, then {@link #endRow}) and
- * cut into blocks of {@link Block#MAX_ROWS} rows that stream to disk, so memory stays bounded at
- * any size. With a sort key, rows are buffered and written in key order at {@link #finish}
+ * cut into blocks of {@link TableSpec#blockRows()} rows that stream to disk, so memory stays bounded
+ * at any size. With a sort key, rows are buffered and written in key order at {@link #finish}
  * (clustering: blocks then have narrow, non-overlapping zonemaps on the key).
  *
- * <p>The table is written into a hidden directory and renamed into place by {@link #finish}; a
- * writer closed without finishing deletes what it wrote, so no half-written table is ever
- * visible.
+ * <p>The table is written into a hidden {@code .NAME.partial} directory: its manifest and a version
+ * directory ({@code v1}, or the replaced table's version + 1) holding the blocks and the zonemap
+ * index. {@link #finish} makes it visible in one atomic step: a new table's directory is renamed
+ * into place; a replaced table gets the new version directory beside its old one, then the manifest
+ * naming the new version is renamed over the old manifest, and only then is the old version
+ * deleted. A writer closed without finishing deletes what it wrote, so no half-written table is
+ * ever visible, and a replaced table keeps its old version. A writer holds the store's
+ * {@link StoreLock} (its own, unless the store's is held).
  */
 public final class TableWriter implements AutoCloseable {
+    private final Store store;
+    private final TableSpec spec;
+    private final StoreLock ownLock;
     private final Path finalDir;
     private final Path partialDir;
+    private final int version;
+    private final Path partialData;
     private final String name;
     private final Schema schema;
     private final String sortKey;
     private final int sortColumn;
     private final boolean presorted;
+    private final int blockRows;
     private ColumnVector lastKey;
     private final ColumnBuilder[] builders;
     private final BlockEncoder encoder = new BlockEncoder();
@@ -41,56 +53,74 @@ public final class TableWriter implements AutoCloseable {
     private long rows;
     private long bytes;
     private boolean finished;
+    private boolean closed;
 
-    private TableWriter(final Path storeDir, final String name, final Schema schema, final String sortKey,
-                        final boolean presorted) {
-        this.name = name;
-        this.schema = schema;
-        this.sortKey = sortKey;
-        this.presorted = presorted;
+    private TableWriter(final Store store, final TableSpec spec, final StoreLock ownLock) {
+        this.store = store;
+        this.spec = spec;
+        this.ownLock = ownLock;
+        this.name = spec.name();
+        this.schema = spec.schema();
+        this.sortKey = spec.sortKey();
+        this.presorted = spec.presorted();
+        this.blockRows = spec.blockRows();
         this.sortColumn = sortKey == null ? -1 : schema.require(sortKey);
-        this.finalDir = storeDir.resolve(name);
-        this.partialDir = storeDir.resolve("." + name + ".partial");
+        this.finalDir = store.dir().resolve(name);
+        this.partialDir = store.dir().resolve(StoreContents.partialDirName(name));
+        this.version = nextVersion();
+        this.partialData = partialDir.resolve(TableManifest.versionDirName(version));
         this.builders = new ColumnBuilder[schema.size()];
         for (int i = 0; i < builders.length; i++) {
             builders[i] = new ColumnBuilder(schema.type(i));
         }
     }
 
-    /**
-     * Starts a table in a store directory.
-     *
-     * @param sortKey column to sort by, or null to keep arrival order
-     */
-    public static TableWriter create(final Path storeDir, final String name, final Schema schema, final String sortKey) {
-        return create(storeDir, name, schema, sortKey, false);
+    /** Starts writing a table into a store, under the store's lock or, when it is not held, one of its own. */
+    static TableWriter start(final Store store, final TableSpec spec) {
+        final StoreLock own = store.heldLock() == null
+                ? store.lock("pid " + ProcessHandle.current().pid() + " writing table '" + spec.name() + "'") : null;
+        try {
+            final TableWriter writer = new TableWriter(store, spec, own);
+            deleteTree(writer.partialDir);
+            Files.createDirectories(writer.partialData);
+            return writer;
+        } catch (final IOException e) {
+            release(own);
+            throw new StorageException("cannot create table '" + spec.name() + "' in " + store.dir() + ": " + e, e);
+        } catch (final RuntimeException e) {
+            release(own);
+            throw e;
+        }
     }
 
-    /**
-     * Starts a table whose rows may already arrive in {@code sortKey} order.
-     *
-     * @param presorted when true, rows are not buffered and sorted but checked to arrive in
-     *                  non-decreasing key order (the table is still recorded as sorted by it)
-     */
-    public static TableWriter create(final Path storeDir, final String name, final Schema schema, final String sortKey,
-                                     final boolean presorted) {
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new IllegalArgumentException("table name '" + name
-                    + "' is not valid: use letters, digits and '_', starting with a letter or '_'");
+    /** 1 for a new table; for a replaced one, one more than any version its directory holds. */
+    private int nextVersion() {
+        if (!Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
+            return 1;
         }
-        final TableWriter writer = new TableWriter(storeDir, name, schema, sortKey, presorted && sortKey != null);
-        if (Files.exists(writer.finalDir)) {
-            throw new StorageException("table '" + name + "' already exists in " + storeDir
-                    + ": choose another name or delete " + writer.finalDir);
+        if (!Files.isRegularFile(finalDir.resolve(TableManifest.FILE))) {
+            if (!spec.replace()) {
+                throw new StorageException("table directory " + finalDir + " exists without a " + TableManifest.FILE
+                        + " (it is damaged): replace the table, or delete " + finalDir);
+            }
+            if (!Files.isDirectory(finalDir, LinkOption.NOFOLLOW_LINKS) || !StoreContents.holdsOnlySluiceFiles(finalDir)) {
+                throw new StorageException("cannot replace table '" + name + "': " + finalDir
+                        + " holds files Sluice did not write; move them away first");
+            }
+            return 1;
         }
-        try {
-            Files.createDirectories(storeDir);
-            deleteTree(writer.partialDir);
-            Files.createDirectory(writer.partialDir);
-        } catch (final IOException e) {
-            throw new StorageException("cannot create table '" + name + "' in " + storeDir + ": " + e, e);
+        if (!spec.replace()) {
+            throw new StorageException("table '" + name + "' already exists in " + store.dir()
+                    + ": replace it, choose another name, or delete " + finalDir);
         }
-        return writer;
+        int newest = TableManifest.read(finalDir).version();
+        for (final Path leftover : StoreContents.leftoversOfTable(finalDir)) {
+            final String file = leftover.getFileName().toString();
+            if (file.startsWith("v") && Files.isDirectory(leftover)) {
+                newest = Math.max(newest, Integer.parseInt(file.substring(1)));
+            }
+        }
+        return newest + 1;
     }
 
     /** The schema rows are written in. */
@@ -113,7 +143,7 @@ public final class TableWriter implements AutoCloseable {
             }
         }
         rows++;
-        if ((sortColumn < 0 || presorted) && expected == Block.MAX_ROWS) {
+        if ((sortColumn < 0 || presorted) && expected == blockRows) {
             flush(null, 0, expected);
             for (final ColumnBuilder b : builders) {
                 b.clear();
@@ -140,7 +170,7 @@ public final class TableWriter implements AutoCloseable {
             columns[i] = builders[i].gather(order, from, count);
         }
         final Block block = Block.of(columns);
-        final Path path = partialDir.resolve(blockFileName(zoneMaps.size()));
+        final Path path = partialData.resolve(blockFileName(zoneMaps.size()));
         BlockFile.write(path, block, encoder);
         zoneMaps.add(block.zoneMaps());
         try {
@@ -156,21 +186,43 @@ public final class TableWriter implements AutoCloseable {
         if (sortColumn >= 0 && !presorted) {
             final ColumnBuilder key = builders[sortColumn];
             final int[] order = IndexSort.stableOrder(buffered, key::compareRows);
-            for (int from = 0; from < buffered; from += Block.MAX_ROWS) {
-                flush(order, from, Math.min(Block.MAX_ROWS, buffered - from));
+            for (int from = 0; from < buffered; from += blockRows) {
+                flush(order, from, Math.min(blockRows, buffered - from));
             }
         } else if (buffered > 0) {
             flush(null, 0, buffered);
         }
-        ZoneMapIndex.write(partialDir, zoneMaps.toArray(new ZoneMap[0][]), schema.size());
-        new TableManifest(name, schema, rows, zoneMaps.size(), bytes, sortKey).write(partialDir);
+        ZoneMapIndex.write(partialData, zoneMaps.toArray(new ZoneMap[0][]), schema.size());
+        new TableManifest(name, schema, rows, zoneMaps.size(), bytes, sortKey, version, spec.attributes())
+                .write(partialDir);
         try {
-            Files.move(partialDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
+            commit();
         } catch (final IOException e) {
-            throw new StorageException("cannot move finished table into " + finalDir + ": " + e, e);
+            throw new StorageException("cannot move the finished table '" + name + "' into " + finalDir + ": " + e, e);
         }
         finished = true;
-        return Table.open(finalDir);
+        close();
+        return Table.open(finalDir, store.cache());
+    }
+
+    /** Makes the written version the table's: one rename makes it visible, then the old version goes. */
+    private void commit() throws IOException {
+        if (!Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.move(partialDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
+            return;
+        }
+        if (!Files.isRegularFile(finalDir.resolve(TableManifest.FILE))) {
+            deleteTree(finalDir);
+            Files.move(partialDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
+            return;
+        }
+        Files.move(partialData, finalDir.resolve(partialData.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(partialDir.resolve(TableManifest.FILE), finalDir.resolve(TableManifest.FILE),
+                StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        deleteTree(partialDir);
+        for (final Path old : StoreContents.leftoversOfTable(finalDir)) {
+            deleteTree(old);
+        }
     }
 
     private void checkOrder(final int count) {
@@ -205,20 +257,32 @@ public final class TableWriter implements AutoCloseable {
         return String.format("block-%06d.sbk", index);
     }
 
-    /** Deletes what was written unless {@link #finish} completed. */
+    /** Deletes what was written unless {@link #finish} completed, and releases the writer's own lock. */
     @Override
     public void close() {
-        if (!finished) {
-            try {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (!finished) {
                 deleteTree(partialDir);
-            } catch (final IOException e) {
-                throw new StorageException("cannot remove unfinished table " + partialDir + ": " + e, e);
             }
+        } catch (final IOException e) {
+            throw new StorageException("cannot remove unfinished table " + partialDir + ": " + e, e);
+        } finally {
+            release(ownLock);
+        }
+    }
+
+    private static void release(final StoreLock lock) {
+        if (lock != null) {
+            lock.close();
         }
     }
 
     static void deleteTree(final Path dir) throws IOException {
-        if (!Files.exists(dir)) {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try (var paths = Files.walk(dir)) {

@@ -27,8 +27,8 @@ public final class ZoneMapIndex {
         this.byBlock = byBlock;
     }
 
-    /** Writes the zonemaps of every block ({@code [block][column]}). */
-    public static void write(final Path tableDir, final ZoneMap[][] byBlock, final int columns) {
+    /** Writes the zonemaps of every block ({@code [block][column]}) into a version's data directory. */
+    public static void write(final Path dataDir, final ZoneMap[][] byBlock, final int columns) {
         final int length = HEADER + byBlock.length * columns * ZoneMap.BYTES + 8;
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[length]);
         buffer.putInt(0, MAGIC, LE);
@@ -47,15 +47,15 @@ public final class ZoneMapIndex {
         }
         buffer.putLong(p, BlockChecksum.compute(buffer, 0, p, BlockChecksum.SEED), LE);
         try {
-            Files.write(tableDir.resolve(FILE), buffer.byteArray());
+            Files.write(dataDir.resolve(FILE), buffer.byteArray());
         } catch (final IOException e) {
-            throw new StorageException("cannot write " + tableDir.resolve(FILE) + ": " + e, e);
+            throw new StorageException("cannot write " + dataDir.resolve(FILE) + ": " + e, e);
         }
     }
 
-    /** Reads and verifies a table's zonemap index. */
-    public static ZoneMapIndex read(final Path tableDir, final int blocks, final int columns) {
-        final Path file = tableDir.resolve(FILE);
+    /** Reads and verifies a table version's zonemap index; the error says whether its size, header or checksum is wrong. */
+    public static ZoneMapIndex read(final Path dataDir, final int blocks, final int columns) {
+        final Path file = dataDir.resolve(FILE);
         final byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -63,14 +63,12 @@ public final class ZoneMapIndex {
             throw new StorageException("cannot read zonemap index " + file + ": " + e, e);
         }
         final int expected = HEADER + blocks * columns * ZoneMap.BYTES + 8;
-        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-        if (bytes.length != expected || buffer.getInt(0, LE) != MAGIC || buffer.getInt(8, LE) != blocks
-                || buffer.getInt(12, LE) != columns
-                || buffer.getLong(expected - 8, LE) != BlockChecksum.compute(buffer, 0, expected - 8, BlockChecksum.SEED)) {
-            throw new StorageException("zonemap index " + file + " is corrupt (" + bytes.length + " bytes, expected "
-                    + expected + " for " + blocks + " blocks x " + columns
-                    + " columns, or a checksum mismatch); regenerate or re-import the table");
+        final String problem = problem(new UnsafeBuffer(bytes), expected, blocks, columns);
+        if (problem != null) {
+            throw new StorageException("zonemap index " + file + " is corrupt: " + problem
+                    + "; regenerate or re-import the table");
         }
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         final ZoneMap[][] byBlock = new ZoneMap[blocks][columns];
         int p = HEADER;
         for (int b = 0; b < blocks; b++) {
@@ -81,6 +79,29 @@ public final class ZoneMapIndex {
             }
         }
         return new ZoneMapIndex(byBlock);
+    }
+
+    /** What is wrong with an index's bytes, or null when they are what the manifest describes. */
+    private static String problem(final UnsafeBuffer buffer, final int expected, final int blocks, final int columns) {
+        final int length = buffer.capacity();
+        if (length != expected) {
+            return "its size is " + length + " bytes, but " + blocks + " blocks x " + columns + " columns need "
+                    + expected;
+        }
+        if (buffer.getInt(0, LE) != MAGIC) {
+            return String.format("its magic is 0x%08x, expected 0x%08x", buffer.getInt(0, LE), MAGIC);
+        }
+        if (buffer.getInt(8, LE) != blocks || buffer.getInt(12, LE) != columns) {
+            return "its header says " + buffer.getInt(8, LE) + " blocks x " + buffer.getInt(12, LE)
+                    + " columns, the manifest " + blocks + " x " + columns;
+        }
+        final long stored = buffer.getLong(expected - 8, LE);
+        final long computed = BlockChecksum.compute(buffer, 0, expected - 8, BlockChecksum.SEED);
+        if (stored != computed) {
+            return String.format("its checksum is 0x%016x, its bytes give 0x%016x (the size is right: %d bytes)",
+                    stored, computed, length);
+        }
+        return null;
     }
 
     /** The zonemap of one column in one block. */

@@ -109,11 +109,31 @@ class CorruptBlockTest {
     }
 
     @Test
-    void aDamagedZonemapIndexIsReported() throws Exception {
+    void aFlippedByteInTheZonemapIndexIsAChecksumMismatch() throws Exception {
+        final Path index;
         try (Table table = writeTable()) {
-            flipByte(table.dir().resolve(ZoneMapIndex.FILE), 20);
+            index = table.dataDir().resolve(ZoneMapIndex.FILE);
         }
+        flipByte(index, 20);
         assertThatThrownBy(() -> Table.open(dir.resolve("t"))).isInstanceOf(StorageException.class)
-                .hasMessageContaining("zonemap index").hasMessageContaining("corrupt");
+                .hasMessageStartingWith("zonemap index " + index + " is corrupt: its checksum is 0x")
+                .hasMessageContaining("the size is right").hasMessageNotContaining("its size is");
+    }
+
+    @Test
+    void aTruncatedZonemapIndexNamesItsSize() throws Exception {
+        final Path index;
+        try (Table table = writeTable()) {
+            index = table.dataDir().resolve(ZoneMapIndex.FILE);
+        }
+        final long size = Files.size(index);
+        try (RandomAccessFile raf = new RandomAccessFile(index.toFile(), "rw")) {
+            raf.setLength(size - 24);
+        }
+        // 16-byte header, 1 block x 6 columns x 24 bytes, an 8-byte checksum.
+        assertThat(size).isEqualTo(16 + 6 * 24 + 8);
+        assertThatThrownBy(() -> Table.open(dir.resolve("t"))).isInstanceOf(StorageException.class)
+                .hasMessage("zonemap index " + index + " is corrupt: its size is " + (size - 24) + " bytes, but 1 blocks"
+                        + " x 6 columns need " + size + "; regenerate or re-import the table");
     }
 }

@@ -150,8 +150,9 @@ class TableRoundTripTest {
         }
         assertThat(store.tableNames()).isEmpty();
         try (var children = Files.list(dir)) {
-            assertThat(children.toList()).isEmpty();
+            assertThat(children.toList()).containsExactly(dir.resolve(StoreLock.FILE));
         }
+        assertThat(Files.size(dir.resolve(StoreLock.FILE))).as("the lock is released").isZero();
         assertThatThrownBy(() -> store.table("half")).hasMessageContaining("no table 'half'");
     }
 }
