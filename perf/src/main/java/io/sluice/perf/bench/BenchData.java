@@ -1,5 +1,6 @@
 package io.sluice.perf.bench;
 
+import io.sluice.perf.tpch.TpchScale;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
@@ -9,20 +10,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Where {@code sluice bench} keeps its TPC-H data: one store per scale factor, by default
  * {@code data/sf<scale>} under the working directory (the store {@code sluice gen --sf <scale>
  * --out data/sf<scale>} writes, so either command reuses the other's tables). Tables a run needs
  * and the store lacks are generated into it; tables it has are checked to be of the requested
- * scale, by their row counts, so a store of another scale is never benchmarked under the wrong
- * name.
+ * scale ({@link TpchScale}), so a store of another scale is never benchmarked under the wrong name.
  */
 public final class BenchData {
-    /** Largest relative difference between a table's rows and the rows expected at the scale. */
-    private static final double ROW_TOLERANCE = 0.02;
-
     private BenchData() {
     }
 
@@ -57,16 +54,14 @@ public final class BenchData {
                 missing.add(table);
                 continue;
             }
-            final long rows;
+            final Optional<TpchScale.Of> scale;
             try (Table t = store.table(name)) {
-                rows = t.rowCount();
+                scale = TpchScale.of(t);
             }
-            final long expected = table.expectedRows(scaleFactor);
-            if (Math.abs(rows - expected) > ROW_TOLERANCE * expected) {
-                throw new IllegalArgumentException(String.format(Locale.ROOT, "--data %s holds table %s with %d rows,"
-                        + " but SF %s has about %d: it is a store of another scale; point --data at another"
-                        + " directory (the default is data/sf<scale>)", dir, name, rows,
-                        BigDecimal.valueOf(scaleFactor).stripTrailingZeros().toPlainString(), expected));
+            if (scale.isPresent() && !scale.get().is(scaleFactor)) {
+                throw new IllegalArgumentException("--data " + dir + " holds table " + name + " at " + scale.get()
+                        + ", not SF " + TpchScale.format(scaleFactor) + ": it is a store of another scale; point --data"
+                        + " at another directory (the default is data/sf<scale>)");
             }
         }
         return missing;

@@ -12,6 +12,7 @@ import io.sluice.perf.bench.BenchSummary;
 import io.sluice.perf.bench.CellResult;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreLock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -102,11 +103,14 @@ public final class BenchCommand extends CliCommand {
                 Session.Network.parse(network), BenchSpec.clusters(clusters));
         checkOutput(out);
         final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
-        final List<TpchTable> missing = BenchData.missing(dataDir, scaleFactor, spec.tables());
-        final Store store = Store.create(dataDir);
-        if (!missing.isEmpty()) {
-            generate(store, missing, scaleFactor, err);
+        if (!BenchData.missing(dataDir, scaleFactor, spec.tables()).isEmpty()) {
+            final Store writing = Store.create(dataDir);
+            try (StoreLock ignored = lock(writing, err)) {
+                // Another writer may have added some of them before this one got the lock.
+                generate(writing, BenchData.missing(dataDir, scaleFactor, spec.tables()), scaleFactor, err);
+            }
         }
+        final Store store = Store.open(dataDir);
         err.printf(Locale.ROOT, "bench: %d cells (%d queries x %d topologies x %d strategies), %d runs + %d warm-up"
                         + " each%s, data %s%n", spec.cellCount(), spec.queries().size(), spec.topologies().size(),
                 spec.strategies().size(), runs, warmup, vsDuckDb ? ", DuckDB beside" : "", dataDir);
@@ -154,6 +158,9 @@ public final class BenchCommand extends CliCommand {
 
     private static void generate(final Store store, final List<TpchTable> tables, final double scaleFactor,
                                  final PrintWriter err) {
+        if (tables.isEmpty()) {
+            return;
+        }
         final List<TpchTable> order = TpchGeneration.largestFirst(tables, scaleFactor);
         final String[] names = new String[order.size()];
         final long[] expected = new long[order.size()];
@@ -167,7 +174,7 @@ public final class BenchCommand extends CliCommand {
         err.flush();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
         try {
-            TpchGeneration.run(store, order, scaleFactor, 2, progress);
+            TpchGeneration.run(store, order, scaleFactor, 2, false, () -> false, progress);
         } finally {
             progress.close();
         }

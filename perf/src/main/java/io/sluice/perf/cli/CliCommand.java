@@ -3,6 +3,8 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.control.ControlLinkException;
 import io.sluice.format.StorageException;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreLock;
 import io.sluice.transport.TransportException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,6 +53,27 @@ abstract class CliCommand implements Callable<Integer> {
     final int fail(final PrintWriter err, final String message) {
         err.println(spec.qualifiedName() + ": error: " + message);
         return FAILED;
+    }
+
+    /** This command as it was typed, {@code sluice gen --sf 1 ...}: what a store's lock records about its writer. */
+    final String commandLine() {
+        return "sluice " + String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
+    }
+
+    /** Takes a store's lock for this command and says on stderr whose stale lock it took over and what it removed. */
+    final StoreLock lock(final Store store, final PrintWriter err) {
+        final StoreLock lock = store.lock(commandLine());
+        if (lock.staleHolder() != null) {
+            err.println(spec.qualifiedName() + ": took over the lock of store " + store.dir() + " from "
+                    + lock.staleHolder() + ", which ended without releasing it");
+        }
+        if (!lock.removedLeftovers().isEmpty()) {
+            err.println(spec.qualifiedName() + ": removed what an unfinished write left in " + store.dir() + ": "
+                    + String.join(", ", lock.removedLeftovers().stream()
+                            .map(p -> store.dir().relativize(p).toString()).toList()));
+        }
+        err.flush();
+        return lock;
     }
 
     /** Runs the command; returns its exit code. */

@@ -1,23 +1,33 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.tpch.TpchScale;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreContents;
+import io.sluice.storage.StoreLock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sluice gen}: writes the TPC-H tables at a scale factor into a store directory. */
+/** {@code sluice gen}: writes TPC-H tables at a scale factor into a store directory. */
 @Command(name = "gen", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
-        description = {"Generates TPC-H tables (dbgen-exact rows) into a store directory.",
+        description = {"Generates TPC-H tables (dbgen-exact rows) into a store directory: a new one, or a store of"
+                + " the same scale factor, to which it adds the tables listed (--tables) and where it replaces only"
+                + " those (--force), leaving the others untouched.",
             "Tables are written concurrently, largest first; rows stream to disk, so memory stays bounded.",
-            "Prints progress on stderr and, at the end, the wall time, peak RSS and row counts."},
+            "Holds the store's lock while it writes; a second writer fails at once, naming this one.",
+            "Prints progress on stderr and, at the end, the wall time, peak RSS and row counts. SIGINT or SIGTERM"
+                    + " removes the unfinished tables and keeps the complete ones."},
         footer = {"", "Examples:", "  sluice gen --sf 0.1 --out data/sf0.1",
+            "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders",
             "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders --force --threads 2"})
 final class GenCommand extends CliCommand {
     private static final int MAX_THREADS = 64;
@@ -27,7 +37,7 @@ final class GenCommand extends CliCommand {
     double scaleFactor;
 
     @Option(names = "--out", required = true, paramLabel = "<dir>",
-            description = "store directory to write; must be empty or missing unless --force")
+            description = "store directory to write: new, empty, or a store of tables at the same scale factor")
     Path out;
 
     @Option(names = "--tables", split = ",", paramLabel = "<t1,t2>",
@@ -35,8 +45,8 @@ final class GenCommand extends CliCommand {
                     + " orders, lineitem")
     List<String> tables;
 
-    @Option(names = "--force", description = "replace the Sluice tables in a non-empty --out (refused if it"
-            + " holds anything else)")
+    @Option(names = "--force", description = "replace the listed tables where the store already has them (the"
+            + " other tables stay as they are)")
     boolean force;
 
     @Option(names = "--threads", paramLabel = "<n>", defaultValue = "2",
@@ -49,11 +59,86 @@ final class GenCommand extends CliCommand {
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("--threads " + threads + " is not valid: use 1.." + MAX_THREADS);
         }
-        final OutputDirectory directory = OutputDirectory.check(this.out, force);
-        directory.clear();
-        if (!directory.tablesToDelete().isEmpty()) {
-            err.println("removed " + directory.tablesToDelete().size() + " old tables from " + this.out);
+        final Store store = OutputDirectory.open(this.out);
+        try (StopOnSignal signal = new StopOnSignal()) {
+            final int code;
+            try (StoreLock ignored = lock(store, err)) {
+                final Set<String> replaced = checkTables(store, selected, err);
+                code = generate(store, selected, replaced, signal, out, err);
+            }
+            out.flush();
+            err.flush();
+            return code;
         }
+    }
+
+    /** Refuses listed tables the store has (unless --force) and tables that stay at another scale; returns those replaced. */
+    private Set<String> checkTables(final Store store, final List<TpchTable> selected, final PrintWriter err) {
+        final StoreContents contents = store.contents();
+        final Set<String> names = new TreeSet<>();
+        for (final TpchTable t : selected) {
+            names.add(t.tableName());
+        }
+        final Set<String> existing = new TreeSet<>();
+        final Set<String> damaged = new TreeSet<>();
+        for (final Path d : contents.damaged()) {
+            damaged.add(d.getFileName().toString());
+        }
+        for (final String name : names) {
+            if (contents.tables().contains(name) || damaged.contains(name)) {
+                existing.add(name);
+            }
+        }
+        if (!force && !existing.isEmpty()) {
+            final Set<String> missing = new TreeSet<>(names);
+            missing.removeAll(existing);
+            throw new IllegalArgumentException("store " + this.out + " already has " + plural("table", existing)
+                    + " " + String.join(", ", existing) + (damaged.isEmpty() ? "" : " (" + String.join(", ", damaged)
+                    + " damaged)") + ": replace " + (existing.size() == 1 ? "it" : "them") + " with `"
+                    + command(scaleFactor, existing, true) + "`"
+                    + (missing.isEmpty() ? "" : ", or add only the others with `" + command(scaleFactor, missing, false)
+                    + "`"));
+        }
+        final Map<String, TpchScale.Of> other = TpchScale.otherThan(store, scaleFactor, names);
+        if (!other.isEmpty()) {
+            final List<String> listed = new ArrayList<>();
+            other.forEach((name, scale) -> listed.add(name + " at " + scale));
+            final Path sibling = sibling();
+            final StringBuilder hint = new StringBuilder("generate into another directory (`sluice gen --sf "
+                    + TpchScale.format(scaleFactor) + " --out " + sibling
+                    + (tables == null ? "" : " --tables " + String.join(",", names)) + "`)");
+            TpchScale.common(store).ifPresent(theirs -> hint.append(" or use the store's scale factor (`")
+                    .append(command(theirs, names, force)).append("`)"));
+            throw new IllegalArgumentException("store " + this.out + " holds TPC-H tables of another scale factor ("
+                    + String.join(", ", listed) + "), which SF " + TpchScale.format(scaleFactor)
+                    + " tables would not match: " + hint);
+        }
+        final Set<String> untouchedDamaged = new TreeSet<>(damaged);
+        untouchedDamaged.removeAll(names);
+        if (!untouchedDamaged.isEmpty()) {
+            err.println("gen: store " + this.out + " has damaged table directories (no manifest), left as they are: "
+                    + String.join(", ", untouchedDamaged) + "; see `sluice inspect --store " + this.out + "`");
+        }
+        return existing;
+    }
+
+    /** This command with another scale factor and table list. */
+    private String command(final double sf, final Set<String> names, final boolean withForce) {
+        return "sluice gen --sf " + TpchScale.format(sf) + " --out " + this.out
+                + (names.size() == TpchTable.values().length ? "" : " --tables " + String.join(",", names))
+                + (withForce ? " --force" : "") + (threads == 2 ? "" : " --threads " + threads);
+    }
+
+    /** A new directory beside {@code --out} for tables of this scale factor. */
+    private Path sibling() {
+        final Path absolute = this.out.toAbsolutePath().normalize();
+        final String name = "sf" + TpchScale.format(scaleFactor);
+        final Path candidate = absolute.resolveSibling(name);
+        return candidate.equals(absolute) ? absolute.resolveSibling(absolute.getFileName() + "-" + name) : candidate;
+    }
+
+    private int generate(final Store store, final List<TpchTable> selected, final Set<String> replaced,
+                         final StopOnSignal signal, final PrintWriter out, final PrintWriter err) {
         final String[] names = new String[selected.size()];
         final long[] expected = new long[selected.size()];
         for (int i = 0; i < names.length; i++) {
@@ -62,18 +147,30 @@ final class GenCommand extends CliCommand {
         }
         final long start = System.nanoTime();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
-        final List<TpchGeneration.Result> results;
+        final TpchGeneration.Outcome outcome;
         try {
-            results = TpchGeneration.run(Store.create(this.out), selected, scaleFactor, threads, progress);
+            outcome = TpchGeneration.run(store, selected, scaleFactor, threads, force, signal::requested, progress);
         } catch (final OutOfMemoryError e) {
             return fail(err, "out of memory while generating (" + e.getMessage() + "): the TPC-H text pool alone"
                     + " takes 300 MiB of heap; give java more heap (e.g. java -Xmx2g -jar ...) or use --threads 1");
         } finally {
             progress.close();
         }
-        final double seconds = (System.nanoTime() - start) / 1e9;
-        report(out, results, seconds);
+        if (signal.requested()) {
+            final Set<String> keptOld = new TreeSet<>(outcome.unfinished());
+            keptOld.retainAll(replaced);
+            return fail(err, "stopped by a signal: removed the unfinished "
+                    + (outcome.unfinished().isEmpty() ? "tables: none" : String.join(", ", outcome.unfinished()))
+                    + (keptOld.isEmpty() ? "" : " (the previous " + String.join(", ", keptOld) + " stay)")
+                    + "; the store " + this.out + " keeps its complete tables "
+                    + String.join(", ", store.tableNames()));
+        }
+        report(out, outcome.written(), replaced, store, (System.nanoTime() - start) / 1e9);
         return 0;
+    }
+
+    private static String plural(final String word, final Set<String> items) {
+        return items.size() == 1 ? word : word + "s";
     }
 
     private List<TpchTable> selectedTables() {
@@ -107,26 +204,32 @@ final class GenCommand extends CliCommand {
         return new ArrayList<>(chosen);
     }
 
-    private void report(final PrintWriter out, final List<TpchGeneration.Result> results, final double seconds) {
+    private void report(final PrintWriter out, final List<TpchGeneration.Result> results, final Set<String> replaced,
+                        final Store store, final double seconds) {
         long rows = 0;
         long bytes = 0;
         int nameWidth = "table".length();
+        final Set<String> written = new TreeSet<>();
         for (final TpchGeneration.Result r : results) {
             rows += r.rows();
             bytes += r.bytes();
             nameWidth = Math.max(nameWidth, r.name().length());
+            written.add(r.name());
         }
         out.printf(Locale.ROOT, "generated %d tables at SF %s into %s: %d rows, %s in %.1f s (wall time); %s%n",
-                results.size(), formatScale(scaleFactor), this.out, rows, Sizes.bytes(bytes), seconds,
+                results.size(), TpchScale.format(scaleFactor), this.out, rows, Sizes.bytes(bytes), seconds,
                 PeakMemory.describe());
+        final Set<String> untouched = new TreeSet<>(store.tableNames());
+        untouched.removeAll(written);
+        if (!replaced.isEmpty() || !untouched.isEmpty()) {
+            out.println("  " + (replaced.isEmpty() ? "" : "replaced " + String.join(", ", replaced)
+                    + (untouched.isEmpty() ? "" : "; ")) + (untouched.isEmpty() ? ""
+                    : "left as they were: " + String.join(", ", untouched)));
+        }
         final String format = "  %-" + nameWidth + "s  %12s  %7s  %10s%n";
         out.printf(Locale.ROOT, format, "table", "rows", "blocks", "size");
         for (final TpchGeneration.Result r : results) {
             out.printf(Locale.ROOT, format, r.name(), r.rows(), r.blocks(), Sizes.bytes(r.bytes()));
         }
-    }
-
-    private static String formatScale(final double scaleFactor) {
-        return java.math.BigDecimal.valueOf(scaleFactor).stripTrailingZeros().toPlainString();
     }
 }

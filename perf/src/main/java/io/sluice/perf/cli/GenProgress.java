@@ -19,7 +19,6 @@ final class GenProgress {
     private final LongSupplier nanoClock;
     private final String[] names;
     private final long[] expected;
-    private final long totalExpected;
     private final AtomicLongArray done;
     private final boolean[] finished;
     private final long startNanos;
@@ -39,11 +38,6 @@ final class GenProgress {
         this.nanoClock = nanoClock;
         this.names = names.clone();
         this.expected = expected.clone();
-        long total = 0;
-        for (final long e : expected) {
-            total += e;
-        }
-        this.totalExpected = Math.max(1, total);
         this.done = new AtomicLongArray(names.length);
         this.finished = new boolean[names.length];
         this.startNanos = nanoClock.getAsLong();
@@ -99,7 +93,7 @@ final class GenProgress {
         if (all) {
             return 100;
         }
-        return (int) Math.min(99, 100 * rowsDone() / totalExpected);
+        return (int) Math.min(99, 100 * rowsDone() / total());
     }
 
     private long rowsDone() {
@@ -110,15 +104,33 @@ final class GenProgress {
         return sum;
     }
 
+    /**
+     * A table's rows to reach: the expected rows, or the rows written when there are more (the expected
+     * lineitem rows are an estimate) or the table is done, so no count or percent ever passes its total.
+     */
+    private long tableTotal(final int table) {
+        final long rows = done.get(table);
+        return finished[table] ? rows : Math.max(expected[table], rows);
+    }
+
+    private long total() {
+        long sum = 0;
+        for (int i = 0; i < names.length; i++) {
+            sum += tableTotal(i);
+        }
+        return Math.max(1, sum);
+    }
+
     private String line(final long now, final int percent) {
         final long rows = rowsDone();
+        final long total = Math.max(rows, total());
         final double seconds = Math.max(1e-9, (now - startNanos) / 1e9);
         final double rate = rows / seconds;
         final StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "gen %3d%% %d/%d rows  %s rows/s", percent, rows, totalExpected,
+        sb.append(String.format(Locale.ROOT, "gen %3d%% %d/%d rows  %s rows/s", percent, rows, total,
                 Sizes.count(rate)));
         if (percent < 100) {
-            sb.append("  ETA ").append(rate > 0 ? Sizes.clock((long) ((totalExpected - rows) / rate)) : "?");
+            sb.append("  ETA ").append(rate > 0 ? Sizes.clock((long) ((total - rows) / rate)) : "?");
         } else {
             sb.append("  done in ").append(Sizes.clock((long) seconds));
         }
@@ -127,7 +139,7 @@ final class GenProgress {
             final long rowsOfTable = done.get(i);
             if (!finished[i] && rowsOfTable > 0) {
                 sb.append(separator).append(names[i]).append(' ')
-                        .append(Math.min(99, 100 * rowsOfTable / Math.max(1, expected[i]))).append('%');
+                        .append(Math.min(99, 100 * rowsOfTable / Math.max(1, tableTotal(i)))).append('%');
                 separator = ", ";
             }
         }

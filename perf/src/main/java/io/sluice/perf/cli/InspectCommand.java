@@ -1,7 +1,11 @@
 package io.sluice.perf.cli;
 
+import io.sluice.format.StorageException;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreContents;
+import io.sluice.storage.StoreLock;
 import io.sluice.storage.Table;
+import io.sluice.storage.TableManifest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,9 +16,10 @@ import picocli.CommandLine.Option;
 /** {@code sluice inspect}: shows a store's tables and their zonemap statistics. */
 @Command(name = "inspect", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = {"Shows the tables of a store: rows, blocks, bytes, sort key, and per column its type and"
-                + " the min, max and null count over all blocks' zonemaps.",
+                + " the min, max and null count over all blocks' zonemaps; then the table directories it cannot"
+                + " read (damaged: exit code 1), and what an unfinished write left (removed by the next writer).",
             "Reads only manifests and zonemap indexes, unless --verify is given: then every block of the selected"
-                    + " tables is read and all checksums are verified.",
+                    + " tables is read and all checksums are verified, and every damaged or missing block is listed.",
             "Strings show the prefix zonemaps keep; \"...\"+ marks an 8-byte prefix of longer values."},
         footer = {"", "Examples:", "  sluice inspect --store data/sf0.1",
             "  sluice inspect --store data/sf0.1 --table lineitem --json",
@@ -30,28 +35,51 @@ final class InspectCommand extends CliCommand {
     boolean json;
 
     @Option(names = "--verify", description = "read every block and verify its checksums (exit code 1 if any is"
-            + " damaged)")
+            + " damaged or missing)")
     boolean verify;
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final Store opened = Store.open(store);
-        final List<String> names = table == null ? opened.tableNames() : List.of(table);
+        final StoreContents contents = opened.contents();
+        final List<String> names;
+        final List<InspectedStore.Damaged> damaged = new ArrayList<>();
+        if (table != null) {
+            if (!opened.hasTable(table)) {
+                opened.table(table);
+            }
+            names = List.of(table);
+        } else {
+            names = contents.tables();
+            for (final Path dir : contents.damaged()) {
+                damaged.add(new InspectedStore.Damaged(dir.getFileName().toString(), "directory " + dir + " has no "
+                        + TableManifest.FILE + ": it is not a complete table; regenerate or re-import it"));
+            }
+        }
         final List<InspectedTable> inspected = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
         for (final String name : names) {
             try (Table t = opened.table(name)) {
-                final TableVerifier.Report report = verify ? TableVerifier.verify(t) : null;
-                if (report != null) {
-                    problems.addAll(report.problems());
-                }
-                inspected.add(new InspectedTable(TableSummary.of(t), report));
+                final TableVerifier.Report report = verify ? TableVerifier.verify(t) : TableVerifier.presence(t);
+                problems.addAll(report.problems());
+                inspected.add(new InspectedTable(TableSummary.of(t), verify ? report : null));
+            } catch (final StorageException e) {
+                damaged.add(new InspectedStore.Damaged(name, e.getMessage()));
             }
         }
-        out.print(json ? InspectJson.render(store, inspected) : InspectText.render(store, inspected));
+        final List<Path> leftovers = new ArrayList<>();
+        for (final Path p : contents.leftovers()) {
+            leftovers.add(store.toAbsolutePath().normalize().relativize(p.toAbsolutePath().normalize()));
+        }
+        final InspectedStore report = new InspectedStore(store, inspected, damaged, leftovers,
+                StoreLock.recorded(store).orElse(null));
+        out.print(json ? InspectJson.render(report) : InspectText.render(report));
+        for (final InspectedStore.Damaged d : damaged) {
+            fail(err, "table '" + d.name() + "' is damaged: " + d.problem());
+        }
         for (final String problem : problems) {
             fail(err, problem);
         }
-        return problems.isEmpty() ? 0 : FAILED;
+        return problems.isEmpty() && damaged.isEmpty() ? 0 : FAILED;
     }
 }

@@ -1,8 +1,8 @@
 package io.sluice.perf.cli;
 
 import io.sluice.format.TypeKind;
+import io.sluice.storage.StoreLock;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Renders {@code sluice inspect --json}: {@code {"store", "tables": [{"name", "rows", "blocks",
@@ -10,18 +10,20 @@ import java.util.List;
  * decimals are JSON numbers (decimals with their exact scale), dates and strings JSON strings;
  * string columns add {@code min_is_prefix}/{@code max_is_prefix}. Min and max are null when a
  * column has no non-null value. With {@code --verify} a table adds {@code verified_blocks} and
- * {@code damaged_blocks}.
+ * {@code damaged_blocks}. Then {@code "damaged": [{"name", "problem"}]}, {@code "leftovers"} (paths
+ * relative to the store) and {@code "writer"}: the lock's holder ({@code pid, host, command, since,
+ * alive}) or null.
  */
 final class InspectJson {
     private InspectJson() {
     }
 
-    /** The JSON document for a store's inspected tables. */
-    static String render(final Path store, final List<InspectedTable> tables) {
+    /** The JSON document for a store's inspected tables, damaged tables and leftovers. */
+    static String render(final InspectedStore store) {
         final JsonWriter json = new JsonWriter().beginObject();
-        json.name("store").value(store.toString());
+        json.name("store").value(store.store().toString());
         json.name("tables").beginArray();
-        for (final InspectedTable inspected : tables) {
+        for (final InspectedTable inspected : store.tables()) {
             final TableSummary t = inspected.summary();
             json.beginObject();
             json.name("name").value(t.name());
@@ -40,7 +42,27 @@ final class InspectJson {
             }
             json.endObject();
         }
-        return json.endArray().endObject().toString();
+        json.endArray();
+        json.name("damaged").beginArray();
+        for (final InspectedStore.Damaged d : store.damaged()) {
+            json.beginObject().name("name").value(d.name()).name("problem").value(d.problem()).endObject();
+        }
+        json.endArray();
+        json.name("leftovers").beginArray();
+        for (final Path p : store.leftovers()) {
+            json.value(p.toString());
+        }
+        json.endArray();
+        json.name("writer");
+        final StoreLock.Holder writer = store.writer();
+        if (writer == null) {
+            json.nullValue();
+        } else {
+            json.beginObject().name("pid").value(writer.pid()).name("host").value(writer.host())
+                    .name("command").value(writer.command()).name("since").value(writer.since().toString())
+                    .name("alive").value(writer.alive()).endObject();
+        }
+        return json.endObject().toString();
     }
 
     private static void writeColumn(final JsonWriter json, final TableSummary.Column c) {

@@ -1,6 +1,5 @@
 package io.sluice.perf.cli;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,10 +10,11 @@ final class InspectText {
     private InspectText() {
     }
 
-    /** The report for a store's inspected tables. */
-    static String render(final Path store, final List<InspectedTable> tables) {
+    /** The report for a store's inspected tables, damaged tables and leftovers. */
+    static String render(final InspectedStore store) {
+        final List<InspectedTable> tables = store.tables();
         final StringBuilder sb = new StringBuilder();
-        sb.append("store ").append(store).append(": ")
+        sb.append("store ").append(store.store()).append(": ")
                 .append(tables.isEmpty() ? "no tables" : plural(tables.size(), "table")).append('\n');
         boolean anyPrefix = false;
         for (final InspectedTable inspected : tables) {
@@ -41,6 +41,13 @@ final class InspectText {
                                 : plural(report.problems().size(), "block") + " damaged (listed on stderr)")
                         .append('\n');
             }
+        }
+        for (final InspectedStore.Damaged d : store.damaged()) {
+            sb.append('\n').append(d.name()).append(": damaged (listed on stderr)\n");
+        }
+        final String writes = store.writesNote();
+        if (writes != null) {
+            sb.append('\n').append(writes).append('\n');
         }
         if (anyPrefix) {
             sb.append("\n\"...\"+ is a string prefix: zonemaps keep the first 8 bytes of a string\n");

@@ -4,7 +4,6 @@ import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.format.StorageException;
 import io.sluice.perf.bench.HeapSampler;
 import io.sluice.perf.bench.ReferenceAnswer;
 import io.sluice.perf.bench.Timings;
@@ -14,7 +13,6 @@ import io.sluice.perf.tpch.Query;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -64,9 +62,6 @@ public final class QueryBenchCommand extends CliCommand {
         if (cores < 1 || runs < 1 || warmup < 0) {
             throw new IllegalArgumentException("--cores and --runs must be 1 or more and --warmup 0 or more, got "
                     + cores + ", " + runs + ", " + warmup);
-        }
-        if (!Files.isDirectory(store)) {
-            throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1");
         }
         final Store s = Store.open(store);
         final List<Query> queries = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.StorageException;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
+import io.sluice.perf.tpch.TpchScale;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -56,9 +57,9 @@ public final class QueryCommand extends CliCommand {
             + " with K cores, exchanging batches through Aeron (default: one process, no cluster runtime).")
     Integer cn;
 
-    @Option(names = "--network", paramLabel = "N", defaultValue = "ipc",
+    @Option(names = "--network", paramLabel = "N",
             description = "How the cluster's CNs reach each other: ipc (one Aeron media driver) or udp (a driver per"
-                + " CN, UDP on loopback) (default: ${DEFAULT-VALUE}).")
+                + " CN, UDP on loopback) (default: ipc). Runs on the cluster runtime, 1 CN unless --cn is given.")
     String network;
 
     @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
@@ -105,9 +106,6 @@ public final class QueryCommand extends CliCommand {
         if (store == null) {
             throw new IllegalArgumentException("give --store DIR (a store made by sluice gen) or --coordinator HOST:PORT");
         }
-        if (!Files.isDirectory(store)) {
-            throw new StorageException("store " + store + " does not exist: create one with sluice gen");
-        }
         final Store s = Store.open(store);
         final List<String> missing = new ArrayList<>();
         for (final String t : query.tables()) {
@@ -116,10 +114,13 @@ public final class QueryCommand extends CliCommand {
             }
         }
         if (!missing.isEmpty()) {
+            final String sf = TpchScale.format(TpchScale.common(s).orElse(0.1));
             throw new StorageException("store " + store + " lacks table(s) " + missing + " that " + query.name()
-                    + " reads: generate them with sluice gen --tables " + String.join(",", missing));
+                    + " reads: generate them with `sluice gen --sf " + sf + " --out " + store + " --tables "
+                    + String.join(",", missing) + "`");
         }
-        if (cn == null && statsJson == null) {
+        checkStatsPath();
+        if (cn == null && statsJson == null && network == null) {
             final QueryRunner.Execution execution;
             try (StoreCatalog catalog = new StoreCatalog(s); QueryRunner runner = new QueryRunner(catalog, workers, config)) {
                 execution = runner.execute(query.plan());
@@ -133,8 +134,7 @@ public final class QueryCommand extends CliCommand {
             return 0;
         }
         final Topology topology = new Topology(cn == null ? 1 : cn, workers);
-        final Session.Network net = Session.Network.parse(network);
-        checkStatsPath();
+        final Session.Network net = Session.Network.parse(network == null ? "ipc" : network);
         final Session.Execution execution;
         try (Session session = new Session(s, topology, net)) {
             execution = session.execute(query.name(), query.plan(), config);
@@ -143,6 +143,10 @@ public final class QueryCommand extends CliCommand {
     }
 
     private void checkStatsPath() {
+        if (statsJson != null && Files.isDirectory(statsJson)) {
+            throw new IllegalArgumentException("--stats-json " + statsJson + " is a directory: give a file to write,"
+                    + " e.g. --stats-json " + statsJson.resolve("stats.json"));
+        }
         final Path statsDir = statsJson == null ? null : statsJson.toAbsolutePath().getParent();
         if (statsDir != null && (!Files.isDirectory(statsDir) || !Files.isWritable(statsDir))) {
             throw new IllegalArgumentException("--stats-json " + statsJson + ": directory " + statsDir

@@ -14,16 +14,26 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Generates TPC-H tables into a store on a small pool of threads, largest table first so that the
  * long pole starts at once. Each table streams to disk block by block, so memory stays bounded by
- * the thread count, not the scale factor. When one table fails, the others stop at their next
- * progress report and remove what they wrote.
+ * the thread count, not the scale factor. When one table fails, or a stop is requested, the others
+ * stop at their next progress report and remove what they wrote; tables already complete stay.
  */
 final class TpchGeneration {
     /** One generated table. */
     record Result(String name, long rows, int blocks, long bytes) {
+    }
+
+    /**
+     * What a run that was asked to stop did.
+     *
+     * @param written    the tables completed before the stop, in generation order
+     * @param unfinished the tables whose partial write was removed
+     */
+    record Outcome(List<Result> written, List<String> unfinished) {
     }
 
     private TpchGeneration() {
@@ -39,11 +49,14 @@ final class TpchGeneration {
     /**
      * Generates the tables (in the given order) with {@code threads} threads.
      *
+     * @param replace  whether existing tables of those names are replaced
+     * @param stop     polled at each progress report; once true, unfinished tables are abandoned
      * @param progress receives the table's index in {@code tables} and its rows so far
-     * @return one result per table, in the given order
+     * @return the tables written and, when {@code stop} became true, those abandoned
      */
-    static List<Result> run(final Store store, final List<TpchTable> tables, final double scaleFactor,
-                            final int threads, final GenProgress progress) {
+    static Outcome run(final Store store, final List<TpchTable> tables, final double scaleFactor,
+                       final int threads, final boolean replace, final BooleanSupplier stop,
+                       final GenProgress progress) {
         final AtomicInteger threadNumber = new AtomicInteger();
         final ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tables.size()), r -> {
             final Thread t = new Thread(r, "sluice-gen-" + threadNumber.incrementAndGet());
@@ -56,15 +69,18 @@ final class TpchGeneration {
             for (int i = 0; i < tables.size(); i++) {
                 final int index = i;
                 final TpchTable table = tables.get(i);
-                futures.add(pool.submit(() -> generate(store, table, scaleFactor, index, progress, failed)));
+                futures.add(pool.submit(() -> generate(store, table, scaleFactor, replace, index, progress,
+                        () -> failed.get() || stop.getAsBoolean(), failed)));
             }
             final List<Result> results = new ArrayList<>();
+            final List<String> unfinished = new ArrayList<>();
             Throwable first = null;
-            for (final Future<Result> future : futures) {
+            for (int i = 0; i < futures.size(); i++) {
                 try {
-                    results.add(future.get());
+                    results.add(futures.get(i).get());
                 } catch (final ExecutionException e) {
                     failed.set(true);
+                    unfinished.add(tables.get(i).tableName());
                     if (first == null && !(e.getCause() instanceof CancellationException)) {
                         first = e.getCause();
                     }
@@ -83,17 +99,18 @@ final class TpchGeneration {
             if (first != null) {
                 throw new IllegalStateException(first);
             }
-            return results;
+            return new Outcome(results, unfinished);
         } finally {
             pool.shutdown();
         }
     }
 
     private static Result generate(final Store store, final TpchTable table, final double scaleFactor,
-                                   final int index, final GenProgress progress, final AtomicBoolean failed) {
-        try (Table written = TpchLoader.load(store, table, scaleFactor, rows -> {
-            if (failed.get()) {
-                throw new CancellationException("another table failed");
+                                   final boolean replace, final int index, final GenProgress progress,
+                                   final BooleanSupplier stop, final AtomicBoolean failed) {
+        try (Table written = TpchLoader.load(store, table, scaleFactor, replace, rows -> {
+            if (stop.getAsBoolean()) {
+                throw new CancellationException("generation stopped");
             }
             progress.update(index, rows);
         })) {

@@ -6,56 +6,78 @@ import io.sluice.format.Schema;
 import io.sluice.format.StorageException;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
+import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
- * Imports a UTF-8 CSV file into a new table of a store. The first line is a header whose column
- * count must match the schema; every other record is one row, each field parsed by its column's
- * type (see {@link FieldParser}). An empty unquoted field is NULL; a quoted empty field
- * ({@code ""}) is the empty string, and is an error in a non-string column.
+ * Imports a UTF-8 CSV file into a table of a store. The first line is a header naming the columns,
+ * matched to the schema's by name, ignoring case, in any order (a file without a header has its
+ * fields in schema order); every other record is one row, each field parsed by its column's type
+ * (see {@link FieldParser}). An empty unquoted field is NULL; a quoted empty field ({@code ""}) is
+ * the empty string, and is an error in a non-string column.
  *
  * <p>The first bad record stops the import with a {@link CsvFormatException} naming the file,
  * line, column, value and what was expected; the table is then not created. Rows stream to disk
  * in blocks, unless a sort column is given: then they are held in memory and sorted at the end.
  */
 public final class CsvImporter {
+    private static final int PROGRESS_EVERY = 8192;
+
     private CsvImporter() {
     }
 
-    /**
-     * Imports {@code csv} as table {@code tableName}.
-     *
-     * @param sortKey column to sort the rows by, or null to keep the file's order
-     * @return the new table, open (the caller closes it)
-     */
+    /** Imports {@code csv}, whose first line is a header, as the new table {@code tableName}. */
     public static Table importFile(final Store store, final Path csv, final String tableName, final Schema schema,
                                    final String sortKey) {
+        return importFile(store, csv, TableSpec.of(tableName, schema).withSortKey(sortKey), true, rows -> { });
+    }
+
+    /**
+     * Imports {@code csv} as the table {@code spec} describes.
+     *
+     * @param header   whether the first line is a header naming the columns (else fields are in schema order)
+     * @param progress called with the rows read so far every few thousand rows; it may throw to stop the
+     *                 import, which then leaves nothing behind
+     * @return the new table, open (the caller closes it)
+     */
+    public static Table importFile(final Store store, final Path csv, final TableSpec spec, final boolean header,
+                                   final LongConsumer progress) {
         if (!Files.isRegularFile(csv)) {
             throw new StorageException("CSV file " + csv + " does not exist or is not a regular file");
         }
-        if (sortKey != null) {
-            schema.require(sortKey);
-        }
+        final Schema schema = spec.schema();
         final String source = csv.toString();
-        try (TableWriter writer = store.createTable(tableName, schema, sortKey);
-             CsvReader reader = new CsvReader(Files.newBufferedReader(csv, StandardCharsets.UTF_8), source)) {
+        try (TableWriter writer = store.write(spec);
+             CsvReader reader = new CsvReader(new Utf8Reader(Files.newInputStream(csv)), source)) {
             try {
-                readHeader(reader, schema);
-                final ColumnBuilder[] columns = new ColumnBuilder[schema.size()];
-                for (int c = 0; c < columns.length; c++) {
-                    columns[c] = writer.column(c);
+                final int[] columnOfField = header ? readHeader(reader, schema) : inSchemaOrder(schema.size());
+                final ColumnBuilder[] columns = new ColumnBuilder[columnOfField.length];
+                for (int f = 0; f < columns.length; f++) {
+                    columns[f] = writer.column(columnOfField[f]);
                 }
+                long rows = 0;
                 while (reader.next()) {
-                    appendRow(reader, schema, columns);
+                    appendRow(reader, schema, columnOfField, columns);
                     writer.endRow();
+                    if (++rows % PROGRESS_EVERY == 0) {
+                        progress.accept(rows);
+                    }
                 }
+                progress.accept(rows);
             } catch (final CharacterCodingException e) {
-                throw new CsvFormatException(source, reader.recordLine(), "the file is not valid UTF-8 near this line ("
+                throw new CsvFormatException(source, reader.line(), "the file is not valid UTF-8 on this line ("
                         + e + "); convert it to UTF-8");
             }
             return writer.finish();
@@ -64,38 +86,85 @@ public final class CsvImporter {
         }
     }
 
-    private static void readHeader(final CsvReader reader, final Schema schema) throws IOException {
+    private static int[] inSchemaOrder(final int columns) {
+        final int[] order = new int[columns];
+        for (int c = 0; c < columns; c++) {
+            order[c] = c;
+        }
+        return order;
+    }
+
+    /** Reads the header and returns, for each of its fields, the schema column it names. */
+    private static int[] readHeader(final CsvReader reader, final Schema schema) throws IOException {
         if (!reader.next()) {
             throw new CsvFormatException(reader.source(), 1, "the file is empty: its first line must be a header"
                     + " naming the " + schema.size() + " columns " + schema.names());
         }
-        if (reader.fieldCount() != schema.size()) {
-            throw new CsvFormatException(reader.source(), reader.recordLine(), "the header has "
-                    + reader.fieldCount() + " columns but the schema has " + schema.size() + " " + schema.names()
-                    + ": the first line must be a header with one name per schema column");
+        final List<String> names = new ArrayList<>();
+        final Map<String, Integer> byName = new HashMap<>();
+        for (int c = 0; c < schema.size(); c++) {
+            byName.put(key(schema.field(c).name()), c);
         }
+        final int[] columnOfField = new int[reader.fieldCount()];
+        final Set<Integer> named = new HashSet<>();
+        final List<String> unknown = new ArrayList<>();
+        final List<String> twice = new ArrayList<>();
+        for (int f = 0; f < reader.fieldCount(); f++) {
+            final String name = reader.field(f);
+            names.add(name);
+            final Integer column = byName.get(key(name));
+            if (column == null) {
+                unknown.add(name);
+            } else if (!named.add(column)) {
+                twice.add(name);
+            } else {
+                columnOfField[f] = column;
+            }
+        }
+        final List<String> missing = new ArrayList<>();
+        for (int c = 0; c < schema.size(); c++) {
+            if (!named.contains(c)) {
+                missing.add(schema.field(c).name());
+            }
+        }
+        if (!unknown.isEmpty() || !missing.isEmpty() || !twice.isEmpty()) {
+            throw new CsvFormatException(reader.source(), reader.recordLine(), "the header's columns " + names
+                    + " do not match the schema's " + schema.names() + ":"
+                    + (missing.isEmpty() ? "" : " missing " + String.join(", ", missing) + ";")
+                    + (unknown.isEmpty() ? "" : " unknown " + String.join(", ", unknown) + ";")
+                    + (twice.isEmpty() ? "" : " named twice " + String.join(", ", twice) + ";")
+                    + " header names match schema names ignoring case, in any order (a file without a header"
+                    + " takes --no-header, and its fields are then in schema order)");
+        }
+        return columnOfField;
     }
 
-    private static void appendRow(final CsvReader reader, final Schema schema, final ColumnBuilder[] columns) {
+    private static String key(final String name) {
+        return name.strip().toLowerCase(Locale.ROOT);
+    }
+
+    private static void appendRow(final CsvReader reader, final Schema schema, final int[] columnOfField,
+                                  final ColumnBuilder[] columns) {
         if (reader.fieldCount() != columns.length) {
             throw new CsvFormatException(reader.source(), reader.recordLine(), "the record has "
                     + reader.fieldCount() + " fields but the schema has " + columns.length + " columns "
                     + schema.names());
         }
-        for (int c = 0; c < columns.length; c++) {
-            final String text = reader.field(c);
-            if (text.isEmpty() && !reader.quoted(c)) {
-                columns[c].appendNull();
+        for (int f = 0; f < columns.length; f++) {
+            final String text = reader.field(f);
+            if (text.isEmpty() && !reader.quoted(f)) {
+                columns[f].appendNull();
                 continue;
             }
+            final int c = columnOfField[f];
             final ColumnType type = schema.type(c);
             try {
                 switch (type.kind()) {
-                    case INT64 -> columns[c].appendLong(FieldParser.parseInt64(text));
-                    case INT32 -> columns[c].appendInt(FieldParser.parseInt32(text));
-                    case DECIMAL -> columns[c].appendLong(FieldParser.parseDecimal(text, type.precision(), type.scale()));
-                    case DATE -> columns[c].appendInt(FieldParser.parseDate(text));
-                    case STRING -> columns[c].appendString(text);
+                    case INT64 -> columns[f].appendLong(FieldParser.parseInt64(text));
+                    case INT32 -> columns[f].appendInt(FieldParser.parseInt32(text));
+                    case DECIMAL -> columns[f].appendLong(FieldParser.parseDecimal(text, type.precision(), type.scale()));
+                    case DATE -> columns[f].appendInt(FieldParser.parseDate(text));
+                    case STRING -> columns[f].appendString(text);
                     default -> throw new IllegalStateException("no CSV parser for " + type);
                 }
             } catch (final IllegalArgumentException e) {

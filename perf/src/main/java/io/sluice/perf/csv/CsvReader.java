@@ -196,6 +196,11 @@ public final class CsvReader implements Closeable {
         return recordLine;
     }
 
+    /** The 1-based line the reader has reached: where a problem met while reading (not parsing) is. */
+    public long line() {
+        return line;
+    }
+
     /** The file or stream name given at construction. */
     public String source() {
         return source;

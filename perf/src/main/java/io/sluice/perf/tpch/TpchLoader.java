@@ -4,6 +4,7 @@ import io.sluice.format.ColumnBuilder;
 import io.sluice.format.ColumnType;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
+import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;
@@ -33,18 +34,34 @@ public final class TpchLoader {
     }
 
     /**
-     * Generates one table into a store.
+     * Generates one new table into a store.
      *
-     * @param progress called with the rows written so far, every few thousand rows and at the end
+     * @param progress called with the rows written so far, every few thousand rows and once more before
+     *                 the table is made visible; it may throw to stop the write, which then leaves nothing behind
      */
     public static Table load(final Store store, final TpchTable table, final double scaleFactor,
                              final LongConsumer progress) {
+        return load(store, table, scaleFactor, false, progress);
+    }
+
+    /**
+     * Generates one table into a store, recording the scale factor in its manifest.
+     *
+     * @param replace  whether a table of that name is replaced (its readers keep the old version until
+     *                 the new one is complete); otherwise it is an error
+     * @param progress called with the rows written so far, every few thousand rows and once more before
+     *                 the table is made visible; it may throw to stop the write, which then leaves nothing behind
+     */
+    public static Table load(final Store store, final TpchTable table, final double scaleFactor, final boolean replace,
+                             final LongConsumer progress) {
         checkScaleFactor(scaleFactor);
-        try (TableWriter writer = store.createSortedTable(table.tableName(), table.schema(), table.sortKey())) {
+        final TableSpec spec = TableSpec.of(table.tableName(), table.schema()).withPresortedKey(table.sortKey())
+                .replacing(replace).withAttribute(TpchScale.ATTRIBUTE, TpchScale.format(scaleFactor));
+        try (TableWriter writer = store.write(spec)) {
             write(writer, table.generator(), scaleFactor, progress);
-            final Table result = writer.finish();
-            progress.accept(result.rowCount());
-            return result;
+            // The last report comes before the table becomes visible, so a stop it asks for leaves nothing.
+            progress.accept(writer.rowCount());
+            return writer.finish();
         }
     }
 

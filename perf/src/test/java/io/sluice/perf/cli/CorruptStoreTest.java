@@ -52,7 +52,7 @@ class CorruptStoreTest {
 
     @Test
     void verifyNamesTheDamagedFileAndBlock() throws IOException {
-        final Path block1 = store.resolve("t").resolve("block-000001.sbk");
+        final Path block1 = store.resolve("t").resolve("v1").resolve("block-000001.sbk");
         flipByte(block1, middleOfColumnData(block1));
 
         final Cli.Result plain = Cli.run("inspect", "--store", store.toString());
@@ -68,7 +68,7 @@ class CorruptStoreTest {
 
     @Test
     void aDamagedHeaderIsFoundToo() throws IOException {
-        final Path block0 = store.resolve("t").resolve("block-000000.sbk");
+        final Path block0 = store.resolve("t").resolve("v1").resolve("block-000000.sbk");
         flipByte(block0, BlockLayout.zoneMapEntry(2, 0) + 2);
         final Cli.Result r = Cli.run("inspect", "--store", store.toString(), "--verify", "--json");
         assertThat(r.exitCode()).isEqualTo(1);
@@ -78,17 +78,45 @@ class CorruptStoreTest {
 
     @Test
     void aDamagedZonemapIndexFailsPlainInspect() throws IOException {
-        final Path index = store.resolve("t").resolve("zonemaps.bin");
+        final Path index = store.resolve("t").resolve("v1").resolve("zonemaps.bin");
         flipByte(index, 40);
         final Cli.Result r = Cli.run("inspect", "--store", store.toString());
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).startsWith("sluice inspect: error: zonemap index " + index).contains("corrupt")
-                .doesNotContain("\tat ");
+        assertThat(r.err()).startsWith("sluice inspect: error: table 't' is damaged: zonemap index " + index
+                + " is corrupt: its checksum is").doesNotContain("\tat ");
+    }
+
+    @Test
+    void verifyListsEveryDamagedAndMissingBlockNotJustTheFirst() throws IOException {
+        final Path block0 = store.resolve("t").resolve("v1").resolve("block-000000.sbk");
+        final Path block1 = store.resolve("t").resolve("v1").resolve("block-000001.sbk");
+        flipByte(block0, middleOfColumnData(block0));
+        Files.delete(block1);
+        final Cli.Result r = Cli.run("inspect", "--store", store.toString(), "--verify");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err().lines().toList()).containsExactly(
+                "sluice inspect: error: corrupt block 0 in " + block0 + ": column 1 checksum mismatch (the data is"
+                        + " damaged; regenerate or re-import the table)",
+                "sluice inspect: error: block 1 of 2 of table 't' is missing: no file " + block1
+                        + "; regenerate or re-import the table");
+        assertThat(r.out()).contains("verified 2 blocks: 2 blocks damaged");
+    }
+
+    @Test
+    void aTableDirectoryWithoutAManifestIsListedAsDamaged() throws IOException {
+        final Path other = Files.createDirectories(store.resolve("u").resolve("v1"));
+        Files.write(other.resolve("block-000000.sbk"), new byte[64]);
+        final Cli.Result r = Cli.run("inspect", "--store", store.toString());
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).startsWith("store " + store + ": 1 table").contains("\nt: 10000 rows")
+                .contains("\nu: damaged");
+        assertThat(r.err()).isEqualTo("sluice inspect: error: table 'u' is damaged: directory " + store.resolve("u")
+                + " has no manifest.properties: it is not a complete table; regenerate or re-import it\n");
     }
 
     @Test
     void aMissingBlockFileIsNamed() throws IOException {
-        final Path block1 = store.resolve("t").resolve("block-000001.sbk");
+        final Path block1 = store.resolve("t").resolve("v1").resolve("block-000001.sbk");
         Files.delete(block1);
         final Cli.Result r = Cli.run("inspect", "--store", store.toString());
         assertThat(r.exitCode()).isEqualTo(1);

@@ -2,10 +2,12 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.storage.StoreLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -72,58 +74,129 @@ class GenValidationTest {
         assertThat(r.err()).contains("--threads 0 is not valid");
     }
 
+    /** The names in a store directory, without its lock file. */
+    static List<String> entries(final Path store) throws IOException {
+        try (Stream<Path> entries = Files.list(store)) {
+            return entries.map(p -> p.getFileName().toString()).filter(n -> !n.equals(StoreLock.FILE)).sorted().toList();
+        }
+    }
+
     @Test
-    void aNonEmptyOutputDirectoryNeedsForceAndIsLeftAlone() throws IOException {
+    void aDirectoryOfOtherFilesIsRefusedWithOrWithoutForceAndLeftAlone() throws IOException {
         final Path out = dir.resolve("out");
         Files.createDirectories(out.resolve("sub"));
         Files.writeString(out.resolve("notes.txt"), "keep me", StandardCharsets.UTF_8);
         final Map<String, String> before = snapshot(out);
-        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region");
-        assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).startsWith("sluice gen: error: output directory " + out + " is not empty")
-                .contains("notes.txt").contains("use --force").contains("choose another directory");
-        assertThat(snapshot(out)).isEqualTo(before);
+        for (final String force : new String[] {"--threads=2", "--force"}) {
+            final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region", force);
+            assertThat(r.exitCode()).isEqualTo(1);
+            assertThat(r.err()).startsWith("sluice gen: error: output directory " + out + " is not a Sluice store")
+                    .contains("notes.txt, sub").contains("choose another directory");
+            assertThat(snapshot(out)).isEqualTo(before);
+        }
     }
 
     @Test
-    void forceRefusesADirectoryWithForeignFiles() throws IOException {
+    void aStoreWithAForeignFileIsRefusedToo() throws IOException {
         final Path out = dir.resolve("out");
         assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region").exitCode()).isZero();
         Files.writeString(out.resolve("thesis.tex"), "years of work", StandardCharsets.UTF_8);
         final Map<String, String> before = snapshot(out);
         final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "nation", "--force");
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).startsWith("sluice gen: error: refusing to --force output directory " + out)
-                .contains("thesis.tex").doesNotContain("region,");
+        assertThat(r.err()).contains("is not a Sluice store").contains("thesis.tex").doesNotContain("region");
         assertThat(snapshot(out)).isEqualTo(before);
     }
 
     @Test
-    void forceRefusesATableDirectoryWithForeignFiles() throws IOException {
+    void genAddsListedTablesToAStoreOfTheSameScaleFactorAndTouchesNoOther() throws IOException {
         final Path out = dir.resolve("out");
-        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region").exitCode()).isZero();
-        Files.writeString(out.resolve("region").resolve("mine.csv"), "a,b\n", StandardCharsets.UTF_8);
-        final Map<String, String> before = snapshot(out);
-        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region", "--force");
-        assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).contains("refusing to --force").contains("region");
-        assertThat(snapshot(out)).isEqualTo(before);
-    }
-
-    @Test
-    void forceReplacesSluiceTablesAndLeftoverPartialWrites() throws IOException {
-        final Path out = dir.resolve("out");
-        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region,nation").exitCode())
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region,supplier").exitCode())
                 .isZero();
-        final Path partial = Files.createDirectories(out.resolve(".supplier.partial"));
+        final Map<String, String> before = snapshot(out.resolve("supplier"));
+        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "nation");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("generated 1 tables").contains("left as they were: region, supplier");
+        assertThat(entries(out)).containsExactly("nation", "region", "supplier");
+        assertThat(snapshot(out.resolve("supplier"))).isEqualTo(before);
+        assertThat(Cli.run("inspect", "--store", out.toString(), "--verify").exitCode()).isZero();
+    }
+
+    @Test
+    void forceWithTablesReplacesOnlyThoseKeepsTheOthersAndRemovesLeftovers() throws IOException {
+        final Path out = dir.resolve("out");
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region,nation,supplier")
+                .exitCode()).isZero();
+        final Map<String, String> nation = snapshot(out.resolve("nation"));
+        final Map<String, String> supplier = snapshot(out.resolve("supplier"));
+        final Path partial = Files.createDirectories(out.resolve(".customer.partial").resolve("v1"));
         Files.write(partial.resolve("block-000000.sbk"), new byte[10]);
         final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region", "--force");
         assertThat(r.exitCode()).as(r.toString()).isZero();
-        assertThat(r.err()).contains("removed 3 old tables");
-        try (Stream<Path> entries = Files.list(out)) {
-            assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("region");
+        assertThat(r.err()).contains("removed what an unfinished write left in " + out + ": .customer.partial");
+        assertThat(r.out()).contains("replaced region; left as they were: nation, supplier");
+        assertThat(entries(out)).containsExactly("nation", "region", "supplier");
+        assertThat(snapshot(out.resolve("nation"))).isEqualTo(nation);
+        assertThat(snapshot(out.resolve("supplier"))).isEqualTo(supplier);
+        try (Stream<Path> regionFiles = Files.list(out.resolve("region"))) {
+            assertThat(regionFiles.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+                    "manifest.properties", "v2");
         }
-        assertThat(Cli.run("inspect", "--store", out.toString()).out()).contains("region: 5 rows");
+        final Cli.Result inspect = Cli.run("inspect", "--store", out.toString(), "--verify");
+        assertThat(inspect.exitCode()).as(inspect.toString()).isZero();
+        assertThat(inspect.out()).contains("region: 5 rows").contains("nation: 25 rows").contains("supplier: 100 rows");
+    }
+
+    @Test
+    void forceReplacesATableButNotAFileSluiceDidNotWriteInItsDirectory() throws IOException {
+        final Path out = dir.resolve("out");
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region").exitCode()).isZero();
+        Files.writeString(out.resolve("region").resolve("mine.csv"), "a,b\n", StandardCharsets.UTF_8);
+        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region", "--force");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(out.resolve("region").resolve("mine.csv")).hasContent("a,b");
+        assertThat(Cli.run("inspect", "--store", out.toString(), "--verify").exitCode()).isZero();
+    }
+
+    @Test
+    void anExistingTableNeedsForceAndTheErrorGivesTheCommandsThatWork() throws IOException {
+        final Path out = dir.resolve("out");
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region").exitCode()).isZero();
+        final Map<String, String> before = snapshot(out);
+        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "region,nation");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice gen: error: store " + out + " already has table region: replace it with"
+                + " `sluice gen --sf 0.01 --out " + out + " --tables region --force`, or add only the others with"
+                + " `sluice gen --sf 0.01 --out " + out + " --tables nation`\n");
+        assertThat(snapshot(out)).isEqualTo(before);
+        for (final String command : Hints.commands(r.err())) {
+            final Cli.Result hinted = Hints.run(command);
+            assertThat(hinted.exitCode()).as(command + ": " + hinted).isZero();
+        }
+        assertThat(entries(out)).containsExactly("nation", "region");
+    }
+
+    @Test
+    void anotherScaleFactorIsRefusedSayingWhichAndTheHintsWork() throws IOException {
+        final Path out = dir.resolve("sf0.01");
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "supplier,region").exitCode())
+                .isZero();
+        final Map<String, String> before = snapshot(out);
+        final Cli.Result r = Cli.run("gen", "--sf", "0.02", "--out", out.toString(), "--tables", "nation");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).startsWith("sluice gen: error: store " + out + " holds TPC-H tables of another scale factor"
+                + " (supplier at SF 0.01), which SF 0.02 tables would not match: generate into another directory (`sluice"
+                + " gen --sf 0.02 --out " + dir.toAbsolutePath().resolve("sf0.02") + " --tables nation`) or use the"
+                + " store's scale factor (`sluice gen --sf 0.01 --out " + out + " --tables nation`)");
+        assertThat(snapshot(out)).isEqualTo(before);
+        final List<String> hints = Hints.commands(r.err());
+        assertThat(hints).hasSize(2);
+        for (final String command : hints) {
+            final Cli.Result hinted = Hints.run(command);
+            assertThat(hinted.exitCode()).as(command + ": " + hinted).isZero();
+        }
+        assertThat(entries(out)).containsExactly("nation", "region", "supplier");
+        assertThat(entries(dir.resolve("sf0.02"))).containsExactly("nation");
     }
 
     @Test

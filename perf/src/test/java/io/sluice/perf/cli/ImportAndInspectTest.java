@@ -2,6 +2,7 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.storage.StoreLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,8 +88,9 @@ class ImportAndInspectTest {
         assertThat(r.err()).startsWith("sluice import: error: " + file + ":3: column 'v' (decimal(15,2)): value \"1.005\"")
                 .contains("3 fractional digits").doesNotContain("\tat ");
         try (Stream<Path> entries = Files.list(dir.resolve("store"))) {
-            assertThat(entries).isEmpty();
+            assertThat(entries).containsExactly(dir.resolve("store").resolve(StoreLock.FILE));
         }
+        assertThat(dir.resolve("store").resolve(StoreLock.FILE)).isEmptyFile();
     }
 
     @Test
@@ -117,5 +119,30 @@ class ImportAndInspectTest {
         final Cli.Result usage = Cli.run("import", "--csv", file.toString());
         assertThat(usage.exitCode()).isEqualTo(2);
         assertThat(usage.err()).contains("Missing required options");
+    }
+
+    @Test
+    void headerColumnsInAnotherOrderGiveEachColumnItsOwnValues() throws IOException {
+        final Cli.Result imported = importCsv(csv("D,s,k,V\n2001-05-06,x,-3,12.50\n1990-01-01,y,40,-1.00\n"));
+        assertThat(imported.exitCode()).as(imported.toString()).isZero();
+        final Cli.Result text = Cli.run("inspect", "--store", dir.resolve("store").toString());
+        assertThat(GenAndInspectTest.columnLine(text.out(), "k")).containsExactly("k", "int64", "-3", "40", "0");
+        assertThat(GenAndInspectTest.columnLine(text.out(), "v"))
+                .containsExactly("v", "decimal(15,2)", "-1.00", "12.50", "0");
+        assertThat(GenAndInspectTest.columnLine(text.out(), "d"))
+                .containsExactly("d", "date", "1990-01-01", "2001-05-06", "0");
+        assertThat(GenAndInspectTest.columnLine(text.out(), "s")).containsExactly("s", "string", "\"x\"", "\"y\"", "0");
+    }
+
+    @Test
+    void noHeaderTakesTheFieldsInSchemaOrder() throws IOException {
+        final Cli.Result imported = importCsv(csv("5,1.00,2020-01-01,a\n6,2.00,2020-01-02,b\n"), "--no-header");
+        assertThat(imported.exitCode()).as(imported.toString()).isZero();
+        assertThat(imported.out()).startsWith("imported 2 rows");
+        final Cli.Result withHeader = Cli.run("import", "--csv", dir.resolve("in.csv").toString(), "--store",
+                dir.resolve("other").toString(), "--table", "sales", "--schema", SCHEMA);
+        assertThat(withHeader.exitCode()).isEqualTo(1);
+        assertThat(withHeader.err()).contains(":1: the header's columns [5, 1.00, 2020-01-01, a] do not match the"
+                + " schema's [k, v, d, s]: missing k, v, d, s; unknown 5, 1.00, 2020-01-01, a;").contains("--no-header");
     }
 }

@@ -11,6 +11,8 @@ import io.sluice.format.StorageException;
 import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreLock;
+import io.sluice.storage.TableSpec;
 import io.sluice.storage.Table;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,10 +42,10 @@ class CsvImporterTest {
         return Store.create(dir.resolve("store"));
     }
 
-    /** Everything in the store directory, hidden entries included. */
+    /** What the store directory holds besides its lock file (which an import always creates). */
     List<String> storeEntries() throws IOException {
         try (Stream<Path> children = Files.list(dir.resolve("store"))) {
-            return children.map(p -> p.getFileName().toString()).toList();
+            return children.map(p -> p.getFileName().toString()).filter(name -> !name.equals(StoreLock.FILE)).toList();
         }
     }
 
@@ -178,7 +180,8 @@ class CsvImporterTest {
         final Store store = store();
         assertThatThrownBy(() -> CsvImporter.importFile(store, csv("k,n,v\n1,2,3\n"), "t", SCHEMA, null))
                 .isInstanceOf(CsvFormatException.class)
-                .hasMessageContaining(":1: the header has 3 columns but the schema has 5");
+                .hasMessageContaining(":1: the header's columns [k, n, v] do not match the schema's [k, n, v, d, s]:"
+                        + " missing d, s;");
         assertThatThrownBy(() -> CsvImporter.importFile(store, csv(""), "t", SCHEMA, null))
                 .hasMessageContaining(":1: the file is empty");
         assertThat(storeEntries()).isEmpty();
@@ -212,6 +215,63 @@ class CsvImporterTest {
         final Store store = store();
         assertThatThrownBy(() -> CsvImporter.importFile(store, file, "t", SCHEMA, null))
                 .isInstanceOf(CsvFormatException.class).hasMessageContaining("not valid UTF-8");
+        assertThat(storeEntries()).isEmpty();
+    }
+
+    @Test
+    void headerColumnsInAnotherOrderAndCaseAreMappedByName() throws IOException {
+        final Path file = csv("S,d,V,K,n\nfirst,2020-01-02,1.25,7,3\nsecond,1999-12-31,-0.50,8,4\n");
+        try (Table table = CsvImporter.importFile(store(), file, "t", SCHEMA, null)) {
+            final Block b = table.readBlock(0);
+            assertThat(((LongVector) b.column(0)).get(0)).isEqualTo(7);
+            assertThat(((LongVector) b.column(0)).get(1)).isEqualTo(8);
+            assertThat(((IntVector) b.column(1)).get(1)).isEqualTo(4);
+            assertThat(((LongVector) b.column(2)).get(0)).isEqualTo(125);
+            assertThat(((LongVector) b.column(2)).get(1)).isEqualTo(-50);
+            assertThat(((IntVector) b.column(3)).get(0)).isEqualTo((int) LocalDate.of(2020, 1, 2).toEpochDay());
+            assertThat(((StringVector) b.column(4)).getString(1)).isEqualTo("second");
+        }
+    }
+
+    @Test
+    void missingUnknownAndRepeatedHeaderNamesAreListedWithBothSets() throws IOException {
+        final Store store = store();
+        assertThatThrownBy(() -> CsvImporter.importFile(store, csv("k,n,x,d,s\n1,2,3,2020-01-01,a\n"), "t", SCHEMA, null))
+                .isInstanceOf(CsvFormatException.class)
+                .hasMessage(dir.resolve("in.csv") + ":1: the header's columns [k, n, x, d, s] do not match the schema's"
+                        + " [k, n, v, d, s]: missing v; unknown x; header names match schema names ignoring case, in any"
+                        + " order (a file without a header takes --no-header, and its fields are then in schema order)");
+        assertThatThrownBy(() -> CsvImporter.importFile(store, csv("k,n,v,d,K\n1,2,3,2020-01-01,4\n"), "t", SCHEMA, null))
+                .hasMessageContaining("missing s; named twice K;");
+        assertThat(storeEntries()).isEmpty();
+    }
+
+    @Test
+    void withoutAHeaderFieldsAreInSchemaOrderAndTheFirstLineIsARow() throws IOException {
+        final Path file = csv("1,2,3.00,2020-01-01,a\n4,5,6.00,2020-01-02,b\n");
+        try (Table table = CsvImporter.importFile(store(), file, TableSpec.of("t", SCHEMA), false, rows -> { })) {
+            assertThat(table.rowCount()).isEqualTo(2);
+            final Block b = table.readBlock(0);
+            assertThat(((LongVector) b.column(0)).get(0)).isEqualTo(1);
+            assertThat(((StringVector) b.column(4)).getString(1)).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void invalidUtf8FarIntoTheFileNamesItsLine() throws IOException {
+        final StringBuilder text = new StringBuilder("k,n,v,d,s\n");
+        for (int i = 0; i < 5000; i++) {
+            text.append(i).append(",1,1.00,2020-01-01,some text to fill the decoder's buffers\n");
+        }
+        final byte[] good = text.toString().getBytes(StandardCharsets.UTF_8);
+        final byte[] bad = "5000,1,1.00,2020-01-01,caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        final byte[] all = java.util.Arrays.copyOf(good, good.length + bad.length);
+        System.arraycopy(bad, 0, all, good.length, bad.length);
+        final Path file = Files.write(dir.resolve("latin1.csv"), all);
+        // Line 1 is the header, lines 2..5001 the good rows: the Latin-1 byte is on line 5002.
+        assertThatThrownBy(() -> CsvImporter.importFile(store(), file, "t", SCHEMA, null))
+                .isInstanceOf(CsvFormatException.class)
+                .hasMessageStartingWith(file + ":5002: the file is not valid UTF-8 on this line");
         assertThat(storeEntries()).isEmpty();
     }
 }

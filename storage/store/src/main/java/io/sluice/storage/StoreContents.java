@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 /**
  * What a store directory holds, entry by entry: complete tables (a directory with a manifest),
- * damaged ones (a table's directory without a manifest, holding only Sluice's files), leftovers of a
+ * damaged ones (a table's directory without a manifest, holding Sluice's files and nothing else), leftovers of a
  * write that did not finish (a hidden {@code .NAME.partial} directory, a table's version directory
  * its manifest does not name, a manifest's temporary file, the block files of format 1 beside a
  * newer version) and anything else, which is foreign: Sluice never deletes it.
@@ -64,7 +64,7 @@ public record StoreContents(List<String> tables, List<Path> damaged, List<Path> 
                     && Files.isRegularFile(entry.resolve(TableManifest.FILE), LinkOption.NOFOLLOW_LINKS)) {
                 tables.add(name);
                 leftovers.addAll(leftoversOfTable(entry));
-            } else if (directory && isTableName(name) && holdsOnlySluiceFiles(entry)) {
+            } else if (directory && isTableName(name) && !list(entry).isEmpty() && holdsOnlySluiceFiles(entry)) {
                 damaged.add(entry);
             } else {
                 foreign.add(entry);
