@@ -159,11 +159,13 @@ final class GenCommand extends CliCommand {
         if (signal.requested()) {
             final Set<String> keptOld = new TreeSet<>(outcome.unfinished());
             keptOld.retainAll(replaced);
-            return fail(err, "stopped by a signal: removed the unfinished "
-                    + (outcome.unfinished().isEmpty() ? "tables: none" : String.join(", ", outcome.unfinished()))
+            return fail(err, "stopped by a signal: "
+                    + (outcome.unfinished().isEmpty() ? "every table was complete"
+                            : String.join(", ", outcome.unfinished()) + " did not finish and nothing of "
+                            + (outcome.unfinished().size() == 1 ? "it" : "them") + " is left")
                     + (keptOld.isEmpty() ? "" : " (the previous " + String.join(", ", keptOld) + " stay)")
                     + "; the store " + this.out + " keeps its complete tables "
-                    + String.join(", ", store.tableNames()));
+                    + (store.tableNames().isEmpty() ? "(none)" : String.join(", ", store.tableNames())));
         }
         report(out, outcome.written(), replaced, store, (System.nanoTime() - start) / 1e9);
         return 0;

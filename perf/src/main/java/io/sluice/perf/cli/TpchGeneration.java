@@ -108,6 +108,9 @@ final class TpchGeneration {
     private static Result generate(final Store store, final TpchTable table, final double scaleFactor,
                                    final boolean replace, final int index, final GenProgress progress,
                                    final BooleanSupplier stop, final AtomicBoolean failed) {
+        if (stop.getAsBoolean()) {
+            throw new CancellationException("generation stopped before " + table.tableName() + " began");
+        }
         try (Table written = TpchLoader.load(store, table, scaleFactor, replace, rows -> {
             if (stop.getAsBoolean()) {
                 throw new CancellationException("generation stopped");
