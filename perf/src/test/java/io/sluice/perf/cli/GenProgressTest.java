@@ -61,4 +61,31 @@ class GenProgressTest {
         assertThat(out).endsWith("\n").contains("gen 100%");
         assertThat(out.chars().filter(c -> c == '\n').count()).as("one line, redrawn").isEqualTo(1);
     }
+
+    @Test
+    void aTableWithMoreRowsThanExpectedNeverShowsMoreThanTheTotalOr100Percent() {
+        final GenProgress p = progress(false);
+        // "big" was expected to have 900 rows and has 1200 (lineitem's count is an estimate).
+        for (long rows = 50; rows <= 1200; rows += 50) {
+            clock.addAndGet(100_000_000L);
+            p.update(0, rows);
+        }
+        p.update(1, 100);
+        p.finish(1, 100);
+        p.finish(0, 1200);
+        p.close();
+        final java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+                "gen +(\\d+)% (\\d+)/(\\d+) rows .*?(ETA (-?)\\d|done).*");
+        final List<String> lines = text.toString().lines().toList();
+        assertThat(lines).isNotEmpty();
+        for (final String l : lines) {
+            final java.util.regex.Matcher m = line.matcher(l);
+            assertThat(m.matches()).as(l).isTrue();
+            assertThat(Integer.parseInt(m.group(1))).as(l).isLessThanOrEqualTo(100);
+            assertThat(Long.parseLong(m.group(2))).as(l).isLessThanOrEqualTo(Long.parseLong(m.group(3)));
+            assertThat(m.group(5)).as("no negative ETA: " + l).isNullOrEmpty();
+            assertThat(l).as(l).doesNotContainPattern("\\[.*1\\d\\d%");
+        }
+        assertThat(lines.get(lines.size() - 1)).startsWith("gen 100% 1300/1300 rows");
+    }
 }

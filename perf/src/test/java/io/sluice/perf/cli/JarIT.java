@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,5 +71,51 @@ class JarIT {
         final Run version = java(dir, "--version");
         assertThat(version.exitCode()).isZero();
         assertThat(version.out()).startsWith("sluice 0.");
+    }
+
+    static final Path LAUNCHER = Path.of("..", "bin", "sluice");
+
+    /** Runs a launcher script with extra environment variables, capturing its output in this test's directory. */
+    Run launcher(final Path script, final Map<String, String> env, final String... args)
+            throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>();
+        command.add(script.toAbsolutePath().normalize().toString());
+        command.addAll(List.of(args));
+        final Path out = dir.resolve("launcher-out.txt");
+        final Path err = dir.resolve("launcher-err.txt");
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().putAll(env);
+        final Process process = builder.start();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError(script + " " + String.join(" ", args) + " did not finish in 120 s");
+        }
+        return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theLauncherRunsTheReadmesCommandsAsWritten() throws Exception {
+        assertThat(LAUNCHER).as("bin/sluice").isExecutable();
+        final Path store = dir.resolve("store");
+        final Run gen = launcher(LAUNCHER, Map.of("SLUICE_JAVA_OPTS", "-Xmx512m"), "gen", "--sf", "0.01", "--out",
+                store.toString(), "--tables", "region,nation");
+        assertThat(gen.exitCode()).as(gen.toString()).isZero();
+        assertThat(gen.out()).contains("generated 2 tables");
+        final Run inspect = launcher(LAUNCHER, Map.of(), "inspect", "--store", store.toString());
+        assertThat(inspect.exitCode()).as(inspect.toString()).isZero();
+        assertThat(inspect.out()).contains("nation: 25 rows").contains("region: 5 rows");
+        assertThat(inspect.err()).isEmpty();
+    }
+
+    @Test
+    void theLauncherWithoutABuiltJarSaysHowToBuildIt() throws Exception {
+        final Path checkout = dir.resolve("checkout");
+        Files.createDirectories(checkout.resolve("bin"));
+        final Path script = Files.copy(LAUNCHER, checkout.resolve("bin").resolve("sluice"));
+        final Run r = launcher(script, Map.of(), "--version");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: " + checkout.toRealPath().resolve("bin/../perf/target/sluice.jar")
+                + " is missing: build it with: cd " + checkout.toRealPath() + " && mvn -B -q package -DskipTests\n");
     }
 }

@@ -154,6 +154,56 @@ class QueryCommandTest {
     }
 
     @Test
+    void aStorePathThatIsAFileSaysSo() throws Exception {
+        final Path file = Files.writeString(dir.resolve("a-file"), "x");
+        for (final String command : new String[] {"query", "inspect"}) {
+            final List<String> args = new java.util.ArrayList<>(List.of(command, "--store", file.toString()));
+            if (command.equals("query")) {
+                args.addAll(List.of("--tpch", "6"));
+            }
+            final Cli.Result r = Cli.run(args.toArray(String[]::new));
+            assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+            assertThat(r.err()).startsWith("sluice " + command + ": error: store " + file + " is not a directory");
+        }
+    }
+
+    @Test
+    void theHintForAMissingTableIsACommandThatWorks() {
+        final Path store = dir.resolve("hint");
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", store.toString(), "--tables", "orders").exitCode()).isZero();
+        final Cli.Result missing = Cli.run("query", "--store", store.toString(), "--tpch", "4");
+        assertFails(missing, 1, "lacks table(s) [lineitem] that q4 reads: generate them with `sluice gen --sf 0.01"
+                + " --out " + store + " --tables lineitem`");
+        for (final String command : Hints.commands(missing.err())) {
+            assertThat(Hints.run(command).exitCode()).as(command).isZero();
+        }
+        final Cli.Result q4 = Cli.run("query", "--store", store.toString(), "--tpch", "4", "--format", "csv");
+        assertThat(q4.exitCode()).as(q4.toString()).isZero();
+        assertThat(q4.out()).isEqualTo(Cli.run("query", "--store", storeDir.toString(), "--tpch", "4", "--format",
+                "csv").out());
+    }
+
+    @Test
+    void statsJsonNamingADirectoryFailsBeforeTheQueryRuns() {
+        final Cli.Result r = Cli.run("query", "--store", storeDir.toString(), "--tpch", "6", "--stats-json",
+                dir.toString());
+        assertFails(r, 1, "--stats-json " + dir + " is a directory: give a file to write, e.g. --stats-json "
+                + dir.resolve("stats.json"));
+        assertThat(r.out()).as("no result printed: the query did not run").isEmpty();
+    }
+
+    @Test
+    void networkUdpWithoutCnRunsOneCnOverUdp() {
+        final Cli.Result udp = Cli.run("query", "--store", storeDir.toString(), "--tpch", "6", "--network", "udp",
+                "--explain", "--format", "csv");
+        assertThat(udp.exitCode()).as(udp.toString()).isZero();
+        assertThat(udp.err()).contains("Distributed plan of q6 on 1x");
+        assertThat(udp.out()).isEqualTo(Cli.run("query", "--store", storeDir.toString(), "--tpch", "6", "--format",
+                "csv").out());
+        assertFails(Cli.run("query", "--store", storeDir.toString(), "--tpch", "6", "--network", "tcp"), 1, "tcp");
+    }
+
+    @Test
     void csvFieldsAreQuotedPerRfc4180() {
         assertThat(ResultPrinter.csvField("plain")).isEqualTo("plain");
         assertThat(ResultPrinter.csvField("a,b")).isEqualTo("\"a,b\"");
