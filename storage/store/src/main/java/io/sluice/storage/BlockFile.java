@@ -45,7 +45,10 @@ public final class BlockFile implements AutoCloseable {
     private final UnsafeBuffer buffer;
     /** Wrapped once at open; its reads only read its fields, so threads share it. */
     private final BlockDecoder decoder = new BlockDecoder();
-    /** Columns whose checksum has passed: the mapping is read-only, so once is enough per open. */
+    /**
+     * Columns whose checksum has passed: the file is read-only and never rewritten in place, so once is
+     * enough; shared by every open of the block when the opener keeps it (see {@link #open(Path, long, boolean[])}).
+     */
     private boolean[] verified;
 
     private BlockFile(final Path path, final long block, final MappedBytes mapped, final UnsafeBuffer buffer) {
@@ -86,6 +89,18 @@ public final class BlockFile implements AutoCloseable {
      * @param block the block's index in its table, for error messages
      */
     public static BlockFile open(final Path path, final long block) {
+        return open(path, block, null);
+    }
+
+    /**
+     * Maps a block file and verifies its header, skipping the checksum of columns marked in
+     * {@code verified} and marking those it checks, so a block opened again after it was closed is not
+     * verified twice. The header is verified at every open.
+     *
+     * @param block    the block's index in its table, for error messages
+     * @param verified one flag per column of the block, kept by the caller across opens; or null
+     */
+    public static BlockFile open(final Path path, final long block, final boolean[] verified) {
         final long size;
         try {
             size = Files.size(path);
@@ -110,7 +125,8 @@ public final class BlockFile implements AutoCloseable {
             final UnsafeBuffer buffer = new UnsafeBuffer(mapped.addressForRead(0), (int) size);
             final BlockFile file = new BlockFile(path, block, mapped, buffer);
             file.decoder.wrap(buffer, 0, (int) size, path.toString(), block);
-            file.verified = new boolean[file.decoder.columnCount()];
+            file.verified = verified != null && verified.length == file.decoder.columnCount()
+                    ? verified : new boolean[file.decoder.columnCount()];
             return file;
         } catch (final RuntimeException e) {
             mapped.releaseLast();

@@ -36,6 +36,8 @@ public final class Table implements BlockTable, AutoCloseable {
     private final ZoneMapIndex zoneMaps;
     private final BlockFileCache cache;
     private final BlockFileCache.Handle[] open;
+    /** Per block, the columns whose checksum passed, kept while files close and open again (allocated at first open). */
+    private final boolean[][] verified;
     private final IntFunction<BlockFile> opener = this::openFile;
 
     private Table(final Path dir, final TableManifest manifest, final ZoneMapIndex zoneMaps,
@@ -46,6 +48,7 @@ public final class Table implements BlockTable, AutoCloseable {
         this.zoneMaps = zoneMaps;
         this.cache = cache;
         this.open = new BlockFileCache.Handle[manifest.blockCount()];
+        this.verified = new boolean[manifest.blockCount()][];
     }
 
     /** Opens a table directory through the process's {@link BlockFileCache#shared() shared} cache. */
@@ -194,7 +197,10 @@ public final class Table implements BlockTable, AutoCloseable {
 
     private BlockFile openFile(final int block) {
         try {
-            return BlockFile.open(blockPath(block), block);
+            if (verified[block] == null) {
+                verified[block] = new boolean[schema().size()];
+            }
+            return BlockFile.open(blockPath(block), block, verified[block]);
         } catch (final StorageException e) {
             if (!Files.isDirectory(dataDir) || replaced(dir, manifest)) {
                 throw new StorageException("table '" + name() + "' was replaced while it was being read (version "
