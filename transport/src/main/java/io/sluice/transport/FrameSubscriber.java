@@ -84,7 +84,7 @@ public final class FrameSubscriber implements AutoCloseable {
     private void deliver(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
         if (verifier != null) {
             final String refusal = header.wrapAddress(buffer, offset, length) == null
-                    ? "not a Sluice frame of version " + FrameHeader.VERSION
+                    ? "not a frame: no Sluice frame header of version " + FrameHeader.VERSION
                     : verifier.refusal(buffer, offset, length);
             if (refusal != null) {
                 rejectedFrames++;

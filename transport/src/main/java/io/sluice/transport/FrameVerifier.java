@@ -24,20 +24,20 @@ public final class FrameVerifier {
 
     /**
      * Why a frame of {@code length} bytes (a whole header at least) must be refused, or null when it may
-     * be acted on.
+     * be acted on: the kind of fault, a colon, and what exactly.
      */
     String refusal(final DirectBuffer buffer, final int offset, final int length) {
         if (!authenticator.verify(buffer, offset, length, offset + FrameHeader.TAG_OFFSET)) {
-            return "its tag does not match: not made by a member of this cluster for this receiver, or altered";
+            return "tag does not match: not made by a member of this cluster for this receiver, or altered";
         }
         final long sender = buffer.getLong(offset + FrameHeader.SENDER_INCARNATION_OFFSET, ByteOrder.LITTLE_ENDIAN);
         final long sequence = buffer.getLong(offset + FrameHeader.SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN);
         return switch (guard.accept(sender, sequence)) {
             case NEW -> null;
-            case REPLAYED -> "frame " + sequence + " of sender " + Long.toHexString(sender) + " came before: a replay";
-            case STALE -> "frame " + sequence + " of sender " + Long.toHexString(sender) + " is older than the "
-                    + WINDOW + " frames remembered: a replay";
-            case INVALID -> "sequence " + sequence + " is not a frame number";
+            case REPLAYED -> "replay: frame " + sequence + " of sender " + Long.toHexString(sender) + " came before";
+            case STALE -> "replay: frame " + sequence + " of sender " + Long.toHexString(sender) + " is older than the "
+                    + WINDOW + " frames remembered";
+            case INVALID -> "bad sequence: " + sequence + " is not a frame number";
         };
     }
 }
