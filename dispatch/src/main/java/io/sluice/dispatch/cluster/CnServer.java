@@ -1,32 +1,30 @@
 package io.sluice.dispatch.cluster;
 
 import io.aeron.Aeron;
-import io.sluice.transport.DriverCounters;
-import io.sluice.transport.ClusterSecret;
-import io.sluice.dispatch.control.ControlMessage.Hello;
-import io.sluice.dispatch.control.ControlMessage.Challenge;
-import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.DataPlane;
 import io.sluice.dispatch.DispatchContext;
-import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.ControlMessage.Accept;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.Challenge;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.ControlMessage.Reject;
 import io.sluice.dispatch.control.ControlMessage.Shutdown;
 import io.sluice.dispatch.control.ControlMessage.Start;
+import io.sluice.dispatch.control.ControlMessage;
 import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
-import io.sluice.dispatch.control.ControlVersionException;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.engine.exec.PipelineExecutor;
-import io.sluice.engine.wire.WireFormatException;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.storage.StoreCatalog;
+import io.sluice.transport.ClusterSecret;
+import io.sluice.transport.DriverCounters;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayDeque;
@@ -44,7 +42,6 @@ import java.util.function.Consumer;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-
 
 /**
  * A compute node: registers with its coordinator, sends it heartbeats, and runs the queries it is

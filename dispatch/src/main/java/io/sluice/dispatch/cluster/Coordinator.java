@@ -1,7 +1,6 @@
 package io.sluice.dispatch.cluster;
 
 import io.aeron.Aeron;
-import io.sluice.dispatch.control.ControlMessage;
 import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
 import io.sluice.dispatch.control.ControlMessage.CancelRequest;
@@ -26,6 +25,7 @@ import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.ControlMessage.Start;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.dispatch.control.ControlMessage;
 import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
 import io.sluice.dispatch.control.ControlVersionException;
@@ -257,6 +257,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
         for (final QueryLine.Expired e : line.expire(now)) {
             e.waiting().client().send(new QueryFailed(e.waiting().request().requestId(), 0, e.errorType(), e.reason()));
+            log.accept("coordinator: " + e.reason());
         }
         admit(now);
         for (final Iterator<Peer> it = clients.values().iterator(); it.hasNext(); ) {
@@ -418,6 +419,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         if (waiting != null) {
             client.send(new QueryFailed(c.requestId(), 0, "QueryCancelledException", "query "
                     + waiting.request().name() + " " + why));
+            log.accept("coordinator: query " + waiting.request().name() + " waiting for a place was " + why);
             return;
         }
         for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
@@ -509,6 +511,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             }
         }
         q.client.send(new QueryFailed(q.requestId, q.queryId, errorType, message));
+        log.accept("coordinator: " + message);
         admit(System.nanoTime());
     }
 

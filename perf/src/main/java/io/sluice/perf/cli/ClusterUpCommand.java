@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
 import io.sluice.transport.Endpoint;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import io.sluice.dispatch.cluster.ClusterContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,12 +1,12 @@
 package io.sluice.perf.cluster;
 
 import io.sluice.dispatch.cluster.ClusterContext;
-import io.sluice.transport.ClusterSecret;
 import io.sluice.dispatch.cluster.Coordinator;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.storage.Store;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;

@@ -20,7 +20,6 @@ import io.sluice.perf.cli.SluiceCommand;
 import io.sluice.perf.tpch.TpchOracle;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
-import io.sluice.transport.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
