@@ -3,9 +3,13 @@ package io.sluice.dispatch;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.FramePublisher;
+import io.sluice.transport.FrameSigner;
 import io.sluice.transport.FrameSubscriber;
+import io.sluice.transport.FrameVerifier;
+import io.sluice.transport.RejectionLog;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -24,7 +30,12 @@ import org.agrona.concurrent.SystemNanoClock;
  * queries, in each under the index its {@link ComputeNode} view gives it, and all share these. A
  * process talking to n other CNs holds at most n publications, however many queries, exchanges,
  * buckets and pipelines it runs. {@link #close} releases them; the Aeron client stays its owner's.
- * Thread-safe.
+ *
+ * <p>With a {@link ClusterSecret}, every frame it sends is tagged for its receiver and numbered
+ * ({@link FrameSigner}, one per receiver, shared by the process's senders), and every frame it receives
+ * is verified before anything in it is read ({@link FrameVerifier}): a frame no member made for this
+ * CN, or one that came before, is dropped, counted ({@link #rejectedFrames}) and logged at a bounded
+ * rate. Thread-safe.
  */
 public final class DataPlane implements AutoCloseable {
     private record ExchangeKey(long queryId, int exchangeId) {
@@ -38,9 +49,14 @@ public final class DataPlane implements AutoCloseable {
     private final int stream;
     private final TransportContext transportContext;
     private final DispatchContext dispatchContext;
+    private final ClusterSecret secret;
+    private final long incarnation;
+    private final RejectionLog rejections;
     private final Demultiplexer demultiplexer;
     /** Guarded by this. */
     private final Map<Address, Publication> publications = new HashMap<>();
+    /** Guarded by this. */
+    private final Map<Address, FrameSigner> signers = new HashMap<>();
     /** Addresses whose publication has been connected once: sinks wait for that once per address. */
     private final Set<Address> connected = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<ExchangeKey, LocalInbound[]> inbounds = new ConcurrentHashMap<>();
@@ -64,12 +80,30 @@ public final class DataPlane implements AutoCloseable {
      */
     public DataPlane(final Aeron aeron, final Subscription subscription, final String channel, final int stream,
             final TransportContext transportContext, final DispatchContext dispatchContext) {
+        this(aeron, subscription, channel, stream, transportContext, dispatchContext, null,
+                ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE), line -> { });
+    }
+
+    /**
+     * As {@link #DataPlane(Aeron, Subscription, String, int, TransportContext, DispatchContext)}, tagging
+     * and verifying frames with {@code secret} (none when null).
+     *
+     * @param incarnation the process's incarnation, which its frames carry
+     * @param log         where refused frames are reported, at a bounded rate
+     */
+    public DataPlane(final Aeron aeron, final Subscription subscription, final String channel, final int stream,
+            final TransportContext transportContext, final DispatchContext dispatchContext, final ClusterSecret secret,
+            final long incarnation, final Consumer<String> log) {
         this.aeron = aeron;
         this.channel = channel;
         this.stream = stream;
         this.transportContext = transportContext;
         this.dispatchContext = dispatchContext.validate();
-        this.demultiplexer = new Demultiplexer(new FrameSubscriber(subscription), this.dispatchContext);
+        this.secret = secret;
+        this.incarnation = incarnation;
+        this.rejections = new RejectionLog("the data stream " + channel + " stream " + stream, log);
+        this.demultiplexer = new Demultiplexer(new FrameSubscriber(subscription,
+                secret == null ? null : new FrameVerifier(secret, channel, stream)), this.dispatchContext, rejections);
     }
 
     /** The channel this CN receives on. */
@@ -106,7 +140,14 @@ public final class DataPlane implements AutoCloseable {
     FramePublisher publisher(final String targetChannel, final int targetStream) {
         return FramePublisher.sharing(publication(targetChannel, targetStream),
                 transportContext.idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE,
-                dispatchContext.disconnectTimeoutNs(), transportContext.stallTimeoutNs());
+                dispatchContext.disconnectTimeoutNs(), transportContext.stallTimeoutNs(),
+                signer(targetChannel, targetStream));
+    }
+
+    /** The numbering and tags of frames to one receiver, shared by every sender of the process. */
+    private synchronized FrameSigner signer(final String targetChannel, final int targetStream) {
+        return signers.computeIfAbsent(new Address(targetChannel, targetStream),
+                a -> FrameSigner.of(secret, incarnation, a.channel(), a.stream()));
     }
 
     /** Whether the publication to a CN is, or once was, connected: then no sink waits for it. */
@@ -213,6 +254,14 @@ public final class DataPlane implements AutoCloseable {
     /** CREDIT frames that did not fit their exchange, dropped. */
     public long badFrames() {
         return demultiplexer.badFrames();
+    }
+
+    /**
+     * Frames refused before they were read: not signed for this CN by a member of its cluster, seen
+     * before, or kept for a source not yet open beyond {@link DispatchContext#pendingBytes}.
+     */
+    public long rejectedFrames() {
+        return rejections.total();
     }
 
     /**

@@ -5,6 +5,7 @@ import io.sluice.transport.FrameHandler;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FrameSubscriber;
 import io.sluice.transport.MalformedFrameException;
+import io.sluice.transport.RejectionLog;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -49,6 +50,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>The silent-sender timeout of a source runs only while its CN listens: {@link #listeningSinceNs}
  * restarts whenever the stream went unpolled for longer than the heartbeat interval or a poll found
  * more frames than it could read, since a sender held up by this CN's back pressure could not be heard.
+ *
+ * <p>Frames the subscription's verifier refused (a cluster with a secret: not signed for this CN by a
+ * member, or seen before) never get here as frames: they are counted and logged at a bounded rate by
+ * the {@link RejectionLog}, and so are frames for unopened sources beyond
+ * {@link DispatchContext#pendingBytes} of them.
  */
 final class Demultiplexer implements FrameHandler, AutoCloseable {
     private final String self;
@@ -56,6 +62,8 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     private final int fragmentLimit;
     private final long listenGapNs;
     private final long retentionNs;
+    private final long maxPendingBytes;
+    private final RejectionLog rejections;
     private final ReentrantLock lock = new ReentrantLock();
     private final HashMap<Key, ExchangeRoutes> exchanges = new HashMap<>();
     private final Key lookup = new Key();
@@ -63,6 +71,8 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     private final AtomicLong droppedFrames = new AtomicLong();
     private final AtomicLong badFrames = new AtomicLong();
     private final AtomicLong pendingFrames = new AtomicLong();
+    /** Guarded by the lock. */
+    private long pendingBytes;
     private volatile long listeningSinceNs;
     private long lastPollNs;
     private long lastPurgeNs;
@@ -72,12 +82,14 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
     /**
      * @param subscriber the CN's subscription, which this then owns and closes
      */
-    Demultiplexer(final FrameSubscriber subscriber, final DispatchContext context) {
+    Demultiplexer(final FrameSubscriber subscriber, final DispatchContext context, final RejectionLog rejections) {
         this.self = "the CN receiving on " + subscriber.channel() + " stream " + subscriber.streamId();
         this.subscriber = subscriber;
         this.fragmentLimit = context.fragmentLimit();
         this.listenGapNs = context.heartbeatIntervalNs();
         this.retentionNs = context.routeRetentionNs();
+        this.maxPendingBytes = context.pendingBytes();
+        this.rejections = rejections;
         final long now = System.nanoTime();
         this.listeningSinceNs = now;
         this.lastPollNs = now;
@@ -172,6 +184,7 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
             if (early != null) {
                 pendingFrames.addAndGet(-early.size());
                 for (final PendingFrame frame : early) {
+                    pendingBytes -= frame.bytes();
                     if (frame.fault != null) {
                         inbox.add(FrameDecoder.malformed(route.origin, frame.senderCn, frame.fault));
                     } else {
@@ -264,14 +277,29 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
                 deliver(routes, route, senderCn, kind, buffer, offset, length);
                 break;
             case PENDING:
+                if (pendingBytes + length > maxPendingBytes) {
+                    drop(routes, kind);
+                    rejections.reject("CN " + senderCn, "kept too long", "a " + kind + " frame for bucket " + bucket
+                            + " of query " + queryId + " exchange " + exchangeId + ", whose source has not opened, would"
+                            + " take the frames kept for unopened sources past " + maxPendingBytes + " bytes ("
+                            + DispatchContext.PENDING_BYTES_PROP_NAME + ")");
+                    break;
+                }
                 final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
                 copy.putBytes(0, buffer, offset, length);
                 route.pending.add(new PendingFrame(senderCn, kind, copy, null));
                 pendingFrames.incrementAndGet();
+                pendingBytes += length;
                 break;
             default:
                 drop(routes, kind);
         }
+    }
+
+    @Override
+    public void onRejectedFrame(final String source, final String reason) {
+        final int colon = reason.indexOf(": ");
+        rejections.reject(source, colon < 0 ? reason : reason.substring(0, colon), reason);
     }
 
     @Override
@@ -376,6 +404,7 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
         if (route.state == RouteState.PENDING) {
             for (final PendingFrame frame : route.pending) {
                 drop(routes, frame.kind);
+                pendingBytes -= frame.bytes();
             }
             pendingFrames.addAndGet(-route.pending.size());
         }
@@ -501,6 +530,9 @@ final class Demultiplexer implements FrameHandler, AutoCloseable {
 
     /** A frame kept for a source not yet open: its payload copied, or the fault of a malformed one. */
     private record PendingFrame(int senderCn, FrameKind kind, UnsafeBuffer payload, MalformedFrameException fault) {
+        long bytes() {
+            return payload == null ? 0 : payload.capacity();
+        }
     }
 
     /** (query, exchange); one mutable instance serves lookups without allocating. */

@@ -44,6 +44,12 @@ public final class DispatchContext {
      * receiver's inbox to window x sending CNs batches per destination.
      */
     public static final String CREDIT_WINDOW_PROP_NAME = "sluice.dispatch.credit.window";
+    /**
+     * Bytes of frames a CN keeps for destinations whose source has not opened yet, over all of them:
+     * beyond it, such frames are dropped and counted (credit bounds what genuine senders send early,
+     * so only a flood reaches it).
+     */
+    public static final String PENDING_BYTES_PROP_NAME = "sluice.dispatch.pending.bytes";
     /** Aeron fragments a CN reads from its stream per poll. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "sluice.dispatch.fragment.limit";
     /** How senders wait on a full queue and receivers on an empty one: backoff, yielding or sleeping. */
@@ -69,6 +75,8 @@ public final class DispatchContext {
     public static final int CREDIT_WINDOW_DEFAULT = 4;
     /** 16 fragments per poll. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 16;
+    /** 256 MiB: far above what credit lets the senders of every open query send before their sources open. */
+    public static final long PENDING_BYTES_DEFAULT = 256L << 20;
 
     private int queueCapacity;
     private long senderTimeoutNs;
@@ -77,6 +85,7 @@ public final class DispatchContext {
     private long routeRetentionNs;
     private int creditWindow;
     private int fragmentLimit;
+    private long pendingBytes;
     private TransportContext.IdleKind idleKind;
 
     /** The defaults, overridden by any {@code sluice.dispatch.*} system property set. */
@@ -90,6 +99,7 @@ public final class DispatchContext {
         routeRetentionNs = SystemUtil.getDurationInNanos(ROUTE_RETENTION_PROP_NAME, ROUTE_RETENTION_DEFAULT_NS);
         creditWindow = SystemUtil.getSizeAsInt(CREDIT_WINDOW_PROP_NAME, CREDIT_WINDOW_DEFAULT);
         fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
+        pendingBytes = SystemUtil.getSizeAsLong(PENDING_BYTES_PROP_NAME, PENDING_BYTES_DEFAULT);
         final String idle = System.getProperty(IDLE_STRATEGY_PROP_NAME, "backoff");
         try {
             idleKind = TransportContext.IdleKind.valueOf(idle.trim().toUpperCase(Locale.ROOT));
@@ -129,6 +139,10 @@ public final class DispatchContext {
         if (fragmentLimit < 1) {
             throw new IllegalArgumentException("fragment limit " + fragmentLimit + " must be positive ("
                     + FRAGMENT_LIMIT_PROP_NAME + ")");
+        }
+        if (pendingBytes < 0) {
+            throw new IllegalArgumentException("pending bytes " + pendingBytes + " must not be negative ("
+                    + PENDING_BYTES_PROP_NAME + ")");
         }
         return this;
     }
@@ -194,6 +208,16 @@ public final class DispatchContext {
 
     public DispatchContext fragmentLimit(final int fragmentLimit) {
         this.fragmentLimit = fragmentLimit;
+        return this;
+    }
+
+    /** See {@link #PENDING_BYTES_PROP_NAME}. */
+    public long pendingBytes() {
+        return pendingBytes;
+    }
+
+    public DispatchContext pendingBytes(final long pendingBytes) {
+        this.pendingBytes = pendingBytes;
         return this;
     }
 

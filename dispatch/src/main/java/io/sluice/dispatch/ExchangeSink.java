@@ -8,6 +8,7 @@ import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.TransportContext;
 import io.sluice.transport.TransportException;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
@@ -65,6 +66,9 @@ public final class ExchangeSink implements AutoCloseable {
     /** Credit for the remote destinations; null when this sink sends to none. */
     private final ExchangeCredits credits;
     private final EndOfStream endOfStream;
+    /** DATA frames sent to each remote bucket, which its end-of-stream tells it. */
+    private final long[] dataFramesSent;
+    private final UnsafeBuffer eosPayload = new UnsafeBuffer(new byte[FrameDecoder.EOS_PAYLOAD_LENGTH]);
     private final SenderHeartbeats heartbeats;
     private final Cancellation cancellation;
     private final long stallTimeoutNs;
@@ -85,11 +89,12 @@ public final class ExchangeSink implements AutoCloseable {
         this.destinations = new int[routing.maxDestinations()];
         this.idleStrategy = node.dispatchContext().newIdleStrategy();
         this.counters = node.counters(exchange);
-        this.endOfStream = new EndOfStream(cn, pipeline);
+        this.endOfStream = new EndOfStream(cn, pipeline, EndOfStream.LOCAL);
         this.cancellation = node.cancellation();
         this.stallTimeoutNs = node.plane().transportContext().stallTimeoutNs();
         final int buckets = topology.bucketCount();
         this.localByBucket = new LocalInbound[buckets];
+        this.dataFramesSent = new long[buckets];
         this.remoteByCn = new FramePublisher[topology.cnCount()];
         this.remoteByBucket = new FramePublisher[buckets];
         boolean anyRemote = false;
@@ -185,6 +190,7 @@ public final class ExchangeSink implements AutoCloseable {
             } else if (remoteByBucket[bucket] != null) {
                 acquireCredit(bucket);
                 publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength);
+                dataFramesSent[bucket]++;
                 counters.onRemote(bucket, rows, encodedLength);
             }
         }
@@ -226,7 +232,9 @@ public final class ExchangeSink implements AutoCloseable {
             if (localByBucket[b] != null) {
                 offer(b, endOfStream);
             } else if (remoteByBucket[b] != null) {
-                publish(b, FrameKind.EOS, heartbeats.pipelinePayload(), FrameDecoder.PIPELINE_PAYLOAD_LENGTH);
+                eosPayload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
+                eosPayload.putLong(4, dataFramesSent[b], ByteOrder.LITTLE_ENDIAN);
+                publish(b, FrameKind.EOS, eosPayload, FrameDecoder.EOS_PAYLOAD_LENGTH);
             }
         }
     }

@@ -49,6 +49,10 @@ public final class ExchangeSource implements AutoCloseable {
     private final boolean[] expected;
     private final boolean[] eosSeen;
     private final int expectedCount;
+    /** Per sending CN: DATA frames taken from it, those its ends-of-stream announced, pipelines yet to end. */
+    private final long[] dataFramesFrom;
+    private final long[] dataFramesAnnounced;
+    private final int[] pipelinesToEnd;
     private final boolean remoteExpected;
     private final long senderTimeoutNs;
     private final IdleStrategy idleStrategy;
@@ -83,6 +87,9 @@ public final class ExchangeSource implements AutoCloseable {
         final int senders = exchange.sendersPerCn();
         this.expected = new boolean[topology.cnCount() * senders];
         this.eosSeen = new boolean[expected.length];
+        this.dataFramesFrom = new long[topology.cnCount()];
+        this.dataFramesAnnounced = new long[topology.cnCount()];
+        this.pipelinesToEnd = new int[topology.cnCount()];
         int count = 0;
         boolean remoteSenders = false;
         for (int senderCn = 0; senderCn < topology.cnCount(); senderCn++) {
@@ -91,6 +98,7 @@ public final class ExchangeSource implements AutoCloseable {
                     expected[senderCn * senders + p] = true;
                     count++;
                 }
+                pipelinesToEnd[senderCn] = senders;
                 remoteSenders |= senderCn != cn;
             }
         }
@@ -234,6 +242,7 @@ public final class ExchangeSource implements AutoCloseable {
         while ((item = remote.poll()) != null) {
             if (item instanceof RemoteBatch delivered) {
                 framesReceived++;
+                dataFramesFrom[delivered.senderCn()]++;
                 if (++owed[delivered.senderCn()] >= grantChunk) {
                     grant(delivered.senderCn());
                 }
@@ -248,7 +257,7 @@ public final class ExchangeSource implements AutoCloseable {
             } else {
                 framesReceived++;
                 if (item instanceof EndOfStream eos) {
-                    onEndOfStream(eos.senderCn(), eos.senderPipeline());
+                    onEndOfStream(eos);
                 } else if (item instanceof SenderFailure failed) {
                     throw fail(new SenderFailedException(origin + " received an error from CN " + failed.senderCn()
                             + ": " + failed.message(), failed.senderCn()));
@@ -272,7 +281,7 @@ public final class ExchangeSource implements AutoCloseable {
             }
             lastProgressNs = System.nanoTime();
             if (item instanceof EndOfStream eos) {
-                onEndOfStream(eos.senderCn(), eos.senderPipeline());
+                onEndOfStream(eos);
             } else if (item instanceof SenderFailure failed) {
                 throw fail(new SenderFailedException(origin + " received an error from CN " + failed.senderCn()
                         + ": " + failed.message(), failed.senderCn()));
@@ -299,7 +308,14 @@ public final class ExchangeSource implements AutoCloseable {
         return senderCn * senders + pipeline;
     }
 
-    private void onEndOfStream(final int senderCn, final int pipeline) {
+    /**
+     * Counts a sender's end; once every pipeline of a remote CN has ended, every DATA frame it sent here
+     * came before (each pipeline's frames are in order on its CN's stream), so their count must be what
+     * the ends announced.
+     */
+    private void onEndOfStream(final EndOfStream eos) {
+        final int senderCn = eos.senderCn();
+        final int pipeline = eos.senderPipeline();
         final int sender = sender("end-of-stream", senderCn, pipeline);
         if (eosSeen[sender]) {
             throw fail(new DispatchException(origin + " received a second end-of-stream from CN " + senderCn
@@ -307,6 +323,15 @@ public final class ExchangeSource implements AutoCloseable {
         }
         eosSeen[sender] = true;
         eosCount++;
+        if (eos.dataFrames() != EndOfStream.LOCAL) {
+            dataFramesAnnounced[senderCn] += eos.dataFrames();
+        }
+        if (--pipelinesToEnd[senderCn] == 0 && senderCn != cn
+                && dataFramesAnnounced[senderCn] != dataFramesFrom[senderCn]) {
+            throw fail(new DispatchException(origin + " received " + dataFramesFrom[senderCn] + " of the "
+                    + dataFramesAnnounced[senderCn] + " DATA frames CN " + senderCn + " sent it: frames were lost on"
+                    + " the way (refused as not signed for this CN, or dropped as kept too long; see this CN's log)"));
+        }
     }
 
     private String missingSenders() {

@@ -15,8 +15,10 @@ import org.agrona.DirectBuffer;
  * trusted. One decoder per demultiplexer; not thread-safe.
  */
 final class FrameDecoder {
-    /** End-of-stream and heartbeat frames carry the sending pipeline. */
+    /** Heartbeat frames carry the sending pipeline. */
     static final int PIPELINE_PAYLOAD_LENGTH = 4;
+    /** End-of-stream frames carry the sending pipeline and the DATA frames it sent to the destination. */
+    static final int EOS_PAYLOAD_LENGTH = 12;
     /** Credit frames carry the count granted. */
     static final int CREDIT_PAYLOAD_LENGTH = 4;
 
@@ -49,14 +51,23 @@ final class FrameDecoder {
                             + " from CN " + senderCn + ": " + e.getMessage(), e);
                 }
             case EOS:
+                if (length != EOS_PAYLOAD_LENGTH) {
+                    return new DispatchException(origin + " received an EOS frame of " + length + " bytes from CN "
+                            + senderCn + ", expected " + EOS_PAYLOAD_LENGTH + " (the sending pipeline, its DATA frames)");
+                }
+                final long dataFrames = buffer.getLong(offset + 4, ByteOrder.LITTLE_ENDIAN);
+                if (dataFrames < 0) {
+                    return new DispatchException(origin + " received an EOS frame from CN " + senderCn
+                            + " that counts " + dataFrames + " DATA frames");
+                }
+                return new EndOfStream(senderCn, buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN), dataFrames);
             case HEARTBEAT:
                 if (length != PIPELINE_PAYLOAD_LENGTH) {
                     return new DispatchException(origin + " received a " + kind + " frame of " + length
                             + " bytes from CN " + senderCn + ", expected " + PIPELINE_PAYLOAD_LENGTH
                             + " (the sending pipeline)");
                 }
-                final int pipeline = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
-                return kind == FrameKind.EOS ? new EndOfStream(senderCn, pipeline) : new Heartbeat(senderCn, pipeline);
+                return new Heartbeat(senderCn, buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN));
             case ERROR:
                 return new SenderFailure(senderCn, SenderFailure.UNKNOWN_PIPELINE,
                         buffer.getStringWithoutLengthUtf8(offset, length));

@@ -170,10 +170,9 @@ class ExchangeFailureTest {
              ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
              FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
             local.finish();
-            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
-            pipeline.putInt(0, 0, ByteOrder.LITTLE_ENDIAN);
-            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
-            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            final UnsafeBuffer pipeline = endOfStream(0, 0);
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, pipeline.capacity());
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, pipeline.capacity());
             assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("second end-of-stream from CN 1 pipeline 0")
                     .hasMessageContaining("query 7");
             assertThatThrownBy(local::finish).isInstanceOf(IllegalStateException.class)
@@ -187,11 +186,33 @@ class ExchangeFailureTest {
         final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
         try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
              FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
-            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
-            pipeline.putInt(0, 3, ByteOrder.LITTLE_ENDIAN);
-            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, 4);
+            final UnsafeBuffer pipeline = endOfStream(3, 0);
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, pipeline, 0, pipeline.capacity());
             assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("unexpected end-of-stream from CN 1 pipeline 3");
         }
+    }
+
+    @Test
+    void anEndOfStreamCountingMoreDataFramesThanArrivedFailsItsDestinationNamingTheSender() {
+        final Topology topology = new Topology(2, 1);
+        final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
+        try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
+             ExchangeSink local = cluster2().node(0).openSink(exchange, 0);
+             FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
+            local.finish();
+            // CN 1 says it sent two DATA frames; none arrived (refused or dropped on the way).
+            final UnsafeBuffer eos = endOfStream(0, 2);
+            remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, eos, 0, eos.capacity());
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("received 0 of the 2 DATA frames CN 1 sent")
+                    .hasMessageContaining("query 7");
+        }
+    }
+
+    private static UnsafeBuffer endOfStream(final int pipeline, final long dataFrames) {
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[12]);
+        payload.putInt(0, pipeline, ByteOrder.LITTLE_ENDIAN);
+        payload.putLong(4, dataFrames, ByteOrder.LITTLE_ENDIAN);
+        return payload;
     }
 
     @Test
@@ -245,8 +266,8 @@ class ExchangeFailureTest {
         final Exchange exchange = exchange(topology, DispatchMode.TO_OWNER, 1);
         try (ExchangeSource source = cluster2().node(0).openSource(exchange, 0);
              FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
-            final UnsafeBuffer pipeline = new UnsafeBuffer(new byte[4]);
-            remote.send(7, exchange.exchangeId(), 5, 0, FrameKind.EOS, pipeline, 0, 4);
+            final UnsafeBuffer pipeline = endOfStream(0, 0);
+            remote.send(7, exchange.exchangeId(), 5, 0, FrameKind.EOS, pipeline, 0, pipeline.capacity());
             assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("EOS frame from CN 5")
                     .hasMessageContaining("not a remote CN of topology").hasMessageContaining("query 7");
         }
@@ -260,7 +281,7 @@ class ExchangeFailureTest {
              FramePublisher remote = ExchangeRun.rawPublisher(cluster2().node(1), 0)) {
             remote.send(7, exchange.exchangeId(), 1, 0, FrameKind.EOS, null, 0, 0);
             assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("EOS frame of 0 bytes from CN 1")
-                    .hasMessageContaining("expected 4 (the sending pipeline)");
+                    .hasMessageContaining("expected 12 (the sending pipeline, its DATA frames)");
         }
     }
 

@@ -38,4 +38,15 @@ public interface FrameHandler {
             final MalformedFrameException fault) {
         throw fault;
     }
+
+    /**
+     * A message the subscriber's {@link FrameVerifier} refused before reading anything in it: not a
+     * frame of this version, a tag that does not match, or a replay. It is dropped; nothing else
+     * happens unless overridden.
+     *
+     * @param source where it came from (the sender's address as Aeron saw it)
+     * @param reason why it was refused
+     */
+    default void onRejectedFrame(final String source, final String reason) {
+    }
 }

@@ -5,7 +5,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Flyweight over the 32-byte header that starts every frame, followed by the payload bytes.
+ * Flyweight over the 64-byte header that starts every frame, followed by the payload bytes.
  *
  * <pre>
  *   0                   1                   2                   3
@@ -26,8 +26,22 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  *  |                        payload length                         |
  *  +---------------------------------------------------------------+
+ *  |                       sender incarnation                      |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                           sequence                            |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                          tag (16 bytes)                       |
+ *  |                              ...                              |
+ *  +---------------------------------------------------------------+
  *  |                        payload ...                            |
  * </pre>
+ *
+ * <p>The sender incarnation (random per sending process) and the sequence (from 1, per receiver) let a
+ * receiver refuse a frame it has seen; the tag, an HMAC-SHA256 over the whole frame but itself under
+ * the cluster secret and the receiver's address ({@link FrameSigner}, {@link FrameVerifier}), lets it
+ * refuse one no member of its cluster sent. Without a secret the tag is zero and not checked.
  *
  * <p>All fields little-endian. {@link #wrap} validates a received frame before any field is read,
  * so a malformed message fails with a {@link MalformedFrameException} naming the fault instead of
@@ -36,8 +50,8 @@ import org.agrona.MutableDirectBuffer;
 public final class FrameHeader {
     /** "SLCF" read as a little-endian int. */
     public static final int MAGIC = 0x46434C53;
-    /** 2: receivers grant credit back (CREDIT frames) and senders wait for it. */
-    public static final short VERSION = 2;
+    /** 3: frames carry their sender's incarnation, a sequence number and an authentication tag. */
+    public static final short VERSION = 3;
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
     public static final int KIND_OFFSET = 6;
@@ -46,8 +60,11 @@ public final class FrameHeader {
     public static final int SENDER_CN_OFFSET = 20;
     public static final int BUCKET_OFFSET = 24;
     public static final int PAYLOAD_LENGTH_OFFSET = 28;
+    public static final int SENDER_INCARNATION_OFFSET = 32;
+    public static final int SEQUENCE_OFFSET = 40;
+    public static final int TAG_OFFSET = 48;
     /** Bytes of header before the payload. */
-    public static final int LENGTH = 32;
+    public static final int LENGTH = TAG_OFFSET + MessageAuthenticator.TAG_LENGTH;
 
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
@@ -56,10 +73,21 @@ public final class FrameHeader {
     private FrameKind kind;
 
     /**
-     * Writes a header at {@code offset}; the payload goes at {@code offset + LENGTH}.
+     * Writes a header at {@code offset} with no sender incarnation, sequence or tag; the payload goes at
+     * {@code offset + LENGTH}.
      */
     public static void encode(final MutableDirectBuffer buffer, final int offset, final long queryId,
             final int exchangeId, final int senderCn, final int bucket, final FrameKind kind, final int payloadLength) {
+        encode(buffer, offset, queryId, exchangeId, senderCn, bucket, kind, payloadLength, 0, 0);
+    }
+
+    /**
+     * Writes a header at {@code offset} with a zero tag (sign it once the payload is in place); the
+     * payload goes at {@code offset + LENGTH}.
+     */
+    public static void encode(final MutableDirectBuffer buffer, final int offset, final long queryId,
+            final int exchangeId, final int senderCn, final int bucket, final FrameKind kind, final int payloadLength,
+            final long senderIncarnation, final long sequence) {
         buffer.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
         buffer.putShort(offset + VERSION_OFFSET, VERSION, ORDER);
         buffer.putByte(offset + KIND_OFFSET, kind.code());
@@ -69,6 +97,9 @@ public final class FrameHeader {
         buffer.putInt(offset + SENDER_CN_OFFSET, senderCn, ORDER);
         buffer.putInt(offset + BUCKET_OFFSET, bucket, ORDER);
         buffer.putInt(offset + PAYLOAD_LENGTH_OFFSET, payloadLength, ORDER);
+        buffer.putLong(offset + SENDER_INCARNATION_OFFSET, senderIncarnation, ORDER);
+        buffer.putLong(offset + SEQUENCE_OFFSET, sequence, ORDER);
+        buffer.setMemory(offset + TAG_OFFSET, MessageAuthenticator.TAG_LENGTH, (byte) 0);
     }
 
     /**
@@ -151,6 +182,16 @@ public final class FrameHeader {
 
     public int payloadLength() {
         return buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER);
+    }
+
+    /** The sending process's incarnation, 0 when it gave none. */
+    public long senderIncarnation() {
+        return buffer.getLong(offset + SENDER_INCARNATION_OFFSET, ORDER);
+    }
+
+    /** The frame's number from its sender to this receiver, from 1; 0 when it gave none. */
+    public long sequence() {
+        return buffer.getLong(offset + SEQUENCE_OFFSET, ORDER);
     }
 
     /** Offset of the payload in the wrapped buffer. */

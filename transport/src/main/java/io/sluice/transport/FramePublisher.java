@@ -38,6 +38,8 @@ public final class FramePublisher implements AutoCloseable {
     private final long connectTimeoutNs;
     private final long stallTimeoutNs;
     private final int maxClaimLength;
+    private final FrameSigner signer;
+    private final MessageAuthenticator authenticator;
     private final BufferClaim bufferClaim = new BufferClaim();
     private final UnsafeBuffer headerBuffer = new UnsafeBuffer(new byte[FrameHeader.LENGTH]);
     private final DirectBufferVector payloadVector = new DirectBufferVector();
@@ -68,12 +70,12 @@ public final class FramePublisher implements AutoCloseable {
      */
     public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
             final long connectTimeoutNs, final long stallTimeoutNs) {
-        this(publication, true, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs);
+        this(publication, true, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, FrameSigner.unsigned(0));
     }
 
     private FramePublisher(final Publication publication, final boolean ownsPublication,
             final IdleStrategy idleStrategy, final NanoClock clock, final long connectTimeoutNs,
-            final long stallTimeoutNs) {
+            final long stallTimeoutNs, final FrameSigner signer) {
         this.publication = publication;
         this.ownsPublication = ownsPublication;
         this.idleStrategy = idleStrategy;
@@ -81,6 +83,8 @@ public final class FramePublisher implements AutoCloseable {
         this.connectTimeoutNs = connectTimeoutNs;
         this.stallTimeoutNs = stallTimeoutNs;
         this.maxClaimLength = publication.maxPayloadLength();
+        this.signer = signer;
+        this.authenticator = signer.newAuthenticator();
     }
 
     /**
@@ -94,7 +98,16 @@ public final class FramePublisher implements AutoCloseable {
      */
     public static FramePublisher sharing(final Publication publication, final IdleStrategy idleStrategy,
             final NanoClock clock, final long connectTimeoutNs, final long stallTimeoutNs) {
-        return new FramePublisher(publication, false, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs);
+        return sharing(publication, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, FrameSigner.unsigned(0));
+    }
+
+    /**
+     * As {@link #sharing(Publication, IdleStrategy, NanoClock, long, long)}, numbering and tagging frames
+     * with {@code signer}, which every publisher sharing the publication shares.
+     */
+    public static FramePublisher sharing(final Publication publication, final IdleStrategy idleStrategy,
+            final NanoClock clock, final long connectTimeoutNs, final long stallTimeoutNs, final FrameSigner signer) {
+        return new FramePublisher(publication, false, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, signer);
     }
 
     /**
@@ -207,14 +220,22 @@ public final class FramePublisher implements AutoCloseable {
             if (result > 0) {
                 final MutableDirectBuffer buffer = bufferClaim.buffer();
                 final int at = bufferClaim.offset();
-                FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length);
+                FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length,
+                        signer.incarnation(), signer.nextSequence());
                 if (length > 0) {
                     buffer.putBytes(at + FrameHeader.LENGTH, payload, offset, length);
+                }
+                if (authenticator != null) {
+                    authenticator.sign(buffer, at, frameLength, at + FrameHeader.TAG_OFFSET);
                 }
                 bufferClaim.commit();
             }
         } else {
-            FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length);
+            FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length,
+                    signer.incarnation(), signer.nextSequence());
+            if (authenticator != null) {
+                authenticator.sign(headerBuffer, 0, FrameHeader.LENGTH, FrameHeader.TAG_OFFSET, payload, offset, length);
+            }
             payloadVector.reset(payload, offset, length);
             result = publication.offer(vectors);
         }

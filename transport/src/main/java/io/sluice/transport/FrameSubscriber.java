@@ -1,6 +1,7 @@
 package io.sluice.transport;
 
 import io.aeron.FragmentAssembler;
+import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import org.agrona.CloseHelper;
@@ -17,20 +18,35 @@ import org.agrona.DirectBuffer;
  * malformed frame whose header still names query, exchange, sender and bucket goes to the handler's
  * {@link FrameHandler#onMalformedFrame} instead, which throws it unless the handler routes it. An
  * exception thrown by the handler likewise ends the poll and is thrown from it.
- * Single-threaded.
+ *
+ * <p>With a {@link FrameVerifier} (a cluster with a secret), every message is first checked to be a
+ * frame of this version that a member made for this receiver and that did not come before; one that
+ * is not goes to {@link FrameHandler#onRejectedFrame}, is counted ({@link #rejectedFrames}) and
+ * dropped, and nothing in it is trusted. Single-threaded.
  */
 public final class FrameSubscriber implements AutoCloseable {
     private final Subscription subscription;
     private final FragmentAssembler assembler;
     private final FrameHeader header = new FrameHeader();
+    private final FrameVerifier verifier;
     private FrameHandler handler;
     private RuntimeException failure;
     private long messages;
     private long bytes;
+    private long rejectedFrames;
 
-    /** A subscriber over an open subscription, which it then owns and closes. */
+    /** A subscriber over an open subscription, which it then owns and closes; frames are not verified. */
     public FrameSubscriber(final Subscription subscription) {
+        this(subscription, null);
+    }
+
+    /**
+     * A subscriber over an open subscription, which it then owns and closes, refusing what
+     * {@code verifier} refuses (null: verifying nothing).
+     */
+    public FrameSubscriber(final Subscription subscription, final FrameVerifier verifier) {
         this.subscription = subscription;
+        this.verifier = verifier;
         this.assembler = new FragmentAssembler(this::onMessage);
     }
 
@@ -66,6 +82,16 @@ public final class FrameSubscriber implements AutoCloseable {
     }
 
     private void deliver(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
+        if (verifier != null) {
+            final String refusal = header.wrapAddress(buffer, offset, length) == null
+                    ? "not a frame: no Sluice frame header of version " + FrameHeader.VERSION
+                    : verifier.refusal(buffer, offset, length);
+            if (refusal != null) {
+                rejectedFrames++;
+                handler.onRejectedFrame(sourceOf(aeronHeader), refusal);
+                return;
+            }
+        }
         final FrameHeader frame;
         try {
             frame = header.wrap(buffer, offset, length);
@@ -86,6 +112,17 @@ public final class FrameSubscriber implements AutoCloseable {
         bytes += payloadLength;
         handler.onFrame(frame.queryId(), frame.exchangeId(), frame.senderCn(), frame.bucket(), frame.kind(),
                 buffer, frame.payloadOffset(), payloadLength);
+    }
+
+    private String sourceOf(final Header aeronHeader) {
+        final Image image = subscription.imageBySessionId(aeronHeader.sessionId());
+        return (image == null ? "an unknown sender" : image.sourceIdentity()) + " (session " + aeronHeader.sessionId()
+                + ")";
+    }
+
+    /** Messages the verifier refused and dropped. Read on the polling thread. */
+    public long rejectedFrames() {
+        return rejectedFrames;
     }
 
     /** Whether at least one publisher is connected. */

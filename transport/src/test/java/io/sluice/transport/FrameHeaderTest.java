@@ -50,7 +50,7 @@ class FrameHeaderTest {
         assertThatThrownBy(() -> header.wrap(tiny, 0, 10))
                 .isInstanceOf(MalformedFrameException.class)
                 .hasMessageContaining("truncated frame: 10 bytes")
-                .hasMessageContaining("needs 32");
+                .hasMessageContaining("needs " + FrameHeader.LENGTH);
     }
 
     @Test
@@ -60,7 +60,7 @@ class FrameHeaderTest {
         assertThatThrownBy(() -> header.wrap(buffer, 0, FrameHeader.LENGTH + 40))
                 .isInstanceOf(MalformedFrameException.class)
                 .hasMessageContaining("payload length 50")
-                .hasMessageContaining("40 bytes after the 32-byte header");
+                .hasMessageContaining("40 bytes after the " + FrameHeader.LENGTH + "-byte header");
     }
 
     @Test

@@ -90,10 +90,10 @@ class IpcTransportTest {
         try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192));
              FrameSubscriber subscriber = driver.addSubscriber(IPC, 12);
              ExclusivePublication raw = driver.aeron().addExclusivePublication(IPC, 12)) {
-            final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+            final UnsafeBuffer message = new UnsafeBuffer(new byte[128]);
 
             message.putLong(0, 0x0123_4567_89AB_CDEFL);
-            offer(raw, message, 48);
+            offer(raw, message, FrameHeader.LENGTH + 16);
             assertPollFails(subscriber, "bad magic 0x89abcdef");
 
             FrameHeader.encode(message, 0, 1, 2, 3, 4, FrameKind.DATA, 16);
@@ -117,7 +117,7 @@ class IpcTransportTest {
         try (EmbeddedDriver driver = EmbeddedDriver.launch(new TransportContext().termLength(64 * 1024).mtuLength(8192));
              FrameSubscriber subscriber = driver.addSubscriber(IPC, 21);
              ExclusivePublication raw = driver.aeron().addExclusivePublication(IPC, 21)) {
-            final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+            final UnsafeBuffer message = new UnsafeBuffer(new byte[128]);
             FrameHeader.encode(message, 0, 5, 6, 7, 8, FrameKind.DATA, 16);
             offer(raw, message, FrameHeader.LENGTH + 8);
             FrameHeader.encode(message, 0, 9, 10, 11, 12, FrameKind.EOS, 0);
@@ -365,7 +365,7 @@ class IpcTransportTest {
 
             assertThatThrownBy(() -> publisher.send(5, 6, 0, 9, FrameKind.DATA, payload, 0, 8192))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("frame of 32 + 8192 bytes")
+                    .hasMessageContaining("frame of " + FrameHeader.LENGTH + " + 8192 bytes")
                     .hasMessageContaining("exceeds the max message length 8192 of publication aeron:ipc stream 14")
                     .hasMessageContaining(TransportContext.TERM_LENGTH_PROP_NAME);
             assertThat(publisher.messages()).isZero();

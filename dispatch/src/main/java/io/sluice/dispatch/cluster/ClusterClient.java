@@ -1,27 +1,32 @@
 package io.sluice.dispatch.cluster;
 
 import io.aeron.Aeron;
+import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.ControlLinkException;
-import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlMessage.CancelRequest;
+import io.sluice.dispatch.control.ControlMessage.Challenge;
+import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.QueryAccepted;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.QueryFailed;
+import io.sluice.dispatch.control.ControlMessage.QueryProgress;
 import io.sluice.dispatch.control.ControlMessage.QueryRequest;
 import io.sluice.dispatch.control.ControlMessage.Reject;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.dispatch.control.ControlMessage;
 import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
-import io.sluice.dispatch.control.ControlVersionException;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.engine.wire.WireFormatException;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
@@ -32,6 +37,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -40,6 +46,13 @@ import org.agrona.concurrent.IdleStrategy;
  * and group-by's strategy, the distributed plan and what moved where), or asks who is in the cluster.
  * A request waits while the coordinator is heard from (a running query's progress comes a few times a
  * second) and gives up after the client timeout of silence, naming the coordinator.
+ *
+ * <p>It first says {@link Hello} and waits for the coordinator's {@link Challenge}; its requests then
+ * name that coordinator, and are tagged with the cluster secret when there is one (a coordinator that
+ * cannot authenticate it answers {@code authentication failed}, which fails the request). While a
+ * thread waits it sends a {@link ClientHeartbeat} each heartbeat interval: a client that stops (killed,
+ * or its thread interrupted) has its queries cancelled by the coordinator. A query may carry a timeout,
+ * which the coordinator enforces, queueing included; {@link #cancel} stops one from another thread.
  *
  * <p>Thread-safe: several threads may each wait for a request of their own (a status while a query
  * runs). Nobody owns a thread for the replies: a waiting thread polls them for everybody, under a lock
@@ -66,29 +79,43 @@ public final class ClusterClient implements AutoCloseable {
         }
 
         @Override
-        public void onBadMessage(final WireFormatException fault) {
-            refuseAll("the coordinator sent a reply that does not decode: " + fault.getMessage());
-        }
-
-        @Override
-        public void onVersionMismatch(final ControlVersionException mismatch) {
-            refuseAll(mismatch.getMessage());
+        public void onUnauthenticated(final ControlMessage decoded, final String source) {
+            if (decoded instanceof Reject r) {
+                refuseAll(r.reason().startsWith("authentication failed") ? r.reason()
+                        : "authentication failed: the coordinator at " + coordinatorName + " refused this client in a"
+                        + " message not signed with its cluster secret: " + r.reason());
+            } else if (decoded instanceof Challenge) {
+                refuseAll("authentication failed: the coordinator at " + coordinatorName + " answered with a"
+                        + " challenge not signed with this client's cluster secret (it has another secret, or none):"
+                        + " give every process of the cluster the same --secret-file (or " + ClusterSecret.FILE_ENV
+                        + ")");
+            }
         }
     };
+    private final ControlAuthentication authentication;
+    /** The coordinator incarnation that challenged this client (0: not yet); requests name it. */
+    private volatile long challengedBy;
 
     ClusterClient(final Aeron aeron, final Listener listener, final StreamAddress coordinator,
             final String coordinatorName, final ClusterContext context, final TransportContext transport) {
         this.replyTo = listener.address(0);
         this.coordinatorName = coordinatorName;
         this.context = context.validate();
-        this.replies = new ControlSubscriber(listener.subscription(0));
+        this.authentication = this.context.authentication(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+        this.replies = new ControlSubscriber(listener.subscription(0), authentication, line -> { });
         this.toCoordinator = new ControlPublisher(aeron.addPublication(
-                Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()));
+                Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()), authentication, 0);
     }
 
-    /** A client of the coordinator at {@code coordinator}, receiving on a free UDP port of the address toward it. */
+    /**
+     * A client of the coordinator at {@code coordinator}, receiving on a free UDP port of the address toward it.
+     *
+     * @throws IllegalArgumentException when the coordinator is not on a loopback address and the context has no
+     *                                  cluster secret
+     */
     public static ClusterClient udp(final Aeron aeron, final Endpoint coordinator, final ClusterContext context,
             final TransportContext transport) {
+        LoopbackRule.check(context, "reach the coordinator at " + coordinator, coordinator);
         final Endpoint local = new Endpoint(Endpoint.localAddressToward(coordinator), 0);
         return new ClusterClient(aeron, Listener.udp(aeron, local, Streams.CONTROL),
                 new StreamAddress(coordinator.channel(), Streams.CONTROL), coordinator.toString(), context, transport);
@@ -110,9 +137,24 @@ public final class ClusterClient implements AutoCloseable {
      */
     public Session.Execution execute(final String name, final Plan plan, final StrategyConfig config,
             final int cnCount, final int cores) {
+        return execute(name, plan, config, cnCount, cores, 0);
+    }
+
+    /**
+     * As {@link #execute(String, Plan, StrategyConfig, int, int)}, failing the query once it has taken
+     * {@code timeoutMillis} from its arrival at the coordinator (0: no limit).
+     *
+     * @throws QueryFailedException with error type {@code TimeoutException} when it took too long
+     */
+    public Session.Execution execute(final String name, final Plan plan, final StrategyConfig config,
+            final int cnCount, final int cores, final long timeoutMillis) {
+        if (timeoutMillis < 0) {
+            throw new IllegalArgumentException("a timeout of " + timeoutMillis + " ms: 0 (none) or more");
+        }
         final Reply reply = open();
         try {
-            await(reply, new QueryRequest(replyTo, reply.requestId, name, cnCount, cores, PlanCodec.encode(plan, config)));
+            final byte[] encoded = PlanCodec.encode(plan, config);
+            await(reply, () -> new QueryRequest(replyTo, reply.requestId, name, cnCount, cores, encoded, timeoutMillis));
         } finally {
             close(reply);
         }
@@ -126,13 +168,31 @@ public final class ClusterClient implements AutoCloseable {
 
     /** The cluster's members as the coordinator sees them now. */
     public List<MemberStatus> status() {
+        return clusterStatus().members();
+    }
+
+    /** The membership and the coordinator's own counts, as {@code cluster status} shows them. */
+    public Status clusterStatus() {
         final Reply reply = open();
         try {
-            await(reply, new StatusRequest(replyTo, reply.requestId));
+            await(reply, () -> new StatusRequest(replyTo, reply.requestId));
         } finally {
             close(reply);
         }
-        return reply.status.members();
+        return reply.status;
+    }
+
+    /**
+     * Asks the coordinator to stop every query of this client still running or waiting (from another
+     * thread, or a shutdown hook): each fails on every CN, its waiting thread gets
+     * {@code QueryCancelledException}. Best effort, never waits longer than the client timeout.
+     */
+    public void cancelAll(final String reason) {
+        for (final Reply r : byRequest.values()) {
+            if (challengedBy != 0) {
+                toCoordinator.offer(new CancelRequest(replyTo, r.requestId, reason));
+            }
+        }
     }
 
     private Reply open() {
@@ -159,19 +219,42 @@ public final class ClusterClient implements AutoCloseable {
 
     /**
      * Sends a request and polls replies (unless another thread is) until it is answered, or the
-     * coordinator fell silent. The request goes again, with the same id, until the coordinator has
-     * acknowledged it: a message sent while a restarted coordinator's side of the publication was still
-     * being set up is lost, and the coordinator ignores a request id it has seen.
+     * coordinator fell silent. Until the coordinator has challenged this client, it says hello first.
+     * The request goes again, with the same id, until the coordinator has acknowledged it: a message sent
+     * while a restarted coordinator's side of the publication was still being set up is lost, and the
+     * coordinator ignores a request id it has seen; after a few unanswered sends the client makes
+     * contact again (the coordinator may have restarted, and refuse what names its predecessor).
      */
-    private void await(final Reply reply, final ControlMessage request) {
+    private void await(final Reply reply, final Supplier<ControlMessage> request) {
         final IdleStrategy idle = new ControlIdle(() -> true);
-        send(request);
         final long sentNs = System.nanoTime();
+        long lastHelloNs = sentNs - 2 * RESEND_NS;
         long lastSentNs = sentNs;
+        long lastHeartbeatNs = sentNs;
+        boolean requestSent = false;
+        int unanswered = 0;
         while (!reply.answered()) {
-            if (!reply.acknowledged && System.nanoTime() - lastSentNs > RESEND_NS) {
-                toCoordinator.offer(request);
-                lastSentNs = System.nanoTime();
+            final long beforeNs = System.nanoTime();
+            if (challengedBy == 0) {
+                requestSent = false;
+                if (beforeNs - lastHelloNs > RESEND_NS) {
+                    send(new Hello(replyTo, authentication.incarnation()));
+                    lastHelloNs = beforeNs;
+                }
+            } else if (!reply.acknowledged && (!requestSent || beforeNs - lastSentNs > RESEND_NS)) {
+                if (requestSent && ++unanswered >= 3) {
+                    // Challenged, but the request goes unanswered: make contact again.
+                    challengedBy = 0;
+                    toCoordinator.receiver(0);
+                    unanswered = 0;
+                    continue;
+                }
+                send(request.get());
+                requestSent = true;
+                lastSentNs = beforeNs;
+            } else if (beforeNs - lastHeartbeatNs > context.heartbeatIntervalNs()) {
+                toCoordinator.offer(new ClientHeartbeat(replyTo));
+                lastHeartbeatNs = beforeNs;
             }
             int work = 0;
             if (polling.tryLock()) {
@@ -198,7 +281,16 @@ public final class ClusterClient implements AutoCloseable {
 
     /** Hands a reply to the request it answers; one for no open request is dropped. */
     private void route(final ControlMessage message) {
-        if (message instanceof QueryAccepted a) {
+        if (message instanceof Challenge c) {
+            challengedBy = c.coordinatorIncarnation();
+            toCoordinator.receiver(challengedBy);
+        } else if (message instanceof QueryProgress p) {
+            final Reply r = byRequest.get(p.requestId());
+            if (r != null) {
+                // Running, or waiting in line for a place: either way it was received.
+                r.acknowledged = true;
+            }
+        } else if (message instanceof QueryAccepted a) {
             final Reply r = byRequest.get(a.requestId());
             if (r != null) {
                 r.queryId = a.queryId();
@@ -261,7 +353,8 @@ public final class ClusterClient implements AutoCloseable {
 
         boolean answered() {
             if (refusal != null) {
-                throw new QueryFailedException("ControlVersionException", refusal);
+                throw new QueryFailedException(refusal.startsWith("authentication failed")
+                        ? "AuthenticationException" : "RejectedException", refusal);
             }
             return done != null || failed != null || status != null;
         }

@@ -1,5 +1,7 @@
 package io.sluice.dispatch.cluster;
 
+import io.sluice.dispatch.control.ControlAuthentication;
+import io.sluice.transport.ClusterSecret;
 import java.util.concurrent.TimeUnit;
 import org.agrona.SystemUtil;
 
@@ -7,7 +9,9 @@ import org.agrona.SystemUtil;
  * Settings of the cluster's control plane, each with a documented default overridable by a
  * {@code sluice.cluster.*} system property or a fluent setter: how often heartbeats go, when a silent
  * CN is suspect and when dead, how long the coordinator waits for CNs to prepare a query, how long a
- * client waits without hearing from its coordinator, and how often an unregistered CN retries.
+ * client waits without hearing from its coordinator, how often an unregistered CN retries, how many
+ * queries run at once and how long others wait for a place; and the cluster secret, if any, that
+ * authenticates every message.
  */
 public final class ClusterContext {
     /** How often CNs and the coordinator send each other heartbeats. */
@@ -25,6 +29,12 @@ public final class ClusterContext {
     public static final String CLIENT_TIMEOUT_PROP_NAME = "sluice.cluster.client.timeout";
     /** How often a CN that is not a member asks the coordinator to take it in. */
     public static final String REGISTER_INTERVAL_PROP_NAME = "sluice.cluster.register.interval";
+    /** Queries the coordinator runs at once; more wait in line. */
+    public static final String MAX_QUERIES_PROP_NAME = "sluice.cluster.max.queries";
+    /** How long a query waits in line for a place before it fails. */
+    public static final String QUEUE_TIMEOUT_PROP_NAME = "sluice.cluster.queue.timeout";
+    /** Queries that may wait in line; one more is refused at once. */
+    public static final String MAX_QUEUED_PROP_NAME = "sluice.cluster.max.queued";
 
     /** 200 ms: five heartbeats a second each way. */
     public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(200);
@@ -38,6 +48,15 @@ public final class ClusterContext {
     public static final long CLIENT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
     /** 500 ms. */
     public static final long REGISTER_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * 4: each query's exchanges and operators hold bounded memory on every CN, so the limit bounds a CN's
+     * memory; more at once only share the same cores.
+     */
+    public static final int MAX_QUERIES_DEFAULT = 4;
+    /** 60 s. */
+    public static final long QUEUE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+    /** 256. */
+    public static final int MAX_QUEUED_DEFAULT = 256;
 
     private long heartbeatIntervalNs;
     private long suspectTimeoutNs;
@@ -45,6 +64,10 @@ public final class ClusterContext {
     private long prepareTimeoutNs;
     private long clientTimeoutNs;
     private long registerIntervalNs;
+    private int maxQueries;
+    private long queueTimeoutNs;
+    private int maxQueued;
+    private ClusterSecret secret;
 
     /** The defaults, overridden by any {@code sluice.cluster.*} system property set. */
     public ClusterContext() {
@@ -54,6 +77,9 @@ public final class ClusterContext {
         prepareTimeoutNs = SystemUtil.getDurationInNanos(PREPARE_TIMEOUT_PROP_NAME, PREPARE_TIMEOUT_DEFAULT_NS);
         clientTimeoutNs = SystemUtil.getDurationInNanos(CLIENT_TIMEOUT_PROP_NAME, CLIENT_TIMEOUT_DEFAULT_NS);
         registerIntervalNs = SystemUtil.getDurationInNanos(REGISTER_INTERVAL_PROP_NAME, REGISTER_INTERVAL_DEFAULT_NS);
+        maxQueries = SystemUtil.getSizeAsInt(MAX_QUERIES_PROP_NAME, MAX_QUERIES_DEFAULT);
+        queueTimeoutNs = SystemUtil.getDurationInNanos(QUEUE_TIMEOUT_PROP_NAME, QUEUE_TIMEOUT_DEFAULT_NS);
+        maxQueued = SystemUtil.getSizeAsInt(MAX_QUEUED_PROP_NAME, MAX_QUEUED_DEFAULT);
     }
 
     /** Checks the values fit together, naming the setting to change. */
@@ -71,6 +97,11 @@ public final class ClusterContext {
         if (clientTimeoutNs <= heartbeatIntervalNs) {
             throw new IllegalArgumentException("client timeout " + millis(clientTimeoutNs) + " ms must exceed the"
                     + " heartbeat interval " + millis(heartbeatIntervalNs) + " ms (" + CLIENT_TIMEOUT_PROP_NAME + ")");
+        }
+        if (maxQueries < 1 || maxQueued < 0 || queueTimeoutNs <= 0) {
+            throw new IllegalArgumentException("at least one query at once, a queue of 0 or more and a positive queue"
+                    + " timeout: got " + maxQueries + ", " + maxQueued + ", " + millis(queueTimeoutNs) + " ms ("
+                    + MAX_QUERIES_PROP_NAME + ", " + MAX_QUEUED_PROP_NAME + ", " + QUEUE_TIMEOUT_PROP_NAME + ")");
         }
         return this;
     }
@@ -131,5 +162,47 @@ public final class ClusterContext {
     public ClusterContext registerIntervalNs(final long ns) {
         this.registerIntervalNs = ns;
         return this;
+    }
+
+    public int maxQueries() {
+        return maxQueries;
+    }
+
+    public ClusterContext maxQueries(final int n) {
+        this.maxQueries = n;
+        return this;
+    }
+
+    public long queueTimeoutNs() {
+        return queueTimeoutNs;
+    }
+
+    public ClusterContext queueTimeoutNs(final long ns) {
+        this.queueTimeoutNs = ns;
+        return this;
+    }
+
+    public int maxQueued() {
+        return maxQueued;
+    }
+
+    public ClusterContext maxQueued(final int n) {
+        this.maxQueued = n;
+        return this;
+    }
+
+    /** The cluster secret every message is authenticated with, or null (then the cluster stays on loopback). */
+    public ClusterSecret secret() {
+        return secret;
+    }
+
+    public ClusterContext secret(final ClusterSecret secret) {
+        this.secret = secret;
+        return this;
+    }
+
+    /** How a process of incarnation {@code incarnation} signs and checks its control messages. */
+    ControlAuthentication authentication(final long incarnation) {
+        return new ControlAuthentication(secret, incarnation);
     }
 }

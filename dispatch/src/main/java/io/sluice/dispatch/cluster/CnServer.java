@@ -3,25 +3,28 @@ package io.sluice.dispatch.cluster;
 import io.aeron.Aeron;
 import io.sluice.dispatch.DataPlane;
 import io.sluice.dispatch.DispatchContext;
-import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.ControlMessage.Accept;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.Challenge;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.ControlMessage.Reject;
 import io.sluice.dispatch.control.ControlMessage.Shutdown;
 import io.sluice.dispatch.control.ControlMessage.Start;
+import io.sluice.dispatch.control.ControlMessage;
 import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
-import io.sluice.dispatch.control.ControlVersionException;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.engine.exec.PipelineExecutor;
-import io.sluice.engine.wire.WireFormatException;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.storage.StoreCatalog;
+import io.sluice.transport.ClusterSecret;
+import io.sluice.transport.DriverCounters;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayDeque;
@@ -39,7 +42,6 @@ import java.util.function.Consumer;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-
 
 /**
  * A compute node: registers with its coordinator, sends it heartbeats, and runs the queries it is
@@ -70,6 +72,7 @@ public final class CnServer implements Agent, AutoCloseable {
     private final TransportContext transport;
     private final Consumer<String> log;
     private final long incarnation = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    private final ControlAuthentication authentication;
     private final ControlSubscriber controlIn;
     private final DataPlane plane;
     private final ControlPublisher toCoordinator;
@@ -90,13 +93,19 @@ public final class CnServer implements Agent, AutoCloseable {
         }
 
         @Override
-        public void onBadMessage(final WireFormatException fault) {
-            log.accept("cn " + name + ": dropped a control message that does not decode: " + fault.getMessage());
-        }
-
-        @Override
-        public void onVersionMismatch(final ControlVersionException mismatch) {
-            log.accept("cn " + name + ": dropped a control message: " + mismatch.getMessage());
+        public void onUnauthenticated(final ControlMessage decoded, final String source) {
+            if (memberId >= 0 || rejected.isDone()) {
+                return;
+            }
+            if (decoded instanceof Challenge) {
+                refused("authentication failed: the coordinator at " + coordinatorName() + " answered with a challenge"
+                        + " not signed with this CN's cluster secret (it has another secret, or none): give every"
+                        + " process of the cluster the same --secret-file (or " + ClusterSecret.FILE_ENV + ")");
+            } else if (decoded instanceof Reject r) {
+                refused(r.reason().startsWith("authentication failed") ? r.reason()
+                        : "authentication failed: the coordinator at " + coordinatorName() + " refused it in a message"
+                        + " not signed with this CN's cluster secret: " + r.reason());
+            }
         }
     };
 
@@ -106,6 +115,9 @@ public final class CnServer implements Agent, AutoCloseable {
     // The control loop's state.
     private long memberId = -1;
     private long coordinatorIncarnation;
+    /** The coordinator incarnation whose challenge this CN answers now (0: none yet), and since when. */
+    private long challengedBy;
+    private long challengedAtNs;
     private ControlPublisher toResults;
     private StreamAddress resultsAddress;
     private long lastHeardNs;
@@ -138,18 +150,27 @@ public final class CnServer implements Agent, AutoCloseable {
         this.context = context.validate();
         this.transport = transport;
         this.log = log;
-        this.controlIn = new ControlSubscriber(listener.subscription(0));
+        this.authentication = this.context.authentication(incarnation);
+        final Consumer<String> prefixed = line -> log.accept("cn " + name + ": " + line);
+        this.controlIn = new ControlSubscriber(listener.subscription(0), authentication, prefixed);
         final StreamAddress data = listener.address(1);
-        this.plane = new DataPlane(aeron, listener.subscription(1), data.channel(), data.stream(), transport, dispatch);
+        this.plane = new DataPlane(aeron, listener.subscription(1), data.channel(), data.stream(), transport, dispatch,
+                this.context.secret(), incarnation, prefixed);
         this.toCoordinator = new ControlPublisher(aeron.addPublication(
-                Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()));
+                Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()), authentication, 0);
         this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("cn " + name + ": " + t), null, this);
     }
 
-    /** A CN listening on UDP {@code bind} (port 0: any free port) that joins the coordinator at {@code coordinator}. */
+    /**
+     * A CN listening on UDP {@code bind} (port 0: any free port) that joins the coordinator at {@code coordinator}.
+     *
+     * @throws IllegalArgumentException when either address is not a loopback address and the context has no
+     *                                  cluster secret
+     */
     public static CnServer udp(final Aeron aeron, final Endpoint bind, final Endpoint coordinator, final String name,
             final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
+        LoopbackRule.check(context, "bind to " + bind + " and join the coordinator at " + coordinator, bind, coordinator);
         return new CnServer(aeron, Listener.udp(aeron, bind, Streams.CONTROL, Streams.DATA), name, cores,
                 new StreamAddress(coordinator.channel(), Streams.CONTROL), tables, context, transport, dispatch, log);
     }
@@ -214,11 +235,18 @@ public final class CnServer implements Agent, AutoCloseable {
                         + " running, and is that the address it listens on?)");
                 nextWaitingNoteNs = Math.min(2 * nextWaitingNoteNs, TimeUnit.MINUTES.toNanos(5));
             }
+            if (challengedBy != 0 && now - challengedAtNs > 4 * context.registerIntervalNs()) {
+                // Challenged, but the registration went unanswered: ask again from the start.
+                challengedBy = 0;
+                toCoordinator.receiver(0);
+            }
             if (now - lastRegisterNs >= context.registerIntervalNs()) {
                 lastRegisterNs = now;
-                toCoordinator.offer(new Register(control, name, cores, plane(), ProcessHandle.current().pid(),
-                        incarnation, CnServer.class.getPackage().getImplementationVersion() == null ? "dev"
-                        : CnServer.class.getPackage().getImplementationVersion()));
+                if (challengedBy == 0) {
+                    toCoordinator.offer(new Hello(control, incarnation));
+                } else {
+                    register();
+                }
                 work++;
             }
         } else if (now - lastHeardNs > context.deadTimeoutNs()) {
@@ -227,7 +255,8 @@ public final class CnServer implements Agent, AutoCloseable {
             work++;
         } else if (now - lastHeartbeatNs >= context.heartbeatIntervalNs()) {
             lastHeartbeatNs = now;
-            toCoordinator.offer(new CnHeartbeat(memberId, incarnation, queries.size(), ProcessMemory.peakRssBytes()));
+            toCoordinator.offer(new CnHeartbeat(memberId, incarnation, queries.size(), ProcessMemory.peakRssBytes(),
+                    controlIn.rejectedMessages() + plane.rejectedFrames(), DriverCounters.retransmitsSent(aeron)));
             work++;
         }
         return work + drainOutbox();
@@ -235,6 +264,18 @@ public final class CnServer implements Agent, AutoCloseable {
 
     private StreamAddress plane() {
         return new StreamAddress(plane.channel(), plane.stream());
+    }
+
+    private void register() {
+        toCoordinator.offer(new Register(control, name, cores, plane(), ProcessHandle.current().pid(), incarnation,
+                CnServer.class.getPackage().getImplementationVersion() == null ? "dev"
+                : CnServer.class.getPackage().getImplementationVersion()));
+    }
+
+    /** The coordinator refused this CN, or could not be authenticated: it stops registering. */
+    private void refused(final String why) {
+        log.accept("cn " + name + ": " + why);
+        rejected.complete(why);
     }
 
     /** Sends what the queries handed over, in order, while the publication takes it. */
@@ -259,7 +300,15 @@ public final class CnServer implements Agent, AutoCloseable {
 
     private void handle(final ControlMessage message) {
         final long now = System.nanoTime();
-        if (message instanceof Accept a) {
+        if (message instanceof Challenge c) {
+            if (memberId < 0) {
+                challengedBy = c.coordinatorIncarnation();
+                challengedAtNs = now;
+                toCoordinator.receiver(challengedBy);
+                register();
+                lastRegisterNs = now;
+            }
+        } else if (message instanceof Accept a) {
             unansweredSinceNs = 0;
             nextWaitingNoteNs = FIRST_WAITING_NOTE_NS;
             final boolean again = memberId == a.memberId();
@@ -271,15 +320,20 @@ public final class CnServer implements Agent, AutoCloseable {
                 CloseHelper.quietClose(toResults);
                 resultsAddress = a.results();
                 toResults = new ControlPublisher(aeron.addPublication(
-                        Endpoint.publicationChannel(resultsAddress.channel(), transport), resultsAddress.stream()));
+                        Endpoint.publicationChannel(resultsAddress.channel(), transport), resultsAddress.stream()),
+                        authentication, coordinatorIncarnation);
+            } else {
+                toResults.receiver(coordinatorIncarnation);
             }
             if (!again) {
                 log.accept("cn " + name + " joined: CN " + a.position() + " of " + a.memberCount() + " in the cluster of "
                         + coordinatorName() + " (epoch " + a.epoch() + ")");
             }
         } else if (message instanceof Reject r) {
-            log.accept("cn " + name + ": the coordinator refused it: " + r.reason());
-            rejected.complete(r.reason());
+            if (memberId < 0) {
+                refused(r.reason().startsWith("authentication failed") ? r.reason()
+                        : "the coordinator refused it: " + r.reason());
+            }
         } else if (message instanceof CoordinatorHeartbeat h) {
             if (memberId >= 0 && h.coordinatorIncarnation() == coordinatorIncarnation) {
                 lastHeardNs = now;
@@ -320,6 +374,8 @@ public final class CnServer implements Agent, AutoCloseable {
         memberId = -1;
         member = false;
         lastRegisterNs = 0;
+        challengedBy = 0;
+        toCoordinator.receiver(0);
         for (final CnQuery q : queries.values()) {
             q.cancel("CN " + name + " " + why);
         }

@@ -28,6 +28,9 @@ final class CoordinatedQuery {
     final List<Member> cns;
     final int cores;
     final long startNs;
+    /** The query's own timeout (0: none) and when it ends ({@link Long#MAX_VALUE} for none). */
+    final long timeoutMillis;
+    final long deadlineNs;
     Phase phase = Phase.PREPARING;
     private final boolean[] prepared;
     private final Finished[] finished;
@@ -40,7 +43,8 @@ final class CoordinatedQuery {
     long secondaryAtNs;
 
     CoordinatedQuery(final long queryId, final long requestId, final String name, final Peer client,
-            final List<Member> cns, final int cores, final long startNs) {
+            final List<Member> cns, final int cores, final long startNs, final long timeoutMillis,
+            final long deadlineNs) {
         this.queryId = queryId;
         this.requestId = requestId;
         this.name = name;
@@ -48,6 +52,8 @@ final class CoordinatedQuery {
         this.cns = List.copyOf(cns);
         this.cores = cores;
         this.startNs = startNs;
+        this.timeoutMillis = timeoutMillis;
+        this.deadlineNs = deadlineNs;
         this.prepared = new boolean[cns.size()];
         this.finished = new Finished[cns.size()];
     }

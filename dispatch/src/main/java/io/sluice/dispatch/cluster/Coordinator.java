@@ -1,11 +1,15 @@
 package io.sluice.dispatch.cluster;
 
 import io.aeron.Aeron;
-import io.sluice.dispatch.control.ControlMessage;
+import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.CancelRequest;
+import io.sluice.dispatch.control.ControlMessage.Challenge;
+import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
@@ -21,12 +25,14 @@ import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.ControlMessage.Start;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.dispatch.control.ControlMessage;
 import io.sluice.dispatch.control.ControlPublisher;
 import io.sluice.dispatch.control.ControlSubscriber;
 import io.sluice.dispatch.control.ControlVersionException;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
@@ -55,6 +61,14 @@ import org.agrona.concurrent.AgentRunner;
  * dead: it leaves the membership and every query it was in fails, naming it, and the others of those
  * queries are told to cancel. Query ids start from a random number per coordinator, so a restarted
  * coordinator never reuses an id its CNs saw.
+ *
+ * <p>Every process first says {@link Hello} and gets the coordinator's incarnation as its challenge,
+ * which every later message it sends names ({@link ControlSubscriber} refuses others). With a cluster
+ * secret every message is tagged and checked; a stranger without it is told {@code authentication
+ * failed} ({@link OneOffReplies}) and nothing it sent is acted on. At most
+ * {@link ClusterContext#maxQueries} queries run at once; the others wait in a {@link QueryLine}. A query
+ * fails when it passes its own timeout, and is cancelled when its client asks or falls silent for the
+ * dead timeout (a client sends {@link ClientHeartbeat}s while it waits).
  */
 public final class Coordinator implements Agent, AutoCloseable {
     private static final int FRAGMENT_LIMIT = 32;
@@ -75,6 +89,7 @@ public final class Coordinator implements Agent, AutoCloseable {
     private final TransportContext transport;
     private final Consumer<String> log;
     private final long incarnation = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    private final ControlAuthentication authentication;
     private final ControlSubscriber controlIn;
     private final ControlSubscriber resultsIn;
     private final AgentRunner runner;
@@ -87,11 +102,19 @@ public final class Coordinator implements Agent, AutoCloseable {
         @Override
         public void onVersionMismatch(final ControlVersionException mismatch) {
             if (mismatch.replyTo() != null) {
-                try (Peer peer = peer(mismatch.replyTo())) {
-                    peer.send(new Reject(mismatch.getMessage()));
-                }
+                strangers.send(mismatch.replyTo(), new Reject(mismatch.getMessage()), System.nanoTime());
             }
-            log.accept("coordinator: refused a message of another version: " + mismatch.getMessage());
+        }
+
+        @Override
+        public void onUnauthenticated(final ControlMessage decoded, final String source) {
+            final StreamAddress replyTo = replyToOf(decoded);
+            if (replyTo != null) {
+                strangers.send(replyTo, new Reject("authentication failed: the coordinator at " + listening
+                        + " requires its cluster secret, and the message from " + source + " is not signed with it:"
+                        + " give every process of the cluster the same --secret-file (or "
+                        + ClusterSecret.FILE_ENV + ")"), System.nanoTime());
+            }
         }
     };
 
@@ -99,6 +122,8 @@ public final class Coordinator implements Agent, AutoCloseable {
     private final Membership members;
     private final Map<Long, CoordinatedQuery> queries = new LinkedHashMap<>();
     private final Map<StreamAddress, Peer> clients = new HashMap<>();
+    private final QueryLine line;
+    private final OneOffReplies strangers = new OneOffReplies(a -> peer(a, 0));
     /** The latest client requests, so a request sent again is not run twice. */
     private final Map<RequestKey, Boolean> recentRequests = new LinkedHashMap<>(256, 0.75f, false) {
         @Override
@@ -129,15 +154,24 @@ public final class Coordinator implements Agent, AutoCloseable {
         this.transport = transport;
         this.log = log;
         this.nextQueryId = (ThreadLocalRandom.current().nextLong(1L << 20) << 32) + 1;
-        this.members = new Membership(this.context, incarnation, results, this::peer, this::failQueriesOf, log);
-        this.controlIn = new ControlSubscriber(listener.subscription(0));
-        this.resultsIn = new ControlSubscriber(listener.subscription(1));
+        this.authentication = this.context.authentication(incarnation);
+        this.line = new QueryLine(this.context);
+        this.members = new Membership(this.context, incarnation, results, this::peer, strangers, this::failQueriesOf,
+                log);
+        this.controlIn = new ControlSubscriber(listener.subscription(0), authentication, log);
+        this.resultsIn = new ControlSubscriber(listener.subscription(1), authentication, log);
         this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("coordinator: " + t), null, this);
     }
 
-    /** A coordinator listening on UDP {@code endpoint} (port 0: any free port). */
+    /**
+     * A coordinator listening on UDP {@code endpoint} (port 0: any free port).
+     *
+     * @throws IllegalArgumentException when {@code endpoint} is not a loopback address and the context has
+     *                                  no cluster secret: without one, only this host may reach a cluster
+     */
     public static Coordinator udp(final Aeron aeron, final Endpoint endpoint, final Store store,
             final ClusterContext context, final TransportContext transport, final Consumer<String> log) {
+        LoopbackRule.check(context, "listen on " + endpoint, endpoint);
         return new Coordinator(aeron, Listener.udp(aeron, endpoint, Streams.CONTROL, Streams.RESULTS), store, context,
                 transport, log);
     }
@@ -171,7 +205,10 @@ public final class Coordinator implements Agent, AutoCloseable {
         return members.snapshot();
     }
 
-    /** Control messages that did not decode or came in another version. */
+    /**
+     * Control messages dropped unread: undecodable, of another version, not signed with the cluster
+     * secret, replayed, or meant for another receiver.
+     */
     public long badMessages() {
         return badMessages;
     }
@@ -193,7 +230,8 @@ public final class Coordinator implements Agent, AutoCloseable {
         for (final Peer client : clients.values()) {
             work += client.drain();
         }
-        badMessages = controlIn.badMessages() + resultsIn.badMessages();
+        work += strangers.drain(now);
+        badMessages = controlIn.rejectedMessages() + resultsIn.rejectedMessages();
         return work;
     }
 
@@ -208,13 +246,24 @@ public final class Coordinator implements Agent, AutoCloseable {
                 fail(q, "TimeoutException", q.describe() + ": " + q.notPrepared() + " did not prepare within "
                         + TimeUnit.NANOSECONDS.toMillis(context.prepareTimeoutNs()) + " ms (raise "
                         + ClusterContext.PREPARE_TIMEOUT_PROP_NAME + " for stores whose tables take long to open)");
+            } else if (q.timeoutMillis != 0 && now - q.deadlineNs > 0) {
+                fail(q, "TimeoutException", q.describe() + " reached its timeout of " + q.timeoutMillis + " ms");
+            } else if (now - q.client.heardNs() > context.deadTimeoutNs()) {
+                fail(q, "QueryCancelledException", q.describe() + " was cancelled: its client went away (silent for "
+                        + TimeUnit.NANOSECONDS.toMillis(now - q.client.heardNs()) + " ms)");
             } else {
                 q.client.send(new QueryProgress(q.requestId, q.queryId, TimeUnit.NANOSECONDS.toMillis(now - q.startNs)));
             }
         }
+        for (final QueryLine.Expired e : line.expire(now)) {
+            e.waiting().client().send(new QueryFailed(e.waiting().request().requestId(), 0, e.errorType(), e.reason()));
+            log.accept("coordinator: " + e.reason());
+        }
+        admit(now);
         for (final Iterator<Peer> it = clients.values().iterator(); it.hasNext(); ) {
             final Peer client = it.next();
-            if (client.waiting() == 0 && now - client.lastUsedNs() > CLIENT_IDLE_NS && !inUse(client)) {
+            if (client.waiting() == 0 && now - Math.max(client.lastUsedNs(), client.heardNs()) > CLIENT_IDLE_NS
+                    && !inUse(client)) {
                 client.close();
                 it.remove();
             }
@@ -228,12 +277,41 @@ public final class Coordinator implements Agent, AutoCloseable {
                 return true;
             }
         }
-        return false;
+        return line.has(client);
+    }
+
+    /** The reply address of a message that names one, else null. */
+    private static StreamAddress replyToOf(final ControlMessage m) {
+        if (m instanceof Hello h) {
+            return h.replyTo();
+        } else if (m instanceof Register r) {
+            return r.replyTo();
+        } else if (m instanceof QueryRequest r) {
+            return r.replyTo();
+        } else if (m instanceof StatusRequest r) {
+            return r.replyTo();
+        } else if (m instanceof CancelRequest r) {
+            return r.replyTo();
+        } else if (m instanceof ClientHeartbeat h) {
+            return h.replyTo();
+        }
+        return null;
     }
 
     private void handle(final ControlMessage message) {
         final long now = System.nanoTime();
-        if (message instanceof Register r) {
+        final StreamAddress replyTo = replyToOf(message);
+        if (replyTo != null && !(message instanceof Register)) {
+            // A client (or a CN making contact): any message of its is a sign of life.
+            client(replyTo).heard(now);
+        }
+        if (message instanceof Hello h) {
+            client(h.replyTo()).send(new Challenge(incarnation));
+        } else if (message instanceof ClientHeartbeat) {
+            return;
+        } else if (message instanceof CancelRequest c) {
+            cancel(c, now);
+        } else if (message instanceof Register r) {
             members.register(r, now);
         } else if (message instanceof CnHeartbeat h) {
             members.heartbeat(h, now);
@@ -277,7 +355,8 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (message instanceof QueryRequest r) {
             startQuery(r, now);
         } else if (message instanceof StatusRequest s) {
-            client(s.replyTo()).send(new Status(s.requestId(), incarnation, members.epoch(), members.status(now)));
+            client(s.replyTo()).send(new Status(s.requestId(), incarnation, members.epoch(), members.status(now),
+                    badMessages, queries.size(), line.size()));
         } else {
             log.accept("coordinator: ignored a " + message.getClass().getSimpleName() + ", which only CNs and clients take");
         }
@@ -305,6 +384,53 @@ public final class Coordinator implements Agent, AutoCloseable {
             // Sent again before our first answer reached the client: the query runs once.
             return;
         }
+        if (queries.size() >= context.maxQueries()) {
+            if (!line.hasRoom()) {
+                client.send(new QueryFailed(r.requestId(), 0, "QueueFullException", "the coordinator at " + listening
+                        + " runs " + queries.size() + " queries and " + line.size() + " wait for a place ("
+                        + ClusterContext.MAX_QUERIES_PROP_NAME + ", " + ClusterContext.MAX_QUEUED_PROP_NAME
+                        + "): try again when fewer queries run"));
+                return;
+            }
+            line.add(new QueryLine.Waiting(r, client, now));
+            // Acknowledged: the client stops sending it again and waits.
+            client.send(new QueryProgress(r.requestId(), 0, 0));
+            return;
+        }
+        launch(r, client, now, now);
+    }
+
+    /** Starts queries that wait while places are free. */
+    private void admit(final long now) {
+        while (queries.size() < context.maxQueries()) {
+            final QueryLine.Waiting w = line.next();
+            if (w == null) {
+                return;
+            }
+            launch(w.request(), w.client(), w.arrivedNs(), now);
+        }
+    }
+
+    /** A client's cancel: its query fails on every CN, or leaves the line. */
+    private void cancel(final CancelRequest c, final long now) {
+        final Peer client = client(c.replyTo());
+        final String why = "cancelled by its client: " + c.reason();
+        final QueryLine.Waiting waiting = line.remove(client, c.requestId());
+        if (waiting != null) {
+            client.send(new QueryFailed(c.requestId(), 0, "QueryCancelledException", "query "
+                    + waiting.request().name() + " " + why));
+            log.accept("coordinator: query " + waiting.request().name() + " waiting for a place was " + why);
+            return;
+        }
+        for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
+            if (q.client == client && q.requestId == c.requestId()) {
+                fail(q, "QueryCancelledException", q.describe() + " was " + why);
+            }
+        }
+    }
+
+    /** Plans a query for the CNs alive now and sends it to them; {@code arrivedNs} starts its timeout. */
+    private void launch(final QueryRequest r, final Peer client, final long arrivedNs, final long now) {
         final long queryId = nextQueryId++;
         final List<Member> alive = members.usable(now);
         final int wanted = r.cnCount() == 0 ? alive.size() : r.cnCount();
@@ -338,7 +464,9 @@ public final class Coordinator implements Agent, AutoCloseable {
             client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", e.getMessage()));
             return;
         }
-        final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now);
+        final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now,
+                r.timeoutMillis(), r.timeoutMillis() == 0 ? Long.MAX_VALUE
+                : arrivedNs + TimeUnit.MILLISECONDS.toNanos(r.timeoutMillis()));
         queries.put(queryId, q);
         final List<StreamAddress> data = new ArrayList<>();
         final List<String> names = new ArrayList<>();
@@ -362,6 +490,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
         q.client.send(q.resultEnd());
         q.client.send(q.done(now));
+        admit(now);
     }
 
     /** Fails a query with a CN's report, naming the CN. */
@@ -382,18 +511,30 @@ public final class Coordinator implements Agent, AutoCloseable {
             }
         }
         q.client.send(new QueryFailed(q.requestId, q.queryId, errorType, message));
+        log.accept("coordinator: " + message);
+        admit(System.nanoTime());
     }
 
     private record RequestKey(StreamAddress client, long requestId) {
     }
 
+    /**
+     * The peer of a client (or of a CN making contact) at {@code replyTo}, addressed to the process whose
+     * message is being handled.
+     */
     private Peer client(final StreamAddress replyTo) {
-        return clients.computeIfAbsent(replyTo, this::peer);
+        final Peer peer = clients.computeIfAbsent(replyTo, a -> peer(a, 0));
+        final long sender = controlIn.currentSender();
+        if (sender != 0) {
+            peer.publisher().receiver(sender);
+        }
+        return peer;
     }
 
-    private Peer peer(final StreamAddress address) {
+    /** A new peer at {@code address} whose messages name {@code receiver} (0: unknown). */
+    private Peer peer(final StreamAddress address, final long receiver) {
         return new Peer(new ControlPublisher(aeron.addPublication(
-                Endpoint.publicationChannel(address.channel(), transport), address.stream())));
+                Endpoint.publicationChannel(address.channel(), transport), address.stream()), authentication, receiver));
     }
 
     private static String names(final List<Member> members) {
@@ -408,6 +549,7 @@ public final class Coordinator implements Agent, AutoCloseable {
     @Override
     public void onClose() {
         members.shutdown("the coordinator at " + listening + " stopped");
+        CloseHelper.closeAll(strangers);
         CloseHelper.closeAll(clients.values());
         clients.clear();
         CloseHelper.closeAll(controlIn, resultsIn);

@@ -22,6 +22,8 @@ final class Member {
     long lastHeardNs;
     int activeQueries;
     long rssBytes;
+    long rejectedMessages;
+    long retransmits;
 
     Member(final long memberId, final Register register, final Peer peer, final long nowNs) {
         this.memberId = memberId;
@@ -43,7 +45,8 @@ final class Member {
 
     MemberStatus status(final long nowNs, final ClusterContext context) {
         return new MemberStatus(name, memberId, endpoint(), cores, state(nowNs, context),
-                TimeUnit.NANOSECONDS.toMillis(nowNs - lastHeardNs), activeQueries, rssBytes);
+                TimeUnit.NANOSECONDS.toMillis(nowNs - lastHeardNs), activeQueries, rssBytes, rejectedMessages,
+                retransmits);
     }
 
     /** Where it receives, as {@code cluster status} shows it: host:port for UDP, the stream for IPC. */

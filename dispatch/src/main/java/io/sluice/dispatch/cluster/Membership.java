@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The CNs a coordinator counts, in the order they joined: who registers (a name already alive is
@@ -29,7 +29,8 @@ final class Membership {
     private final ClusterContext context;
     private final long coordinatorIncarnation;
     private final StreamAddress results;
-    private final Function<StreamAddress, Peer> peers;
+    private final BiFunction<StreamAddress, Long, Peer> peers;
+    private final OneOffReplies refusals;
     private final BiConsumer<Member, String> onRemoved;
     private final Consumer<String> log;
     private final Map<Long, Member> members = new LinkedHashMap<>();
@@ -38,16 +39,18 @@ final class Membership {
     private volatile List<MemberStatus> snapshot = List.of();
 
     /**
-     * @param results where accepted CNs send result rows
-     * @param peers   makes the peer a member's (or a refused CN's) control messages go to
+     * @param results  where accepted CNs send result rows
+     * @param peers    makes the peer a member's control messages go to, addressed to its incarnation
+     * @param refusals where refusals of CNs that do not become members go
      */
     Membership(final ClusterContext context, final long coordinatorIncarnation, final StreamAddress results,
-            final Function<StreamAddress, Peer> peers, final BiConsumer<Member, String> onRemoved,
-            final Consumer<String> log) {
+            final BiFunction<StreamAddress, Long, Peer> peers, final OneOffReplies refusals,
+            final BiConsumer<Member, String> onRemoved, final Consumer<String> log) {
         this.context = context;
         this.coordinatorIncarnation = coordinatorIncarnation;
         this.results = results;
         this.peers = peers;
+        this.refusals = refusals;
         this.onRemoved = onRemoved;
         this.log = log;
     }
@@ -76,7 +79,7 @@ final class Membership {
                 remove(m, m.describe() + " was replaced by CN " + r.name() + " at the same endpoint");
             }
         }
-        final Member member = new Member(nextMemberId++, r, peers.apply(r.replyTo()), now);
+        final Member member = new Member(nextMemberId++, r, peers.apply(r.replyTo(), r.incarnation()), now);
         members.put(member.memberId, member);
         epoch++;
         member.peer.send(accept(member));
@@ -86,9 +89,7 @@ final class Membership {
     }
 
     private void refuse(final Register r, final String why) {
-        try (Peer peer = peers.apply(r.replyTo())) {
-            peer.send(new Reject(why));
-        }
+        refusals.send(r.replyTo(), new Reject(why), System.nanoTime());
     }
 
     private Accept accept(final Member m) {
@@ -109,6 +110,8 @@ final class Membership {
             m.lastHeardNs = now;
             m.activeQueries = h.activeQueries();
             m.rssBytes = h.rssBytes();
+            m.rejectedMessages = h.rejectedMessages();
+            m.retransmits = h.retransmits();
         }
     }
 

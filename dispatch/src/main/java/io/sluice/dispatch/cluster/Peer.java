@@ -14,6 +14,7 @@ final class Peer implements AutoCloseable {
     private final ControlPublisher publisher;
     private final ArrayDeque<ControlMessage> outbox = new ArrayDeque<>();
     private long lastUsedNs = System.nanoTime();
+    private long heardNs = System.nanoTime();
     private boolean broken;
 
     Peer(final ControlPublisher publisher) {
@@ -56,6 +57,16 @@ final class Peer implements AutoCloseable {
     /** Messages waiting to go out. */
     int waiting() {
         return outbox.size();
+    }
+
+    /** The peer spoke (a client's request or heartbeat). */
+    void heard(final long now) {
+        heardNs = now;
+    }
+
+    /** When the peer last spoke. */
+    long heardNs() {
+        return heardNs;
     }
 
     /** When this peer was last sent to. */

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.sluice.dispatch.DispatchContext;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Decision;
@@ -261,18 +262,41 @@ public final class Session implements AutoCloseable {
      * @throws QueryFailedException when the query fails on a CN or the coordinator refuses it
      */
     public Execution execute(final String name, final Plan plan, final StrategyConfig config) {
+        return execute(name, plan, config, 0);
+    }
+
+    /**
+     * As {@link #execute(String, Plan, StrategyConfig)}, failing with error type {@code TimeoutException}
+     * once the query has taken {@code timeoutMillis} (0: no limit), its wait for a place included.
+     */
+    public Execution execute(final String name, final Plan plan, final StrategyConfig config,
+            final long timeoutMillis) {
         final int cnsAskedFor;
         final int coresAskedFor;
         synchronized (this) {
             cnsAskedFor = cnCount;
             coresAskedFor = cores;
         }
-        return client.execute(name, plan, config, cnsAskedFor, coresAskedFor);
+        return client.execute(name, plan, config, cnsAskedFor, coresAskedFor, timeoutMillis);
+    }
+
+    /**
+     * Stops every query of this session still running or waiting, on every CN (from another thread,
+     * or a shutdown hook); each of their callers gets a {@link QueryFailedException} of type
+     * {@code QueryCancelledException}.
+     */
+    public void cancelAll(final String reason) {
+        client.cancelAll(reason);
     }
 
     /** The cluster's members as the coordinator sees them now; also while a query of this session runs. */
     public List<MemberStatus> status() {
         return client.status();
+    }
+
+    /** The members and the coordinator's own counts (queries running and waiting, messages refused). */
+    public Status clusterStatus() {
+        return client.clusterStatus();
     }
 
     /** Stops the embedded CNs and coordinator (or leaves the remote cluster alone) and closes the drivers. */

@@ -2,11 +2,15 @@ package io.sluice.dispatch.control;
 
 import io.sluice.dispatch.control.ControlMessage.Accept;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.CancelRequest;
+import io.sluice.dispatch.control.ControlMessage.Challenge;
+import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
@@ -37,13 +41,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The wire form of {@link ControlMessage}s, little-endian: an 8-byte header, magic {@code "SLCC"}
  * (int), protocol {@link #VERSION} (short) and the message type (short), then the message's fields in
  * declaration order (a string is an int length and UTF-8 bytes, a list an int count and its items, a
- * nullable value a presence byte before it).
+ * nullable value a presence byte before it), then a {@link #TRAILER_LENGTH}-byte trailer: the sender's
+ * incarnation, the receiver's incarnation (0 before the sender knows it), a sequence number and a
+ * 16-byte tag, which {@link ControlPublisher} fills in and {@link ControlSubscriber} checks
+ * ({@link ControlAuthentication}); {@link #encode} leaves it zero.
  *
  * <p>Some of it never changes from one version to the next, so that processes of different versions
  * can still tell each other so: the header; {@link Register}, {@link QueryRequest} and
@@ -58,10 +66,17 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class ControlCodec {
     /** "SLCC" as a little-endian int. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
-    /** The protocol version this build speaks. */
-    public static final short VERSION = 1;
+    /** The protocol version this build speaks: 2 adds the trailer, first contact and client liveness. */
+    public static final short VERSION = 2;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
+    /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
+    public static final int TRAILER_LENGTH = 24 + io.sluice.transport.MessageAuthenticator.TAG_LENGTH;
+    /** From the end of a message: where its trailer's fields start. */
+    static final int SENDER_FROM_END = TRAILER_LENGTH;
+    static final int RECEIVER_FROM_END = TRAILER_LENGTH - 8;
+    static final int SEQUENCE_FROM_END = TRAILER_LENGTH - 16;
+    static final int TAG_FROM_END = io.sluice.transport.MessageAuthenticator.TAG_LENGTH;
 
     static final short REGISTER = 1;
     static final short ACCEPT = 2;
@@ -70,6 +85,8 @@ public final class ControlCodec {
     static final short COORDINATOR_HEARTBEAT = 5;
     static final short LEAVE = 6;
     static final short SHUTDOWN = 7;
+    static final short HELLO = 8;
+    static final short CHALLENGE = 9;
     static final short PREPARE = 10;
     static final short PREPARED = 11;
     static final short START = 12;
@@ -85,6 +102,8 @@ public final class ControlCodec {
     static final short QUERY_FAILED = 24;
     static final short STATUS_REQUEST = 25;
     static final short STATUS = 26;
+    static final short CANCEL_REQUEST = 27;
+    static final short CLIENT_HEARTBEAT = 28;
 
     private static final int MIN_STRING = 4;
     private static final int MIN_ADDRESS = MIN_STRING + 4;
@@ -105,12 +124,20 @@ public final class ControlCodec {
         out.writeShort(VERSION);
         out.writeShort(typeOf(message));
         writeBody(message);
+        for (int i = 0; i < TRAILER_LENGTH; i += 8) {
+            out.writeLong(0);
+        }
         return out.length();
     }
 
     /** The buffer the last {@link #encode} wrote. */
     public DirectBuffer buffer() {
         return out.buffer();
+    }
+
+    /** The same buffer, for filling in the trailer. */
+    MutableDirectBuffer mutableBuffer() {
+        return (MutableDirectBuffer) out.buffer();
     }
 
     /** A message's bytes, for tests and tools. */
@@ -120,7 +147,15 @@ public final class ControlCodec {
     }
 
     private static short typeOf(final ControlMessage m) {
-        if (m instanceof Register) {
+        if (m instanceof Hello) {
+            return HELLO;
+        } else if (m instanceof Challenge) {
+            return CHALLENGE;
+        } else if (m instanceof CancelRequest) {
+            return CANCEL_REQUEST;
+        } else if (m instanceof ClientHeartbeat) {
+            return CLIENT_HEARTBEAT;
+        } else if (m instanceof Register) {
             return REGISTER;
         } else if (m instanceof Accept) {
             return ACCEPT;
@@ -169,7 +204,18 @@ public final class ControlCodec {
     }
 
     private void writeBody(final ControlMessage m) {
-        if (m instanceof Register r) {
+        if (m instanceof Hello h) {
+            writeAddress(h.replyTo());
+            out.writeLong(h.incarnation());
+        } else if (m instanceof Challenge c) {
+            out.writeLong(c.coordinatorIncarnation());
+        } else if (m instanceof CancelRequest c) {
+            writeAddress(c.replyTo());
+            out.writeLong(c.requestId());
+            out.writeString(c.reason());
+        } else if (m instanceof ClientHeartbeat h) {
+            writeAddress(h.replyTo());
+        } else if (m instanceof Register r) {
             writeAddress(r.replyTo());
             out.writeString(r.name());
             out.writeInt(r.cores());
@@ -191,6 +237,8 @@ public final class ControlCodec {
             out.writeLong(h.incarnation());
             out.writeInt(h.activeQueries());
             out.writeLong(h.rssBytes());
+            out.writeLong(h.rejectedMessages());
+            out.writeLong(h.retransmits());
         } else if (m instanceof CoordinatorHeartbeat h) {
             out.writeLong(h.coordinatorIncarnation());
             out.writeLong(h.epoch());
@@ -252,6 +300,7 @@ public final class ControlCodec {
             out.writeInt(q.cnCount());
             out.writeInt(q.cores());
             out.writeBytes(q.plan());
+            out.writeLong(q.timeoutMillis());
         } else if (m instanceof QueryAccepted a) {
             out.writeLong(a.requestId());
             out.writeLong(a.queryId());
@@ -296,7 +345,12 @@ public final class ControlCodec {
                 out.writeLong(ms.sinceHeardMillis());
                 out.writeInt(ms.activeQueries());
                 out.writeLong(ms.rssBytes());
+                out.writeLong(ms.rejectedMessages());
+                out.writeLong(ms.retransmits());
             }
+            out.writeLong(s.rejectedMessages());
+            out.writeInt(s.runningQueries());
+            out.writeInt(s.queuedQueries());
         }
     }
 
@@ -378,10 +432,15 @@ public final class ControlCodec {
             if (type == REJECT) {
                 return readReject();
             }
-            final StreamAddress replyTo = type == REGISTER || type == QUERY_REQUEST || type == STATUS_REQUEST
-                    ? tryReadAddress() : null;
+            final StreamAddress replyTo = startsWithReplyAddress(type) ? tryReadAddress() : null;
             throw new ControlVersionException(version, replyTo);
         }
+        if (length < HEADER_LENGTH + TRAILER_LENGTH) {
+            throw in.error("message.trailer", HEADER_LENGTH, length + " bytes: a control message of version " + VERSION
+                    + " has at least " + (HEADER_LENGTH + TRAILER_LENGTH) + " (header and trailer)");
+        }
+        in.wrap(buffer, offset, length - TRAILER_LENGTH);
+        in.readLong("message.header");
         final ControlMessage message = readBody(type);
         in.expectEnd("message");
         return message;
@@ -392,6 +451,27 @@ public final class ControlCodec {
         return decode(new UnsafeBuffer(bytes), 0, bytes.length);
     }
 
+    /** The types whose first field is the sender's reply address in every version. */
+    private static boolean startsWithReplyAddress(final short type) {
+        return type == REGISTER || type == QUERY_REQUEST || type == STATUS_REQUEST || type == HELLO
+                || type == CANCEL_REQUEST || type == CLIENT_HEARTBEAT;
+    }
+
+    /** The sender's incarnation in the trailer of a message of at least the header and trailer. */
+    public static long senderIncarnation(final DirectBuffer buffer, final int offset, final int length) {
+        return buffer.getLong(offset + length - SENDER_FROM_END, java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The receiver's incarnation in the trailer (0: the sender did not know it yet). */
+    public static long receiverIncarnation(final DirectBuffer buffer, final int offset, final int length) {
+        return buffer.getLong(offset + length - RECEIVER_FROM_END, java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The sequence number in the trailer. */
+    public static long sequence(final DirectBuffer buffer, final int offset, final int length) {
+        return buffer.getLong(offset + length - SEQUENCE_FROM_END, java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
     private StreamAddress tryReadAddress() {
         try {
             return readAddress("replyTo");
@@ -400,15 +480,23 @@ public final class ControlCodec {
         }
     }
 
+    /** A Reject of another version: its reason, whatever follows it. */
     private Reject readReject() {
-        final String reason = in.readString("reject.reason");
-        in.expectEnd("reject");
-        return new Reject(reason);
+        return new Reject(in.readString("reject.reason"));
     }
 
     private ControlMessage readBody(final short type) {
         final int at = in.position();
         switch (type) {
+            case HELLO:
+                return new Hello(readAddress("hello.replyTo"), in.readLong("hello.incarnation"));
+            case CHALLENGE:
+                return new Challenge(in.readLong("challenge.coordinatorIncarnation"));
+            case CANCEL_REQUEST:
+                return new CancelRequest(readAddress("cancelRequest.replyTo"), in.readLong("cancelRequest.requestId"),
+                        in.readString("cancelRequest.reason"));
+            case CLIENT_HEARTBEAT:
+                return new ClientHeartbeat(readAddress("clientHeartbeat.replyTo"));
             case REGISTER: {
                 final StreamAddress replyTo = readAddress("register.replyTo");
                 final String name = in.readString("register.name");
@@ -427,7 +515,8 @@ public final class ControlCodec {
                 return new Reject(in.readString("reject.reason"));
             case CN_HEARTBEAT:
                 return new CnHeartbeat(in.readLong("cnHeartbeat.memberId"), in.readLong("cnHeartbeat.incarnation"),
-                        in.readInt("cnHeartbeat.activeQueries"), in.readLong("cnHeartbeat.rssBytes"));
+                        in.readInt("cnHeartbeat.activeQueries"), in.readLong("cnHeartbeat.rssBytes"),
+                        in.readLong("cnHeartbeat.rejectedMessages"), in.readLong("cnHeartbeat.retransmits"));
             case COORDINATOR_HEARTBEAT:
                 return new CoordinatorHeartbeat(in.readLong("coordinatorHeartbeat.incarnation"),
                         in.readLong("coordinatorHeartbeat.epoch"), in.readInt("coordinatorHeartbeat.memberCount"));
@@ -488,7 +577,12 @@ public final class ControlCodec {
                 final int cnCount = in.readInt("queryRequest.cnCount");
                 final int cores = in.readInt("queryRequest.cores");
                 final byte[] plan = in.readBytes("queryRequest.plan");
-                return new QueryRequest(replyTo, requestId, name, cnCount, cores, plan);
+                final long timeoutMillis = in.readLong("queryRequest.timeoutMillis");
+                if (timeoutMillis < 0) {
+                    throw in.error("queryRequest.timeoutMillis", in.position() - 8, "a timeout of " + timeoutMillis
+                            + " ms: 0 (none) or more");
+                }
+                return new QueryRequest(replyTo, requestId, name, cnCount, cores, plan, timeoutMillis);
             }
             case QUERY_ACCEPTED: {
                 final long requestId = in.readLong("queryAccepted.requestId");
@@ -524,16 +618,18 @@ public final class ControlCodec {
                 final long requestId = in.readLong("status.requestId");
                 final long incarnation = in.readLong("status.incarnation");
                 final long epoch = in.readLong("status.epoch");
-                final int n = in.readCount("status.members", MIN_STRING * 2 + 8 + 4 + 1 + 8 + 4 + 8);
+                final int n = in.readCount("status.members", MIN_STRING * 2 + 8 + 4 + 1 + 8 + 4 + 8 + 16);
                 final List<MemberStatus> members = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     final String p = "status.members[" + i + "]";
                     members.add(new MemberStatus(in.readString(p + ".name"), in.readLong(p + ".memberId"),
                             in.readString(p + ".endpoint"), in.readInt(p + ".cores"), STATES.read(in, p + ".state"),
                             in.readLong(p + ".sinceHeardMillis"), in.readInt(p + ".activeQueries"),
-                            in.readLong(p + ".rssBytes")));
+                            in.readLong(p + ".rssBytes"), in.readLong(p + ".rejectedMessages"),
+                            in.readLong(p + ".retransmits")));
                 }
-                return new Status(requestId, incarnation, epoch, members);
+                return new Status(requestId, incarnation, epoch, members, in.readLong("status.rejectedMessages"),
+                        in.readInt("status.runningQueries"), in.readInt("status.queuedQueries"));
             }
             default:
                 throw in.error("message.type", 6, "unknown control message type " + type);

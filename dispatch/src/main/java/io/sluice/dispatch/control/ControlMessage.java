@@ -9,7 +9,10 @@ import java.util.List;
  * (never the data itself, which goes CN to CN on the data plane). Every message travels in the
  * {@link ControlCodec} form with the protocol version in its header.
  *
- * <p>Membership: a CN sends {@link Register}, the coordinator answers {@link Accept} or
+ * <p>First contact: a CN or a client sends {@link Hello}; the coordinator answers {@link Challenge}
+ * with its incarnation, which every later message to it names as its receiver (so that, tagged under
+ * the cluster secret, it is the response to that challenge and cannot be replayed to another
+ * coordinator). Membership: a CN sends {@link Register}, the coordinator answers {@link Accept} or
  * {@link Reject}; both send heartbeats ({@link CnHeartbeat}, {@link CoordinatorHeartbeat}); a CN that
  * stops sends {@link Leave}, a coordinator that stops sends {@link Shutdown}. A query: the
  * coordinator sends {@link Prepare} to each CN of the query, each answers {@link Prepared} once it
@@ -17,10 +20,27 @@ import java.util.List;
  * answers {@link Finished} with its stats, or {@link Failed}; CN 0 sends the result rows as
  * {@link ResultBatch}es and a {@link ResultEnd}; {@link Cancel} stops a query on a CN. A client sends
  * {@link QueryRequest} and gets {@link QueryAccepted}, {@link QueryProgress} while it runs, the rows
- * ({@link ResultBatch}, {@link ResultEnd}) and {@link QueryDone}, or {@link QueryFailed};
- * {@link StatusRequest} gets {@link Status}.
+ * ({@link ResultBatch}, {@link ResultEnd}) and {@link QueryDone}, or {@link QueryFailed}; while it waits it
+ * sends {@link ClientHeartbeat}s, and {@link CancelRequest} stops its query; {@link StatusRequest} gets
+ * {@link Status}.
  */
 public sealed interface ControlMessage {
+    /**
+     * A CN or client makes contact and asks for the coordinator's challenge.
+     *
+     * @param replyTo     where the coordinator answers
+     * @param incarnation random per process start (or client): the answer names it as its receiver
+     */
+    record Hello(StreamAddress replyTo, long incarnation) implements ControlMessage {
+    }
+
+    /**
+     * The coordinator's answer to {@link Hello}: its incarnation, random per start, which every later
+     * message to it names as its receiver.
+     */
+    record Challenge(long coordinatorIncarnation) implements ControlMessage {
+    }
+
     /**
      * A CN asks to join.
      *
@@ -52,8 +72,15 @@ public sealed interface ControlMessage {
     record Reject(String reason) implements ControlMessage {
     }
 
-    /** A CN is alive: how many queries it runs and its resident memory. */
-    record CnHeartbeat(long memberId, long incarnation, int activeQueries, long rssBytes) implements ControlMessage {
+    /**
+     * A CN is alive: how many queries it runs, its resident memory, and what it refused and resent.
+     *
+     * @param rejectedMessages frames and control messages it dropped unread (not signed for it by a
+     *                         member, replays, garbage)
+     * @param retransmits      packets its media driver sent again because a receiver missed them
+     */
+    record CnHeartbeat(long memberId, long incarnation, int activeQueries, long rssBytes, long rejectedMessages,
+                       long retransmits) implements ControlMessage {
     }
 
     /** The coordinator is alive, with the membership's epoch and size. */
@@ -135,9 +162,18 @@ public sealed interface ControlMessage {
      * @param cnCount CNs to run on; 0: every live CN
      * @param cores   cores per CN; 0: the smallest any of its CNs offers
      * @param plan    the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
+     * @param timeoutMillis how long the query may take from its arrival, queueing included; 0: no limit
      */
-    record QueryRequest(StreamAddress replyTo, long requestId, String name, int cnCount, int cores, byte[] plan)
-            implements ControlMessage {
+    record QueryRequest(StreamAddress replyTo, long requestId, String name, int cnCount, int cores, byte[] plan,
+                        long timeoutMillis) implements ControlMessage {
+    }
+
+    /** A client stops its query (the request it sent), with why. */
+    record CancelRequest(StreamAddress replyTo, long requestId, String reason) implements ControlMessage {
+    }
+
+    /** A client waiting for answers is alive: its queries go on. */
+    record ClientHeartbeat(StreamAddress replyTo) implements ControlMessage {
     }
 
     /** The coordinator planned the query for these CNs (by index) and started it. */
@@ -174,9 +210,15 @@ public sealed interface ControlMessage {
     record StatusRequest(StreamAddress replyTo, long requestId) implements ControlMessage {
     }
 
-    /** The membership as the coordinator sees it. */
-    record Status(long requestId, long coordinatorIncarnation, long epoch, List<MemberStatus> members)
-            implements ControlMessage {
+    /**
+     * The membership as the coordinator sees it, and its own load.
+     *
+     * @param rejectedMessages control messages the coordinator dropped unread
+     * @param runningQueries   queries running now
+     * @param queuedQueries    queries waiting for a place
+     */
+    record Status(long requestId, long coordinatorIncarnation, long epoch, List<MemberStatus> members,
+                  long rejectedMessages, int runningQueries, int queuedQueries) implements ControlMessage {
         public Status {
             members = List.copyOf(members);
         }
@@ -191,8 +233,11 @@ public sealed interface ControlMessage {
      *
      * @param endpoint         where it receives control messages
      * @param sinceHeardMillis time since the coordinator last heard from it
+     * @param rejectedMessages frames and control messages it dropped unread
+     * @param retransmits      packets its media driver sent again
      */
     record MemberStatus(String name, long memberId, String endpoint, int cores, MemberState state,
-                        long sinceHeardMillis, int activeQueries, long rssBytes) {
+                        long sinceHeardMillis, int activeQueries, long rssBytes, long rejectedMessages,
+                        long retransmits) {
     }
 }

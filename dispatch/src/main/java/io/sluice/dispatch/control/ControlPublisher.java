@@ -1,26 +1,53 @@
 package io.sluice.dispatch.control;
 
 import io.aeron.Publication;
+import io.sluice.transport.MessageAuthenticator;
+import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
  * Sends control messages to one process on one Aeron publication: {@link #offer} makes one attempt
  * (for a thread that must never wait, such as a control loop, which keeps what did not go out for its
- * next round), {@link #send} retries until a deadline. Thread-safe: each message is encoded and
- * offered under this publisher's lock.
+ * next round), {@link #send} retries until a deadline. Each message goes with its trailer filled in:
+ * this process's incarnation, the receiver's ({@link #receiver}, 0 until known), the next sequence
+ * number and, with a cluster secret, its tag. Thread-safe: each message is encoded, numbered and
+ * offered under this publisher's lock, so numbers enter the log in order.
  */
 public final class ControlPublisher implements AutoCloseable {
     private final Publication publication;
+    private final ControlAuthentication authentication;
+    private final MessageAuthenticator authenticator;
     private final ControlCodec codec = new ControlCodec();
+    private volatile long receiver;
     private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
             TimeUnit.MILLISECONDS.toNanos(1));
 
-    /** A publisher over a publication, which it then owns and closes. */
-    public ControlPublisher(final Publication publication) {
+    /**
+     * A publisher over a publication, which it then owns and closes, signing as {@code authentication}
+     * says.
+     *
+     * @param receiver the receiver's incarnation, or 0 while unknown
+     */
+    public ControlPublisher(final Publication publication, final ControlAuthentication authentication,
+            final long receiver) {
         this.publication = publication;
+        this.authentication = authentication;
+        this.authenticator = authentication.authenticator(publication.streamId());
+        this.receiver = receiver;
+    }
+
+    /** Names the receiver's incarnation in the messages sent from now on (once a challenge told it). */
+    public void receiver(final long incarnation) {
+        this.receiver = incarnation;
+    }
+
+    /** The receiver's incarnation these messages name, 0 while unknown. */
+    public long receiver() {
+        return receiver;
     }
 
     /**
@@ -33,6 +60,13 @@ public final class ControlPublisher implements AutoCloseable {
      */
     public synchronized boolean offer(final ControlMessage message) {
         final int length = codec.encode(message);
+        final MutableDirectBuffer bytes = codec.mutableBuffer();
+        bytes.putLong(length - ControlCodec.SENDER_FROM_END, authentication.incarnation(), ByteOrder.LITTLE_ENDIAN);
+        bytes.putLong(length - ControlCodec.RECEIVER_FROM_END, receiver, ByteOrder.LITTLE_ENDIAN);
+        bytes.putLong(length - ControlCodec.SEQUENCE_FROM_END, authentication.nextSequence(), ByteOrder.LITTLE_ENDIAN);
+        if (authenticator != null) {
+            authenticator.sign(bytes, 0, length, length - ControlCodec.TAG_FROM_END);
+        }
         if (length > publication.maxMessageLength()) {
             throw new IllegalArgumentException(message.getClass().getSimpleName() + " of " + length + " bytes exceeds"
                     + " the largest message " + publication.maxMessageLength() + " of " + describe()

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.dispatch.control.ControlMessage.Accept;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
+import io.sluice.dispatch.control.ControlMessage.CancelRequest;
+import io.sluice.dispatch.control.ControlMessage.Challenge;
+import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.Finished;
+import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
@@ -68,7 +72,7 @@ class ControlCodecTest {
                 new Register(ADDRESS, "cn-1", 4, DATA, 4242, -7, "0.1.0"),
                 new Accept(3, 9, 2, 3, 77, new StreamAddress("aeron:udp?endpoint=10.0.0.1:7400", 12)),
                 new Reject("a CN named 'cn-1' is already a member"),
-                new CnHeartbeat(3, -7, 1, 512L << 20),
+                new CnHeartbeat(3, -7, 1, 512L << 20, 12, 3),
                 new CoordinatorHeartbeat(77, 9, 3),
                 new Leave(3, -7),
                 new Shutdown(77, "the coordinator stopped"),
@@ -83,7 +87,8 @@ class ControlCodecTest {
                 new Failed(5, 4, 2, "SenderFailedException", "heard an error from CN 1", true),
                 new ResultBatch(5, 0, new byte[] {9, 8, 7, 6}),
                 new ResultEnd(5, 1, 4096),
-                new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}),
+                new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}, 0),
+                new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5, 6}, 30_000),
                 new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),
                 new QueryProgress(11, 5, 250),
                 new QueryDone(11, 5, STATS, RESULT, DECISIONS, "plan", List.of(new CnUsage("cn-0", 1L << 29))),
@@ -91,7 +96,12 @@ class ControlCodecTest {
                 new QueryFailed(11, 5, "IllegalArgumentException", "asks for 5 CNs but 3 are alive"),
                 new StatusRequest(ADDRESS, 12),
                 new Status(12, 77, 9, List.of(new MemberStatus("cn-0", 1, "10.0.0.7:40123", 2, MemberState.SUSPECT,
-                        1500, 0, 100), new MemberStatus("cn-1", 2, "10.0.0.8:40000", 4, MemberState.ALIVE, 10, 1, -1))));
+                        1500, 0, 100, 0, 0), new MemberStatus("cn-1", 2, "10.0.0.8:40000", 4, MemberState.ALIVE, 10, 1,
+                        -1, 250, 17)), 10_000, 4, 2),
+                new Hello(ADDRESS, -7),
+                new Challenge(77),
+                new CancelRequest(ADDRESS, 11, "interrupted (CTRL-C)"),
+                new ClientHeartbeat(ADDRESS));
     }
 
     @Test
@@ -175,7 +185,7 @@ class ControlCodecTest {
                 .satisfies(e -> assertThat(((ControlVersionException) e).replyTo()).isEqualTo(ADDRESS));
 
         final byte[] heartbeat = codec.toBytes(new CoordinatorHeartbeat(1, 2, 3));
-        new UnsafeBuffer(heartbeat).putShort(4, (short) 2, ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(heartbeat).putShort(4, (short) 1, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(heartbeat)).isInstanceOf(ControlVersionException.class)
                 .satisfies(e -> assertThat(((ControlVersionException) e).replyTo()).isNull());
 

@@ -2,54 +2,67 @@ package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
+import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice cluster status}: every CN as the coordinator sees it. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Lists every CN of a cluster as its coordinator sees it: name, endpoint, cores, state (alive,"
             + " suspect after about 1 s without a heartbeat, dead after about 3 s, when it leaves), time since its"
-            + " last heartbeat, queries running and peak resident memory."},
+            + " last heartbeat, queries running, peak resident memory, messages it refused (unsigned, replayed,"
+            + " garbage) and packets its driver sent again; then the coordinator's queries running and waiting and"
+            + " the messages it refused."},
         footer = {"", "Example:", "  sluice cluster status --coordinator 127.0.0.1:7400 --json"})
 public final class ClusterStatusCommand extends CliCommand {
     @Option(names = "--coordinator", required = true, paramLabel = "HOST:PORT", description = "The cluster's coordinator.")
     String coordinator;
 
-    @Option(names = "--json", description = "Print {\"coordinator\", \"members\": [{\"name\", \"endpoint\", \"cores\","
-            + " \"state\", \"since_heartbeat_ms\", \"queries\", \"rss_bytes\"}]} instead of a table.")
+    @Option(names = "--json", description = "Print {\"coordinator\", \"running\", \"queued\", \"rejected_messages\","
+            + " \"members\": [{\"name\", \"endpoint\", \"cores\", \"state\", \"since_heartbeat_ms\", \"queries\","
+            + " \"rss_bytes\", \"rejected_messages\", \"retransmits\"}]} instead of a table.")
     boolean json;
+
+    @Mixin
+    SecretOption secret;
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final Endpoint endpoint = Endpoint.parse(coordinator, false);
-        final List<MemberStatus> members;
-        try (Session session = Session.connect(endpoint)) {
-            members = session.status();
+        final Status status;
+        try (Session session = Session.connect(endpoint, Session.defaultTransport(), secret.context())) {
+            status = session.clusterStatus();
         }
+        final List<MemberStatus> members = status.members();
         if (json) {
             final JsonWriter w = new JsonWriter().beginObject().name("coordinator").value(endpoint.toString())
-                    .name("members").beginArray();
+                    .name("running").value(status.runningQueries()).name("queued").value(status.queuedQueries())
+                    .name("rejected_messages").value(status.rejectedMessages()).name("members").beginArray();
             for (final MemberStatus m : members) {
                 w.beginObject().name("name").value(m.name()).name("endpoint").value(m.endpoint())
                         .name("cores").value(m.cores()).name("state").value(m.state().cliName())
                         .name("since_heartbeat_ms").value(m.sinceHeardMillis()).name("queries").value(m.activeQueries())
-                        .name("rss_bytes").value(m.rssBytes()).endObject();
+                        .name("rss_bytes").value(m.rssBytes()).name("rejected_messages").value(m.rejectedMessages())
+                        .name("retransmits").value(m.retransmits()).endObject();
             }
             out.println(w.endArray().endObject());
             return 0;
         }
-        out.printf(Locale.ROOT, "%-20s %-24s %5s %-8s %10s %7s %9s%n", "name", "endpoint", "cores", "state",
-                "heartbeat", "running", "rss");
+        out.printf(Locale.ROOT, "%-20s %-24s %5s %-8s %10s %7s %9s %8s %8s%n", "name", "endpoint", "cores", "state",
+                "heartbeat", "running", "rss", "rejected", "resent");
         for (final MemberStatus m : members) {
-            out.printf(Locale.ROOT, "%-20s %-24s %5d %-8s %7d ms %7d %9s%n", m.name(), m.endpoint(), m.cores(),
+            out.printf(Locale.ROOT, "%-20s %-24s %5d %-8s %7d ms %7d %9s %8d %8d%n", m.name(), m.endpoint(), m.cores(),
                     m.state().cliName(), m.sinceHeardMillis(), m.activeQueries(),
-                    m.rssBytes() < 0 ? "-" : Sizes.mib(m.rssBytes()));
+                    m.rssBytes() < 0 ? "-" : Sizes.mib(m.rssBytes()), m.rejectedMessages(), m.retransmits());
         }
-        out.println(members.size() + " CN" + (members.size() == 1 ? "" : "s") + " in the cluster of " + endpoint);
+        out.println(members.size() + " CN" + (members.size() == 1 ? "" : "s") + " in the cluster of " + endpoint + "; "
+                + status.runningQueries() + " queries running, " + status.queuedQueries() + " waiting; "
+                + status.rejectedMessages() + " messages refused by the coordinator");
         return 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
 import io.sluice.transport.Endpoint;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,6 +44,9 @@ public final class ClusterUpCommand extends CliCommand {
             description = "A JVM argument for every CN process, e.g. --jvm-arg=-Xmx512m (repeatable).")
     List<String> jvmArgs = new ArrayList<>();
 
+    @Mixin
+    SecretOption secret;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         if (cnCount < 1 || cnCount > 64) {
@@ -57,11 +62,14 @@ public final class ClusterUpCommand extends CliCommand {
                     + store);
         }
         final Consumer<String> log = ClusterProcess.log(out);
+        final ClusterContext context = secret.context();
         final LocalCluster cluster = LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs,
-                ClusterProcess.transport(), log);
+                ClusterProcess.transport(), log, secret.file());
+        final String secretArg = secret.file() == null ? "" : " --secret-file " + secret.file();
         final UntilStopped until = new UntilStopped(cluster);
-        log.accept("cluster up: " + cnCount + " CNs x " + cores + " cores, coordinator " + cluster.address()
-                + "; try: sluice query --coordinator " + cluster.address() + " --tpch 1; stop with CTRL-C");
+        log.accept("cluster up: " + cnCount + " CNs x " + cores + " cores, coordinator " + cluster.address() + "; "
+                + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
+                + " --tpch 1; stop with CTRL-C");
         until.await(new CompletableFuture<>());
         return 0;
     }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import org.agrona.CloseHelper;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice cn}: a compute node process that joins a coordinator and runs its queries. */
@@ -46,6 +47,9 @@ public final class CnCommand extends CliCommand {
     @Option(names = "--name", paramLabel = "NAME", description = "A name unique in the cluster (default: host-pid).")
     String name;
 
+    @Mixin
+    SecretOption secret;
+
     @Option(names = "--parent-pid", paramLabel = "PID", hidden = true,
             description = "Stop when this process ends (sluice cluster up starts its CNs so).")
     Long parentPid;
@@ -64,11 +68,12 @@ public final class CnCommand extends CliCommand {
                     + " give its directory (shared or copied) with --store");
         }
         final String cnName = name != null ? name : defaultName();
+        final ClusterContext context = secret.context();
         final StoreCatalog tables = new StoreCatalog(Store.open(store), "every CN must read the same store as the coordinator");
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;
         try {
-            server = CnServer.udp(driver.aeron(), bindTo, coordinatorAt, cnName, cores, tables, new ClusterContext(),
+            server = CnServer.udp(driver.aeron(), bindTo, coordinatorAt, cnName, cores, tables, context,
                     driver.context(), new DispatchContext(), ClusterProcess.log(out));
         } catch (final RuntimeException e) {
             CloseHelper.quietCloseAll(driver, tables);
@@ -76,14 +81,16 @@ public final class CnCommand extends CliCommand {
         }
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, driver, tables));
         final CompletableFuture<String> ended = new CompletableFuture<>();
-        server.rejected().thenAccept(reason -> ended.complete("the coordinator refused CN " + cnName + ": " + reason));
+        server.rejected().thenAccept(reason -> ended.complete(reason.startsWith("authentication failed") ? "CN " + cnName
+                + ": " + reason : "the coordinator refused CN " + cnName + ": " + reason));
         if (parentPid != null) {
             ProcessHandle.of(parentPid).ifPresentOrElse(
                     parent -> parent.onExit().thenRun(() -> ended.complete(null)), () -> ended.complete(null));
         }
         server.start();
         out.println("cn " + cnName + " receiving on " + server.control().channel().replace("aeron:udp?endpoint=", "")
-                + " with " + cores + " cores, joining the coordinator at " + coordinatorAt);
+                + " with " + cores + " cores, joining the coordinator at " + coordinatorAt + " ("
+                + SecretOption.describe(context) + ")");
         out.flush();
         final String refusal = until.await(ended);
         if (refusal != null) {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import org.agrona.CloseHelper;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice coordinator}: the process that keeps a cluster's membership and runs its queries. */
@@ -21,7 +22,8 @@ import picocli.CommandLine.Option;
             + " arrives, ships the plan to them and returns the answer; the data goes CN to CN.",
             "Runs until SIGTERM or SIGINT, then tells its CNs, stops its media driver and removes its /dev/shm"
                 + " directory."},
-        footer = {"", "Example:", "  sluice coordinator --listen 127.0.0.1:7400 --store data/sf1"})
+        footer = {"", "Examples:", "  sluice coordinator --listen 127.0.0.1:7400 --store data/sf1",
+            "  sluice coordinator --listen 10.0.0.1:7400 --store /shared/sf1 --secret-file ~/.sluice-secret"})
 public final class CoordinatorCommand extends CliCommand {
     @Option(names = "--listen", required = true, paramLabel = "HOST:PORT",
             description = "UDP address to listen on (port 0: any free port; the one taken is printed).")
@@ -30,6 +32,9 @@ public final class CoordinatorCommand extends CliCommand {
     @Option(names = "--store", required = true, paramLabel = "DIR",
             description = "The store every CN reads (shared or copied to every host); queries are checked against it.")
     Path store;
+
+    @Mixin
+    SecretOption secret;
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
@@ -40,10 +45,11 @@ public final class CoordinatorCommand extends CliCommand {
                     + store);
         }
         final Store s = Store.open(store);
+        final ClusterContext context = secret.context();
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final Coordinator coordinator;
         try {
-            coordinator = Coordinator.udp(driver.aeron(), endpoint, s, new ClusterContext(), driver.context(),
+            coordinator = Coordinator.udp(driver.aeron(), endpoint, s, context, driver.context(),
                     ClusterProcess.log(out));
         } catch (final RuntimeException e) {
             driver.close();
@@ -51,7 +57,8 @@ public final class CoordinatorCommand extends CliCommand {
         }
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(coordinator, driver));
         coordinator.start();
-        out.println("coordinator listening on " + coordinator.listening() + " (store " + store + ")");
+        out.println("coordinator listening on " + coordinator.listening() + " (store " + store + "; "
+                + SecretOption.describe(context) + ")");
         out.flush();
         until.await(new CompletableFuture<>());
         return 0;

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice query}: runs a TPC-H query or a workload on this node's cores and prints its rows. */
@@ -79,6 +80,14 @@ public final class QueryCommand extends CliCommand {
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     ResultFormat format;
 
+    @Option(names = "--timeout", paramLabel = "MS",
+            description = "Fail the query once it has taken MS milliseconds, waiting for a place included; it stops on"
+                + " every CN (runs on the cluster runtime, 1 CN unless --cn or --coordinator is given; default: none).")
+    Long timeout;
+
+    @Mixin
+    SecretOption secret;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final int workers = cores == null ? Runtime.getRuntime().availableProcessors() : cores;
@@ -88,6 +97,10 @@ public final class QueryCommand extends CliCommand {
         if (cn != null && cn < 1) {
             throw new IllegalArgumentException("--cn must be 1 or more CNs, got " + cn);
         }
+        if (timeout != null && timeout < 1) {
+            throw new IllegalArgumentException("--timeout must be 1 ms or more, got " + timeout);
+        }
+        final long timeoutMillis = timeout == null ? 0 : timeout;
         final Query query = which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
         final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
         if (coordinator != null) {
@@ -97,9 +110,12 @@ public final class QueryCommand extends CliCommand {
             }
             checkStatsPath();
             final Session.Execution execution;
-            try (Session session = Session.connect(Endpoint.parse(coordinator, false))) {
+            try (CancelOnStop stop = new CancelOnStop();
+                 Session session = Session.connect(Endpoint.parse(coordinator, false), Session.defaultTransport(),
+                         secret.context())) {
+                stop.cancels(session);
                 session.shape(cn == null ? 0 : cn, cores == null ? 0 : cores);
-                execution = session.execute(query.name(), query.plan(), config);
+                execution = session.execute(query.name(), query.plan(), config, timeoutMillis);
             }
             return report(execution, out, err);
         }
@@ -120,7 +136,7 @@ public final class QueryCommand extends CliCommand {
                     + String.join(",", missing) + "`");
         }
         checkStatsPath();
-        if (cn == null && statsJson == null && network == null) {
+        if (cn == null && statsJson == null && network == null && timeout == null) {
             final QueryRunner.Execution execution;
             try (StoreCatalog catalog = new StoreCatalog(s); QueryRunner runner = new QueryRunner(catalog, workers, config)) {
                 execution = runner.execute(query.plan());
@@ -136,8 +152,9 @@ public final class QueryCommand extends CliCommand {
         final Topology topology = new Topology(cn == null ? 1 : cn, workers);
         final Session.Network net = Session.Network.parse(network == null ? "ipc" : network);
         final Session.Execution execution;
-        try (Session session = new Session(s, topology, net)) {
-            execution = session.execute(query.name(), query.plan(), config);
+        try (CancelOnStop stop = new CancelOnStop(); Session session = new Session(s, topology, net)) {
+            stop.cancels(session);
+            execution = session.execute(query.name(), query.plan(), config, timeoutMillis);
         }
         return report(execution, out, err);
     }

@@ -6,6 +6,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.storage.Store;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
@@ -37,11 +38,16 @@ public final class LocalCluster implements AutoCloseable {
     private final Coordinator coordinator;
     private final List<Process> cns = new ArrayList<>();
     private final Consumer<String> log;
+    private final Path secretFile;
+    private final ClusterContext context;
 
-    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final Consumer<String> log) {
+    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final Consumer<String> log,
+            final Path secretFile, final ClusterContext context) {
         this.driver = driver;
         this.coordinator = coordinator;
         this.log = log;
+        this.secretFile = secretFile;
+        this.context = context;
     }
 
     /**
@@ -53,17 +59,28 @@ public final class LocalCluster implements AutoCloseable {
      */
     public static LocalCluster start(final Path store, final int cnCount, final int cores, final Endpoint listen,
             final List<String> jvmArgs, final TransportContext transport, final Consumer<String> log) {
+        return start(store, cnCount, cores, listen, jvmArgs, transport, log, null);
+    }
+
+    /**
+     * As {@link #start(Path, int, int, Endpoint, List, TransportContext, Consumer)}, every process
+     * authenticating with the cluster secret in {@code secretFile} (none when null).
+     */
+    public static LocalCluster start(final Path store, final int cnCount, final int cores, final Endpoint listen,
+            final List<String> jvmArgs, final TransportContext transport, final Consumer<String> log,
+            final Path secretFile) {
+        final ClusterContext context = new ClusterContext()
+                .secret(secretFile == null ? null : ClusterSecret.read(secretFile));
         final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
         final Coordinator coordinator;
         try {
-            coordinator = Coordinator.udp(driver.aeron(), listen, Store.open(store), new ClusterContext(),
-                    driver.context(), log);
+            coordinator = Coordinator.udp(driver.aeron(), listen, Store.open(store), context, driver.context(), log);
         } catch (final RuntimeException e) {
             driver.close();
             throw new IllegalArgumentException(e.getMessage() + "; choose another --listen, e.g. --listen "
                     + listen.host() + ":0", e);
         }
-        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), log);
+        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), log, secretFile, context);
         boolean started = false;
         try {
             log.accept("coordinator listening on " + coordinator.listening() + " (store " + store + ")");
@@ -84,9 +101,13 @@ public final class LocalCluster implements AutoCloseable {
             final List<String> jvmArgs) {
         final Process p;
         try {
-            p = new ProcessBuilder(JavaCommand.sluice(jvmArgs, List.of("cn", "--coordinator", address(), "--store",
+            final List<String> args = new ArrayList<>(List.of("cn", "--coordinator", address(), "--store",
                     store.toAbsolutePath().toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", host,
-                    "--parent-pid", Long.toString(ProcessHandle.current().pid())))).redirectErrorStream(true).start();
+                    "--parent-pid", Long.toString(ProcessHandle.current().pid())));
+            if (secretFile != null) {
+                args.addAll(List.of("--secret-file", secretFile.toAbsolutePath().toString()));
+            }
+            p = new ProcessBuilder(JavaCommand.sluice(jvmArgs, args)).redirectErrorStream(true).start();
         } catch (final IOException e) {
             throw new IllegalArgumentException("cannot start CN process " + name + ": " + e.getMessage(), e);
         }
@@ -142,7 +163,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** A client session on this cluster; the caller closes it. */
     public Session connect() {
-        return Session.connect(Endpoint.parse(address(), false));
+        return Session.connect(Endpoint.parse(address(), false), Session.defaultTransport(), context);
     }
 
     /** The CN processes, in start order. */

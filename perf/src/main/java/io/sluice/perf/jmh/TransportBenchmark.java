@@ -4,8 +4,11 @@ import io.aeron.ExclusivePublication;
 import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.FrameHandler;
+import io.sluice.transport.FrameSigner;
+import io.sluice.transport.FrameVerifier;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
 import io.sluice.transport.FrameSubscriber;
@@ -15,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -22,6 +26,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -43,7 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * agent thread, over {@code aeron:ipc} and over {@code aeron:udp} on loopback (one JVM, one embedded
  * driver in SHARED mode, the tuned defaults of {@link TransportContext}), next to a bare Aeron
  * publication and subscription (with a {@code FragmentAssembler}) moving the same payload bytes:
- * the ratio of the two is what framing costs.
+ * the ratio of the two is what framing costs. {@code signed} is the framed path of a cluster with a
+ * secret: every frame tagged (HMAC-SHA256) by the sender and verified, with the replay check, by the
+ * receiver before it is read; its ratio to {@code framed} is what authentication costs.
  *
  * <p>Each message is sent until accepted, as the engine sends: the rate is the one the receiver
  * and the driver sustain.
@@ -139,6 +146,45 @@ public class TransportBenchmark {
         }
     }
 
+    /** FramePublisher to FrameSubscriber with a cluster secret: tagged and verified frames. */
+    public static class Signed extends Path {
+        FramePublisher publisher;
+        long received;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            start();
+            final ClusterSecret secret = ClusterSecret.of("a cluster secret for the benchmark".getBytes(
+                    StandardCharsets.UTF_8));
+            final FrameSubscriber subscriber = new FrameSubscriber(driver.aeron().addSubscription(channel, STREAM_ID),
+                    new FrameVerifier(secret, channel, STREAM_ID));
+            publisher = FramePublisher.sharing(driver.aeron().addPublication(channel, STREAM_ID),
+                    driver.context().idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE, TimeUnit.SECONDS.toNanos(10),
+                    TimeUnit.SECONDS.toNanos(10), FrameSigner.of(secret, 1, channel, STREAM_ID));
+            final FrameHandler handler = (q, e, s, b, k, buffer, offset, length) -> received += length;
+            startReceiver(new Agent() {
+                @Override
+                public int doWork() {
+                    final int work = subscriber.poll(handler, FRAGMENT_LIMIT);
+                    if (subscriber.rejectedFrames() > 0) {
+                        throw new IllegalStateException("the receiver refused a signed frame");
+                    }
+                    return work;
+                }
+
+                @Override
+                public void onClose() {
+                    subscriber.close();
+                }
+
+                @Override
+                public String roleName() {
+                    return "signed-receiver";
+                }
+            }, publisher::isConnected);
+        }
+    }
+
     /** Bare Aeron: offer the payload, poll it through a FragmentAssembler. */
     public static class Bare extends Path {
         ExclusivePublication publication;
@@ -185,6 +231,11 @@ public class TransportBenchmark {
 
     @Benchmark
     public long framed(final Framed path) {
+        return path.publisher.send(1L, 2, 3, 4, FrameKind.DATA, path.payload, 0, path.size);
+    }
+
+    @Benchmark
+    public long signed(final Signed path) {
         return path.publisher.send(1L, 2, 3, 4, FrameKind.DATA, path.payload, 0, path.size);
     }
 

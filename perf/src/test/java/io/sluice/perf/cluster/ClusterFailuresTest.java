@@ -6,10 +6,6 @@ import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
-import io.sluice.engine.exec.JoinType;
-import io.sluice.engine.expr.Expr;
-import io.sluice.engine.expr.NamedExpr;
-import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.tpch.Query;
@@ -62,23 +58,12 @@ class ClusterFailuresTest {
         }
     }
 
-    /**
-     * A query that runs until it is stopped: every lineitem row paired with every other, 360 billion
-     * pairs at SF 0.1 (hours on this machine), counted.
-     */
-    private static Plan endless() {
-        return Plan.scan("lineitem", "l_quantity").project(new NamedExpr("one", Expr.lit(1)))
-                .join(JoinType.INNER, Plan.scan("lineitem", "l_linenumber").project(new NamedExpr("k", Expr.lit(1))),
-                        List.of("one"), List.of("k"))
-                .aggregate(Plan.noKeys(), Plan.count("pairs"));
-    }
-
     /** Starts the endless query and waits until every CN runs it. */
     private static CompletableFuture<Session.Execution> startEndless(final int cns) {
         final Session session = cluster.session();
         session.shape(0, 2);
         final CompletableFuture<Session.Execution> running = CompletableFuture.supplyAsync(() -> session.execute(
-                "endless", endless(), StrategyConfig.defaults().withStrategy(Strategy.BROADCAST)));
+                "endless", EndlessQuery.plan(), EndlessQuery.config()));
         final List<MemberStatus> members = cluster.awaitMembers(m -> running.isDone() || m.size() == cns
                 && m.stream().allMatch(s -> s.activeQueries() == 1), "every CN to run the endless query");
         assertThat(running).as("the endless query still runs on %s", members).isNotDone();

@@ -23,8 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Three hosts of their own, each a network namespace with its own address behind a bridge: the
  * coordinator and CN 0 on the first, a CN on each of the others, the test as a client from the root
- * namespace. Queries cross real interfaces between addresses (not loopback), at the network MTU, and
- * answer as DuckDB does. Skipped where namespaces cannot be made, except where they are required (CI).
+ * namespace, every process authenticating with the cluster secret. Queries cross real interfaces between
+ * addresses (not loopback), at the network MTU, every frame and message tagged and checked, and answer as
+ * DuckDB does. Skipped where namespaces cannot be made, except where they are required (CI).
  */
 class NamespaceClusterTest {
     @TempDir
@@ -39,7 +40,9 @@ class NamespaceClusterTest {
         NetworkNamespaces.assumeAvailable();
         oracle = TpchOracle.generate(dir, 0.01);
         hosts = NetworkNamespaces.create(3);
-        cluster = ProcessCluster.inNamespaces(oracle.store().dir(), hosts, 2);
+        // Off loopback a cluster needs its secret: every process and the client authenticate with it.
+        cluster = ProcessCluster.inNamespaces(oracle.store().dir(), hosts, 2,
+                ProcessCluster.writeSecret(dir.resolve("cluster.secret")));
     }
 
     @AfterAll

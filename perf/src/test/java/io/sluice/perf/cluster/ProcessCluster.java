@@ -1,9 +1,11 @@
 package io.sluice.perf.cluster;
 
+import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.perf.cli.SluiceCommand;
+import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,14 +20,15 @@ import java.util.function.Predicate;
 /**
  * A real cluster for a test: a {@code sluice coordinator} process and {@code sluice cn} processes, each
  * a JVM of its own with its own media driver, over UDP, on loopback or in network namespaces, and a
- * client {@link Session} connected to the coordinator from the test JVM. {@link #close} stops every
- * process it started (by pid) and the session.
+ * client {@link Session} connected to the coordinator from the test JVM, all with the same cluster
+ * secret when one is given. {@link #close} stops every process it started (by pid) and the session.
  */
 final class ProcessCluster implements AutoCloseable {
     /** How long a process may take to start and say so. */
     static final Duration START = Duration.ofSeconds(60);
 
     private final Path store;
+    private final Path secretFile;
     private final NetworkNamespaces namespaces;
     private final List<String> cnJvmArgs;
     private final int cores;
@@ -34,9 +37,10 @@ final class ProcessCluster implements AutoCloseable {
     private Endpoint endpoint;
     private Session session;
 
-    private ProcessCluster(final Path store, final NetworkNamespaces namespaces, final int cores,
+    private ProcessCluster(final Path store, final Path secretFile, final NetworkNamespaces namespaces, final int cores,
             final List<String> cnJvmArgs) {
         this.store = store;
+        this.secretFile = secretFile;
         this.namespaces = namespaces;
         this.cores = cores;
         this.cnJvmArgs = cnJvmArgs;
@@ -44,17 +48,37 @@ final class ProcessCluster implements AutoCloseable {
 
     /** A coordinator and {@code cnCount} CNs named cn0.. on loopback. */
     static ProcessCluster loopback(final Path store, final int cnCount, final int cores, final String... cnJvmArgs) {
-        return start(store, null, cnCount, cores, cnJvmArgs);
+        return start(store, null, null, cnCount, cores, cnJvmArgs);
     }
 
-    /** The coordinator in namespace host 0 and CN i in host i, addressed by their namespace addresses. */
-    static ProcessCluster inNamespaces(final Path store, final NetworkNamespaces namespaces, final int cores) {
-        return start(store, namespaces, namespaces.hosts(), cores);
-    }
-
-    private static ProcessCluster start(final Path store, final NetworkNamespaces namespaces, final int cnCount,
+    /** As {@link #loopback}, every process authenticating with the secret in {@code secretFile}. */
+    static ProcessCluster loopbackWithSecret(final Path store, final Path secretFile, final int cnCount,
             final int cores, final String... cnJvmArgs) {
-        final ProcessCluster cluster = new ProcessCluster(store, namespaces, cores, List.of(cnJvmArgs));
+        return start(store, secretFile, null, cnCount, cores, cnJvmArgs);
+    }
+
+    /**
+     * The coordinator in namespace host 0 and CN i in host i, addressed by their namespace addresses, with
+     * the secret in {@code secretFile} (a cluster off loopback needs one).
+     */
+    static ProcessCluster inNamespaces(final Path store, final NetworkNamespaces namespaces, final int cores,
+            final Path secretFile) {
+        return start(store, secretFile, namespaces, namespaces.hosts(), cores);
+    }
+
+    /** Writes a new random secret to {@code file}, readable by its owner only, and returns the file. */
+    static Path writeSecret(final Path file) throws java.io.IOException {
+        final byte[] random = new byte[32];
+        new java.security.SecureRandom().nextBytes(random);
+        java.nio.file.Files.writeString(file, java.util.Base64.getEncoder().encodeToString(random));
+        java.nio.file.Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString(
+                "rw-------"));
+        return file;
+    }
+
+    private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
+            final int cnCount, final int cores, final String... cnJvmArgs) {
+        final ProcessCluster cluster = new ProcessCluster(store, secretFile, namespaces, cores, List.of(cnJvmArgs));
         boolean started = false;
         try {
             cluster.startCoordinator(0);
@@ -64,7 +88,7 @@ final class ProcessCluster implements AutoCloseable {
             for (final JavaProcess cn : cluster.cns.values()) {
                 cn.awaitLine(line -> line.contains(" joined: CN "), START);
             }
-            cluster.session = Session.connect(cluster.endpoint);
+            cluster.session = cluster.connect();
             cluster.awaitAlive(cnCount);
             started = true;
             return cluster;
@@ -82,7 +106,7 @@ final class ProcessCluster implements AutoCloseable {
         }
         final String host = namespaces == null ? "127.0.0.1" : namespaces.address(0);
         final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs("-Xmx256m")
-                .args("coordinator", "--listen", host + ":" + port, "--store", store.toString());
+                .args(withSecret("coordinator", "--listen", host + ":" + port, "--store", store.toString()));
         coordinator = namespaces == null ? launch.start() : launch.startIn(namespaces, 0);
         final String line = coordinator.awaitLine(l -> l.startsWith("coordinator listening on "), START);
         endpoint = Endpoint.parse(line.substring("coordinator listening on ".length()).split(" ")[0], false);
@@ -95,11 +119,27 @@ final class ProcessCluster implements AutoCloseable {
         final List<String> jvmArgs = new ArrayList<>(cnJvmArgs);
         jvmArgs.add("-Dsluice.cluster.prepare.timeout=60s");
         final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs(jvmArgs.toArray(String[]::new))
-                .args("cn", "--coordinator", endpoint.toString(), "--store", store.toString(), "--cores",
-                        Integer.toString(cores), "--name", name, "--bind", bind);
+                .args(withSecret("cn", "--coordinator", endpoint.toString(), "--store", store.toString(), "--cores",
+                        Integer.toString(cores), "--name", name, "--bind", bind));
         final JavaProcess cn = namespaces == null ? launch.start() : launch.startIn(namespaces, host % namespaces.hosts());
         cns.put(name, cn);
         return cn;
+    }
+
+    /** The arguments, followed by {@code --secret-file} when the cluster has a secret. */
+    String[] withSecret(final String... args) {
+        final List<String> all = new ArrayList<>(List.of(args));
+        if (secretFile != null) {
+            all.add("--secret-file");
+            all.add(secretFile.toString());
+        }
+        return all.toArray(String[]::new);
+    }
+
+    /** A new client session on the coordinator, with the cluster's secret; the caller closes it. */
+    Session connect() {
+        return Session.connect(endpoint, Session.defaultTransport(), new ClusterContext()
+                .secret(secretFile == null ? null : ClusterSecret.read(secretFile)));
     }
 
     /** Waits until the coordinator counts exactly {@code count} CNs, all alive. */

@@ -66,7 +66,8 @@ public final class TpchOracle implements AutoCloseable {
         duck.close();
     }
 
-    public void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
+    /** Runs the query's SQL on DuckDB and compares; any thread (DuckDB's connection is used by one at a time). */
+    public synchronized void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
         final String name = query.name();
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
             final ResultSetMetaData meta = rs.getMetaData();
