@@ -72,7 +72,7 @@ final class GenCommand extends CliCommand {
         }
     }
 
-    /** Refuses listed tables the store has (unless --force) and tables that stay at another scale; returns those replaced. */
+    /** Refuses tables that would stay at another scale and listed tables the store has (unless --force); returns those replaced. */
     private Set<String> checkTables(final Store store, final List<TpchTable> selected, final PrintWriter err) {
         final StoreContents contents = store.contents();
         final Set<String> names = new TreeSet<>();
@@ -89,16 +89,6 @@ final class GenCommand extends CliCommand {
                 existing.add(name);
             }
         }
-        if (!force && !existing.isEmpty()) {
-            final Set<String> missing = new TreeSet<>(names);
-            missing.removeAll(existing);
-            throw new IllegalArgumentException("store " + this.out + " already has " + plural("table", existing)
-                    + " " + String.join(", ", existing) + (damaged.isEmpty() ? "" : " (" + String.join(", ", damaged)
-                    + " damaged)") + ": replace " + (existing.size() == 1 ? "it" : "them") + " with `"
-                    + command(scaleFactor, existing, true) + "`"
-                    + (missing.isEmpty() ? "" : ", or add only the others with `" + command(scaleFactor, missing, false)
-                    + "`"));
-        }
         final Map<String, TpchScale.Of> other = TpchScale.otherThan(store, scaleFactor, names);
         if (!other.isEmpty()) {
             final List<String> listed = new ArrayList<>();
@@ -108,10 +98,20 @@ final class GenCommand extends CliCommand {
                     + TpchScale.format(scaleFactor) + " --out " + sibling
                     + (tables == null ? "" : " --tables " + String.join(",", names)) + "`)");
             TpchScale.common(store).ifPresent(theirs -> hint.append(" or use the store's scale factor (`")
-                    .append(command(theirs, names, force)).append("`)"));
+                    .append(command(theirs, names, force || !existing.isEmpty())).append("`)"));
             throw new IllegalArgumentException("store " + this.out + " holds TPC-H tables of another scale factor ("
                     + String.join(", ", listed) + "), which SF " + TpchScale.format(scaleFactor)
                     + " tables would not match: " + hint);
+        }
+        if (!force && !existing.isEmpty()) {
+            final Set<String> missing = new TreeSet<>(names);
+            missing.removeAll(existing);
+            throw new IllegalArgumentException("store " + this.out + " already has " + plural("table", existing)
+                    + " " + String.join(", ", existing) + (damaged.isEmpty() ? "" : " (" + String.join(", ", damaged)
+                    + " damaged)") + ": replace " + (existing.size() == 1 ? "it" : "them") + " with `"
+                    + command(scaleFactor, existing, true) + "`"
+                    + (missing.isEmpty() ? "" : ", or add only the others with `" + command(scaleFactor, missing, false)
+                    + "`"));
         }
         final Set<String> untouchedDamaged = new TreeSet<>(damaged);
         untouchedDamaged.removeAll(names);

@@ -200,6 +200,27 @@ class GenValidationTest {
     }
 
     @Test
+    void aListedTableOfAnotherScaleFactorIsRefusedForItsScaleFirstAndBothHintsWork() throws IOException {
+        final Path out = dir.resolve("sf0.01");
+        assertThat(Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "supplier,customer").exitCode())
+                .isZero();
+        final Cli.Result r = Cli.run("gen", "--sf", "0.02", "--out", out.toString(), "--tables", "supplier");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).startsWith("sluice gen: error: store " + out + " holds TPC-H tables of another scale factor"
+                + " (customer at SF 0.01)");
+        final List<String> hints = Hints.commands(r.err());
+        assertThat(hints).containsExactly(
+                "sluice gen --sf 0.02 --out " + dir.toAbsolutePath().resolve("sf0.02") + " --tables supplier",
+                "sluice gen --sf 0.01 --out " + out + " --tables supplier --force");
+        for (final String command : hints) {
+            final Cli.Result hinted = Hints.run(command);
+            assertThat(hinted.exitCode()).as(command + ": " + hinted).isZero();
+        }
+        assertThat(entries(out)).containsExactly("customer", "supplier");
+        assertThat(entries(dir.resolve("sf0.02"))).containsExactly("supplier");
+    }
+
+    @Test
     void outMustBeADirectory() throws IOException {
         final Path file = Files.writeString(dir.resolve("file"), "x");
         final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", file.toString(), "--force");
