@@ -30,6 +30,26 @@ final class BenchmarkData {
         return out;
     }
 
+    /**
+     * Batches of unsorted keys without zonemaps, each batch's keys drawn from one of {@code buckets}
+     * equal parts of the span in turn: every batch lies in one range bucket, but only bucketing its
+     * rows shows it.
+     */
+    static Batch[] clustered(final int batches, final int buckets, final long seed) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final long part = KEY_SPAN / buckets;
+        final Batch[] out = new Batch[batches];
+        for (int b = 0; b < batches; b++) {
+            final long low = (b % buckets) * part;
+            final long[] keys = new long[ROWS];
+            for (int r = 0; r < ROWS; r++) {
+                keys[r] = low + random.nextLong(part);
+            }
+            out[b] = batch(keys, random);
+        }
+        return out;
+    }
+
     /** Batches of ascending keys {@code b * ROWS + r}, carrying their zonemaps as a scan of sorted blocks would. */
     static Batch[] sorted(final int batches, final long seed) {
         final SplittableRandom random = new SplittableRandom(seed);

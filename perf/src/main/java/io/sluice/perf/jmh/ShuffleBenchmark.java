@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * long payload columns, split by range or hash into {@code buckets} buckets, next to a plain copy of
  * the same bytes (the ceiling a split cannot beat); and, on sorted input whose batches each lie in
  * one bucket, the whole-batch route against the per-row split of the same rows (batches stripped
- * of zonemaps and sort order) and against the run split (sort order kept, whole routes off).
+ * of zonemaps and sort order) and against the run split (sort order kept, whole routes off); and, on
+ * unsorted batches without zonemaps that each lie in one bucket, the whole route found by bucketing
+ * the rows against the copy into bucket buffers of the same rows (whole routes off).
  *
  * <p>The operators stream without end: bucket buffers fill and are emitted to a handler that only
  * counts rows, as a dispatch that hands batches on would.
@@ -54,11 +56,14 @@ public class ShuffleBenchmark {
     Batch[] uniform;
     Batch[] sorted;
     Batch[] sortedUnmarked;
+    Batch[] clustered;
     ShuffleOperator range;
     ShuffleOperator hash;
     ShuffleOperator sortedWhole;
     ShuffleOperator sortedPerRow;
     ShuffleOperator sortedRuns;
+    ShuffleOperator clusteredWhole;
+    ShuffleOperator clusteredCopied;
     long[][] copyTargets;
     long[][][] rotatingTargets;
     int nextTarget;
@@ -75,8 +80,9 @@ public class ShuffleBenchmark {
         }
         final int[] key = {0};
         final ShuffleOptions options = ShuffleOptions.defaults();
-        range = new ShuffleOperator(SCHEMA, key, new RangeBucketFunction(TypeKind.INT64,
-                BenchmarkData.equalCuts(buckets, BenchmarkData.KEY_SPAN)), options);
+        final RangeBucketFunction equal = new RangeBucketFunction(TypeKind.INT64,
+                BenchmarkData.equalCuts(buckets, BenchmarkData.KEY_SPAN));
+        range = new ShuffleOperator(SCHEMA, key, equal, options);
         hash = new ShuffleOperator(SCHEMA, key, new HashBucketFunction(buckets, TypeKind.INT64), options);
         // Cut points on batch boundaries, so that every sorted batch lies inside one bucket.
         final long[] sortedCuts = new long[buckets - 1];
@@ -87,6 +93,9 @@ public class ShuffleBenchmark {
         sortedWhole = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.WHEN_PROVEN));
         sortedPerRow = new ShuffleOperator(SCHEMA, key, sortedFunction, options);
         sortedRuns = new ShuffleOperator(SCHEMA, key, sortedFunction, options.withRouting(WholeBatchRouting.NEVER));
+        clustered = BenchmarkData.clustered(UNIFORM_BATCHES, buckets, 44);
+        clusteredWhole = new ShuffleOperator(SCHEMA, key, equal, options.withRouting(WholeBatchRouting.WHEN_PROVEN));
+        clusteredCopied = new ShuffleOperator(SCHEMA, key, equal, options.withRouting(WholeBatchRouting.NEVER));
         copyTargets = new long[BenchmarkData.COLUMNS][BenchmarkData.ROWS];
         rotatingTargets = new long[buckets][BenchmarkData.COLUMNS][BenchmarkData.ROWS];
     }
@@ -162,6 +171,26 @@ public class ShuffleBenchmark {
     public long sortedRuns() {
         for (final Batch batch : sorted) {
             sortedRuns.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** Batches in one bucket each, without zonemaps: bucketed, then passed on whole. */
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long clusteredWholeAfterBucketing() {
+        for (final Batch batch : clustered) {
+            clusteredWhole.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** The same batches with whole routes off: bucketed and copied into bucket buffers. */
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long clusteredCopied() {
+        for (final Batch batch : clustered) {
+            clusteredCopied.push(batch, handler);
         }
         return rowsSeen;
     }

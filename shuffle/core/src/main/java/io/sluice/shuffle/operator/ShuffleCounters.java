@@ -7,7 +7,9 @@ package io.sluice.shuffle.operator;
  * @param rowsIn            rows added
  * @param batchesOut        batches emitted (whole-batch routes included)
  * @param rowsOut           rows emitted; equals {@code rowsIn} once the operator is finished
- * @param wholeBatchRoutes  batches tagged and passed on whole, without per-row work
+ * @param wholeBatchRoutes  batches tagged and passed on whole, without copying their rows
+ * @param wholeAfterBucketing of those, batches whose zonemap did not prove one bucket but whose rows,
+ *                          bucketed one by one, all landed in one
  * @param splitBatches      non-empty batches split row by row into bucket buffers
  * @param earlyFlushes      bucket batches emitted before they were full because the pool was exhausted
  * @param rowsPerBucket     rows emitted per bucket (a copy)
@@ -15,7 +17,7 @@ package io.sluice.shuffle.operator;
  *                          released, and idle buffers); never above the budget
  */
 public record ShuffleCounters(long batchesIn, long rowsIn, long batchesOut, long rowsOut, long wholeBatchRoutes,
-                              long splitBatches, long earlyFlushes, long[] rowsPerBucket, long peakBufferedBytes) {
+                              long wholeAfterBucketing, long splitBatches, long earlyFlushes, long[] rowsPerBucket, long peakBufferedBytes) {
     /**
      * Copies {@code rowsPerBucket}, so later changes to the caller's array do not show.
      *
@@ -24,6 +26,7 @@ public record ShuffleCounters(long batchesIn, long rowsIn, long batchesOut, long
      * @param batchesOut        batches emitted (whole-batch routes included)
      * @param rowsOut           rows emitted
      * @param wholeBatchRoutes  batches tagged and passed on whole
+     * @param wholeAfterBucketing of those, batches found in one bucket only by bucketing their rows
      * @param splitBatches      non-empty batches split row by row
      * @param earlyFlushes      bucket batches emitted before they were full
      * @param rowsPerBucket     rows emitted per bucket, one entry per bucket; copied
@@ -56,7 +59,8 @@ public record ShuffleCounters(long batchesIn, long rowsIn, long batchesOut, long
     @Override
     public String toString() {
         return "ShuffleCounters[batchesIn=" + batchesIn + ", rowsIn=" + rowsIn + ", batchesOut=" + batchesOut
-                + ", rowsOut=" + rowsOut + ", wholeBatchRoutes=" + wholeBatchRoutes + ", splitBatches=" + splitBatches
+                + ", rowsOut=" + rowsOut + ", wholeBatchRoutes=" + wholeBatchRoutes
+                + ", wholeAfterBucketing=" + wholeAfterBucketing + ", splitBatches=" + splitBatches
                 + ", earlyFlushes=" + earlyFlushes + ", rowsPerBucket=" + java.util.Arrays.toString(rowsPerBucket)
                 + ", peakBufferedBytes=" + peakBufferedBytes + "]";
     }

@@ -17,7 +17,9 @@ import java.util.Arrays;
  *
  * <p><b>Fast path.</b> A batch whose key zonemap, or first and last key when it is sorted by the
  * key and has no null key, lies inside one bucket ({@link BucketFunction#bucketOfRange}) is tagged
- * and passed on whole: same vectors, no copy, no per-row work (see {@link WholeBatchRouting}).
+ * and passed on whole: same vectors, no copy, no per-row work (see {@link WholeBatchRouting}). A
+ * batch that cannot be proven so from its zonemap but whose rows, once bucketed, all land in one
+ * bucket is passed on whole too: bucketed, never copied.
  *
  * <p><b>Per-row path.</b> Otherwise the bucket function fills a bucket per row, a counting sort
  * orders the row numbers by bucket (stable, so rows keep their input order inside a bucket), and
@@ -83,6 +85,7 @@ public final class ShuffleOperator {
     private long batchesOut;
     private long rowsOut;
     private long wholeBatchRoutes;
+    private long wholeAfterBucketing;
     private long splitBatches;
     private long earlyFlushes;
     private final long[] rowsPerBucket;
@@ -282,14 +285,24 @@ public final class ShuffleOperator {
             output.addLast(batch.withShuffleIdx(whole));
             return;
         }
-        splitBatches++;
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
         function.buckets(keyVectors, rows, rowBuckets);
+        Arrays.fill(keyVectors, null);
         final boolean runs = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0] && countRuns(rows);
+        final int only = runs ? onlyRun(rows) : sameBucket(rows);
+        if (only >= 0 && routing != WholeBatchRouting.NEVER) {
+            wholeBatchRoutes++;
+            wholeAfterBucketing++;
+            emitted(only, rows);
+            output.addLast(batch.withShuffleIdx(only));
+            return;
+        }
+        splitBatches++;
         if (!runs) {
-            partition(rows);
+            count(rows);
+            order(rows);
         }
         pendingRows = runs ? BucketBuffer.IDENTITY : rowsByBucket;
         for (int c = 0; c < source.length; c++) {
@@ -390,8 +403,8 @@ public final class ShuffleOperator {
      * @return the counts so far; later work does not change it
      */
     public ShuffleCounters counters() {
-        return new ShuffleCounters(batchesIn, rowsIn, batchesOut, rowsOut, wholeBatchRoutes, splitBatches,
-                earlyFlushes, rowsPerBucket, pool.peakBytes());
+        return new ShuffleCounters(batchesIn, rowsIn, batchesOut, rowsOut, wholeBatchRoutes, wholeAfterBucketing,
+                splitBatches, earlyFlushes, rowsPerBucket, pool.peakBytes());
     }
 
     private void checkBatch(final Batch batch) {
@@ -472,8 +485,38 @@ public final class ShuffleOperator {
         return true;
     }
 
-    /** Counting sort of row numbers by bucket: fills {@link #starts} and {@link #rowsByBucket}. */
-    private void partition(final int rows) {
+    /** The bucket holding all {@code rows} rows after {@link #countRuns}, or -1 when they are in several. */
+    private int onlyRun(final int rows) {
+        final int b = rowBuckets[0];
+        return starts[b + 1] - starts[b] == rows ? b : -1;
+    }
+
+    /**
+     * The bucket of every row when all {@code rows} rows share one, else -1. Compares blocks of 64 rows
+     * at a time without a branch per row and stops at the first block that differs, so a batch that
+     * splits costs a block or two.
+     */
+    private int sameBucket(final int rows) {
+        final int[] buckets = rowBuckets;
+        final int first = buckets[0];
+        for (int from = 0; from < rows; from += 64) {
+            final int to = Math.min(rows, from + 64);
+            int differs = 0;
+            for (int i = from; i < to; i++) {
+                differs |= buckets[i] ^ first;
+            }
+            if (differs != 0) {
+                return -1;
+            }
+        }
+        return first;
+    }
+
+    /**
+     * First half of a counting sort of row numbers by bucket: counts each bucket's rows and fills
+     * {@link #starts}, leaving each bucket's start in {@link #cursors} for {@link #order}.
+     */
+    private void count(final int rows) {
         final int[] buckets = rowBuckets;
         final int[] counts = cursors;
         Arrays.fill(counts, 0);
@@ -488,9 +531,15 @@ public final class ShuffleOperator {
             sum += count;
         }
         starts[bucketCount] = sum;
+    }
+
+    /** Second half of the counting sort: row numbers into {@link #rowsByBucket}, stable, by bucket. */
+    private void order(final int rows) {
+        final int[] buckets = rowBuckets;
+        final int[] cursor = cursors;
         final int[] order = rowsByBucket;
         for (int i = 0; i < rows; i++) {
-            order[counts[buckets[i]]++] = i;
+            order[cursor[buckets[i]]++] = i;
         }
     }
 
@@ -528,7 +577,6 @@ public final class ShuffleOperator {
         }
         pending = null;
         Arrays.fill(source, null);
-        Arrays.fill(keyVectors, null);
     }
 
     /**

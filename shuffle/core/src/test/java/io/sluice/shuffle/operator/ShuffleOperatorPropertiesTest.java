@@ -78,6 +78,17 @@ class ShuffleOperatorPropertiesTest {
         }
     }
 
+    /** Whether every row of a batch has the same reference bucket. */
+    private static boolean oneReferenceBucket(final Plan plan, final Batch batch, final int keyColumn) {
+        final int first = plan.referenceBucket(TestBatches.row(batch, 0).get(keyColumn));
+        for (int r = 1; r < batch.rowCount(); r++) {
+            if (plan.referenceBucket(TestBatches.row(batch, r).get(keyColumn)) != first) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Provide
     Arbitrary<Integer> keyColumns() {
         return Arbitraries.of(TestBatches.K, TestBatches.I, TestBatches.DT, TestBatches.S);
@@ -144,20 +155,28 @@ class ShuffleOperatorPropertiesTest {
             perBucket[e.shuffleIdx()] += e.rows().size();
         }
 
-        // Whole-batch routes happen exactly when the zonemap (or sorted ends) lie in one bucket.
+        // Whole-batch routes happen exactly when the zonemap (or sorted ends) lie in one bucket, or, failing
+        // that, when every row's reference bucket is the same; never with routing NEVER.
         long expectedWhole = 0;
+        long expectedAfterBucketing = 0;
         long nonEmpty = 0;
         long rows = 0;
         for (final Batch b : input) {
             rows += b.rowCount();
+            if (b.rowCount() > 0 && routing == WholeBatchRouting.WHEN_PROVEN) {
+                if (plan.provablyWhole(b)) {
+                    expectedWhole++;
+                } else if (oneReferenceBucket(plan, b, keyColumn)) {
+                    expectedWhole++;
+                    expectedAfterBucketing++;
+                }
+            }
             if (b.rowCount() > 0) {
                 nonEmpty++;
-                if (routing == WholeBatchRouting.WHEN_PROVEN && plan.provablyWhole(b)) {
-                    expectedWhole++;
-                }
             }
         }
         assertThat(counters.wholeBatchRoutes()).isEqualTo(expectedWhole);
+        assertThat(counters.wholeAfterBucketing()).isEqualTo(expectedAfterBucketing);
         assertThat(counters.splitBatches()).isEqualTo(nonEmpty - expectedWhole);
         assertThat(out.stream().filter(Emitted::sharesInputColumns).count()).isEqualTo(expectedWhole);
         assertThat(out.stream().filter(e -> !e.pooled()).count()).isEqualTo(expectedWhole);

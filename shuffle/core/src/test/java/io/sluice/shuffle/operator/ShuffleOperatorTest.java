@@ -96,6 +96,69 @@ class ShuffleOperatorTest {
     }
 
     @Test
+    void aBatchWhoseRowsAllBucketTogetherIsPassedOnWholeAfterBucketingNeverCopied() {
+        final HashBucketFunction f = new HashBucketFunction(4, TypeKind.INT64);
+        // Unsorted keys without a zonemap that all hash to one bucket: found by bucketing candidates.
+        final long[] candidates = new long[4096];
+        for (int i = 0; i < candidates.length; i++) {
+            candidates[i] = (i * 7919L) % 4096;
+        }
+        final int[] buckets = new int[candidates.length];
+        f.buckets(new ColumnVector[] {LongVector.ofInt64(candidates)}, candidates.length, buckets);
+        final long[] sameBucket = new long[candidates.length];
+        int n = 0;
+        for (int i = 0; i < candidates.length; i++) {
+            if (buckets[i] == buckets[0]) {
+                sameBucket[n++] = candidates[i];
+            }
+        }
+        final long[] allNull = new long[NullMask.words(3)];
+        for (int r = 0; r < 3; r++) {
+            NullMask.setNull(allNull, r);
+        }
+        final List<Batch> inputs = List.of(
+                Batch.of(LongVector.ofInt64(java.util.Arrays.copyOf(sameBucket, n)), sequence(0, n), sequence(1, n),
+                        sequence(2, n)),
+                Batch.of(LongVector.ofInt64(42, 42, 42, 42, 42), sequence(0, 5), sequence(1, 5), sequence(2, 5)),
+                Batch.of(LongVector.ofInt64(9), sequence(0, 1), sequence(1, 1), sequence(2, 1)),
+                Batch.of(new LongVector(ColumnType.INT64, new long[3], 3, allNull), sequence(0, 3), sequence(1, 3),
+                        sequence(2, 3)));
+        final int[] expectedBuckets = new int[inputs.size()];
+        for (int i = 0; i < inputs.size(); i++) {
+            final int[] rowBuckets = new int[inputs.get(i).rowCount()];
+            f.buckets(new ColumnVector[] {inputs.get(i).column(0)}, rowBuckets.length, rowBuckets);
+            assertThat(rowBuckets).as("input %d bucketed", i).containsOnly(rowBuckets[0]);
+            expectedBuckets[i] = rowBuckets[0];
+        }
+        assertThat(expectedBuckets[3]).isEqualTo(BucketFunction.NULL_BUCKET);
+
+        final ShuffleOperator operator = operator(LONGS, f, ShuffleOptions.DEFAULT_POOL_BYTES, WholeBatchRouting.WHEN_PROVEN);
+        for (int i = 0; i < inputs.size(); i++) {
+            operator.addInput(inputs.get(i));
+            final Batch out = operator.getOutput();
+            assertThat(out.shuffleIdx()).isEqualTo(expectedBuckets[i]);
+            assertThat(out.isPooled()).isFalse();
+            for (int c = 0; c < 4; c++) {
+                assertThat(out.column(c)).isSameAs(inputs.get(i).column(c));
+            }
+        }
+        operator.finish();
+        assertThat(operator.getOutput()).isNull();
+        final ShuffleCounters counters = operator.counters();
+        assertThat(counters.wholeBatchRoutes()).isEqualTo(inputs.size());
+        assertThat(counters.wholeAfterBucketing()).isEqualTo(inputs.size());
+        assertThat(counters.splitBatches()).isZero();
+        assertThat(counters.peakBufferedBytes()).isZero();
+
+        // With whole routes off the same batches are copied into bucket buffers.
+        final ShuffleOperator never = operator(LONGS, f, ShuffleOptions.DEFAULT_POOL_BYTES, WholeBatchRouting.NEVER);
+        final List<Batch> copied = collect(never, inputs);
+        assertThat(copied).allMatch(Batch::isPooled);
+        assertThat(never.counters().wholeBatchRoutes()).isZero();
+        assertThat(never.counters().splitBatches()).isEqualTo(inputs.size());
+    }
+
+    @Test
     void aSortedBatchIsRoutedByItsEndsUnlessItsKeyHasNulls() {
         final RangeBucketFunction f = new RangeBucketFunction(TypeKind.INT64, new long[] {1000});
         final ShuffleOperator operator = operator(LONGS, f, ShuffleOptions.DEFAULT_POOL_BYTES, WholeBatchRouting.WHEN_PROVEN);
@@ -240,8 +303,9 @@ class ShuffleOperatorTest {
         final Schema schema = Schema.parse("k:int64,s:string");
         final long budget = ShuffleOperator.minimumPoolBytes(schema);
         final ShuffleOperator operator = new ShuffleOperator(schema, new int[] {0},
-                new HashBucketFunction(4, TypeKind.INT64), new ShuffleOptions(budget, WholeBatchRouting.WHEN_PROVEN));
-        final String huge = "x".repeat((int) budget);
+                new RangeBucketFunction(TypeKind.INT64, new long[] {2}),
+                new ShuffleOptions(budget, WholeBatchRouting.WHEN_PROVEN));
+        final String huge = "x".repeat((int) budget); // keys 1 and 2 are in two buckets: the batch must be split
         assertThatThrownBy(() -> operator.push(Batch.of(LongVector.ofInt64(1, 2), StringVector.of("small", huge)), b -> { }))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("raise poolBytes");
     }
