@@ -7,27 +7,38 @@ import java.awt.Color;
 import java.awt.Shape;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedDomainCategoryPlot;
 import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.AbstractRenderer;
 import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.BoxAndWhiskerRenderer;
 import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.statistics.BoxAndWhiskerItem;
+import org.jfree.data.statistics.DefaultBoxAndWhiskerCategoryDataset;
 
 /**
- * The PNG charts of {@code sluice bench} (JFreeChart, drawn headless): per topology, the median
- * time of each query under each strategy next to DuckDB ({@code time-<topology>.png}); per
+ * The PNG charts of {@code sluice bench} (JFreeChart, drawn headless): per topology, the time of
+ * each query under each strategy next to DuckDB, median and spread on a log scale
+ * ({@code time-<topology>.png}); per
  * multi-CN topology, the MiB each strategy moved across CNs ({@code bytes-<topology>.png}); and
  * how the total time and bytes of all queries change with the topology ({@code scaling.png}).
  * A failed cell leaves a gap.
@@ -66,27 +77,64 @@ public final class BenchCharts {
         return written;
     }
 
-    /** Median ms of each query (x) under each strategy and DuckDB (bars) on one cluster and topology. */
+    /**
+     * The time of each query (x) under each strategy and in DuckDB on one cluster and topology, on a
+     * logarithmic axis (one slow query must not flatten the rest): per series a box from the fastest
+     * to the slowest timed run with a line at the median.
+     */
     static JFreeChart timeChart(final BenchReport report, final ClusterKind cluster, final Topology topology) {
-        final DefaultCategoryDataset data = new DefaultCategoryDataset();
+        final DefaultBoxAndWhiskerCategoryDataset data = new DefaultBoxAndWhiskerCategoryDataset();
         final BenchSpec spec = report.spec();
         for (final Strategy s : spec.strategies()) {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
                 final CellResult c = report.cell(query, cluster, topology, s);
-                data.addValue(c == null || c.sluice() == null ? null : c.sluice().medianMs(), s.cliName(), query);
+                data.add(c == null ? null : spread(c.sluice()), s.cliName(), query);
             }
         }
         if (spec.vsDuckDb()) {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
                 final CellResult c = report.cell(query, cluster, topology, spec.strategies().get(0));
-                data.addValue(c == null || c.duckDb() == null ? null : c.duckDb().medianMs(), BenchReport.DUCKDB,
-                        query);
+                data.add(c == null ? null : spread(c.duckDb()), BenchReport.DUCKDB, query);
             }
         }
-        return bars("Median time per query and strategy on " + report.shapeName(cluster, topology) + " (CNs x cores), SF "
-                + report.scale(), "milliseconds (median of " + spec.runs() + " runs)", data);
+        final BoxAndWhiskerRenderer renderer = new BoxAndWhiskerRenderer();
+        renderer.setMeanVisible(false);
+        renderer.setMedianVisible(true);
+        renderer.setFillBox(true);
+        renderer.setMaxOutlierVisible(false);
+        renderer.setMinOutlierVisible(false);
+        renderer.setItemMargin(0.02);
+        renderer.setDefaultOutlinePaint(Color.BLACK);
+        renderer.setUseOutlinePaintForWhiskers(true);
+        paint(renderer, data);
+        final LogAxis axis = logAxis("milliseconds, log scale (box: fastest to slowest of " + spec.runs()
+                + " runs, line: median)");
+        final CategoryAxis queries = new CategoryAxis("query");
+        queries.setCategoryMargin(0.15);
+        queries.setMaximumCategoryLabelWidthRatio(1.6f);
+        final CategoryPlot plot = new CategoryPlot(data, queries, axis, renderer);
+        final JFreeChart chart = new JFreeChart("Time per query and strategy on " + report.shapeName(cluster, topology)
+                + " (CNs x cores), SF " + report.scale(), JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        style(chart);
+        return chart;
+    }
+
+    /** A time axis on a log scale with a tick at every power of two, labelled in plain numbers (1, 2, 4, 8, ...). */
+    private static LogAxis logAxis(final String label) {
+        final LogAxis axis = new LogAxis(label);
+        axis.setSmallestValue(0.01);
+        axis.setTickUnit(new NumberTickUnit(Math.log10(2)), false, true);
+        axis.setNumberFormatOverride(new DecimalFormat("#,##0.##", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+        axis.setMinorTickMarksVisible(false);
+        return axis;
+    }
+
+    /** A box from the fastest to the slowest run around the median; null for a cell without timings. */
+    private static BoxAndWhiskerItem spread(final Timings t) {
+        return t == null ? null : new BoxAndWhiskerItem(t.medianMs(), t.medianMs(), t.minMs(), t.maxMs(), t.minMs(),
+                t.maxMs(), null, null, null);
     }
 
     /** MiB crossing CNs of each query (x) under each strategy (bars) on one cluster and topology. */
@@ -145,8 +193,10 @@ public final class BenchCharts {
         final CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(
                 new CategoryAxis("topology (CNs x cores), ordered by CN count"));
         plot.setGap(12);
-        plot.add(lines(time, "sum of median ms over " + spec.queries().size() + " queries", true), 1);
-        plot.add(lines(bytes, "sum of MiB across CNs", false), 1);
+        plot.add(lines(time, logAxis("sum of median ms over " + spec.queries().size() + " queries, log scale"), true), 1);
+        final NumberAxis mib = new NumberAxis("sum of MiB across CNs");
+        mib.setAutoRangeIncludesZero(true);
+        plot.add(lines(bytes, mib, false), 1);
         final JFreeChart chart = new JFreeChart("Time and bytes crossing CNs as the cluster grows, SF "
                 + report.scale(), JFreeChart.DEFAULT_TITLE_FONT, plot, true);
         style(chart);
@@ -169,8 +219,7 @@ public final class BenchCharts {
     }
 
     /** A line subplot; only the one with {@code inLegend} adds its series to the chart's legend. */
-    private static CategoryPlot lines(final DefaultCategoryDataset data, final String valueLabel,
-                                      final boolean inLegend) {
+    private static CategoryPlot lines(final DefaultCategoryDataset data, final ValueAxis axis, final boolean inLegend) {
         final LineAndShapeRenderer renderer = new LineAndShapeRenderer(true, true);
         for (int series = 0; series < data.getRowCount(); series++) {
             renderer.setSeriesStroke(series, new BasicStroke(2f));
@@ -180,8 +229,6 @@ public final class BenchCharts {
         }
         paint(renderer, data);
         renderer.setDefaultSeriesVisibleInLegend(inLegend);
-        final NumberAxis axis = new NumberAxis(valueLabel);
-        axis.setAutoRangeIncludesZero(true);
         final CategoryPlot plot = new CategoryPlot(data, null, axis, renderer);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -189,7 +236,7 @@ public final class BenchCharts {
     }
 
     /** Colors each series by its strategy (DuckDB gray), so a strategy has one color in every chart. */
-    private static void paint(final AbstractRenderer renderer, final DefaultCategoryDataset data) {
+    private static void paint(final AbstractRenderer renderer, final CategoryDataset data) {
         for (int series = 0; series < data.getRowCount(); series++) {
             final String name = data.getRowKey(series).toString();
             renderer.setSeriesPaint(series, name.equals(BenchReport.DUCKDB) ? DUCKDB_COLOR

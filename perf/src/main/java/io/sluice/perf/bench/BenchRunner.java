@@ -29,11 +29,18 @@ import org.agrona.CloseHelper;
  * Runs a {@link BenchSpec} on one {@link Session} per cluster kind (CNs in this JVM, or a
  * {@link LocalCluster} of CN processes) whose topology changes between shapes (nothing stored moves),
  * and, with DuckDB, the same queries in an in-memory DuckDB over the same rows with
- * as many threads as the topology has cores in all. Each cell runs its warm-up runs, then its
- * timed runs, each timed from the call to the materialized result, as DuckDB's are from the SQL
- * to the last cell read. Every answer, warm-up ones included, is compared outside the timed
- * region with DuckDB's (or, without DuckDB, with the query's first answer); a difference is
- * reported at once through the progress display and marks the cell.
+ * as many threads as the topology has cores in all.
+ *
+ * <p>So that no engine or strategy carries the JVM's warm-up or always runs in another's wake:
+ * before the first timed run every query runs once under every strategy (and in DuckDB), untimed;
+ * then, per topology and query, the contestants (DuckDB and each cluster kind x strategy) take
+ * turns: each round runs every contestant once, in an order that turns by one place from round to
+ * round, warm-up rounds first. Each run is timed from the call to the materialized result, as
+ * DuckDB's are from the SQL to the last cell read; CNs in this JVM start each timed run after a GC,
+ * so that one run's garbage does not land on the next. Every answer, warm-up ones included, is
+ * compared outside the timed region with DuckDB's (fetched once before the rounds; without DuckDB,
+ * with the query's first answer); a difference is reported at once through the progress display
+ * and marks the cell.
  */
 public final class BenchRunner {
     private final Store store;
@@ -49,8 +56,11 @@ public final class BenchRunner {
     /** Every run the benchmark makes, for the progress display. */
     public static long totalRuns(final BenchSpec spec) {
         final long perCell = spec.runs() + spec.warmup();
-        final long duck = spec.vsDuckDb() ? (long) spec.queries().size() * spec.topologies().size() * perCell : 0;
-        return spec.cellCount() * perCell + duck;
+        final long queries = spec.queries().size();
+        final long duck = spec.vsDuckDb() ? queries * spec.topologies().size() * (perCell + 1) : 0;
+        final long contestants = (long) spec.clusters().size() * spec.strategies().size() + (spec.vsDuckDb() ? 1 : 0);
+        final long jvmWarmUp = spec.warmup() == 0 ? 0 : queries * contestants;
+        return spec.cellCount() * perCell + duck + jvmWarmUp;
     }
 
     /**
@@ -71,6 +81,7 @@ public final class BenchRunner {
                 }
             }
             final Map<String, ReferenceAnswer> references = new HashMap<>();
+            boolean warm = spec.warmup() == 0;
             for (final Topology topology : spec.topologies()) {
                 for (final Session session : sessions.values()) {
                     session.topology(topology);
@@ -80,29 +91,12 @@ public final class BenchRunner {
                         s.execute("SET threads TO " + topology.bucketCount());
                     }
                 }
+                if (!warm) {
+                    warmUp(sessions, duck, topology);
+                    warm = true;
+                }
                 for (final Query query : spec.queries()) {
-                    ReferenceAnswer expected = null;
-                    Timings duckTimings = null;
-                    if (duck != null) {
-                        progress.cell(query.name() + " " + topology + " duckdb");
-                        final long[] nanos = new long[spec.runs()];
-                        for (int i = 0; i < spec.warmup() + spec.runs(); i++) {
-                            final long start = System.nanoTime();
-                            expected = ReferenceAnswer.fetch(duck, query.sql());
-                            final long elapsed = System.nanoTime() - start;
-                            if (i >= spec.warmup()) {
-                                nanos[i - spec.warmup()] = elapsed;
-                            }
-                            progress.run();
-                        }
-                        duckTimings = Timings.ofNanos(nanos);
-                    }
-                    for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
-                        for (final Strategy strategy : spec.strategies()) {
-                            cells.add(runCell(e.getValue(), query, e.getKey(), topology, strategy, expected, duckTimings,
-                                    references));
-                        }
-                    }
+                    cells.addAll(runQuery(sessions, duck, topology, query, references));
                 }
             }
         } catch (final SQLException e) {
@@ -116,6 +110,134 @@ public final class BenchRunner {
                 .thenComparingInt(c -> spec.topologies().indexOf(c.topology()))
                 .thenComparingInt(c -> spec.strategies().indexOf(c.strategy())));
         return cells;
+    }
+
+    /** Every query once under every strategy and in DuckDB, untimed and unchecked: the JIT's first pass. */
+    private void warmUp(final Map<ClusterKind, Session> sessions, final Connection duck, final Topology topology)
+            throws SQLException {
+        progress.message("warming up: every query once under every strategy on " + topology + ", untimed");
+        for (final Query query : spec.queries()) {
+            if (duck != null) {
+                progress.cell(query.name() + " " + topology + " duckdb (warm-up)");
+                ReferenceAnswer.fetch(duck, query.sql());
+                progress.run();
+            }
+            for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
+                for (final Strategy strategy : spec.strategies()) {
+                    progress.cell(label(query, e.getKey(), topology, strategy) + " (warm-up)");
+                    try {
+                        e.getValue().execute(query.name(), query.plan(), StrategyConfig.defaults().withStrategy(strategy));
+                    } catch (final RuntimeException failed) {
+                        // The cell's own runs report it.
+                    }
+                    progress.run();
+                }
+            }
+        }
+    }
+
+    /** The cells of one query on one topology, its contestants taking turns round by round. */
+    private List<CellResult> runQuery(final Map<ClusterKind, Session> sessions, final Connection duck,
+                                      final Topology topology, final Query query,
+                                      final Map<String, ReferenceAnswer> references) throws SQLException {
+        final List<CellRuns> contestants = new ArrayList<>();
+        ReferenceAnswer expected = null;
+        CellRuns duckRuns = null;
+        if (duck != null) {
+            final String label = query.name() + " " + topology + " duckdb";
+            progress.cell(label + " (reference answer)");
+            expected = ReferenceAnswer.fetch(duck, query.sql());
+            progress.run();
+            duckRuns = new CellRuns(null, null, null, label, spec.runs());
+            contestants.add(duckRuns);
+        }
+        for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
+            for (final Strategy strategy : spec.strategies()) {
+                contestants.add(new CellRuns(e.getKey(), e.getValue(), strategy,
+                        label(query, e.getKey(), topology, strategy), spec.runs()));
+            }
+        }
+        final int n = contestants.size();
+        for (int round = 0; round < spec.warmup() + spec.runs(); round++) {
+            final boolean timed = round >= spec.warmup();
+            for (int k = 0; k < n; k++) {
+                final CellRuns c = contestants.get((k + round) % n);
+                if (c.running()) {
+                    progress.cell(c.label);
+                    if (c.isDuckDb()) {
+                        final long start = System.nanoTime();
+                        ReferenceAnswer.fetch(duck, query.sql());
+                        if (timed) {
+                            c.timed(System.nanoTime() - start);
+                        }
+                    } else {
+                        runSluice(c, query, timed, round, expected, references);
+                    }
+                }
+                progress.run();
+            }
+        }
+        final Timings duckTimings = duckRuns == null ? null : duckRuns.timings();
+        final List<CellResult> cells = new ArrayList<>();
+        for (final CellRuns c : contestants) {
+            if (!c.isDuckDb()) {
+                cells.add(result(c, query, topology, duckTimings));
+            }
+        }
+        return cells;
+    }
+
+    private void runSluice(final CellRuns c, final Query query, final boolean timed, final int round,
+                           final ReferenceAnswer expected, final Map<String, ReferenceAnswer> references) {
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(c.strategy);
+        final HeapSampler sampler = timed && c.cluster == ClusterKind.EMBEDDED ? HeapSampler.start() : null;
+        final Session.Execution execution;
+        try {
+            final long start = System.nanoTime();
+            execution = c.session.execute(query.name(), query.plan(), config);
+            if (timed) {
+                c.timed(System.nanoTime() - start);
+            }
+        } catch (final RuntimeException e) {
+            c.error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            progress.message("ERROR " + c.label + " (run " + (round + 1) + "): " + c.error);
+            return;
+        } finally {
+            if (sampler != null) {
+                c.heap(sampler.stop().aboveBaselineBytes());
+            }
+        }
+        c.last = execution;
+        final String difference = compare(query, execution.result(), expected, references);
+        if (difference != null && c.mismatch == null) {
+            c.mismatch = difference;
+            progress.message("MISMATCH " + c.label + " (run " + (round + 1) + "): " + difference);
+        }
+    }
+
+    private static CellResult result(final CellRuns c, final Query query, final Topology topology,
+                                     final Timings duckTimings) {
+        if (c.error != null) {
+            return new CellResult(query.name(), c.cluster, topology, c.strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0,
+                    -1, "", CellResult.Answer.ERROR, c.error);
+        }
+        final QueryStats stats = c.last.stats();
+        long cnRss = -1;
+        for (final CnUsage u : c.last.usage()) {
+            cnRss = Math.max(cnRss, u.rssBytes());
+        }
+        return new CellResult(query.name(), c.cluster, topology, c.strategy, c.timings(), duckTimings,
+                stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
+                stats.wholeBlockRoutes(), stats.splitBatches(),
+                c.cluster == ClusterKind.EMBEDDED ? Math.max(0, c.peakHeapBytes) : -1, cnRss,
+                decisions(c.last.decisions()),
+                c.mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH,
+                c.mismatch == null ? "" : c.mismatch);
+    }
+
+    private static String label(final Query query, final ClusterKind cluster, final Topology topology,
+                                final Strategy strategy) {
+        return CellResult.label(query.name(), cluster, topology, strategy);
     }
 
     /** A coordinator here and as many CN processes, with as many cores, as the largest topology asks for. */
@@ -147,64 +269,6 @@ public final class BenchRunner {
         progress.message(String.format(Locale.ROOT, "loaded %s into DuckDB in %.1f s", spec.tables(),
                 (System.nanoTime() - start) / 1e9));
         return duck;
-    }
-
-    private CellResult runCell(final Session session, final Query query, final ClusterKind cluster,
-                               final Topology topology, final Strategy strategy, final ReferenceAnswer expected,
-                               final Timings duckTimings, final Map<String, ReferenceAnswer> references) {
-        final String label = query.name() + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " "
-                + cluster.cliName()) + " " + strategy.cliName();
-        progress.cell(label);
-        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
-        final long[] nanos = new long[spec.runs()];
-        String mismatch = null;
-        Session.Execution last = null;
-        HeapSampler sampler = null;
-        HeapSampler.Peak peak = null;
-        int run = 0;
-        try {
-            for (; run < spec.warmup() + spec.runs(); run++) {
-                if (run == spec.warmup()) {
-                    sampler = HeapSampler.start();
-                }
-                final long start = System.nanoTime();
-                last = session.execute(query.name(), query.plan(), config);
-                final long elapsed = System.nanoTime() - start;
-                if (run >= spec.warmup()) {
-                    nanos[run - spec.warmup()] = elapsed;
-                }
-                progress.run();
-                final String difference = compare(query, last.result(), expected, references);
-                if (difference != null && mismatch == null) {
-                    mismatch = difference;
-                    progress.message("MISMATCH " + label + " (run " + (run + 1) + "): " + difference);
-                }
-            }
-            peak = sampler.stop();
-            sampler = null;
-        } catch (final RuntimeException e) {
-            final String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-            progress.message("ERROR " + label + " (run " + (run + 1) + "): " + message);
-            for (int skipped = run; skipped < spec.warmup() + spec.runs(); skipped++) {
-                progress.run();
-            }
-            return new CellResult(query.name(), cluster, topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0,
-                    -1, "", CellResult.Answer.ERROR, message);
-        } finally {
-            if (sampler != null) {
-                sampler.stop();
-            }
-        }
-        final QueryStats stats = last.stats();
-        long cnRss = -1;
-        for (final CnUsage u : last.usage()) {
-            cnRss = Math.max(cnRss, u.rssBytes());
-        }
-        return new CellResult(query.name(), cluster, topology, strategy, Timings.ofNanos(nanos), duckTimings,
-                stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
-                stats.wholeBlockRoutes(), stats.splitBatches(),
-                cluster == ClusterKind.EMBEDDED ? peak.aboveBaselineBytes() : -1, cnRss, decisions(last.decisions()),
-                mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH, mismatch == null ? "" : mismatch);
     }
 
     /** The first difference from the reference answer, or null. */

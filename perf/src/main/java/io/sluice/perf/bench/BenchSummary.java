@@ -98,7 +98,7 @@ public final class BenchSummary {
             sb.append("| ").append(query).append(" |");
             if (spec.vsDuckDb()) {
                 final CellResult any = report.cell(query, cluster, topology, spec.strategies().get(0));
-                sb.append(' ').append(any == null || any.duckDb() == null ? "-" : ms(any.duckDb().medianMs()))
+                sb.append(' ').append(any == null || any.duckDb() == null ? "-" : withSpread(any.duckDb()))
                         .append(" |");
             }
             for (final Strategy s : spec.strategies()) {
@@ -138,7 +138,13 @@ public final class BenchSummary {
         }
         final String mark = c.answer() == CellResult.Answer.MISMATCH ? " **MISMATCH**" : "";
         final double ratio = c.ratioToDuckDb();
-        return ms(c.sluice().medianMs()) + (Double.isNaN(ratio) ? "" : " (" + ratio(ratio) + ")") + mark;
+        return withSpread(c.sluice()) + (Double.isNaN(ratio) ? "" : " (" + ratio(ratio) + ")") + mark;
+    }
+
+    /** A median with its spread: half the distance from the fastest to the slowest run, relative to it. */
+    static String withSpread(final Timings t) {
+        final double spread = t.medianMs() > 0 ? (t.maxMs() - t.minMs()) / 2 / t.medianMs() : 0;
+        return ms(t.medianMs()) + (t.runs() < 2 ? "" : String.format(Locale.ROOT, " ±%.0f%%", spread * 100));
     }
 
     private static void bytesPivot(final BenchReport report, final ClusterKind cluster, final Topology topology,
@@ -197,7 +203,11 @@ public final class BenchSummary {
                 ## Reading this
 
                 - **median ms**: wall time of one run from the call to the result on the coordinator, the median of
-                  the timed runs; min, max and the HdrHistogram percentiles p90 and p99 of the same runs.
+                  the timed runs; min, max and the HdrHistogram percentiles p90 and p99 of the same runs. **±N%**
+                  next to a median is the spread of its runs: half the distance from the fastest to the slowest,
+                  relative to the median. Before the first timed run every query ran once under every strategy
+                  and in DuckDB; then each round ran DuckDB and every strategy once, in an order that turned by one
+                  place from round to round, so none always ran first or after the same other one.
                 - **DuckDB ms**, **vs DuckDB**: DuckDB's median for the same SQL over the same rows (in-memory,
                   threads = CNs x cores, all rows fetched), and Sluice's median divided by it: below 1 Sluice is
                   faster. DuckDB runs in one process with no network; Sluice's CNs exchange batches through Aeron.
@@ -208,8 +218,8 @@ public final class BenchSummary {
                   topology (about (n-1)/n of the shuffled rows cross n CNs under a hash shuffle).
                 - **whole-block routes**: share of the shuffled batches and colocated blocks routed whole by their
                   zonemap, without per-row work; - when nothing was shuffled.
-                - **peak heap MiB**: the highest heap use sampled every millisecond during the cell's timed runs,
-                  minus the heap in use after a GC just before them; it includes garbage not yet collected (an upper
+                - **peak heap MiB**: the highest heap use sampled every millisecond during one of the cell's timed
+                  runs, minus the heap in use after the GC just before that run; it includes garbage not yet collected (an upper
                   bound) and leaves out native memory (Aeron's buffers, DuckDB); - for CN processes, whose heaps
                   are their own.
                 - **CN peak RSS MiB**: the largest resident-memory high-water mark (VmHWM) of the CNs' processes

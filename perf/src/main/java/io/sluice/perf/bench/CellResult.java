@@ -19,8 +19,8 @@ import io.sluice.shuffle.Topology;
  * @param bytesLocal       bytes exchanged inside a CN
  * @param wholeBlockRoutes batches and blocks routed whole by their zonemap, without per-row work
  * @param splitBatches     batches the shuffle operators split row by row
- * @param peakHeapBytes    peak heap of this JVM during the timed runs above the heap after a GC before them;
- *                         -1 for CN processes, whose heaps are theirs
+ * @param peakHeapBytes    peak heap of this JVM during a timed run above the heap after the GC before it, the highest of
+ *                         its timed runs; -1 for CN processes, whose heaps are theirs
  * @param cnPeakRssBytes   the largest peak resident memory of the CNs' processes (this JVM's for embedded CNs)
  * @param decisions        the distribution of each join and group-by, e.g. {@code colocate,reuse_shuffle}
  * @param answer           whether the answers were equal to the reference's
@@ -53,6 +53,12 @@ public record CellResult(String query, ClusterKind cluster, Topology topology, S
 
     /** The cell's key as text, e.g. {@code q4 3x2 colocate}, or {@code q4 3x2 processes colocate}. */
     public String label() {
+        return label(query, cluster, topology, strategy);
+    }
+
+    /** A cell's key as text, e.g. {@code q4 3x2 colocate}, or {@code q4 3x2 processes colocate}. */
+    static String label(final String query, final ClusterKind cluster, final Topology topology,
+                        final Strategy strategy) {
         return query + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " " + cluster.cliName()) + " "
                 + strategy.cliName();
     }

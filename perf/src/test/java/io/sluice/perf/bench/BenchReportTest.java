@@ -64,7 +64,8 @@ class BenchReportTest {
         assertThat(summary).contains("**ANSWERS DIFFER OR QUERIES FAILED in 2 of 3 cells**")
                 .contains("- **MISMATCH** q4 2x1 colocate: row 0 column n: Sluice 2, reference 1")
                 .contains("- **ERROR** q4 2x1 broadcast: IllegalStateException: CN 1 stopped answering")
-                .contains("| q4 | 3.0 | 3.0 (1.00x) | 3.0 (1.00x) **MISMATCH** | **ERROR** |")
+                // Runs of 2, 3 and 4 ms: median 3, spread (4 - 2) / 2 / 3.
+                .contains("| q4 | 3.0 ±33% | 3.0 ±33% (1.00x) | 3.0 ±33% (1.00x) **MISMATCH** | **ERROR** |")
                 .contains("| geometric mean | | 1.00x | 1.00x | - |");
         final String csv = BenchCsv.of(report);
         assertThat(csv.split("\r\n")).hasSize(4);
