@@ -26,6 +26,7 @@ public final class RuntimeFilterHandle {
     private final FilterScope scope;
     private final int bucketCount;
     private final RuntimeFilterConfig config;
+    private final boolean fromEveryCn;
     private final CountDownLatch arrival = new CountDownLatch(1);
     private volatile RuntimeFilter[] filters;
     private volatile List<FilterKind> kinds = List.of();
@@ -41,15 +42,24 @@ public final class RuntimeFilterHandle {
 
     /**
      * @param bucketCount buckets of the whole topology for a {@link FilterScope#PER_BUCKET} filter, else 1
+     * @param fromEveryCn whether, in a cluster, its probe scans need the partials of every CN's build: a global
+     *                    filter, or a per-bucket one whose scan reads rows of every bucket
      */
     public RuntimeFilterHandle(final int id, final List<String> build, final List<String> probe,
-                               final FilterScope scope, final int bucketCount, final RuntimeFilterConfig config) {
+                               final FilterScope scope, final int bucketCount, final RuntimeFilterConfig config,
+                               final boolean fromEveryCn) {
         this.id = id;
         this.build = List.copyOf(build);
         this.probe = List.copyOf(probe);
         this.scope = scope;
         this.bucketCount = bucketCount;
         this.config = config;
+        this.fromEveryCn = fromEveryCn;
+    }
+
+    /** Whether, in a cluster, the filter is made of the partials of every CN (see the constructor). */
+    public boolean fromEveryCn() {
+        return fromEveryCn;
     }
 
     public int id() {
