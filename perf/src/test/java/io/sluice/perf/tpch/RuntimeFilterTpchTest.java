@@ -108,6 +108,57 @@ class RuntimeFilterTpchTest {
         }
     }
 
+    @Test
+    void aFilterThatRejectsNothingTurnsItselfOff() {
+        final Plan everyOrder = Plan.scan("lineitem", "l_orderkey", "l_quantity")
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey"), List.of("l_orderkey"), List.of("o_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"));
+        final Execution e = run(everyOrder, StrategyConfig.defaults().withStrategy(Strategy.BROADCAST), 1,
+                RuntimeFilterRouter.LOCAL);
+        assertThat(e.runtimeFilterStats()).hasSize(1);
+        final RuntimeFilterStats s = e.runtimeFilterStats().get(0);
+        assertThat(s.state()).as("%s", s).isEqualTo(RuntimeFilterState.DISABLED);
+        assertThat(s.probeRowsIn()).as("rows tested before it turned off").isLessThan((Long) e.result().rows().get(0).get(0));
+        final Execution selective = run(selectiveOnSortKey(), StrategyConfig.defaults().withStrategy(Strategy.BROADCAST),
+                1, RuntimeFilterRouter.LOCAL);
+        assertThat(selective.runtimeFilterStats().get(0).state()).isEqualTo(RuntimeFilterState.APPLIED);
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aLateFilterAndAFilterThatNeverComesChangeNoAnswer() throws Exception {
+        final StrategyConfig noWait = StrategyConfig.defaults().withStrategy(Strategy.BROADCAST)
+                .withRuntimeFilters(io.sluice.engine.filter.RuntimeFilterConfig.defaults().withWaitMillis(0));
+        final List<Thread> deliveries = new ArrayList<>();
+        // The build's filter goes out only once its probe scan has started without it.
+        final RuntimeFilterRouter late = (handle, partials) -> {
+            final Thread t = new Thread(() -> {
+                final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+                while (handle.stats().state() != RuntimeFilterState.NOT_ARRIVED && System.nanoTime() < deadline) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                }
+                handle.deliver(partials);
+            }, "late filter " + handle.id());
+            deliveries.add(t);
+            t.start();
+        };
+        final RuntimeFilterRouter never = (handle, partials) -> { };
+        for (final String name : List.of("q5", "q9", "q3", "join_lo")) {
+            final Query query = TpchOracle.query(name);
+            final Execution lateRun = run(query.plan(), noWait, 2, late);
+            for (final Thread t : deliveries) {
+                t.join();
+            }
+            oracle.assertSameAsDuckDb(query, lateRun.result());
+            final Execution neverRun = run(query.plan(), StrategyConfig.defaults().withStrategy(Strategy.BROADCAST)
+                    .withRuntimeFilters(io.sluice.engine.filter.RuntimeFilterConfig.defaults().withWaitMillis(50)), 2,
+                    never);
+            oracle.assertSameAsDuckDb(query, neverRun.result());
+            assertThat(neverRun.runtimeFilterStats()).as(name).isNotEmpty()
+                    .allSatisfy(s -> assertThat(s.state()).isEqualTo(RuntimeFilterState.NOT_ARRIVED));
+        }
+    }
+
     private static Execution run(final Plan plan, final StrategyConfig config, final int cores,
                                  final RuntimeFilterRouter router) {
         try (QueryRunner runner = new QueryRunner(oracle.catalog(), cores, config, router)) {
