@@ -47,6 +47,15 @@ final class ClusterExchanges implements ExchangeFactory {
         return true;
     }
 
+    /**
+     * Only on one CN: the control plane does not carry partial runtime filters to the coordinator yet, so a
+     * filter that needs every CN's build is not planned on a cluster of several.
+     */
+    @Override
+    public boolean gathersRuntimeFilters() {
+        return topology.cnCount() == 1;
+    }
+
     @Override
     public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
             final BucketFunction function) {

@@ -173,6 +173,6 @@ final class CnQuery implements Runnable {
             }
         }
         return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
-                list);
+                list, compiled.runtimeFilterStats());
     }
 }

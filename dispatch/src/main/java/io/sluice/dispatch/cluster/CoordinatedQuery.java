@@ -7,6 +7,7 @@ import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.RuntimeFilterStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,6 +123,7 @@ final class CoordinatedQuery {
     QueryDone done(final long nowNs) {
         final Finished first = finished[0];
         final Map<Integer, QueryStats.ExchangeStats> exchanges = new LinkedHashMap<>();
+        final Map<Integer, RuntimeFilterStats> filters = new LinkedHashMap<>();
         long whole = 0;
         long split = 0;
         final List<CnUsage> usage = new ArrayList<>();
@@ -132,10 +134,14 @@ final class CoordinatedQuery {
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
                 exchanges.merge(e.id(), e, CoordinatedQuery::sum);
             }
+            for (final RuntimeFilterStats f : s.runtimeFilters()) {
+                filters.merge(f.id(), f, RuntimeFilterStats::plus);
+            }
             usage.add(new CnUsage(cns.get(i).name, finished[i].rssBytes()));
         }
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
-                TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()));
+                TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
+                new ArrayList<>(filters.values()));
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
     }
 

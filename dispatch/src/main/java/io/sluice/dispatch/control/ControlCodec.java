@@ -28,7 +28,11 @@ import io.sluice.dispatch.control.ControlMessage.Shutdown;
 import io.sluice.dispatch.control.ControlMessage.Start;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.plan.PlanCodec;
@@ -67,7 +71,7 @@ public final class ControlCodec {
     /** "SLCC" as a little-endian int. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
     /** The protocol version this build speaks: 2 adds the trailer, first contact and client liveness. */
-    public static final short VERSION = 2;
+    public static final short VERSION = 3;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -411,6 +415,24 @@ public final class ControlCodec {
                 out.writeLong(rows);
             }
         }
+        out.writeInt(s.runtimeFilters().size());
+        for (final RuntimeFilterStats f : s.runtimeFilters()) {
+            out.writeInt(f.id());
+            writeStrings(f.build());
+            writeStrings(f.probe());
+            final List<String> kinds = new ArrayList<>();
+            for (final FilterKind k : f.kinds()) {
+                kinds.add(k.label());
+            }
+            writeStrings(kinds);
+            out.writeString(f.scope().label());
+            out.writeLong(f.buildRows());
+            out.writeLong(f.probeRowsIn());
+            out.writeLong(f.probeRowsOut());
+            out.writeLong(f.blocksSkipped());
+            out.writeLong(f.waitMillis());
+            out.writeString(f.state().label());
+        }
     }
 
     /**
@@ -700,7 +722,33 @@ public final class ControlCodec {
             exchanges.add(new QueryStats.ExchangeStats(id, mode, keys, rowsRemote, bytesRemote, rowsLocal, bytesLocal,
                     bucketRows));
         }
-        return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges);
+        final int f = in.readCount(field + ".runtimeFilters", 4 + 4 * 3 + MIN_STRING * 2 + 5 * 8);
+        final List<RuntimeFilterStats> filters = new ArrayList<>(f);
+        for (int i = 0; i < f; i++) {
+            final String p = field + ".runtimeFilters[" + i + "]";
+            final int filterAt = in.position();
+            final int id = in.readInt(p + ".id");
+            final List<String> build = readStrings(p + ".build");
+            final List<String> probe = readStrings(p + ".probe");
+            final List<String> kindLabels = readStrings(p + ".kinds");
+            final String scopeLabel = in.readString(p + ".scope");
+            final long buildRows = in.readLong(p + ".buildRows");
+            final long rowsIn = in.readLong(p + ".probeRowsIn");
+            final long rowsOut = in.readLong(p + ".probeRowsOut");
+            final long skipped = in.readLong(p + ".blocksSkipped");
+            final long waitMillis = in.readLong(p + ".waitMillis");
+            final String stateLabel = in.readString(p + ".state");
+            filters.add(build(p, filterAt, () -> {
+                final List<FilterKind> kinds = new ArrayList<>();
+                for (final String k : kindLabels) {
+                    kinds.add(FilterKind.valueOf(k.toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+                }
+                return new RuntimeFilterStats(id, build, probe, kinds,
+                        FilterScope.valueOf(scopeLabel.toUpperCase(java.util.Locale.ROOT).replace('-', '_')), buildRows,
+                        rowsIn, rowsOut, skipped, waitMillis, RuntimeFilterState.ofLabel(stateLabel));
+            }));
+        }
+        return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters);
     }
 
     /** Builds a record, turning a rule it refuses into a WireFormatException naming the field. */

@@ -33,6 +33,10 @@ import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.RuntimeFilterStats;
+import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.wire.WireFormatException;
@@ -61,7 +65,10 @@ class ControlCodecTest {
     private static final QueryStats STATS = new QueryStats("q18", "colocate", new Topology(3, 2), 123, 40, 2,
             List.of(new QueryStats.ExchangeStats(0, "TO_OWNER", List.of("l_orderkey"), 10, 1000, 20, 2000,
                     new long[] {1, 2, 3, 4, 5, 6}), new QueryStats.ExchangeStats(1, "GATHER", List.of(), 0, 0, 5, 50,
-                    new long[] {5, 0, 0, 0, 0, 0})));
+                    new long[] {5, 0, 0, 0, 0, 0})),
+            List.of(new RuntimeFilterStats(0, List.of("o_orderkey"), List.of("l_orderkey"),
+                    List.of(FilterKind.MIN_MAX, FilterKind.BITMAP), FilterScope.PER_BUCKET, 1500, 6000, 300, 7, 2,
+                    RuntimeFilterState.APPLIED)));
     private static final List<Decision> DECISIONS = List.of(
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));

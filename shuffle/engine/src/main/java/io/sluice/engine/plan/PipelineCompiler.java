@@ -204,9 +204,12 @@ public final class PipelineCompiler {
                 probeKeys.add(Expr.col(t.probe().get(i)));
             }
             final boolean perBucket = t.scope() == FilterScope.PER_BUCKET;
+            final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
+            if (fromEveryCn && !exchanges.gathersRuntimeFilters()) {
+                continue;
+            }
             final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, t.probe(), t.scope(),
-                    perBucket ? topology.bucketCount() : 1, config.runtimeFilters(),
-                    t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated()));
+                    perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
             final int bloomBytes = t.scope() == FilterScope.GLOBAL
                     ? config.runtimeFilters().bloomBytesFor(stats.rows(t.join().build())) : 0;
             final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
