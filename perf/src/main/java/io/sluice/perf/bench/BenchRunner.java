@@ -39,11 +39,19 @@ public final class BenchRunner {
     private final Store store;
     private final BenchSpec spec;
     private final BenchProgress progress;
+    private final StrategyConfig config;
 
     public BenchRunner(final Store store, final BenchSpec spec, final BenchProgress progress) {
+        this(store, spec, progress, StrategyConfig.defaults());
+    }
+
+    /** A run whose cells use {@code config} (its runtime filters, thresholds) with each cell's strategy. */
+    public BenchRunner(final Store store, final BenchSpec spec, final BenchProgress progress,
+                       final StrategyConfig config) {
         this.store = store;
         this.spec = spec;
         this.progress = progress;
+        this.config = config;
     }
 
     /** Every run the benchmark makes, for the progress display. */
@@ -155,7 +163,7 @@ public final class BenchRunner {
         final String label = query.name() + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " "
                 + cluster.cliName()) + " " + strategy.cliName();
         progress.cell(label);
-        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        final StrategyConfig config = this.config.withStrategy(strategy);
         final long[] nanos = new long[spec.runs()];
         String mismatch = null;
         Session.Execution last = null;
@@ -188,8 +196,8 @@ public final class BenchRunner {
             for (int skipped = run; skipped < spec.warmup() + spec.runs(); skipped++) {
                 progress.run();
             }
-            return new CellResult(query.name(), cluster, topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0,
-                    -1, "", CellResult.Answer.ERROR, message);
+            return new CellResult(query.name(), cluster, topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, -1, "", CellResult.Answer.ERROR, message);
         } finally {
             if (sampler != null) {
                 sampler.stop();
@@ -202,7 +210,8 @@ public final class BenchRunner {
         }
         return new CellResult(query.name(), cluster, topology, strategy, Timings.ofNanos(nanos), duckTimings,
                 stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
-                stats.wholeBlockRoutes(), stats.splitBatches(),
+                stats.wholeBlockRoutes(), stats.splitBatches(), stats.filterRowsIn(), stats.filterRowsRemoved(),
+                stats.filterBlocksSkipped(),
                 cluster == ClusterKind.EMBEDDED ? peak.aboveBaselineBytes() : -1, cnRss, decisions(last.decisions()),
                 mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH, mismatch == null ? "" : mismatch);
     }

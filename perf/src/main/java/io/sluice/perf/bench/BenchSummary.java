@@ -164,9 +164,9 @@ public final class BenchSummary {
     private static void allCells(final BenchReport report, final StringBuilder sb) {
         sb.append("## Every cell\n\n");
         sb.append("| query | topology | strategy | median ms | min | max | p90 | p99 | DuckDB ms | vs DuckDB"
-                + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes | peak heap MiB"
-                + " | CN peak RSS MiB | plan | answer |\n");
-        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+                + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes"
+                + " | rows filtered | blocks skipped | peak heap MiB | CN peak RSS MiB | plan | answer |\n");
+        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (final CellResult c : report.cells()) {
             final Timings s = c.sluice();
             final boolean ran = s != null;
@@ -184,6 +184,8 @@ public final class BenchSummary {
                     .append(ran ? mib(c.bytesRemote()) : "-").append(" | ")
                     .append(ratio(report.bytesVsShuffleHash(c))).append(" | ")
                     .append(percent(c.wholeBlockRatio())).append(" | ")
+                    .append(ran ? c.filterRowsRemoved() + " of " + c.filterRowsIn() : "-").append(" | ")
+                    .append(ran ? Long.toString(c.filterBlocksSkipped()) : "-").append(" | ")
                     .append(ran && c.peakHeapBytes() >= 0 ? mib(c.peakHeapBytes()) : "-").append(" | ")
                     .append(ran && c.cnPeakRssBytes() >= 0 ? mib(c.cnPeakRssBytes()) : "-").append(" | ")
                     .append(c.decisions().isEmpty() ? "-" : c.decisions().replace(",", ", ")).append(" | ")
@@ -208,6 +210,9 @@ public final class BenchSummary {
                   topology (about (n-1)/n of the shuffled rows cross n CNs under a hash shuffle).
                 - **whole-block routes**: share of the shuffled batches and colocated blocks routed whole by their
                   zonemap, without per-row work; - when nothing was shuffled.
+                - **rows filtered**, **blocks skipped**: probe rows the runtime filters removed of those they tested,
+                  before any shuffle, and probe blocks they skipped unread because the block's zonemap lies outside
+                  the filter (`--runtime-filters`, default global).
                 - **peak heap MiB**: the highest heap use sampled every millisecond during the cell's timed runs,
                   minus the heap in use after a GC just before them; it includes garbage not yet collected (an upper
                   bound) and leaves out native memory (Aeron's buffers, DuckDB); - for CN processes, whose heaps

@@ -19,6 +19,9 @@ import io.sluice.shuffle.Topology;
  * @param bytesLocal       bytes exchanged inside a CN
  * @param wholeBlockRoutes batches and blocks routed whole by their zonemap, without per-row work
  * @param splitBatches     batches the shuffle operators split row by row
+ * @param filterRowsIn     probe rows the runtime filters tested
+ * @param filterRowsRemoved of those, the rows they removed before any shuffle
+ * @param filterBlocksSkipped probe blocks they skipped unread by their zonemaps
  * @param peakHeapBytes    peak heap of this JVM during the timed runs above the heap after a GC before them;
  *                         -1 for CN processes, whose heaps are theirs
  * @param cnPeakRssBytes   the largest peak resident memory of the CNs' processes (this JVM's for embedded CNs)
@@ -28,7 +31,8 @@ import io.sluice.shuffle.Topology;
  */
 public record CellResult(String query, ClusterKind cluster, Topology topology, Strategy strategy, Timings sluice,
                          Timings duckDb, long rowsRemote, long bytesRemote, long rowsLocal, long bytesLocal,
-                         long wholeBlockRoutes, long splitBatches, long peakHeapBytes, long cnPeakRssBytes,
+                         long wholeBlockRoutes, long splitBatches, long filterRowsIn, long filterRowsRemoved,
+                         long filterBlocksSkipped, long peakHeapBytes, long cnPeakRssBytes,
                          String decisions, Answer answer, String detail) {
     /** How a cell's answers compared with the reference (DuckDB, or without it the query's first cell). */
     public enum Answer {

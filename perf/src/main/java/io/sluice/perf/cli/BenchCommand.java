@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.bench.BenchCharts;
 import io.sluice.perf.bench.BenchCsv;
 import io.sluice.perf.bench.BenchData;
@@ -43,6 +44,9 @@ import picocli.CommandLine.Option;
             "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench",
             "  sluice bench --sf 1 --queries join_lo,grp_orderkey --topologies 3x2 --cluster embedded,processes"})
 public final class BenchCommand extends CliCommand {
+    @picocli.CommandLine.Mixin
+    RuntimeFilterOptions runtimeFilters;
+
     @Option(names = "--sf", paramLabel = "<scale>", defaultValue = "0.1", converter = ScaleFactorConverter.class,
             description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     double scaleFactor;
@@ -115,7 +119,7 @@ public final class BenchCommand extends CliCommand {
                 BenchRunner.totalRuns(spec));
         final List<CellResult> cells;
         try {
-            cells = new BenchRunner(store, spec, progress).run();
+            cells = new BenchRunner(store, spec, progress, runtimeFilters.apply(StrategyConfig.defaults())).run();
         } finally {
             progress.close();
         }

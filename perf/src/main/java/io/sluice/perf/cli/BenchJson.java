@@ -76,6 +76,9 @@ final class BenchJson {
             ratio(json, c.wholeBlockRatio());
             json.name("bytes_remote_vs_shuffle_hash");
             ratio(json, report.bytesVsShuffleHash(c));
+            count(json.name("filter_rows_in"), ran, c.filterRowsIn());
+            count(json.name("filter_rows_removed"), ran, c.filterRowsRemoved());
+            count(json.name("filter_blocks_skipped"), ran, c.filterBlocksSkipped());
             count(json.name("peak_heap_bytes"), ran && c.peakHeapBytes() >= 0, c.peakHeapBytes());
             count(json.name("cn_peak_rss_bytes"), ran && c.cnPeakRssBytes() >= 0, c.cnPeakRssBytes());
             json.name("decisions").value(c.decisions())

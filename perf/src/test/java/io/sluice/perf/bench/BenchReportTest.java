@@ -45,11 +45,11 @@ class BenchReportTest {
     void mismatchesAndErrorsAreMarkedInEveryReport() {
         final Timings t = Timings.ofNanos(new long[] {2_000_000, 4_000_000, 3_000_000});
         final List<CellResult> cells = List.of(
-                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, t, t, 10, 1000, 5, 500, 0, 2,
+                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, t, t, 10, 1000, 5, 500, 0, 2, 0, 0, 0,
                         1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK, ""),
-                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.COLOCATE, t, t, 0, 10, 15, 1500, 4, 0, 1 << 20,
+                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.COLOCATE, t, t, 0, 10, 15, 1500, 4, 0, 100, 60, 3, 1 << 20,
                         1 << 28, "colocate", CellResult.Answer.MISMATCH, "row 0 column n: Sluice 2, reference 1"),
-                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.BROADCAST, null, t, 0, 0, 0, 0, 0, 0, 0, -1,
+                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.BROADCAST, null, t, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
                         "", CellResult.Answer.ERROR, "IllegalStateException: CN 1 stopped answering"));
         final BenchSpec spec = new BenchSpec(0.1, List.of(Queries.tpch(4)), List.of(TWO),
                 List.of(Strategy.SHUFFLE_HASH, Strategy.COLOCATE, Strategy.BROADCAST), 3, 0, true,
