@@ -2,6 +2,7 @@ package io.sluice.dispatch.cluster;
 
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
@@ -9,6 +10,7 @@ import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One query as the coordinator runs it: the client that asked, the CNs it runs on by index, which of
- * them have prepared and finished, and the result rows CN 0 sent; then the answer, the stats of every
- * CN summed. Used by the coordinator's control loop only.
+ * them have prepared and finished, the runtime filters it gathers from them, and the result rows CN 0
+ * sent; then the answer, the stats of every CN summed. Used by the coordinator's control loop only.
  */
 final class CoordinatedQuery {
     enum Phase { PREPARING, RUNNING }
@@ -39,6 +41,7 @@ final class CoordinatedQuery {
     private int preparedCount;
     private int finishedCount;
     private ResultEnd resultEnd;
+    private final Map<Integer, RuntimeFilterGather> filters = new HashMap<>();
     /** A CN's failure that follows another CN's, kept while the coordinator waits for the first cause. */
     Failed secondary;
     long secondaryAtNs;
@@ -95,6 +98,15 @@ final class CoordinatedQuery {
             finished[index] = report;
             finishedCount++;
         }
+    }
+
+    /**
+     * Takes CN {@code index}'s partial runtime filters; returns the filter for every CN once all CNs' partials
+     * of it are in, else null.
+     */
+    byte[] filterPartials(final int index, final FilterPartials partials) {
+        return filters.computeIfAbsent(partials.filterId(), id -> new RuntimeFilterGather(id, cns.size()))
+                .add(index, partials);
     }
 
     void result(final ResultBatch batch) {

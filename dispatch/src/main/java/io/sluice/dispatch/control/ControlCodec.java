@@ -22,6 +22,8 @@ import io.sluice.dispatch.control.ControlMessage.QueryProgress;
 import io.sluice.dispatch.control.ControlMessage.QueryRequest;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.ControlMessage.Reject;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.ControlMessage.Shutdown;
@@ -70,7 +72,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class ControlCodec {
     /** "SLCC" as a little-endian int. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
-    /** The protocol version this build speaks: 2 adds the trailer, first contact and client liveness. */
+    /**
+     * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
+     * filter stats and the partial and merged runtime filters.
+     */
     public static final short VERSION = 3;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
@@ -99,6 +104,8 @@ public final class ControlCodec {
     static final short FAILED = 15;
     static final short RESULT_BATCH = 16;
     static final short RESULT_END = 17;
+    static final short FILTER_PARTIALS = 18;
+    static final short FILTER_READY = 19;
     static final short QUERY_REQUEST = 20;
     static final short QUERY_ACCEPTED = 21;
     static final short QUERY_PROGRESS = 22;
@@ -185,6 +192,10 @@ public final class ControlCodec {
             return FINISHED;
         } else if (m instanceof Failed) {
             return FAILED;
+        } else if (m instanceof FilterPartials) {
+            return FILTER_PARTIALS;
+        } else if (m instanceof FilterReady) {
+            return FILTER_READY;
         } else if (m instanceof ResultBatch) {
             return RESULT_BATCH;
         } else if (m instanceof ResultEnd) {
@@ -289,6 +300,17 @@ public final class ControlCodec {
             out.writeString(f.errorType());
             out.writeString(f.message());
             out.writeBoolean(f.secondary());
+        } else if (m instanceof FilterPartials f) {
+            out.writeLong(f.queryId());
+            out.writeLong(f.memberId());
+            out.writeInt(f.index());
+            out.writeInt(f.filterId());
+            out.writeBoolean(f.merge());
+            out.writeBytes(f.partials());
+        } else if (m instanceof FilterReady f) {
+            out.writeLong(f.queryId());
+            out.writeInt(f.filterId());
+            out.writeBytes(f.partials());
         } else if (m instanceof ResultBatch b) {
             out.writeLong(b.queryId());
             out.writeInt(b.sequence());
@@ -586,6 +608,13 @@ public final class ControlCodec {
                 return new Failed(in.readLong("failed.queryId"), in.readLong("failed.memberId"),
                         in.readInt("failed.index"), in.readString("failed.errorType"), in.readString("failed.message"),
                         in.readBoolean("failed.secondary"));
+            case FILTER_PARTIALS:
+                return new FilterPartials(in.readLong("filterPartials.queryId"), in.readLong("filterPartials.memberId"),
+                        in.readInt("filterPartials.index"), in.readInt("filterPartials.filterId"),
+                        in.readBoolean("filterPartials.merge"), in.readBytes("filterPartials.partials"));
+            case FILTER_READY:
+                return new FilterReady(in.readLong("filterReady.queryId"), in.readInt("filterReady.filterId"),
+                        in.readBytes("filterReady.partials"));
             case RESULT_BATCH:
                 return new ResultBatch(in.readLong("resultBatch.queryId"), in.readInt("resultBatch.sequence"),
                         in.readBytes("resultBatch.block"));

@@ -12,6 +12,8 @@ import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
@@ -36,6 +38,8 @@ import io.sluice.engine.expr.RowType;
 import io.sluice.engine.exec.RuntimeFilterState;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.FilterPartial;
+import io.sluice.engine.filter.RuntimeFilterCodec;
 import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
@@ -73,6 +77,13 @@ class ControlCodecTest {
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));
 
+    /** Two buckets' partial runtime filters of an integer key in their wire form, one bucket without any. */
+    private static byte[] partials() {
+        final FilterPartial p = FilterPartial.integerKey(1024);
+        p.addValues(new long[] {3, 17, 4_000_000}, 3);
+        return RuntimeFilterCodec.encode(new FilterPartial[] {p, null});
+    }
+
     /** One message of every type, with every optional field both set and not set somewhere. */
     static List<ControlMessage> everyMessage() {
         return List.of(
@@ -94,6 +105,10 @@ class ControlCodecTest {
                 new Failed(5, 4, 2, "SenderFailedException", "heard an error from CN 1", true),
                 new ResultBatch(5, 0, new byte[] {9, 8, 7, 6}),
                 new ResultEnd(5, 1, 4096),
+                new FilterPartials(5, 3, 1, 2, true, partials()),
+                new FilterPartials(5, 4, 2, 0, false, new byte[0]),
+                new FilterReady(5, 2, partials()),
+                new FilterReady(5, 0, new byte[0]),
                 new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}, 0),
                 new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5, 6}, 30_000),
                 new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),

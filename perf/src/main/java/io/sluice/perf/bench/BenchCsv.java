@@ -11,7 +11,7 @@ import java.util.Locale;
 public final class BenchCsv {
     /** The header's columns, in order. */
     public static final List<String> COLUMNS = List.of("query", "cluster", "topology", "cn", "cores_per_cn", "strategy",
-            "runs",
+            "runtime_filters", "runs",
             "warmup", "median_ms", "min_ms", "max_ms", "p50_ms", "p90_ms", "p99_ms", "duckdb_median_ms",
             "duckdb_min_ms", "duckdb_max_ms", "ratio_to_duckdb", "rows_remote", "bytes_remote", "rows_local",
             "bytes_local", "whole_block_routes", "split_batches", "whole_block_ratio", "bytes_remote_vs_shuffle_hash",
@@ -30,7 +30,7 @@ public final class BenchCsv {
             final boolean ran = s != null;
             final String[] fields = {
                 c.query(), c.cluster().cliName(), c.topology().toString(), Integer.toString(c.topology().cnCount()),
-                Integer.toString(c.topology().coresPerCn()), c.strategy().cliName(),
+                Integer.toString(c.topology().coresPerCn()), c.strategy().cliName(), c.runtimeFilters().cliName(),
                 Integer.toString(report.spec().runs()), Integer.toString(report.spec().warmup()),
                 ran ? ms(s.medianMs()) : "", ran ? ms(s.minMs()) : "", ran ? ms(s.maxMs()) : "",
                 ran ? ms(s.p50Ms()) : "", ran ? ms(s.p90Ms()) : "", ran ? ms(s.p99Ms()) : "",

@@ -4,6 +4,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
@@ -107,8 +108,8 @@ public final class BenchRunner {
                     }
                     for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
                         for (final Strategy strategy : spec.strategies()) {
-                            cells.add(runCell(e.getValue(), query, e.getKey(), topology, strategy, expected, duckTimings,
-                                    references));
+                            cells.addAll(runCells(e.getValue(), query, e.getKey(), topology, strategy, expected,
+                                    duckTimings, references));
                         }
                     }
                 }
@@ -122,7 +123,8 @@ public final class BenchRunner {
         cells.sort(Comparator.comparingInt((CellResult c) -> indexOfQuery(c.query()))
                 .thenComparingInt(c -> spec.clusters().indexOf(c.cluster()))
                 .thenComparingInt(c -> spec.topologies().indexOf(c.topology()))
-                .thenComparingInt(c -> spec.strategies().indexOf(c.strategy())));
+                .thenComparingInt(c -> spec.strategies().indexOf(c.strategy()))
+                .thenComparingInt(c -> spec.runtimeFilterModes().indexOf(c.runtimeFilters())));
         return cells;
     }
 
@@ -157,65 +159,98 @@ public final class BenchRunner {
         return duck;
     }
 
-    private CellResult runCell(final Session session, final Query query, final ClusterKind cluster,
-                               final Topology topology, final Strategy strategy, final ReferenceAnswer expected,
-                               final Timings duckTimings, final Map<String, ReferenceAnswer> references) {
-        final String label = query.name() + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " "
-                + cluster.cliName()) + " " + strategy.cliName();
-        progress.cell(label);
-        final StrategyConfig config = this.config.withStrategy(strategy);
-        final long[] nanos = new long[spec.runs()];
-        String mismatch = null;
-        Session.Execution last = null;
+    /**
+     * Runs one (query, topology, strategy) under every runtime filter mode of the spec: run by run, the modes take
+     * turns (in the given order on even runs, reversed on odd ones), so that a change in the machine's load meets
+     * every mode alike and their ratios come from the same minutes.
+     */
+    private List<CellResult> runCells(final Session session, final Query query, final ClusterKind cluster,
+                                      final Topology topology, final Strategy strategy, final ReferenceAnswer expected,
+                                      final Timings duckTimings, final Map<String, ReferenceAnswer> references) {
+        final List<RuntimeFilterMode> modes = spec.runtimeFilterModes();
+        final int m = modes.size();
+        final String[] labels = new String[m];
+        final StrategyConfig[] configs = new StrategyConfig[m];
+        final long[][] nanos = new long[m][spec.runs()];
+        final String[] mismatch = new String[m];
+        final String[] error = new String[m];
+        final Session.Execution[] last = new Session.Execution[m];
+        for (int i = 0; i < m; i++) {
+            labels[i] = query.name() + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " "
+                    + cluster.cliName()) + " " + strategy.cliName()
+                    + (spec.comparesRuntimeFilters() ? " filters=" + modes.get(i).cliName() : "");
+            configs[i] = config.withStrategy(strategy).withRuntimeFilters(modes.get(i));
+        }
+        progress.cell(String.join(" | ", labels));
         HeapSampler sampler = null;
         HeapSampler.Peak peak = null;
-        int run = 0;
         try {
-            for (; run < spec.warmup() + spec.runs(); run++) {
+            for (int run = 0; run < spec.warmup() + spec.runs(); run++) {
                 if (run == spec.warmup()) {
                     sampler = HeapSampler.start();
                 }
-                final long start = System.nanoTime();
-                last = session.execute(query.name(), query.plan(), config);
-                final long elapsed = System.nanoTime() - start;
-                if (run >= spec.warmup()) {
-                    nanos[run - spec.warmup()] = elapsed;
-                }
-                progress.run();
-                final String difference = compare(query, last.result(), expected, references);
-                if (difference != null && mismatch == null) {
-                    mismatch = difference;
-                    progress.message("MISMATCH " + label + " (run " + (run + 1) + "): " + difference);
+                for (int turn = 0; turn < m; turn++) {
+                    final int i = run % 2 == 0 ? turn : m - 1 - turn;
+                    if (error[i] != null) {
+                        progress.run();
+                        continue;
+                    }
+                    try {
+                        final long start = System.nanoTime();
+                        last[i] = session.execute(query.name(), query.plan(), configs[i]);
+                        final long elapsed = System.nanoTime() - start;
+                        if (run >= spec.warmup()) {
+                            nanos[i][run - spec.warmup()] = elapsed;
+                        }
+                    } catch (final RuntimeException e) {
+                        error[i] = e.getClass().getSimpleName() + ": " + e.getMessage();
+                        progress.message("ERROR " + labels[i] + " (run " + (run + 1) + "): " + error[i]);
+                        progress.run();
+                        continue;
+                    }
+                    progress.run();
+                    final String difference = compare(query, last[i].result(), expected, references);
+                    if (difference != null && mismatch[i] == null) {
+                        mismatch[i] = difference;
+                        progress.message("MISMATCH " + labels[i] + " (run " + (run + 1) + "): " + difference);
+                    }
                 }
             }
-            peak = sampler.stop();
+            peak = sampler == null ? null : sampler.stop();
             sampler = null;
-        } catch (final RuntimeException e) {
-            final String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-            progress.message("ERROR " + label + " (run " + (run + 1) + "): " + message);
-            for (int skipped = run; skipped < spec.warmup() + spec.runs(); skipped++) {
-                progress.run();
-            }
-            return new CellResult(query.name(), cluster, topology, strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    0, -1, "", CellResult.Answer.ERROR, message);
         } finally {
             if (sampler != null) {
                 sampler.stop();
             }
         }
+        final List<CellResult> cells = new ArrayList<>();
+        for (int i = 0; i < m; i++) {
+            cells.add(error[i] != null
+                    ? new CellResult(query.name(), cluster, topology, strategy, modes.get(i), null, duckTimings, 0, 0,
+                            0, 0, 0, 0, 0, 0, 0, 0, -1, "", CellResult.Answer.ERROR, error[i])
+                    : cell(query, cluster, topology, strategy, modes.get(i), Timings.ofNanos(nanos[i]), duckTimings,
+                            last[i], peak, mismatch[i]));
+        }
+        return cells;
+    }
+
+    private static CellResult cell(final Query query, final ClusterKind cluster, final Topology topology,
+                                   final Strategy strategy, final RuntimeFilterMode mode, final Timings timings,
+                                   final Timings duckTimings, final Session.Execution last, final HeapSampler.Peak peak,
+                                   final String mismatch) {
         final QueryStats stats = last.stats();
         long cnRss = -1;
         for (final CnUsage u : last.usage()) {
             cnRss = Math.max(cnRss, u.rssBytes());
         }
-        return new CellResult(query.name(), cluster, topology, strategy, Timings.ofNanos(nanos), duckTimings,
+        return new CellResult(query.name(), cluster, topology, strategy, mode, timings, duckTimings,
                 stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
                 stats.wholeBlockRoutes(), stats.splitBatches(), stats.filterRowsIn(), stats.filterRowsRemoved(),
                 stats.filterBlocksSkipped(),
-                cluster == ClusterKind.EMBEDDED ? peak.aboveBaselineBytes() : -1, cnRss, decisions(last.decisions()),
-                mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH, mismatch == null ? "" : mismatch);
+                cluster == ClusterKind.EMBEDDED && peak != null ? peak.aboveBaselineBytes() : -1, cnRss,
+                decisions(last.decisions()), mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH,
+                mismatch == null ? "" : mismatch);
     }
-
     /** The first difference from the reference answer, or null. */
     private static String compare(final Query query, final QueryResult actual, final ReferenceAnswer expected,
                                   final Map<String, ReferenceAnswer> references) {

@@ -42,6 +42,7 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:", "  sluice bench --vs-duckdb",
             "  sluice bench --sf 1 --queries q4,q18,join_lo --topologies 1x2,3x2,5x2",
             "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench",
+            "  sluice bench --queries q3,q5 --strategies auto --runtime-filters off,global",
             "  sluice bench --sf 1 --queries join_lo,grp_orderkey --topologies 3x2 --cluster embedded,processes"})
 public final class BenchCommand extends CliCommand {
     @picocli.CommandLine.Mixin
@@ -103,7 +104,7 @@ public final class BenchCommand extends CliCommand {
         final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final BenchSpec spec = new BenchSpec(scaleFactor, BenchSpec.queries(queries),
                 BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb,
-                Session.Network.parse(network), BenchSpec.clusters(clusters));
+                Session.Network.parse(network), BenchSpec.clusters(clusters), runtimeFilters.modes());
         checkOutput(out);
         final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
         final List<TpchTable> missing = BenchData.missing(dataDir, scaleFactor, spec.tables());
@@ -119,7 +120,7 @@ public final class BenchCommand extends CliCommand {
                 BenchRunner.totalRuns(spec));
         final List<CellResult> cells;
         try {
-            cells = new BenchRunner(store, spec, progress, runtimeFilters.apply(StrategyConfig.defaults())).run();
+            cells = new BenchRunner(store, spec, progress, runtimeFilters.applyWait(StrategyConfig.defaults())).run();
         } finally {
             progress.close();
         }

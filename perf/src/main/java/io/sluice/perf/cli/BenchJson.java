@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.perf.bench.BenchReport;
 import io.sluice.perf.bench.CellResult;
@@ -41,6 +42,10 @@ final class BenchJson {
         for (final Strategy s : report.spec().strategies()) {
             json.value(s.cliName());
         }
+        json.endArray().name("runtime_filters").beginArray();
+        for (final RuntimeFilterMode m : report.spec().runtimeFilterModes()) {
+            json.value(m.cliName());
+        }
         json.endArray().name("clusters").beginArray();
         for (final ClusterKind k : report.spec().clusters()) {
             json.value(k.cliName());
@@ -60,6 +65,7 @@ final class BenchJson {
                     .name("cn").value(c.topology().cnCount())
                     .name("cores_per_cn").value(c.topology().coresPerCn())
                     .name("strategy").value(c.strategy().cliName())
+                    .name("runtime_filters").value(c.runtimeFilters().cliName())
                     .name("sluice_ms");
             timings(json, c.sluice());
             json.name("duckdb_ms");

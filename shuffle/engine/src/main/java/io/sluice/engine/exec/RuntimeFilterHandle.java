@@ -34,6 +34,7 @@ public final class RuntimeFilterHandle {
     private volatile boolean late;
     private volatile boolean disabled;
     private volatile boolean probed;
+    private volatile boolean dropped;
     private final AtomicLong buildRows = new AtomicLong();
     private final AtomicLong rowsIn = new AtomicLong();
     private final AtomicLong rowsOut = new AtomicLong();
@@ -132,6 +133,17 @@ public final class RuntimeFilterHandle {
         arrival.countDown();
     }
 
+    /**
+     * The filter will not come (its partials were too large to gather): probe scans stop waiting for it and
+     * read every row. Ignored once it arrived.
+     */
+    public void drop() {
+        if (filters == null) {
+            dropped = true;
+            arrival.countDown();
+        }
+    }
+
     /** The filter by bucket (one entry unless per bucket), or null before it arrived or once it turned itself off. */
     RuntimeFilter[] filters() {
         return disabled ? null : filters;
@@ -148,13 +160,13 @@ public final class RuntimeFilterHandle {
      */
     void await(final Cancellation cancellation) {
         probed = true;
-        if (filters != null) {
+        if (filters != null || dropped) {
             return;
         }
         final long start = System.nanoTime();
         final long deadline = start + TimeUnit.MILLISECONDS.toNanos(config.waitMillis());
         try {
-            while (filters == null) {
+            while (filters == null && !dropped) {
                 cancellation.check();
                 final long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -196,6 +208,8 @@ public final class RuntimeFilterHandle {
         final RuntimeFilterState state;
         if (disabled) {
             state = RuntimeFilterState.DISABLED;
+        } else if (filters == null && dropped) {
+            state = RuntimeFilterState.DROPPED;
         } else if (filters == null) {
             state = probed ? RuntimeFilterState.NOT_ARRIVED : RuntimeFilterState.PENDING;
         } else {

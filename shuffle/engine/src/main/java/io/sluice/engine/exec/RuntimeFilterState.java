@@ -13,7 +13,9 @@ public enum RuntimeFilterState {
     /** It rejected too few of the first rows it saw and passes every row since. */
     DISABLED,
     /** The probe scan finished before it came. */
-    NOT_ARRIVED;
+    NOT_ARRIVED,
+    /** Its partials were too large for a control message: no CN applies it. */
+    DROPPED;
 
     /** The name the stats use: lower case with dashes. */
     public String label() {
@@ -28,6 +30,6 @@ public enum RuntimeFilterState {
             }
         }
         throw new IllegalArgumentException("runtime filter state '" + label + "' is not one of pending, applied, late,"
-                + " disabled, not-arrived");
+                + " disabled, not-arrived, dropped");
     }
 }

@@ -30,7 +30,7 @@ public record RuntimeFilterStats(int id, List<String> build, List<String> probe,
 
     /**
      * The same filter on two CNs: rows and blocks summed, the longest wait, the kinds of the one
-     * that has them, and the state that says most (disabled, then late, applied, not arrived, pending).
+     * that has them, and the state that says most (disabled, then late, applied, dropped, not arrived, pending).
      */
     public RuntimeFilterStats plus(final RuntimeFilterStats o) {
         // Every CN of a local filter holds the whole build; the others each built their own buckets.
@@ -42,9 +42,10 @@ public record RuntimeFilterStats(int id, List<String> build, List<String> probe,
 
     private static int rank(final RuntimeFilterState s) {
         return switch (s) {
-            case DISABLED -> 4;
-            case LATE -> 3;
-            case APPLIED -> 2;
+            case DISABLED -> 5;
+            case LATE -> 4;
+            case APPLIED -> 3;
+            case DROPPED -> 2;
             case NOT_ARRIVED -> 1;
             case PENDING -> 0;
         };

@@ -9,7 +9,6 @@ import io.sluice.format.ColumnVector;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,7 +63,6 @@ public final class ScanRuntimeFilter {
     /** A worker's test of blocks and rows; not thread-safe. */
     final class Applier {
         private final KeyColumns columns = new KeyColumns(keys, rowType);
-        private final boolean[] keep = new boolean[Block.MAX_ROWS];
         private final int[] rowBuckets = new int[Block.MAX_ROWS];
         private final ColumnVector[] keyVector = new ColumnVector[1];
         private boolean waited;
@@ -108,17 +106,15 @@ public final class ScanRuntimeFilter {
         }
 
         /**
-         * The rows of a batch the filter passes (the batch itself when all do; null when none does);
-         * {@code morselBucket} as for {@link #skips}.
+         * Keeps, of the {@code count} rows of a batch listed in {@code rows}, those the filter passes, in order, at
+         * the front of {@code rows}, and returns how many; {@code morselBucket} as for {@link #skips}.
          */
-        Batch apply(final Batch batch, final int morselBucket, final int[] scratch) {
-            final int bucket = function != null ? -1 : morselBucket;
+        int retain(final Batch batch, final int[] rows, final int count, final int morselBucket) {
             final RuntimeFilter[] filters = handle.filters();
-            if (filters == null) {
-                return batch;
+            if (filters == null || count == 0) {
+                return count;
             }
-            final int n = batch.rowCount();
-            Arrays.fill(keep, 0, n, true);
+            final int bucket = function != null ? -1 : morselBucket;
             final long[] values;
             final long[] hashes;
             if (integerKey) {
@@ -129,27 +125,28 @@ public final class ScanRuntimeFilter {
                 values = null;
                 hashes = columns.hashes;
             }
+            final int kept;
             if (handle.scope() != FilterScope.PER_BUCKET || bucket >= 0) {
                 final RuntimeFilter f = filters[handle.scope() == FilterScope.PER_BUCKET ? bucket : 0];
                 if (f == null) {
-                    return batch;
+                    return count;
                 }
-                if (integerKey) {
-                    f.retainValues(values, n, keep);
-                } else {
-                    f.retainHashes(hashes, n, keep);
-                }
+                kept = integerKey ? f.retainValues(values, rows, count) : f.retainHashes(hashes, rows, count);
             } else {
                 keyVector[0] = batch.column(keyColumn);
-                function.buckets(keyVector, n, rowBuckets);
-                for (int i = 0; i < n; i++) {
-                    final int b = rowBuckets[i];
+                function.buckets(keyVector, batch.rowCount(), rowBuckets);
+                int k = 0;
+                for (int j = 0; j < count; j++) {
+                    final int row = rows[j];
+                    final int b = rowBuckets[row];
                     final RuntimeFilter f = b >= 0 && b < filters.length ? filters[b] : null;
-                    keep[i] = f == null || (integerKey ? f.mayContainValue(values[i]) : f.mayContainHash(hashes[i]));
+                    rows[k] = row;
+                    k += f == null || (integerKey ? f.mayContainValue(values[row]) : f.mayContainHash(hashes[row]))
+                            ? 1 : 0;
                 }
+                kept = k;
             }
-            final Batch kept = Vectors.select(batch, keep, scratch);
-            handle.counted(n, kept == null ? 0 : kept.rowCount());
+            handle.counted(count, kept);
             return kept;
         }
     }

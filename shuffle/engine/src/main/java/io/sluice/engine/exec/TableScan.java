@@ -157,8 +157,25 @@ public final class TableScan implements Source {
             return null;
         }
         final Batch batch = Batch.of(table.readBlock(block, projection));
-        final Batch kept = predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
-        return probing == null || kept == null ? kept : probing.apply(kept, bucket, scratch);
+        if (probing == null) {
+            return predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
+        }
+        // One selection for the row filter and every runtime filter: the batch is copied once, if at all.
+        final int n = batch.rowCount();
+        int count = 0;
+        if (predicate == null) {
+            for (int i = 0; i < n; i++) {
+                scratch[i] = i;
+            }
+            count = n;
+        } else {
+            final boolean[] pass = predicate.bools(batch);
+            for (int i = 0; i < n; i++) {
+                scratch[count] = i;
+                count += pass[i] ? 1 : 0;
+            }
+        }
+        return Vectors.select(batch, scratch, probing.retain(batch, scratch, count, bucket));
     }
 
     /** One worker's runtime filters: it waits for them before its first block. */
@@ -188,10 +205,10 @@ public final class TableScan implements Source {
             return false;
         }
 
-        Batch apply(final Batch batch, final int bucket, final int[] scratch) {
-            Batch kept = batch;
-            for (int i = 0; i < appliers.length && kept != null; i++) {
-                kept = appliers[i].apply(kept, bucket, scratch);
+        int retain(final Batch batch, final int[] rows, final int count, final int bucket) {
+            int kept = count;
+            for (int i = 0; i < appliers.length && kept > 0; i++) {
+                kept = appliers[i].retain(batch, rows, kept, bucket);
             }
             return kept;
         }

@@ -154,9 +154,10 @@ public final class FilterPartial {
     }
 
     /**
-     * The filter probes test: min/max for an integer key, then an IN list when the distinct keys are
-     * at most {@code inListMaxKeys}, else the bitmap when it is at most {@code bitmapMaxBytes}, else a
-     * Bloom filter sized for the distinct keys; a hashed key gets its Bloom filter.
+     * The filter probes test: min/max for an integer key, an IN list when the distinct keys are at most
+     * {@code inListMaxKeys} (it skips blocks by zonemap), and for rows the exact bitset over {@code [min, max]}
+     * when it takes at most {@code bitmapMaxBytes}, else the IN list, else a Bloom filter sized for the distinct
+     * keys; a hashed key gets its Bloom filter.
      */
     public RuntimeFilter finish(final RuntimeFilterConfig config) {
         if (rows == 0) {
@@ -170,14 +171,16 @@ public final class FilterPartial {
             return new RuntimeFilter(true, rows, range, null, null, bloom);
         }
         final long distinct = bitmap.cardinality();
-        if (distinct <= config.inListMaxKeys()) {
-            return new RuntimeFilter(true, rows, range, new InList(bitmap.keys()), null, null);
+        final long[] keys = bitmap.keys();
+        final InList inList = distinct <= config.inListMaxKeys() ? new InList(keys) : null;
+        if (KeyBitset.fits(min, max, config.bitmapMaxBytes())) {
+            return new RuntimeFilter(true, rows, range, inList, KeyBitset.of(keys, min, max), null);
         }
-        if (bitmap.sizeInBytes() <= config.bitmapMaxBytes()) {
-            return new RuntimeFilter(true, rows, range, null, bitmap, null);
+        if (inList != null) {
+            return new RuntimeFilter(true, rows, range, inList, null, null);
         }
         final SplitBlockBloomFilter sized = new SplitBlockBloomFilter(config.bloomBytesFor(distinct));
-        for (final long k : bitmap.keys()) {
+        for (final long k : keys) {
             sized.insert(FilterHash.ofLong(k));
         }
         return new RuntimeFilter(true, rows, range, null, null, sized);

@@ -43,10 +43,17 @@ public final class InList {
         return first < keys.length && keys[first] <= high;
     }
 
-    /** Clears {@code keep[i]} for each of the first {@code n} values not in the list. */
-    public void retain(final long[] values, final int n, final boolean[] keep) {
-        for (int i = 0; i < n; i++) {
-            keep[i] &= Arrays.binarySearch(keys, values[i]) >= 0;
+    /**
+     * Keeps, of the {@code count} rows listed in {@code rows}, those whose value is in the list, in order, at
+     * the front of {@code rows}; returns how many.
+     */
+    public int retain(final long[] values, final int[] rows, final int count) {
+        int kept = 0;
+        for (int j = 0; j < count; j++) {
+            final int row = rows[j];
+            rows[kept] = row;
+            kept += Arrays.binarySearch(keys, values[row]) >= 0 ? 1 : 0;
         }
+        return kept;
     }
 }

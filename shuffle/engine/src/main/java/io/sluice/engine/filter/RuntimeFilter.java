@@ -5,16 +5,19 @@ import java.util.List;
 
 /**
  * A finished runtime filter of one join (or one bucket of it): the kinds {@link FilterPartial#finish}
- * chose, tested cheapest first. An integer key is tested by value ({@link #retainValues}), any other
- * key by the hash of its columns ({@link #retainHashes}); both sides hash alike. A filter of an empty
- * build rejects everything. No kind has false negatives: a probe key with a build match always passes.
+ * chose. An integer key is tested by value ({@link #retainValues}), any other key by the hash of its
+ * columns ({@link #retainHashes}); both sides hash alike. A filter of an empty build rejects
+ * everything. No kind has false negatives: a probe key with a build match always passes.
+ *
+ * <p>Rows are tested through a selection: the indexes of the rows still in, compacted in place, so a
+ * batch is tested by every filter of its scan and copied once at the end.
  */
 public final class RuntimeFilter {
     private final boolean integerKey;
     private final long buildRows;
     private final MinMaxRange range;
     private final InList inList;
-    private final ExactBitmap bitmap;
+    private final KeyBitset bitset;
     private final SplitBlockBloomFilter bloom;
 
     /**
@@ -22,16 +25,16 @@ public final class RuntimeFilter {
      * @param buildRows  build rows the filter was made from
      * @param range      min/max, or null (not an integer key, or an empty build)
      * @param inList     the keys of a small build, or null
-     * @param bitmap     the keys as a bitmap, or null
+     * @param bitset     the keys as an exact bitset over the range, or null
      * @param bloom      a Bloom filter over key hashes, or null
      */
     public RuntimeFilter(final boolean integerKey, final long buildRows, final MinMaxRange range, final InList inList,
-                         final ExactBitmap bitmap, final SplitBlockBloomFilter bloom) {
+                         final KeyBitset bitset, final SplitBlockBloomFilter bloom) {
         this.integerKey = integerKey;
         this.buildRows = buildRows;
         this.range = range;
         this.inList = inList;
-        this.bitmap = bitmap;
+        this.bitset = bitset;
         this.bloom = bloom;
     }
 
@@ -58,8 +61,9 @@ public final class RuntimeFilter {
         return inList;
     }
 
-    public ExactBitmap bitmap() {
-        return bitmap;
+    /** The exact bitset over the key range, or null. */
+    public KeyBitset bitset() {
+        return bitset;
     }
 
     public SplitBlockBloomFilter bloom() {
@@ -75,7 +79,7 @@ public final class RuntimeFilter {
         if (inList != null) {
             kinds.add(FilterKind.IN_LIST);
         }
-        if (bitmap != null) {
+        if (bitset != null) {
             kinds.add(FilterKind.BITMAP);
         }
         if (bloom != null) {
@@ -103,11 +107,11 @@ public final class RuntimeFilter {
         if (empty() || (range != null && !range.contains(value))) {
             return false;
         }
+        if (bitset != null) {
+            return bitset.contains(value);
+        }
         if (inList != null) {
             return inList.contains(value);
-        }
-        if (bitmap != null) {
-            return bitmap.contains(value);
         }
         return bloom == null || bloom.mightContain(FilterHash.ofLong(value));
     }
@@ -117,41 +121,41 @@ public final class RuntimeFilter {
         return !empty() && (bloom == null || bloom.mightContain(hash));
     }
 
-    /** Clears {@code keep[i]} for each of the first {@code n} integer keys that cannot match. */
-    public void retainValues(final long[] values, final int n, final boolean[] keep) {
+    /**
+     * Keeps, of the {@code count} rows listed in {@code rows}, those whose integer key may match, in order, at
+     * the front of {@code rows}; returns how many. The exact bitset, when there is one, answers alone (it holds
+     * the range); else the range, then the IN list or the Bloom filter.
+     */
+    public int retainValues(final long[] values, final int[] rows, final int count) {
         if (empty()) {
-            java.util.Arrays.fill(keep, 0, n, false);
-            return;
+            return 0;
         }
-        if (inList != null) {
-            inList.retain(values, n, keep);
-            return;
+        if (bitset != null) {
+            return bitset.retain(values, rows, count);
         }
+        int kept = count;
         if (range != null) {
             final long min = range.min();
-            final long max = range.max();
-            for (int i = 0; i < n; i++) {
-                keep[i] &= values[i] >= min && values[i] <= max;
+            final long span = range.max() - min;
+            kept = 0;
+            for (int j = 0; j < count; j++) {
+                final int row = rows[j];
+                rows[kept] = row;
+                kept += Long.compareUnsigned(values[row] - min, span) <= 0 ? 1 : 0;
             }
         }
-        if (bitmap != null) {
-            bitmap.retain(values, n, keep);
-        } else if (bloom != null) {
-            for (int i = 0; i < n; i++) {
-                keep[i] &= bloom.mightContain(FilterHash.ofLong(values[i]));
-            }
+        if (inList != null) {
+            return inList.retain(values, rows, kept);
         }
+        return bloom == null ? kept : bloom.retainValues(values, rows, kept);
     }
 
-    /** Clears {@code keep[i]} for each of the first {@code n} key hashes that cannot match. */
-    public void retainHashes(final long[] hashes, final int n, final boolean[] keep) {
+    /** As {@link #retainValues} for key hashes. */
+    public int retainHashes(final long[] hashes, final int[] rows, final int count) {
         if (empty()) {
-            java.util.Arrays.fill(keep, 0, n, false);
-            return;
+            return 0;
         }
-        if (bloom != null) {
-            bloom.retain(hashes, n, keep);
-        }
+        return bloom == null ? count : bloom.retain(hashes, rows, count);
     }
 
     @Override

@@ -11,7 +11,8 @@ package io.sluice.engine.filter;
  *                      {@value #DEFAULT_WAIT_MILLIS}); a filter arriving later applies from then on
  * @param inListMaxKeys distinct build keys up to which an integer key gets an {@link InList} (default
  *                      {@value #DEFAULT_IN_LIST_MAX_KEYS})
- * @param bitmapMaxBytes largest {@link ExactBitmap} kept; a larger one becomes a Bloom filter
+ * @param bitmapMaxBytes largest exact {@link KeyBitset} over an integer key's {@code [min, max]} probes test (default
+ *                      {@value #DEFAULT_BITMAP_MAX_BYTES}); keys further apart are tested by IN list or Bloom filter
  * @param bloomFpp      false-positive rate Bloom filters are sized for (default {@value #DEFAULT_BLOOM_FPP})
  * @param bloomMinBytes smallest Bloom filter
  * @param bloomMaxBytes largest Bloom filter (it must fit a control message to cross CNs)
@@ -26,8 +27,10 @@ public record RuntimeFilterConfig(RuntimeFilterMode mode, long waitMillis, int i
     public static final long DEFAULT_WAIT_MILLIS = 1000;
     /** Default largest IN list. */
     public static final int DEFAULT_IN_LIST_MAX_KEYS = 1024;
-    /** Default largest bitmap and Bloom filter: 256 KiB, well inside one control message. */
+    /** Default largest Bloom filter: 256 KiB, well inside one control message. */
     public static final int DEFAULT_MAX_BYTES = 256 * 1024;
+    /** Default largest exact bitset: 1 MiB, 8M key values (made on each CN, it never crosses CNs). */
+    public static final int DEFAULT_BITMAP_MAX_BYTES = 1 << 20;
     /** Default smallest Bloom filter. */
     public static final int DEFAULT_BLOOM_MIN_BYTES = 1024;
     /** Default false-positive rate of Bloom filters. */
@@ -66,7 +69,7 @@ public record RuntimeFilterConfig(RuntimeFilterMode mode, long waitMillis, int i
                 RuntimeFilterMode.parse(System.getProperty("sluice.runtimeFilters", "global")),
                 Long.getLong("sluice.runtimeFilter.waitMs", DEFAULT_WAIT_MILLIS),
                 Integer.getInteger("sluice.runtimeFilter.inListMaxKeys", DEFAULT_IN_LIST_MAX_KEYS),
-                DEFAULT_MAX_BYTES,
+                DEFAULT_BITMAP_MAX_BYTES,
                 Double.parseDouble(System.getProperty("sluice.runtimeFilter.bloomFpp", String.valueOf(DEFAULT_BLOOM_FPP))),
                 DEFAULT_BLOOM_MIN_BYTES,
                 Integer.getInteger("sluice.runtimeFilter.bloomMaxBytes", DEFAULT_MAX_BYTES),

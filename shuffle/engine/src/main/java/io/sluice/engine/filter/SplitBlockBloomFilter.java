@@ -98,11 +98,42 @@ public final class SplitBlockBloomFilter {
         return true;
     }
 
-    /** Clears {@code keep[i]} for each of the first {@code n} hashes the filter certainly lacks. */
-    public void retain(final long[] hashes, final int n, final boolean[] keep) {
-        for (int i = 0; i < n; i++) {
-            keep[i] &= mightContain(hashes[i]);
+    /** 1 when a key hash may have been added, else 0: every word tested, no branch. */
+    private long hit(final long hash) {
+        final long[] w = words;
+        final int base = ((int) (hash >>> 32) & blockMask) * LONGS_PER_BLOCK;
+        final int key = (int) hash;
+        final long m0 = (1L << ((key * 0x47b6137b) >>> 27)) | (1L << (((key * 0x44974d91) >>> 27) + 32));
+        final long m1 = (1L << ((key * 0x8824ad5b) >>> 27)) | (1L << (((key * 0xa2b7289d) >>> 27) + 32));
+        final long m2 = (1L << ((key * 0x705495c7) >>> 27)) | (1L << (((key * 0x2df1424b) >>> 27) + 32));
+        final long m3 = (1L << ((key * 0x9efc4947) >>> 27)) | (1L << (((key * 0x5c6bfb31) >>> 27) + 32));
+        final long missing = (~w[base] & m0) | (~w[base + 1] & m1) | (~w[base + 2] & m2) | (~w[base + 3] & m3);
+        return (missing - 1) >>> 63 & (~missing >>> 63);
+    }
+
+    /**
+     * Keeps, of the {@code count} rows listed in {@code rows}, those whose key hash the filter may hold, in
+     * order, at the front of {@code rows}; returns how many.
+     */
+    public int retain(final long[] hashes, final int[] rows, final int count) {
+        int kept = 0;
+        for (int j = 0; j < count; j++) {
+            final int row = rows[j];
+            rows[kept] = row;
+            kept += (int) hit(hashes[row]);
         }
+        return kept;
+    }
+
+    /** As {@link #retain(long[], int[], int)} for integer keys, each hashed by {@link FilterHash#ofLong}. */
+    public int retainValues(final long[] values, final int[] rows, final int count) {
+        int kept = 0;
+        for (int j = 0; j < count; j++) {
+            final int row = rows[j];
+            rows[kept] = row;
+            kept += (int) hit(FilterHash.ofLong(values[row]));
+        }
+        return kept;
     }
 
     /** Adds every key of a filter of the same size. */

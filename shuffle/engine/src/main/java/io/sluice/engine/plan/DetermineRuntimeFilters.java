@@ -108,11 +108,21 @@ final class DetermineRuntimeFilters {
                 best = s;
             }
         }
-        if (best == null) {
+        // A build that keeps every row of its table holds every key the table has: in the usual join of a foreign
+        // key to that table's key (lineitem to the whole of orders) its filter rejects nothing, and only costs.
+        if (best == null || keepsEveryRow(j.build())) {
             return null;
         }
         final boolean colocated = how.choice() == Distribution.COLOCATE && j.probe() == best;
         return new Target(id, j, best, byScan.get(best), columns.get(best), scope, colocated, how);
+    }
+
+    /** Whether a node passes on every row of the tables it reads: scans without filters, through projections. */
+    private static boolean keepsEveryRow(final PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.filter() == null && s.pruning().isEmpty();
+        }
+        return node instanceof PlanNode.Project p && keepsEveryRow(p.input());
     }
 
     /** A scan column a probe key's values come from unchanged. */

@@ -43,14 +43,6 @@ public interface ExchangeFactory {
     }
 
     /**
-     * Whether filters made of the partials of every CN (global ones, per-bucket ones whose scan reads every
-     * bucket's rows) can reach this CN's probe scans; where they cannot, they are not planned.
-     */
-    default boolean gathersRuntimeFilters() {
-        return true;
-    }
-
-    /**
      * The two ends of one exchange on one CN.
      *
      * @param streams whether the receiving pipeline consumes batches as they arrive, running while the

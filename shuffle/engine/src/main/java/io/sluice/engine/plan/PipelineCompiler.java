@@ -205,9 +205,6 @@ public final class PipelineCompiler {
             }
             final boolean perBucket = t.scope() == FilterScope.PER_BUCKET;
             final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
-            if (fromEveryCn && !exchanges.gathersRuntimeFilters()) {
-                continue;
-            }
             final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, t.probe(), t.scope(),
                     perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
             final int bloomBytes = t.scope() == FilterScope.GLOBAL

@@ -42,9 +42,7 @@ class RuntimeFilterPropertiesTest {
         final RuntimeFilterConfig config = new RuntimeFilterConfig(RuntimeFilterMode.GLOBAL, 0, inListMax, 1 << 20,
                 0.05, 64, 1 << 16, 16384, 0.1);
         final RuntimeFilter f = integerPartial(k, 1024).finish(config);
-        final boolean[] keep = new boolean[k.length];
-        Arrays.fill(keep, true);
-        f.retainValues(k, k.length, keep);
+        final boolean[] keep = passed(f, k);
         for (int i = 0; i < k.length; i++) {
             assertThat(keep[i]).as("key %d in %s", k[i], f).isTrue();
             assertThat(f.mayContainValue(k[i])).isTrue();
@@ -63,9 +61,7 @@ class RuntimeFilterPropertiesTest {
         assertThat(f.kinds()).contains(small ? FilterKind.IN_LIST : FilterKind.BITMAP).doesNotContain(FilterKind.BLOOM);
         final Set<Long> built = new HashSet<>(keys);
         final long[] p = array(probes);
-        final boolean[] keep = new boolean[p.length];
-        Arrays.fill(keep, true);
-        f.retainValues(p, p.length, keep);
+        final boolean[] keep = passed(f, p);
         for (int i = 0; i < p.length; i++) {
             assertThat(keep[i]).as("probe %d", p[i]).isEqualTo(built.contains(p[i]));
         }
@@ -77,12 +73,70 @@ class RuntimeFilterPropertiesTest {
         final SplitBlockBloomFilter bloom = new SplitBlockBloomFilter(1 << log2Bytes);
         final long[] h = array(hashes);
         bloom.insert(h, h.length);
-        final boolean[] keep = new boolean[h.length];
-        Arrays.fill(keep, true);
-        bloom.retain(h, h.length, keep);
-        for (int i = 0; i < h.length; i++) {
-            assertThat(keep[i]).isTrue();
+        assertThat(bloom.retain(h, identity(h.length), h.length)).isEqualTo(h.length);
+    }
+
+    @Property(tries = 200)
+    void aSelectionKeepsTheRowsEachKeyWouldPassAloneInOrder(
+            @ForAll @Size(min = 1, max = 1500) final List<@LongRange(min = -20, max = 3_000_000) Long> keys,
+            @ForAll @Size(max = 600) final List<@LongRange(min = -50, max = 3_000_050) Long> probes,
+            @ForAll @IntRange(min = 0, max = 2000) final int inListMax,
+            @ForAll @IntRange(min = 0, max = 1 << 19) final int bitmapMaxBytes) {
+        final RuntimeFilterConfig config = new RuntimeFilterConfig(RuntimeFilterMode.GLOBAL, 0, inListMax,
+                bitmapMaxBytes, 0.02, 64, 1 << 16, 16384, 0.1);
+        final RuntimeFilter f = integerPartial(array(keys), 1024).finish(config);
+        final long[] p = array(probes);
+        final int[] rows = new int[p.length];
+        int count = 0;
+        for (int i = 0; i < p.length; i += 2) {
+            rows[count++] = i;
         }
+        final int kept = f.retainValues(p, rows, count);
+        final List<Integer> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < p.length; i += 2) {
+            if (f.mayContainValue(p[i])) {
+                expected.add(i);
+            }
+        }
+        assertThat(Arrays.stream(rows, 0, kept).boxed().toList()).as("%s", f).isEqualTo(expected);
+        final SplitBlockBloomFilter bloom = new SplitBlockBloomFilter(256);
+        final long[] h = array(keys);
+        for (int i = 0; i < h.length; i++) {
+            h[i] = FilterHash.ofLong(h[i]);
+            bloom.insert(h[i]);
+        }
+        final int[] hashRows = identity(p.length);
+        final long[] ph = new long[p.length];
+        for (int i = 0; i < p.length; i++) {
+            ph[i] = FilterHash.ofLong(p[i]);
+        }
+        final int hashKept = bloom.retain(ph, hashRows, p.length);
+        final List<Integer> hashExpected = new java.util.ArrayList<>();
+        for (int i = 0; i < p.length; i++) {
+            if (bloom.mightContain(ph[i])) {
+                hashExpected.add(i);
+            }
+        }
+        assertThat(Arrays.stream(hashRows, 0, hashKept).boxed().toList()).isEqualTo(hashExpected);
+    }
+
+    /** Whether each value passes the filter, tested as one selection of every row. */
+    private static boolean[] passed(final RuntimeFilter f, final long[] values) {
+        final int[] rows = identity(values.length);
+        final int kept = f.retainValues(values, rows, values.length);
+        final boolean[] keep = new boolean[values.length];
+        for (int j = 0; j < kept; j++) {
+            keep[rows[j]] = true;
+        }
+        return keep;
+    }
+
+    private static int[] identity(final int n) {
+        final int[] rows = new int[n];
+        for (int i = 0; i < n; i++) {
+            rows[i] = i;
+        }
+        return rows;
     }
 
     @Property(tries = 100)
@@ -93,6 +147,7 @@ class RuntimeFilterPropertiesTest {
         for (final long key : k) {
             assertThat(f.mayContainValue(key)).as("key %d in %s", key, f).isTrue();
         }
+        assertThat(passed(f, k)).doesNotContain(false);
     }
 
     @Property(tries = 150)
@@ -144,8 +199,6 @@ class RuntimeFilterPropertiesTest {
         final RuntimeFilter f = FilterPartial.integerKey(1024).finish(CONFIG);
         assertThat(f.empty()).isTrue();
         assertThat(f.mayOverlap(Long.MIN_VALUE, Long.MAX_VALUE)).isFalse();
-        final boolean[] keep = {true, true};
-        f.retainValues(new long[] {1, 2}, 2, keep);
-        assertThat(keep).containsExactly(false, false);
+        assertThat(passed(f, new long[] {1, 2})).containsExactly(false, false);
     }
 }
