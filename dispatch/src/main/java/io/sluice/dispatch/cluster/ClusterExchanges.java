@@ -3,6 +3,7 @@ package io.sluice.dispatch.cluster;
 import io.sluice.dispatch.ComputeNode;
 import io.sluice.dispatch.Exchange;
 import io.sluice.dispatch.ExchangeSource;
+import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.expr.RowType;
 import io.sluice.engine.plan.ExchangeFactory;
 import io.sluice.engine.plan.PipelineCompiler;
@@ -32,9 +33,11 @@ final class ClusterExchanges implements ExchangeFactory {
     private final ShuffleOptions options;
     private final List<DispatchSink> sinks = new ArrayList<>();
     private final List<ExchangeSource> sources = new ArrayList<>();
+    private final RuntimeFilterRouter filterRouter;
 
     ClusterExchanges(final ComputeNode node, final long queryId, final int firstExchangeId, final Topology topology,
-            final ShuffleOptions options) {
+            final ShuffleOptions options, final RuntimeFilterRouter filterRouter) {
+        this.filterRouter = filterRouter;
         this.node = node;
         this.queryId = queryId;
         this.firstExchangeId = firstExchangeId;
@@ -45,6 +48,12 @@ final class ClusterExchanges implements ExchangeFactory {
     @Override
     public boolean distributed() {
         return true;
+    }
+
+    /** Partial runtime filters that need every CN's build go through the coordinator ({@link RuntimeFilterRouting}). */
+    @Override
+    public RuntimeFilterRouter runtimeFilterRouter() {
+        return filterRouter;
     }
 
     @Override

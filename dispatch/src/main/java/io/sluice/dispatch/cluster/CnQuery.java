@@ -6,6 +6,7 @@ import io.sluice.dispatch.Exchange;
 import io.sluice.dispatch.ExchangeCounters;
 import io.sluice.dispatch.SenderFailedException;
 import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Prepared;
@@ -15,6 +16,8 @@ import io.sluice.engine.exec.Cancellation;
 import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.QueryCancelledException;
+import io.sluice.engine.exec.RuntimeFilterHandle;
+import io.sluice.engine.filter.RuntimeFilterCodec;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.ShippedPlan;
@@ -41,6 +44,7 @@ final class CnQuery implements Runnable {
     private final CountDownLatch startSignal = new CountDownLatch(1);
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile boolean cancelled;
+    private volatile List<RuntimeFilterHandle> runtimeFilters = List.of();
 
     CnQuery(final CnServer server, final Prepare prepare, final long memberId) {
         this.server = server;
@@ -64,6 +68,31 @@ final class CnQuery implements Runnable {
         startSignal.countDown();
     }
 
+    /**
+     * The coordinator's runtime filter made of every CN's partials arrived (on the control thread): it goes to
+     * this CN's probe scans, or, dropped, releases them from waiting for it. One that does not decode fails
+     * the query.
+     */
+    void filterReady(final FilterReady ready) {
+        for (final RuntimeFilterHandle h : runtimeFilters) {
+            if (h.id() != ready.filterId()) {
+                continue;
+            }
+            if (ready.partials().length == 0) {
+                h.drop();
+                return;
+            }
+            try {
+                h.deliver(RuntimeFilterCodec.decode(ready.partials()));
+            } catch (final RuntimeException e) {
+                h.drop();
+                cancellation.cancel(new IllegalStateException("runtime filter " + ready.filterId() + " of query "
+                        + prepare.queryId() + " from the coordinator is unusable: " + e.getMessage(), e));
+            }
+            return;
+        }
+    }
+
     /** Waits up to {@code timeoutNs} for the query's thread to end. */
     void awaitEnd(final long timeoutNs) {
         try {
@@ -81,9 +110,12 @@ final class CnQuery implements Runnable {
             final Topology topology = new Topology(prepare.cnCount(), prepare.cores());
             final ComputeNode view = new ComputeNode(prepare.index(), channels(prepare.data()), server.dataPlane(),
                     cancellation);
-            exchanges = new ClusterExchanges(view, prepare.queryId(), 0, topology, shipped.config().shuffle());
+            exchanges = new ClusterExchanges(view, prepare.queryId(), 0, topology, shipped.config().shuffle(),
+                    new RuntimeFilterRouting(server::send, prepare.queryId(), memberId, prepare.index(),
+                            topology.cnCount(), server.maxMessageLength()));
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
                     prepare.index(), exchanges).compile(shipped.plan());
+            runtimeFilters = compiled.runtimeFilterHandles();
             server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
             awaitStart();
             final long startNs = System.nanoTime();
@@ -173,6 +205,6 @@ final class CnQuery implements Runnable {
             }
         }
         return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
-                list);
+                list, compiled.runtimeFilterStats());
     }
 }

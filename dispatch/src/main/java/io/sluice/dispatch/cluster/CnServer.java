@@ -9,6 +9,7 @@ import io.sluice.dispatch.control.ControlMessage.Cancel;
 import io.sluice.dispatch.control.ControlMessage.Challenge;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
@@ -356,6 +357,11 @@ public final class CnServer implements Agent, AutoCloseable {
             if (q != null) {
                 q.start();
             }
+        } else if (message instanceof FilterReady f) {
+            final CnQuery q = queries.get(f.queryId());
+            if (q != null) {
+                q.filterReady(f);
+            }
         } else if (message instanceof Cancel c) {
             final CnQuery q = queries.get(c.queryId());
             if (q != null) {
@@ -392,6 +398,11 @@ public final class CnServer implements Agent, AutoCloseable {
             }
             outbox.offer(message);
         }
+    }
+
+    /** The largest control message the coordinator's publication takes. */
+    int maxMessageLength() {
+        return toCoordinator.maxMessageLength();
     }
 
     /** The publication for result rows; set while a member. */

@@ -2,12 +2,15 @@ package io.sluice.dispatch.cluster;
 
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.RuntimeFilterStats;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One query as the coordinator runs it: the client that asked, the CNs it runs on by index, which of
- * them have prepared and finished, and the result rows CN 0 sent; then the answer, the stats of every
- * CN summed. Used by the coordinator's control loop only.
+ * them have prepared and finished, the runtime filters it gathers from them, and the result rows CN 0
+ * sent; then the answer, the stats of every CN summed. Used by the coordinator's control loop only.
  */
 final class CoordinatedQuery {
     enum Phase { PREPARING, RUNNING }
@@ -38,6 +41,7 @@ final class CoordinatedQuery {
     private int preparedCount;
     private int finishedCount;
     private ResultEnd resultEnd;
+    private final Map<Integer, RuntimeFilterGather> filters = new HashMap<>();
     /** A CN's failure that follows another CN's, kept while the coordinator waits for the first cause. */
     Failed secondary;
     long secondaryAtNs;
@@ -96,6 +100,15 @@ final class CoordinatedQuery {
         }
     }
 
+    /**
+     * Takes CN {@code index}'s partial runtime filters; returns the filter for every CN once all CNs' partials
+     * of it are in, else null.
+     */
+    byte[] filterPartials(final int index, final FilterPartials partials) {
+        return filters.computeIfAbsent(partials.filterId(), id -> new RuntimeFilterGather(id, cns.size()))
+                .add(index, partials);
+    }
+
     void result(final ResultBatch batch) {
         results.add(batch);
     }
@@ -122,6 +135,7 @@ final class CoordinatedQuery {
     QueryDone done(final long nowNs) {
         final Finished first = finished[0];
         final Map<Integer, QueryStats.ExchangeStats> exchanges = new LinkedHashMap<>();
+        final Map<Integer, RuntimeFilterStats> filters = new LinkedHashMap<>();
         long whole = 0;
         long split = 0;
         final List<CnUsage> usage = new ArrayList<>();
@@ -132,10 +146,14 @@ final class CoordinatedQuery {
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
                 exchanges.merge(e.id(), e, CoordinatedQuery::sum);
             }
+            for (final RuntimeFilterStats f : s.runtimeFilters()) {
+                filters.merge(f.id(), f, RuntimeFilterStats::plus);
+            }
             usage.add(new CnUsage(cns.get(i).name, finished[i].rssBytes()));
         }
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
-                TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()));
+                TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
+                new ArrayList<>(filters.values()));
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
     }
 

@@ -8,6 +8,8 @@ import io.sluice.dispatch.control.ControlMessage.Challenge;
 import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
@@ -341,6 +343,11 @@ public final class Coordinator implements Agent, AutoCloseable {
             } else if (q != null) {
                 fail(q, f);
             }
+        } else if (message instanceof FilterPartials f) {
+            final CoordinatedQuery q = queryOf(f.queryId(), f.memberId(), now);
+            if (q != null) {
+                filterPartials(q, f);
+            }
         } else if (message instanceof ResultBatch b) {
             final CoordinatedQuery q = queries.get(b.queryId());
             if (q != null) {
@@ -367,6 +374,25 @@ public final class Coordinator implements Agent, AutoCloseable {
         members.heard(memberId, now);
         final CoordinatedQuery q = queries.get(queryId);
         return q != null && q.indexOf(memberId) >= 0 ? q : null;
+    }
+
+    /** Gathers a CN's partial runtime filters; sends the filter to every CN of the query once all are in. */
+    private void filterPartials(final CoordinatedQuery q, final FilterPartials f) {
+        final byte[] ready;
+        try {
+            ready = q.filterPartials(q.indexOf(f.memberId()), f);
+        } catch (final RuntimeException e) {
+            fail(q, e.getClass().getSimpleName(), q.describe() + " failed: runtime filter " + f.filterId() + " of CN "
+                    + q.cns.get(q.indexOf(f.memberId())).name + " could not be merged: " + e.getMessage());
+            return;
+        }
+        if (ready != null) {
+            for (final Member m : q.cns) {
+                // A filter too large for one message is dropped for every CN alike, never sent to only some.
+                final boolean fits = ready.length <= m.peer.maxMessageLength() - RuntimeFilterRouting.HEADROOM_BYTES;
+                m.peer.send(new FilterReady(q.queryId, f.filterId(), fits ? ready : new byte[0]));
+            }
+        }
     }
 
     /** The queries a CN that left was in fail with why it left. */

@@ -4,6 +4,7 @@ import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.OperatorFactory;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.RuntimeFilterPlan;
 import io.sluice.engine.plan.FragmentType;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.StrategyConfig;
@@ -28,6 +29,12 @@ final class DistributedExplain {
                 .append(topology.bucketCount()).append(" buckets), strategy ").append(config.strategy()).append('\n');
         for (final Decision d : compiled.decisions()) {
             sb.append("  ").append(d).append('\n');
+        }
+        if (!compiled.runtimeFilters().isEmpty()) {
+            sb.append("Runtime filters (build key -> probe scan column, kinds, scope, where applied):\n");
+            for (final RuntimeFilterPlan f : compiled.runtimeFilters()) {
+                sb.append("  ").append(f).append('\n');
+            }
         }
         int fragment = 0;
         for (final Pipeline p : compiled.pipelines()) {

@@ -54,6 +54,11 @@ final class Peer implements AutoCloseable {
         }
     }
 
+    /** The largest message the publication takes. */
+    int maxMessageLength() {
+        return publisher.maxMessageLength();
+    }
+
     /** Messages waiting to go out. */
     int waiting() {
         return outbox.size();

@@ -22,13 +22,19 @@ import io.sluice.dispatch.control.ControlMessage.QueryProgress;
 import io.sluice.dispatch.control.ControlMessage.QueryRequest;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.ControlMessage.Reject;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.ControlMessage.Shutdown;
 import io.sluice.dispatch.control.ControlMessage.Start;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.plan.PlanCodec;
@@ -66,8 +72,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class ControlCodec {
     /** "SLCC" as a little-endian int. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
-    /** The protocol version this build speaks: 2 adds the trailer, first contact and client liveness. */
-    public static final short VERSION = 2;
+    /**
+     * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
+     * filter stats and the partial and merged runtime filters.
+     */
+    public static final short VERSION = 3;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -95,6 +104,8 @@ public final class ControlCodec {
     static final short FAILED = 15;
     static final short RESULT_BATCH = 16;
     static final short RESULT_END = 17;
+    static final short FILTER_PARTIALS = 18;
+    static final short FILTER_READY = 19;
     static final short QUERY_REQUEST = 20;
     static final short QUERY_ACCEPTED = 21;
     static final short QUERY_PROGRESS = 22;
@@ -181,6 +192,10 @@ public final class ControlCodec {
             return FINISHED;
         } else if (m instanceof Failed) {
             return FAILED;
+        } else if (m instanceof FilterPartials) {
+            return FILTER_PARTIALS;
+        } else if (m instanceof FilterReady) {
+            return FILTER_READY;
         } else if (m instanceof ResultBatch) {
             return RESULT_BATCH;
         } else if (m instanceof ResultEnd) {
@@ -285,6 +300,17 @@ public final class ControlCodec {
             out.writeString(f.errorType());
             out.writeString(f.message());
             out.writeBoolean(f.secondary());
+        } else if (m instanceof FilterPartials f) {
+            out.writeLong(f.queryId());
+            out.writeLong(f.memberId());
+            out.writeInt(f.index());
+            out.writeInt(f.filterId());
+            out.writeBoolean(f.merge());
+            out.writeBytes(f.partials());
+        } else if (m instanceof FilterReady f) {
+            out.writeLong(f.queryId());
+            out.writeInt(f.filterId());
+            out.writeBytes(f.partials());
         } else if (m instanceof ResultBatch b) {
             out.writeLong(b.queryId());
             out.writeInt(b.sequence());
@@ -410,6 +436,24 @@ public final class ControlCodec {
             for (final long rows : e.bucketRows()) {
                 out.writeLong(rows);
             }
+        }
+        out.writeInt(s.runtimeFilters().size());
+        for (final RuntimeFilterStats f : s.runtimeFilters()) {
+            out.writeInt(f.id());
+            writeStrings(f.build());
+            writeStrings(f.probe());
+            final List<String> kinds = new ArrayList<>();
+            for (final FilterKind k : f.kinds()) {
+                kinds.add(k.label());
+            }
+            writeStrings(kinds);
+            out.writeString(f.scope().label());
+            out.writeLong(f.buildRows());
+            out.writeLong(f.probeRowsIn());
+            out.writeLong(f.probeRowsOut());
+            out.writeLong(f.blocksSkipped());
+            out.writeLong(f.waitMillis());
+            out.writeString(f.state().label());
         }
     }
 
@@ -564,6 +608,13 @@ public final class ControlCodec {
                 return new Failed(in.readLong("failed.queryId"), in.readLong("failed.memberId"),
                         in.readInt("failed.index"), in.readString("failed.errorType"), in.readString("failed.message"),
                         in.readBoolean("failed.secondary"));
+            case FILTER_PARTIALS:
+                return new FilterPartials(in.readLong("filterPartials.queryId"), in.readLong("filterPartials.memberId"),
+                        in.readInt("filterPartials.index"), in.readInt("filterPartials.filterId"),
+                        in.readBoolean("filterPartials.merge"), in.readBytes("filterPartials.partials"));
+            case FILTER_READY:
+                return new FilterReady(in.readLong("filterReady.queryId"), in.readInt("filterReady.filterId"),
+                        in.readBytes("filterReady.partials"));
             case RESULT_BATCH:
                 return new ResultBatch(in.readLong("resultBatch.queryId"), in.readInt("resultBatch.sequence"),
                         in.readBytes("resultBatch.block"));
@@ -700,7 +751,33 @@ public final class ControlCodec {
             exchanges.add(new QueryStats.ExchangeStats(id, mode, keys, rowsRemote, bytesRemote, rowsLocal, bytesLocal,
                     bucketRows));
         }
-        return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges);
+        final int f = in.readCount(field + ".runtimeFilters", 4 + 4 * 3 + MIN_STRING * 2 + 5 * 8);
+        final List<RuntimeFilterStats> filters = new ArrayList<>(f);
+        for (int i = 0; i < f; i++) {
+            final String p = field + ".runtimeFilters[" + i + "]";
+            final int filterAt = in.position();
+            final int id = in.readInt(p + ".id");
+            final List<String> build = readStrings(p + ".build");
+            final List<String> probe = readStrings(p + ".probe");
+            final List<String> kindLabels = readStrings(p + ".kinds");
+            final String scopeLabel = in.readString(p + ".scope");
+            final long buildRows = in.readLong(p + ".buildRows");
+            final long rowsIn = in.readLong(p + ".probeRowsIn");
+            final long rowsOut = in.readLong(p + ".probeRowsOut");
+            final long skipped = in.readLong(p + ".blocksSkipped");
+            final long waitMillis = in.readLong(p + ".waitMillis");
+            final String stateLabel = in.readString(p + ".state");
+            filters.add(build(p, filterAt, () -> {
+                final List<FilterKind> kinds = new ArrayList<>();
+                for (final String k : kindLabels) {
+                    kinds.add(FilterKind.valueOf(k.toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+                }
+                return new RuntimeFilterStats(id, build, probe, kinds,
+                        FilterScope.valueOf(scopeLabel.toUpperCase(java.util.Locale.ROOT).replace('-', '_')), buildRows,
+                        rowsIn, rowsOut, skipped, waitMillis, RuntimeFilterState.ofLabel(stateLabel));
+            }));
+        }
+        return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters);
     }
 
     /** Builds a record, turning a rule it refuses into a WireFormatException naming the field. */

@@ -148,6 +148,29 @@ public sealed interface ControlMessage {
             implements ControlMessage {
     }
 
+    /**
+     * A CN's partial runtime filters of one filter of a query, made by its join builds, for a filter whose probe
+     * scans need every CN's build (global, or per bucket before a range shuffle): the coordinator merges or
+     * collects those of every CN and answers with one {@link FilterReady} to each.
+     *
+     * @param filterId the filter's number within the query
+     * @param merge    whether the coordinator merges every partial into one (global) or keeps them by bucket
+     * @param partials the partials by bucket in {@link io.sluice.engine.filter.RuntimeFilterCodec}'s form; empty when
+     *                 they did not fit a message, and the filter is then dropped on every CN
+     */
+    record FilterPartials(long queryId, long memberId, int index, int filterId, boolean merge, byte[] partials)
+            implements ControlMessage {
+    }
+
+    /**
+     * The runtime filter made of every CN's partials, for each CN's probe scans.
+     *
+     * @param partials the merged partial (global) or the partials by bucket, in
+     *                 {@link io.sluice.engine.filter.RuntimeFilterCodec}'s form; empty when the filter is dropped
+     */
+    record FilterReady(long queryId, int filterId, byte[] partials) implements ControlMessage {
+    }
+
     /** Result rows of a query, one batch in the block layout. */
     record ResultBatch(long queryId, int sequence, byte[] block) implements ControlMessage {
     }

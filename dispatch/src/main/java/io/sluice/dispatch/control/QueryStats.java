@@ -1,5 +1,6 @@
 package io.sluice.dispatch.control;
 
+import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.shuffle.Topology;
 import java.util.List;
 
@@ -17,11 +18,28 @@ import java.util.List;
  *                         colocated scans read whole into their bucket
  * @param splitBatches     batches the shuffle operators split row by row
  * @param exchanges        each exchange
+ * @param runtimeFilters   each runtime filter, summed over the CNs
  */
 public record QueryStats(String query, String strategy, Topology topology, long wallMillis, long wholeBlockRoutes,
-        long splitBatches, List<ExchangeStats> exchanges) {
+        long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters) {
     public QueryStats {
         exchanges = List.copyOf(exchanges);
+        runtimeFilters = List.copyOf(runtimeFilters);
+    }
+
+    /** Probe rows runtime filters tested, summed over the filters. */
+    public long filterRowsIn() {
+        return runtimeFilters.stream().mapToLong(RuntimeFilterStats::probeRowsIn).sum();
+    }
+
+    /** Probe rows runtime filters removed. */
+    public long filterRowsRemoved() {
+        return runtimeFilters.stream().mapToLong(f -> f.probeRowsIn() - f.probeRowsOut()).sum();
+    }
+
+    /** Probe blocks runtime filters skipped unread. */
+    public long filterBlocksSkipped() {
+        return runtimeFilters.stream().mapToLong(RuntimeFilterStats::blocksSkipped).sum();
     }
 
     /**

@@ -12,6 +12,8 @@ import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
+import io.sluice.dispatch.control.ControlMessage.FilterPartials;
+import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
@@ -33,6 +35,12 @@ import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.RuntimeFilterStats;
+import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.FilterPartial;
+import io.sluice.engine.filter.RuntimeFilterCodec;
+import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.wire.WireFormatException;
@@ -61,10 +69,20 @@ class ControlCodecTest {
     private static final QueryStats STATS = new QueryStats("q18", "colocate", new Topology(3, 2), 123, 40, 2,
             List.of(new QueryStats.ExchangeStats(0, "TO_OWNER", List.of("l_orderkey"), 10, 1000, 20, 2000,
                     new long[] {1, 2, 3, 4, 5, 6}), new QueryStats.ExchangeStats(1, "GATHER", List.of(), 0, 0, 5, 50,
-                    new long[] {5, 0, 0, 0, 0, 0})));
+                    new long[] {5, 0, 0, 0, 0, 0})),
+            List.of(new RuntimeFilterStats(0, List.of("o_orderkey"), List.of("l_orderkey"),
+                    List.of(FilterKind.MIN_MAX, FilterKind.BITMAP), FilterScope.PER_BUCKET, 1500, 6000, 300, 7, 2,
+                    RuntimeFilterState.APPLIED)));
     private static final List<Decision> DECISIONS = List.of(
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));
+
+    /** Two buckets' partial runtime filters of an integer key in their wire form, one bucket without any. */
+    private static byte[] partials() {
+        final FilterPartial p = FilterPartial.integerKey(1024);
+        p.addValues(new long[] {3, 17, 4_000_000}, 3);
+        return RuntimeFilterCodec.encode(new FilterPartial[] {p, null});
+    }
 
     /** One message of every type, with every optional field both set and not set somewhere. */
     static List<ControlMessage> everyMessage() {
@@ -87,6 +105,10 @@ class ControlCodecTest {
                 new Failed(5, 4, 2, "SenderFailedException", "heard an error from CN 1", true),
                 new ResultBatch(5, 0, new byte[] {9, 8, 7, 6}),
                 new ResultEnd(5, 1, 4096),
+                new FilterPartials(5, 3, 1, 2, true, partials()),
+                new FilterPartials(5, 4, 2, 0, false, new byte[0]),
+                new FilterReady(5, 2, partials()),
+                new FilterReady(5, 0, new byte[0]),
                 new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}, 0),
                 new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5, 6}, 30_000),
                 new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),

@@ -11,10 +11,11 @@ import java.util.Locale;
 public final class BenchCsv {
     /** The header's columns, in order. */
     public static final List<String> COLUMNS = List.of("query", "cluster", "topology", "cn", "cores_per_cn", "strategy",
-            "runs",
+            "runtime_filters", "runs",
             "warmup", "median_ms", "min_ms", "max_ms", "p50_ms", "p90_ms", "p99_ms", "duckdb_median_ms",
             "duckdb_min_ms", "duckdb_max_ms", "ratio_to_duckdb", "rows_remote", "bytes_remote", "rows_local",
             "bytes_local", "whole_block_routes", "split_batches", "whole_block_ratio", "bytes_remote_vs_shuffle_hash",
+            "filter_rows_in", "filter_rows_removed", "filter_blocks_skipped",
             "peak_heap_bytes", "cn_peak_rss_bytes", "decisions", "answer", "detail");
 
     private BenchCsv() {
@@ -29,7 +30,7 @@ public final class BenchCsv {
             final boolean ran = s != null;
             final String[] fields = {
                 c.query(), c.cluster().cliName(), c.topology().toString(), Integer.toString(c.topology().cnCount()),
-                Integer.toString(c.topology().coresPerCn()), c.strategy().cliName(),
+                Integer.toString(c.topology().coresPerCn()), c.strategy().cliName(), c.runtimeFilters().cliName(),
                 Integer.toString(report.spec().runs()), Integer.toString(report.spec().warmup()),
                 ran ? ms(s.medianMs()) : "", ran ? ms(s.minMs()) : "", ran ? ms(s.maxMs()) : "",
                 ran ? ms(s.p50Ms()) : "", ran ? ms(s.p90Ms()) : "", ran ? ms(s.p99Ms()) : "",
@@ -39,6 +40,8 @@ public final class BenchCsv {
                 ran ? Long.toString(c.rowsLocal()) : "", ran ? Long.toString(c.bytesLocal()) : "",
                 ran ? Long.toString(c.wholeBlockRoutes()) : "", ran ? Long.toString(c.splitBatches()) : "",
                 ratio(c.wholeBlockRatio()), ratio(report.bytesVsShuffleHash(c)),
+                ran ? Long.toString(c.filterRowsIn()) : "", ran ? Long.toString(c.filterRowsRemoved()) : "",
+                ran ? Long.toString(c.filterBlocksSkipped()) : "",
                 ran && c.peakHeapBytes() >= 0 ? Long.toString(c.peakHeapBytes()) : "",
                 ran && c.cnPeakRssBytes() >= 0 ? Long.toString(c.cnPeakRssBytes()) : "", c.decisions(), c.answer().name(),
                 c.detail(),

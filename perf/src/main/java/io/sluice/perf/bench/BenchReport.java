@@ -1,5 +1,6 @@
 package io.sluice.perf.bench;
 
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.shuffle.Topology;
 import java.math.BigDecimal;
@@ -12,7 +13,7 @@ import java.util.List;
  * how it ran. The derived numbers every report shows the same way live here.
  *
  * @param spec        what was measured
- * @param cells       one result per (query, cluster, topology, strategy), in that order
+ * @param cells       one result per (query, cluster, topology, strategy, runtime filter mode), in that order
  * @param startedAt   when the run started, ISO-8601 in UTC
  * @param machine     processors, Java version and maximum heap, in words
  * @param wallSeconds wall time of the whole run, data generation and DuckDB loading included
@@ -38,12 +39,18 @@ public record BenchReport(BenchSpec spec, List<CellResult> cells, String started
         return failed;
     }
 
-    /** The cell of a query, cluster, topology and strategy, or null. */
+    /** The cell of a query, cluster, topology and strategy under the spec's first runtime filter mode, or null. */
     public CellResult cell(final String query, final ClusterKind cluster, final Topology topology,
                            final Strategy strategy) {
+        return cell(query, cluster, topology, strategy, spec.runtimeFilterModes().get(0));
+    }
+
+    /** The cell of a query, cluster, topology, strategy and runtime filter mode, or null. */
+    public CellResult cell(final String query, final ClusterKind cluster, final Topology topology,
+                           final Strategy strategy, final RuntimeFilterMode mode) {
         for (final CellResult c : cells) {
             if (c.query().equals(query) && c.cluster() == cluster && c.topology().equals(topology)
-                    && c.strategy() == strategy) {
+                    && c.strategy() == strategy && c.runtimeFilters() == mode) {
                 return c;
             }
         }
@@ -64,7 +71,8 @@ public record BenchReport(BenchSpec spec, List<CellResult> cells, String started
      * and topology; NaN when shuffle-hash was not run, failed, or moved nothing.
      */
     public double bytesVsShuffleHash(final CellResult cell) {
-        final CellResult hash = cell(cell.query(), cell.cluster(), cell.topology(), Strategy.SHUFFLE_HASH);
+        final CellResult hash = cell(cell.query(), cell.cluster(), cell.topology(), Strategy.SHUFFLE_HASH,
+                cell.runtimeFilters());
         if (hash == null || hash.answer() == CellResult.Answer.ERROR || hash.bytesRemote() == 0
                 || cell.answer() == CellResult.Answer.ERROR) {
             return Double.NaN;

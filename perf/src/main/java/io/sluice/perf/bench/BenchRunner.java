@@ -4,6 +4,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
@@ -33,8 +34,8 @@ import org.agrona.CloseHelper;
  *
  * <p>So that no engine or strategy carries the JVM's warm-up or always runs in another's wake:
  * before the first timed run every query runs once under every strategy (and in DuckDB), untimed;
- * then, per topology and query, the contestants (DuckDB and each cluster kind x strategy) take
- * turns: each round runs every contestant once, in an order that turns by one place from round to
+ * then, per topology and query, the contestants (DuckDB and each cluster kind x strategy x runtime
+ * filter mode) take turns: each round runs every contestant once, in an order that turns by one place from round to
  * round, warm-up rounds first. Each run is timed from the call to the materialized result, as
  * DuckDB's are from the SQL to the last cell read; CNs in this JVM start each timed run after a GC,
  * so that one run's garbage does not land on the next. Every answer, warm-up ones included, is
@@ -46,11 +47,19 @@ public final class BenchRunner {
     private final Store store;
     private final BenchSpec spec;
     private final BenchProgress progress;
+    private final StrategyConfig config;
 
     public BenchRunner(final Store store, final BenchSpec spec, final BenchProgress progress) {
+        this(store, spec, progress, StrategyConfig.defaults());
+    }
+
+    /** A run whose cells use {@code config} (its runtime filters, thresholds) with each cell's strategy. */
+    public BenchRunner(final Store store, final BenchSpec spec, final BenchProgress progress,
+                       final StrategyConfig config) {
         this.store = store;
         this.spec = spec;
         this.progress = progress;
+        this.config = config;
     }
 
     /** Every run the benchmark makes, for the progress display. */
@@ -58,7 +67,8 @@ public final class BenchRunner {
         final long perCell = spec.runs() + spec.warmup();
         final long queries = spec.queries().size();
         final long duck = spec.vsDuckDb() ? queries * spec.topologies().size() * (perCell + 1) : 0;
-        final long contestants = (long) spec.clusters().size() * spec.strategies().size() + (spec.vsDuckDb() ? 1 : 0);
+        final long contestants = (long) spec.clusters().size() * spec.strategies().size()
+                * spec.runtimeFilterModes().size() + (spec.vsDuckDb() ? 1 : 0);
         final long jvmWarmUp = spec.warmup() == 0 ? 0 : queries * contestants;
         return spec.cellCount() * perCell + duck + jvmWarmUp;
     }
@@ -108,7 +118,8 @@ public final class BenchRunner {
         cells.sort(Comparator.comparingInt((CellResult c) -> indexOfQuery(c.query()))
                 .thenComparingInt(c -> spec.clusters().indexOf(c.cluster()))
                 .thenComparingInt(c -> spec.topologies().indexOf(c.topology()))
-                .thenComparingInt(c -> spec.strategies().indexOf(c.strategy())));
+                .thenComparingInt(c -> spec.strategies().indexOf(c.strategy()))
+                .thenComparingInt(c -> spec.runtimeFilterModes().indexOf(c.runtimeFilters())));
         return cells;
     }
 
@@ -124,13 +135,15 @@ public final class BenchRunner {
             }
             for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
                 for (final Strategy strategy : spec.strategies()) {
-                    progress.cell(label(query, e.getKey(), topology, strategy) + " (warm-up)");
-                    try {
-                        e.getValue().execute(query.name(), query.plan(), StrategyConfig.defaults().withStrategy(strategy));
-                    } catch (final RuntimeException failed) {
-                        // The cell's own runs report it.
+                    for (final RuntimeFilterMode mode : spec.runtimeFilterModes()) {
+                        progress.cell(label(query, e.getKey(), topology, strategy, mode) + " (warm-up)");
+                        try {
+                            e.getValue().execute(query.name(), query.plan(), config(strategy, mode));
+                        } catch (final RuntimeException failed) {
+                            // The cell's own runs report it.
+                        }
+                        progress.run();
                     }
-                    progress.run();
                 }
             }
         }
@@ -148,13 +161,15 @@ public final class BenchRunner {
             progress.cell(label + " (reference answer)");
             expected = ReferenceAnswer.fetch(duck, query.sql());
             progress.run();
-            duckRuns = new CellRuns(null, null, null, label, spec.runs());
+            duckRuns = new CellRuns(null, null, null, null, label, spec.runs());
             contestants.add(duckRuns);
         }
         for (final Map.Entry<ClusterKind, Session> e : sessions.entrySet()) {
             for (final Strategy strategy : spec.strategies()) {
-                contestants.add(new CellRuns(e.getKey(), e.getValue(), strategy,
-                        label(query, e.getKey(), topology, strategy), spec.runs()));
+                for (final RuntimeFilterMode mode : spec.runtimeFilterModes()) {
+                    contestants.add(new CellRuns(e.getKey(), e.getValue(), strategy, mode,
+                            label(query, e.getKey(), topology, strategy, mode), spec.runs()));
+                }
             }
         }
         final int n = contestants.size();
@@ -189,12 +204,12 @@ public final class BenchRunner {
 
     private void runSluice(final CellRuns c, final Query query, final boolean timed, final int round,
                            final ReferenceAnswer expected, final Map<String, ReferenceAnswer> references) {
-        final StrategyConfig config = StrategyConfig.defaults().withStrategy(c.strategy);
+        final StrategyConfig cellConfig = config(c.strategy, c.mode);
         final HeapSampler sampler = timed && c.cluster == ClusterKind.EMBEDDED ? HeapSampler.start() : null;
         final Session.Execution execution;
         try {
             final long start = System.nanoTime();
-            execution = c.session.execute(query.name(), query.plan(), config);
+            execution = c.session.execute(query.name(), query.plan(), cellConfig);
             if (timed) {
                 c.timed(System.nanoTime() - start);
             }
@@ -218,26 +233,33 @@ public final class BenchRunner {
     private static CellResult result(final CellRuns c, final Query query, final Topology topology,
                                      final Timings duckTimings) {
         if (c.error != null) {
-            return new CellResult(query.name(), c.cluster, topology, c.strategy, null, duckTimings, 0, 0, 0, 0, 0, 0, 0,
-                    -1, "", CellResult.Answer.ERROR, c.error);
+            return new CellResult(query.name(), c.cluster, topology, c.strategy, c.mode, null, duckTimings, 0, 0, 0, 0,
+                    0, 0, 0, 0, 0, 0, -1, "", CellResult.Answer.ERROR, c.error);
         }
         final QueryStats stats = c.last.stats();
         long cnRss = -1;
         for (final CnUsage u : c.last.usage()) {
             cnRss = Math.max(cnRss, u.rssBytes());
         }
-        return new CellResult(query.name(), c.cluster, topology, c.strategy, c.timings(), duckTimings,
+        return new CellResult(query.name(), c.cluster, topology, c.strategy, c.mode, c.timings(), duckTimings,
                 stats.rowsRemote(), stats.bytesRemote(), stats.rowsLocal(), stats.bytesLocal(),
-                stats.wholeBlockRoutes(), stats.splitBatches(),
+                stats.wholeBlockRoutes(), stats.splitBatches(), stats.filterRowsIn(), stats.filterRowsRemoved(),
+                stats.filterBlocksSkipped(),
                 c.cluster == ClusterKind.EMBEDDED ? Math.max(0, c.peakHeapBytes) : -1, cnRss,
                 decisions(c.last.decisions()),
                 c.mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH,
                 c.mismatch == null ? "" : c.mismatch);
     }
 
-    private static String label(final Query query, final ClusterKind cluster, final Topology topology,
-                                final Strategy strategy) {
-        return CellResult.label(query.name(), cluster, topology, strategy);
+    private String label(final Query query, final ClusterKind cluster, final Topology topology,
+                         final Strategy strategy, final RuntimeFilterMode mode) {
+        return CellResult.label(query.name(), cluster, topology, strategy)
+                + (spec.comparesRuntimeFilters() ? " filters=" + mode.cliName() : "");
+    }
+
+    /** The configuration of one contestant's runs. */
+    private StrategyConfig config(final Strategy strategy, final RuntimeFilterMode mode) {
+        return config.withStrategy(strategy).withRuntimeFilters(mode);
     }
 
     /** A coordinator here and as many CN processes, with as many cores, as the largest topology asks for. */

@@ -1,6 +1,8 @@
 package io.sluice.perf.bench;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.filter.RuntimeFilterConfig;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
@@ -28,10 +30,12 @@ import java.util.Set;
  * @param vsDuckDb    whether DuckDB runs each query on each topology's total cores, timed the same way
  * @param network     how embedded CNs reach each other: one media driver and aeron:ipc, or a driver per CN and aeron:udp
  * @param clusters    where the CNs run: in this JVM, as processes, or both side by side in one run
+ * @param runtimeFilterModes runtime filter modes each (query, topology, strategy) runs under, one after the other,
+ *                    in the order given; the per-strategy tables and charts show the first, a comparison table all
  */
 public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> topologies,
                         List<Strategy> strategies, int runs, int warmup, boolean vsDuckDb, Session.Network network,
-                        List<ClusterKind> clusters) {
+                        List<ClusterKind> clusters, List<RuntimeFilterMode> runtimeFilterModes) {
     /** The queries of a default run: every registered TPC-H query and workload. */
     public static final String DEFAULT_QUERIES = "all";
     /** The cluster shapes of a default run. */
@@ -46,13 +50,16 @@ public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> 
         if (warmup < 0) {
             throw new IllegalArgumentException("--warmup must be 0 or more, got " + warmup);
         }
-        if (queries.isEmpty() || topologies.isEmpty() || strategies.isEmpty() || clusters.isEmpty()) {
-            throw new IllegalArgumentException("a benchmark needs at least one query, topology, strategy and cluster");
+        if (queries.isEmpty() || topologies.isEmpty() || strategies.isEmpty() || clusters.isEmpty()
+                || runtimeFilterModes.isEmpty()) {
+            throw new IllegalArgumentException("a benchmark needs at least one query, topology, strategy, cluster and"
+                    + " runtime filter mode");
         }
         queries = List.copyOf(queries);
         topologies = List.copyOf(topologies);
         strategies = List.copyOf(strategies);
         clusters = List.copyOf(new LinkedHashSet<>(clusters));
+        runtimeFilterModes = List.copyOf(new LinkedHashSet<>(runtimeFilterModes));
     }
 
     /** A spec of CNs in this JVM only. */
@@ -60,12 +67,17 @@ public record BenchSpec(double scaleFactor, List<Query> queries, List<Topology> 
                      final List<Strategy> strategies, final int runs, final int warmup, final boolean vsDuckDb,
                      final Session.Network network) {
         this(scaleFactor, queries, topologies, strategies, runs, warmup, vsDuckDb, network,
-                List.of(ClusterKind.EMBEDDED));
+                List.of(ClusterKind.EMBEDDED), List.of(RuntimeFilterConfig.defaults().mode()));
     }
 
-    /** Number of (query, cluster, topology, strategy) cells. */
+    /** Number of (query, cluster, topology, strategy, runtime filter mode) cells. */
     public int cellCount() {
-        return queries.size() * clusters.size() * topologies.size() * strategies.size();
+        return queries.size() * clusters.size() * topologies.size() * strategies.size() * runtimeFilterModes.size();
+    }
+
+    /** Whether cells run under several runtime filter modes (their labels and reports then name the mode). */
+    public boolean comparesRuntimeFilters() {
+        return runtimeFilterModes.size() > 1;
     }
 
     /** Parses {@code embedded}, {@code processes} or both ({@code embedded,processes}). */

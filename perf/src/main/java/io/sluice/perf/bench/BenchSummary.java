@@ -1,6 +1,8 @@
 package io.sluice.perf.bench;
 
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
+import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +51,13 @@ public final class BenchSummary {
                 bytesPivot(report, k, t, sb);
             }
         }
+        if (spec.comparesRuntimeFilters()) {
+            for (final ClusterKind k : spec.clusters()) {
+                for (final Topology t : spec.topologies()) {
+                    runtimeFilterComparison(report, k, t, sb);
+                }
+            }
+        }
         return sb.toString();
     }
 
@@ -73,7 +82,8 @@ public final class BenchSummary {
         sb.append("**ANSWERS DIFFER OR QUERIES FAILED in ").append(failures.size()).append(" of ")
                 .append(report.cells().size()).append(" cells** (reference: ").append(reference).append("):\n\n");
         for (final CellResult c : failures) {
-            sb.append("- **").append(c.answer()).append("** ").append(c.label()).append(": ")
+            sb.append("- **").append(c.answer()).append("** ").append(c.label(report.spec().comparesRuntimeFilters()))
+                    .append(": ")
                     .append(escape(c.detail())).append('\n');
         }
         sb.append('\n');
@@ -167,18 +177,68 @@ public final class BenchSummary {
         sb.append('\n');
     }
 
+    /**
+     * Per query and strategy, the median (min-max) under each runtime filter mode, each later mode's median over
+     * the first's, and what the filters did: probe rows removed, blocks skipped, MiB across CNs.
+     */
+    private static void runtimeFilterComparison(final BenchReport report, final ClusterKind cluster,
+                                                final Topology topology, final StringBuilder sb) {
+        final BenchSpec spec = report.spec();
+        final List<RuntimeFilterMode> modes = spec.runtimeFilterModes();
+        final RuntimeFilterMode first = modes.get(0);
+        sb.append("## Runtime filters on ").append(report.shapeName(cluster, topology))
+                .append(": median ms (min-max), ratio to ").append(first.cliName()).append("\n\n| query | strategy |");
+        for (final RuntimeFilterMode m : modes) {
+            sb.append(' ').append(m.cliName()).append(" |");
+        }
+        for (final RuntimeFilterMode m : modes.subList(1, modes.size())) {
+            sb.append(' ').append(m.cliName()).append(" / ").append(first.cliName()).append(" |");
+        }
+        sb.append(" rows removed | blocks skipped | MiB across CNs |\n|---|---|")
+                .append("---:|".repeat(2 * modes.size() - 1)).append("---:|---:|---:|\n");
+        for (final Query q : spec.queries()) {
+            for (final Strategy s : spec.strategies()) {
+                final CellResult base = report.cell(q.name(), cluster, topology, s, first);
+                sb.append("| ").append(q.name()).append(" | ").append(s.cliName()).append(" |");
+                final List<String> removed = new ArrayList<>();
+                final List<String> skipped = new ArrayList<>();
+                final List<String> moved = new ArrayList<>();
+                for (final RuntimeFilterMode m : modes) {
+                    final CellResult c = report.cell(q.name(), cluster, topology, s, m);
+                    final boolean ran = c != null && c.sluice() != null;
+                    sb.append(' ').append(ran ? ms(c.sluice().medianMs()) + " (" + ms(c.sluice().minMs()) + "-"
+                            + ms(c.sluice().maxMs()) + ")" : "-").append(" |");
+                    removed.add(ran ? Long.toString(c.filterRowsRemoved()) : "-");
+                    skipped.add(ran ? Long.toString(c.filterBlocksSkipped()) : "-");
+                    moved.add(ran ? mib(c.bytesRemote()) : "-");
+                }
+                for (final RuntimeFilterMode m : modes.subList(1, modes.size())) {
+                    final CellResult c = report.cell(q.name(), cluster, topology, s, m);
+                    final boolean both = base != null && base.sluice() != null && c != null && c.sluice() != null;
+                    sb.append(' ').append(both ? ratio(c.sluice().medianMs() / base.sluice().medianMs()) : "-")
+                            .append(" |");
+                }
+                sb.append(' ').append(String.join(" / ", removed)).append(" | ").append(String.join(" / ", skipped))
+                        .append(" | ").append(String.join(" / ", moved)).append(" |\n");
+            }
+        }
+        sb.append('\n');
+    }
+
     private static void allCells(final BenchReport report, final StringBuilder sb) {
         sb.append("## Every cell\n\n");
         sb.append("| query | topology | strategy | median ms | min | max | p90 | p99 | DuckDB ms | vs DuckDB"
-                + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes | peak heap MiB"
-                + " | CN peak RSS MiB | plan | answer |\n");
-        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+                + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes"
+                + " | rows filtered | blocks skipped | peak heap MiB | CN peak RSS MiB | plan | answer |\n");
+        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (final CellResult c : report.cells()) {
             final Timings s = c.sluice();
             final boolean ran = s != null;
             sb.append("| ").append(c.query()).append(" | ").append(report.shapeName(c.cluster(), c.topology()))
                     .append(" | ")
-                    .append(c.strategy().cliName()).append(" | ")
+                    .append(c.strategy().cliName())
+                    .append(report.spec().comparesRuntimeFilters() ? ", filters " + c.runtimeFilters().cliName() : "")
+                    .append(" | ")
                     .append(ran ? ms(s.medianMs()) : "-").append(" | ")
                     .append(ran ? ms(s.minMs()) : "-").append(" | ")
                     .append(ran ? ms(s.maxMs()) : "-").append(" | ")
@@ -190,6 +250,8 @@ public final class BenchSummary {
                     .append(ran ? mib(c.bytesRemote()) : "-").append(" | ")
                     .append(ratio(report.bytesVsShuffleHash(c))).append(" | ")
                     .append(percent(c.wholeBlockRatio())).append(" | ")
+                    .append(ran ? c.filterRowsRemoved() + " of " + c.filterRowsIn() : "-").append(" | ")
+                    .append(ran ? Long.toString(c.filterBlocksSkipped()) : "-").append(" | ")
                     .append(ran && c.peakHeapBytes() >= 0 ? mib(c.peakHeapBytes()) : "-").append(" | ")
                     .append(ran && c.cnPeakRssBytes() >= 0 ? mib(c.cnPeakRssBytes()) : "-").append(" | ")
                     .append(c.decisions().isEmpty() ? "-" : c.decisions().replace(",", ", ")).append(" | ")
@@ -218,8 +280,12 @@ public final class BenchSummary {
                   topology (about (n-1)/n of the shuffled rows cross n CNs under a hash shuffle).
                 - **whole-block routes**: share of the shuffled batches and colocated blocks routed whole by their
                   zonemap, without per-row work; - when nothing was shuffled.
+                - **rows filtered**, **blocks skipped**: probe rows the runtime filters removed of those they tested,
+                  before any shuffle, and probe blocks they skipped unread because the block's zonemap lies outside
+                  the filter (`--runtime-filters`, default global).
                 - **peak heap MiB**: the highest heap use sampled every millisecond during one of the cell's timed
-                  runs, minus the heap in use after the GC just before that run; it includes garbage not yet collected (an upper
+                  runs, minus the heap in use after the GC just before that run; it includes garbage not yet
+                  collected (an upper
                   bound) and leaves out native memory (Aeron's buffers, DuckDB); - for CN processes, whose heaps
                   are their own.
                 - **CN peak RSS MiB**: the largest resident-memory high-water mark (VmHWM) of the CNs' processes

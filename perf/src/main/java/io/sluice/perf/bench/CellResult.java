@@ -1,16 +1,18 @@
 package io.sluice.perf.bench;
 
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.shuffle.Topology;
 
 /**
- * What {@code sluice bench} measured for one (query, topology, strategy) cell. The data-movement
+ * What {@code sluice bench} measured for one (query, topology, strategy, runtime filter mode) cell. The data-movement
  * numbers come from the last timed run (they do not change from run to run).
  *
  * @param query            the query's name
  * @param cluster          whether the CNs ran in this JVM or as processes of their own
  * @param topology         CNs x cores
  * @param strategy         the strategy asked for
+ * @param runtimeFilters   the runtime filter mode it ran under
  * @param sluice           Sluice's timed runs; null when the cell failed before any
  * @param duckDb           DuckDB's timed runs of the query on the topology's total cores; null without DuckDB
  * @param rowsRemote       rows that crossed from one CN to another through Aeron
@@ -19,6 +21,9 @@ import io.sluice.shuffle.Topology;
  * @param bytesLocal       bytes exchanged inside a CN
  * @param wholeBlockRoutes batches and blocks routed whole by their zonemap, without per-row work
  * @param splitBatches     batches the shuffle operators split row by row
+ * @param filterRowsIn     probe rows the runtime filters tested
+ * @param filterRowsRemoved of those, the rows they removed before any shuffle
+ * @param filterBlocksSkipped probe blocks they skipped unread by their zonemaps
  * @param peakHeapBytes    peak heap of this JVM during a timed run above the heap after the GC before it, the highest of
  *                         its timed runs; -1 for CN processes, whose heaps are theirs
  * @param cnPeakRssBytes   the largest peak resident memory of the CNs' processes (this JVM's for embedded CNs)
@@ -26,9 +31,11 @@ import io.sluice.shuffle.Topology;
  * @param answer           whether the answers were equal to the reference's
  * @param detail           the first difference or the error; empty when the answer is {@link Answer#OK}
  */
-public record CellResult(String query, ClusterKind cluster, Topology topology, Strategy strategy, Timings sluice,
+public record CellResult(String query, ClusterKind cluster, Topology topology, Strategy strategy,
+                         RuntimeFilterMode runtimeFilters, Timings sluice,
                          Timings duckDb, long rowsRemote, long bytesRemote, long rowsLocal, long bytesLocal,
-                         long wholeBlockRoutes, long splitBatches, long peakHeapBytes, long cnPeakRssBytes,
+                         long wholeBlockRoutes, long splitBatches, long filterRowsIn, long filterRowsRemoved,
+                         long filterBlocksSkipped, long peakHeapBytes, long cnPeakRssBytes,
                          String decisions, Answer answer, String detail) {
     /** How a cell's answers compared with the reference (DuckDB, or without it the query's first cell). */
     public enum Answer {
@@ -61,5 +68,10 @@ public record CellResult(String query, ClusterKind cluster, Topology topology, S
                         final Strategy strategy) {
         return query + " " + topology + (cluster == ClusterKind.EMBEDDED ? "" : " " + cluster.cliName()) + " "
                 + strategy.cliName();
+    }
+
+    /** The label with the runtime filter mode, e.g. {@code q4 3x2 colocate filters=global}. */
+    public String label(final boolean withRuntimeFilters) {
+        return withRuntimeFilters ? label() + " filters=" + runtimeFilters.cliName() : label();
     }
 }

@@ -1,11 +1,13 @@
 package io.sluice.perf.bench;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 
 /**
  * What the runs of one contestant of a (topology, query) pair gave so far: Sluice under one cluster
- * kind and strategy, or DuckDB ({@code session} and {@code strategy} null). The runner takes every
+ * kind, strategy and runtime filter mode, or DuckDB ({@code session}, {@code strategy} and
+ * {@code mode} null). The runner takes every
  * contestant's next run in one round, in an order that turns by one place each round, so no
  * contestant always runs right after the same other one or always first; this collects each one's
  * timed runs, its first wrong answer, its error, its last execution and its peak heap.
@@ -14,6 +16,7 @@ final class CellRuns {
     final ClusterKind cluster;
     final Session session;
     final Strategy strategy;
+    final RuntimeFilterMode mode;
     final String label;
     final long[] nanos;
     private int timed;
@@ -22,11 +25,12 @@ final class CellRuns {
     Session.Execution last;
     long peakHeapBytes = -1;
 
-    CellRuns(final ClusterKind cluster, final Session session, final Strategy strategy, final String label,
-             final int timedRuns) {
+    CellRuns(final ClusterKind cluster, final Session session, final Strategy strategy, final RuntimeFilterMode mode,
+             final String label, final int timedRuns) {
         this.cluster = cluster;
         this.session = session;
         this.strategy = strategy;
+        this.mode = mode;
         this.label = label;
         this.nanos = new long[timedRuns];
     }

@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.bench.BenchCharts;
 import io.sluice.perf.bench.BenchCsv;
 import io.sluice.perf.bench.BenchData;
@@ -42,8 +43,12 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:", "  sluice bench --vs-duckdb",
             "  sluice bench --sf 1 --queries q4,q18,join_lo --topologies 1x2,3x2,5x2",
             "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench",
+            "  sluice bench --queries q3,q5 --strategies auto --runtime-filters off,global",
             "  sluice bench --sf 1 --queries join_lo,grp_orderkey --topologies 3x2 --cluster embedded,processes"})
 public final class BenchCommand extends CliCommand {
+    @picocli.CommandLine.Mixin
+    RuntimeFilterOptions runtimeFilters;
+
     @Option(names = "--sf", paramLabel = "<scale>", defaultValue = "0.1", converter = ScaleFactorConverter.class,
             description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     double scaleFactor;
@@ -100,7 +105,7 @@ public final class BenchCommand extends CliCommand {
         final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final BenchSpec spec = new BenchSpec(scaleFactor, BenchSpec.queries(queries),
                 BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb,
-                Session.Network.parse(network), BenchSpec.clusters(clusters));
+                Session.Network.parse(network), BenchSpec.clusters(clusters), runtimeFilters.modes());
         checkOutput(out);
         final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
         if (!BenchData.missing(dataDir, scaleFactor, spec.tables()).isEmpty()) {
@@ -119,7 +124,7 @@ public final class BenchCommand extends CliCommand {
                 BenchRunner.totalRuns(spec));
         final List<CellResult> cells;
         try {
-            cells = new BenchRunner(store, spec, progress).run();
+            cells = new BenchRunner(store, spec, progress, runtimeFilters.applyWait(StrategyConfig.defaults())).run();
         } finally {
             progress.close();
         }

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.perf.bench.BenchReport;
 import io.sluice.perf.bench.CellResult;
@@ -41,6 +42,10 @@ final class BenchJson {
         for (final Strategy s : report.spec().strategies()) {
             json.value(s.cliName());
         }
+        json.endArray().name("runtime_filters").beginArray();
+        for (final RuntimeFilterMode m : report.spec().runtimeFilterModes()) {
+            json.value(m.cliName());
+        }
         json.endArray().name("clusters").beginArray();
         for (final ClusterKind k : report.spec().clusters()) {
             json.value(k.cliName());
@@ -60,6 +65,7 @@ final class BenchJson {
                     .name("cn").value(c.topology().cnCount())
                     .name("cores_per_cn").value(c.topology().coresPerCn())
                     .name("strategy").value(c.strategy().cliName())
+                    .name("runtime_filters").value(c.runtimeFilters().cliName())
                     .name("sluice_ms");
             timings(json, c.sluice());
             json.name("duckdb_ms");
@@ -76,6 +82,9 @@ final class BenchJson {
             ratio(json, c.wholeBlockRatio());
             json.name("bytes_remote_vs_shuffle_hash");
             ratio(json, report.bytesVsShuffleHash(c));
+            count(json.name("filter_rows_in"), ran, c.filterRowsIn());
+            count(json.name("filter_rows_removed"), ran, c.filterRowsRemoved());
+            count(json.name("filter_blocks_skipped"), ran, c.filterBlocksSkipped());
             count(json.name("peak_heap_bytes"), ran && c.peakHeapBytes() >= 0, c.peakHeapBytes());
             count(json.name("cn_peak_rss_bytes"), ran && c.cnPeakRssBytes() >= 0, c.cnPeakRssBytes());
             json.name("decisions").value(c.decisions())

@@ -3,6 +3,7 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.RuntimeFilterPlan;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.StorageException;
@@ -88,6 +89,9 @@ public final class QueryCommand extends CliCommand {
     @Mixin
     SecretOption secret;
 
+    @Mixin
+    RuntimeFilterOptions runtimeFilters;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final int workers = cores == null ? Runtime.getRuntime().availableProcessors() : cores;
@@ -102,7 +106,7 @@ public final class QueryCommand extends CliCommand {
         }
         final long timeoutMillis = timeout == null ? 0 : timeout;
         final Query query = which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
-        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        final StrategyConfig config = runtimeFilters.apply(StrategyConfig.defaults().withStrategy(strategy));
         if (coordinator != null) {
             if (store != null) {
                 throw new IllegalArgumentException("--store and --coordinator exclude each other: the cluster reads the"
@@ -144,6 +148,9 @@ public final class QueryCommand extends CliCommand {
             if (explain) {
                 for (final Decision d : execution.decisions()) {
                     err.println("strategy " + d);
+                }
+                for (final RuntimeFilterPlan f : execution.runtimeFilters()) {
+                    err.println("runtime filter " + f);
                 }
             }
             out.print(ResultPrinter.format(execution.result(), format));

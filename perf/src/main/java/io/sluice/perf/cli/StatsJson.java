@@ -1,12 +1,16 @@
 package io.sluice.perf.cli;
 
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.RuntimeFilterStats;
+import io.sluice.engine.filter.FilterKind;
 
 /**
  * {@code sluice query --stats-json}: what a distributed query moved, as one JSON object with the
  * keys query, strategy, cn, cores, buckets, wall_ms, rows_remote, bytes_remote, rows_local,
- * bytes_local, whole_block_routes, split_batches and exchanges (id, mode, keys, rows_remote,
- * bytes_remote, rows_local, bytes_local, bucket_rows). Remote means from one CN to another through Aeron.
+ * bytes_local, whole_block_routes, split_batches, exchanges (id, mode, keys, rows_remote,
+ * bytes_remote, rows_local, bytes_local, bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
+ * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state). Remote means from one CN to
+ * another through Aeron.
  */
 final class StatsJson {
     private StatsJson() {
@@ -45,6 +49,30 @@ final class StatsJson {
                 json.value(r);
             }
             json.endArray().endObject();
+        }
+        json.endArray().name("runtime_filters").beginArray();
+        for (final RuntimeFilterStats f : stats.runtimeFilters()) {
+            json.beginObject().name("id").value(f.id()).name("build").beginArray();
+            for (final String k : f.build()) {
+                json.value(k);
+            }
+            json.endArray().name("probe").beginArray();
+            for (final String k : f.probe()) {
+                json.value(k);
+            }
+            json.endArray().name("kinds").beginArray();
+            for (final FilterKind k : f.kinds()) {
+                json.value(k.label());
+            }
+            json.endArray()
+                    .name("scope").value(f.scope().label())
+                    .name("build_rows").value(f.buildRows())
+                    .name("probe_rows_in").value(f.probeRowsIn())
+                    .name("probe_rows_out").value(f.probeRowsOut())
+                    .name("blocks_skipped").value(f.blocksSkipped())
+                    .name("wait_ms").value(f.waitMillis())
+                    .name("state").value(f.state().label())
+                    .endObject();
         }
         return json.endArray().endObject() + "\n";
     }

@@ -108,6 +108,34 @@ class QueryCommandTest {
                 .isBetween(0.6, 0.73);
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void theStatsListEachRuntimeFilterAndABadModeNamesTheValidOnes() throws Exception {
+        final Path json = dir.resolve("filters.json");
+        final Cli.Result r = Cli.run("query", "--store", storeDir.toString(), "--tpch", "4",
+                "--cores", "2", "--strategy", "colocate", "--stats-json", json.toString(), "--format", "csv");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        final Map<String, Object> stats = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+        final List<Map<String, Object>> filters = (List<Map<String, Object>>) stats.get("runtime_filters");
+        assertThat(filters).isNotEmpty().allSatisfy(f -> assertThat(f).containsKeys("id", "build", "probe", "kinds",
+                "scope", "build_rows", "probe_rows_in", "probe_rows_out", "blocks_skipped", "wait_ms", "state"));
+        assertThat(filters).filteredOn(f -> f.get("probe").equals(List.of("o_orderkey"))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f).containsEntry("scope", "per-bucket");
+                    assertThat(number(f.get("build_rows"))).isPositive()
+                            .isLessThan(Store.open(storeDir).table("lineitem").rowCount());
+                });
+        final Cli.Result off = Cli.run("query", "--store", storeDir.toString(), "--tpch", "4",
+                "--cores", "2", "--runtime-filters", "off", "--stats-json", json.toString(), "--format", "csv");
+        assertThat(off.out()).isEqualTo(r.out());
+        assertThat((List<Object>) ((Map<String, Object>) MiniJson.parse(Files.readString(json))).get("runtime_filters"))
+                .isEmpty();
+        final Cli.Result bad = Cli.run("query", "--store", storeDir.toString(), "--tpch", "4", "--runtime-filters",
+                "sometimes");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.err()).contains("--runtime-filters", "'sometimes'", "off, local, global");
+    }
+
     private static long number(final Object json) {
         return Long.parseLong(((MiniJson.Num) json).text());
     }

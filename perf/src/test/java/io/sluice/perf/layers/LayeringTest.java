@@ -59,6 +59,7 @@ class LayeringTest {
                 .layer("bucketing").definedBy("io.sluice.shuffle")
                 .layer("shuffle operator").definedBy("io.sluice.shuffle.operator..")
                 .layer("wire").definedBy("io.sluice.engine.wire..")
+                .layer("filter").definedBy("io.sluice.engine.filter..")
                 .layer("expr").definedBy("io.sluice.engine.expr..")
                 .layer("exec").definedBy("io.sluice.engine.exec..")
                 .layer("plan").definedBy("io.sluice.engine.plan..")
@@ -67,7 +68,8 @@ class LayeringTest {
                 .layer("cluster").definedBy("io.sluice.dispatch.cluster..")
                 .whereLayer("bucketing").mayOnlyBeAccessedByLayers("shuffle operator", "expr", "exec", "plan",
                         "data plane", "control plane", "cluster")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("plan", "control plane", "cluster")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("filter", "plan", "control plane", "cluster")
+                .whereLayer("filter").mayOnlyBeAccessedByLayers("exec", "plan", "data plane", "control plane", "cluster")
                 .whereLayer("expr").mayOnlyBeAccessedByLayers("exec", "plan", "data plane", "control plane", "cluster")
                 .whereLayer("exec").mayOnlyBeAccessedByLayers("plan", "data plane", "control plane", "cluster")
                 .whereLayer("plan").mayOnlyBeAccessedByLayers("data plane", "control plane", "cluster")

@@ -128,17 +128,18 @@ public final class ColocatedScan implements Source {
         final int[] rowBuckets = new int[Block.MAX_ROWS];
         final boolean[] mine = new boolean[Block.MAX_ROWS];
         final ColumnVector[] keys = new ColumnVector[1];
+        final TableScan.Probing probing = scan.probing();
         return (morsel, out) -> {
             final int bucket = firstBucket + morsel;
             for (final int block : wholeBlocks[bucket]) {
-                final Batch batch = scan.read(block, predicate, scratch);
+                final Batch batch = scan.read(block, predicate, scratch, probing, bucket);
                 if (batch != null) {
                     wholeBlockReads.incrementAndGet();
                     out.accept(batch.withShuffleIdx(morsel));
                 }
             }
             for (final int block : splitBlocks[bucket]) {
-                final Batch batch = scan.read(block, predicate, scratch);
+                final Batch batch = scan.read(block, predicate, scratch, probing, bucket);
                 if (batch == null) {
                     continue;
                 }
@@ -154,6 +155,11 @@ public final class ColocatedScan implements Source {
                 }
             }
         };
+    }
+
+    /** The scan it reads through (its runtime filters apply to every bucket's blocks). */
+    public TableScan scan() {
+        return scan;
     }
 
     /** Blocks read whole into their bucket so far, without per-row work. */

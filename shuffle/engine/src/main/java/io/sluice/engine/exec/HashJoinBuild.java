@@ -2,6 +2,7 @@ package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.FilterPartial;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     private final List<Expr> keys;
     private final boolean withColumns;
     private final List<Rows> collected = new ArrayList<>();
+    private final List<RuntimeFilterBuild> runtimeFilters = new ArrayList<>();
     private JoinHashTable built;
 
     public HashJoinBuild(final RowType input, final List<Expr> keys) {
@@ -28,6 +30,11 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
         this.input = input;
         this.keys = List.copyOf(keys);
         new KeyColumns(keys, input);
+    }
+
+    /** Makes a runtime filter from the build rows once they are all in, before the table is built. */
+    public void addRuntimeFilter(final RuntimeFilterBuild filter) {
+        runtimeFilters.add(filter);
     }
 
     @Override
@@ -55,6 +62,9 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
         final List<Batch> batches = new ArrayList<>();
         for (final Rows r : collected) {
             batches.addAll(r.batches);
+        }
+        for (final RuntimeFilterBuild f : runtimeFilters) {
+            f.publish(new FilterPartial[] {f.collect(batches)});
         }
         built = JoinHashTable.build(input, keys, batches, withColumns);
         collected.clear();

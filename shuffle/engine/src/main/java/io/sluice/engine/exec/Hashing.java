@@ -1,5 +1,7 @@
 package io.sluice.engine.exec;
 
+import io.sluice.engine.filter.FilterHash;
+
 /** 64-bit hashing of keys for the hash tables of aggregation and join (no allocation). */
 final class Hashing {
     private Hashing() {
@@ -7,13 +9,7 @@ final class Hashing {
 
     /** Murmur3's 64-bit finaliser: every input bit affects every output bit. */
     static long mix(final long value) {
-        long h = value;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return FilterHash.ofLong(value);
     }
 
     /** Mixes the hash of the next key column into the running hash of a row. */

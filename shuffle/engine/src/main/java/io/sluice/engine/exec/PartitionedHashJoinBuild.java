@@ -2,6 +2,7 @@ package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.FilterPartial;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,10 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     private final boolean withColumns;
     private final int bucketCount;
     private final JoinHashTable[] tables;
+    private final List<RuntimeFilterBuild> runtimeFilters = new ArrayList<>();
+    /** Per runtime filter, the partial of each bucket built here, by bucket of the whole topology. */
+    private final List<FilterPartial[]> partials = new ArrayList<>();
+    private int firstBucket;
 
     public PartitionedHashJoinBuild(final RowType input, final List<Expr> keys, final int bucketCount) {
         this(input, keys, bucketCount, true);
@@ -32,6 +37,18 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
         this.bucketCount = bucketCount;
         this.tables = new JoinHashTable[bucketCount];
         new KeyColumns(keys, input);
+    }
+
+    /**
+     * Makes a runtime filter from each bucket's rows as the bucket is built.
+     *
+     * @param firstBucket  the topology bucket of this CN's bucket 0
+     * @param totalBuckets buckets of the whole topology
+     */
+    public void addRuntimeFilter(final RuntimeFilterBuild filter, final int firstBucket, final int totalBuckets) {
+        runtimeFilters.add(filter);
+        partials.add(new FilterPartial[totalBuckets]);
+        this.firstBucket = firstBucket;
     }
 
     @Override
@@ -53,6 +70,12 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     public void combine(final Rows local) {
         for (int b = 0; b < bucketCount; b++) {
             final List<Batch> batches = local.buckets.get(b);
+            for (int f = 0; f < runtimeFilters.size() && !batches.isEmpty(); f++) {
+                final FilterPartial partial = runtimeFilters.get(f).collect(batches);
+                synchronized (tables) {
+                    partials.get(f)[firstBucket + b] = partial;
+                }
+            }
             if (!batches.isEmpty()) {
                 final JoinHashTable table = JoinHashTable.build(input, keys, batches, withColumns);
                 synchronized (tables) {
@@ -68,6 +91,15 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
 
     @Override
     public void finish() {
+        for (int f = 0; f < runtimeFilters.size(); f++) {
+            final FilterPartial[] byBucket = partials.get(f);
+            for (int b = 0; b < bucketCount; b++) {
+                if (byBucket[firstBucket + b] == null) {
+                    byBucket[firstBucket + b] = runtimeFilters.get(f).collect(List.of());
+                }
+            }
+            runtimeFilters.get(f).publish(byBucket);
+        }
         final JoinHashTable empty = JoinHashTable.build(input, keys, List.of());
         for (int b = 0; b < bucketCount; b++) {
             if (tables[b] == null) {

@@ -73,6 +73,22 @@ public final class PipelineExecutor implements AutoCloseable {
         }
     }
 
+    /**
+     * The stages {@link #run} runs, in the order it runs them: pipelines joined by streaming exchanges
+     * together, one stage at a time, the first one whose dependencies have all finished.
+     */
+    public static List<List<Pipeline>> runOrder(final List<Pipeline> pipelines) {
+        final List<List<Pipeline>> stages = stages(pipelines);
+        final List<List<Pipeline>> order = new ArrayList<>();
+        final Set<Pipeline> done = new HashSet<>();
+        while (!stages.isEmpty()) {
+            final List<Pipeline> stage = nextReady(stages, done);
+            order.add(stage);
+            done.addAll(stage);
+        }
+        return order;
+    }
+
     /** Groups pipelines joined by streaming exchanges, in the order of each group's first pipeline. */
     private static List<List<Pipeline>> stages(final List<Pipeline> pipelines) {
         final Map<Pipeline, List<Pipeline>> stageOf = new HashMap<>();

@@ -5,6 +5,7 @@ import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
+import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.zonemap.BlockPruner;
@@ -24,6 +25,8 @@ public final class TableScan implements Source {
     private final RowType rowType;
     private final Expr filter;
     private final int[] blocks;
+    private final List<ScanRuntimeFilter> runtimeFilters = new ArrayList<>();
+    private final List<ZoneMap[]> runtimeFilterZoneMaps = new ArrayList<>();
 
     /**
      * @param columns the columns to read, by name, in output order
@@ -91,12 +94,27 @@ public final class TableScan implements Source {
         return table.blockCount();
     }
 
+    /**
+     * Applies a runtime filter to the rows this scan reads, and skips the blocks whose zonemap it rules
+     * out; added while the plan is compiled, before the scan runs.
+     */
+    public void addRuntimeFilter(final ScanRuntimeFilter filter) {
+        runtimeFilters.add(filter);
+        runtimeFilterZoneMaps.add(filter.keyColumn() >= 0 ? table.zoneMaps(projection[filter.keyColumn()]) : null);
+    }
+
+    /** The runtime filters this scan applies. */
+    public List<ScanRuntimeFilter> runtimeFilters() {
+        return List.copyOf(runtimeFilters);
+    }
+
     @Override
     public Reader openReader() {
         final Evaluator predicate = predicate();
         final int[] scratch = new int[Block.MAX_ROWS];
+        final Probing probing = probing();
         return (morsel, out) -> {
-            final Batch kept = read(blocks[morsel], predicate, scratch);
+            final Batch kept = read(blocks[morsel], predicate, scratch, probing, -1);
             if (kept != null) {
                 out.accept(kept);
             }
@@ -123,15 +141,83 @@ public final class TableScan implements Source {
         return filter == null ? null : filter.bind(rowType);
     }
 
-    /** The rows of one block that pass the row filter, or null when none does. */
-    Batch read(final int block, final Evaluator predicate, final int[] scratch) {
+    /** A worker's instance of the runtime filters, or null without any. */
+    Probing probing() {
+        return runtimeFilters.isEmpty() ? null : new Probing();
+    }
+
+    /**
+     * The rows of one block that pass the row filter and the runtime filters, or null when none does
+     * or the runtime filters skip the block unread.
+     *
+     * @param bucket the bucket a colocated scan reads the block for, else -1
+     */
+    Batch read(final int block, final Evaluator predicate, final int[] scratch, final Probing probing, final int bucket) {
+        if (probing != null && probing.skips(block, bucket)) {
+            return null;
+        }
         final Batch batch = Batch.of(table.readBlock(block, projection));
-        return predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
+        if (probing == null) {
+            return predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
+        }
+        // One selection for the row filter and every runtime filter: the batch is copied once, if at all.
+        final int n = batch.rowCount();
+        int count = 0;
+        if (predicate == null) {
+            for (int i = 0; i < n; i++) {
+                scratch[i] = i;
+            }
+            count = n;
+        } else {
+            final boolean[] pass = predicate.bools(batch);
+            for (int i = 0; i < n; i++) {
+                scratch[count] = i;
+                count += pass[i] ? 1 : 0;
+            }
+        }
+        return Vectors.select(batch, scratch, probing.retain(batch, scratch, count, bucket));
+    }
+
+    /** One worker's runtime filters: it waits for them before its first block. */
+    final class Probing {
+        private final ScanRuntimeFilter.Applier[] appliers = new ScanRuntimeFilter.Applier[runtimeFilters.size()];
+        private boolean waited;
+
+        Probing() {
+            for (int i = 0; i < appliers.length; i++) {
+                appliers[i] = runtimeFilters.get(i).applier();
+            }
+        }
+
+        boolean skips(final int block, final int bucket) {
+            if (!waited) {
+                waited = true;
+                for (final ScanRuntimeFilter.Applier a : appliers) {
+                    a.awaitOnce(Cancellation.never());
+                }
+            }
+            for (int i = 0; i < appliers.length; i++) {
+                final ZoneMap[] zoneMaps = runtimeFilterZoneMaps.get(i);
+                if (zoneMaps != null && appliers[i].skips(zoneMaps[block], bucket)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int retain(final Batch batch, final int[] rows, final int count, final int bucket) {
+            int kept = count;
+            for (int i = 0; i < appliers.length && kept > 0; i++) {
+                kept = appliers[i].retain(batch, rows, kept, bucket);
+            }
+            return kept;
+        }
     }
 
     @Override
     public String toString() {
         return "scan " + table.name() + rowType.names() + (filter == null ? "" : " where " + filter)
+                + (runtimeFilters.isEmpty() ? "" : " runtime filters " + runtimeFilters)
                 + " (" + blocks.length + " of " + table.blockCount() + " blocks)";
     }
 }

@@ -244,7 +244,16 @@ public final class Vectors {
             scratch[count] = i;
             count += keep[i] ? 1 : 0;
         }
-        if (count == n) {
+        return select(batch, scratch, count);
+    }
+
+    /**
+     * The rows of a batch listed, ascending, in the first {@code count} entries of {@code rows}: the batch
+     * itself when they are all its rows, null when there are none, else a copy of those rows.
+     */
+    public static io.sluice.shuffle.operator.Batch select(final io.sluice.shuffle.operator.Batch batch,
+                                                          final int[] rows, final int count) {
+        if (count == batch.rowCount()) {
             return batch;
         }
         if (count == 0) {
@@ -252,7 +261,7 @@ public final class Vectors {
         }
         final ColumnVector[] columns = new ColumnVector[batch.columnCount()];
         for (int c = 0; c < columns.length; c++) {
-            columns[c] = gatherPresent(batch.column(c), scratch, count);
+            columns[c] = gatherPresent(batch.column(c), rows, count);
         }
         return io.sluice.shuffle.operator.Batch.of(columns);
     }

@@ -1,5 +1,6 @@
 package io.sluice.engine.plan;
 
+import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.exec.Sink;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.expr.RowType;
@@ -32,6 +33,14 @@ public interface ExchangeFactory {
      *         one per batch otherwise
      */
     Ends exchange(DispatchMode mode, RowType rowType, int[] keyColumns, BucketFunction function);
+
+    /**
+     * Where join builds send their partial runtime filters: by default straight to this process's probe
+     * scans; a cluster sends those made of every CN's partials through its coordinator.
+     */
+    default RuntimeFilterRouter runtimeFilterRouter() {
+        return RuntimeFilterRouter.LOCAL;
+    }
 
     /**
      * The two ends of one exchange on one CN.

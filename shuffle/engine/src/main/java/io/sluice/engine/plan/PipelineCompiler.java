@@ -14,21 +14,32 @@ import io.sluice.engine.exec.PartitionedHashJoinBuild;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.Projection;
 import io.sluice.engine.exec.ResultCollector;
+import io.sluice.engine.exec.RuntimeFilterBuild;
+import io.sluice.engine.exec.RuntimeFilterHandle;
+import io.sluice.engine.exec.RuntimeFilterRouter;
+import io.sluice.engine.exec.RuntimeFilterStats;
+import io.sluice.engine.exec.ScanRuntimeFilter;
 import io.sluice.engine.exec.Sink;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.TypeKind;
 import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +79,11 @@ public final class PipelineCompiler {
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
+    private final Map<PlanNode.Join, DetermineRuntimeFilters.Target> filterOfJoin = new IdentityHashMap<>();
+    private final Map<PlanNode.Scan, List<DetermineRuntimeFilters.Target>> filtersOfScan = new IdentityHashMap<>();
+    private final Map<Integer, TableScan> filterScans = new HashMap<>();
+    private final Map<Integer, FilterBuildSide> filterBuilds = new HashMap<>();
+    private RuntimeFilterRouter router;
     private int nextId;
 
     /** A compiler for one core with broadcast joins and merge groups. */
@@ -103,25 +119,117 @@ public final class PipelineCompiler {
         this.cn = cn;
         this.exchanges = exchanges;
         this.stats = new PlanStats(tables);
+        this.router = exchanges.runtimeFilterRouter();
+    }
+
+    /**
+     * Sends the partial runtime filters of join builds through {@code r} instead of the exchanges'
+     * router (a test that delays or drops filters on their way).
+     */
+    public PipelineCompiler routeRuntimeFilters(final RuntimeFilterRouter r) {
+        this.router = r;
+        return this;
     }
 
     /**
      * The compiled query on this CN: its pipelines in run order, the fragment type of each, the sink
-     * holding the result (complete on the coordinator), and each join's and group-by's strategy.
+     * holding the result (complete on the coordinator), each join's and group-by's strategy, and its
+     * runtime filters as planned and as they run here.
      */
     public record Compiled(List<Pipeline> pipelines, Map<Pipeline, FragmentType> fragments, ResultCollector result,
-                           List<Decision> decisions) {
+                           List<Decision> decisions, List<RuntimeFilterPlan> runtimeFilters,
+                           List<RuntimeFilterHandle> runtimeFilterHandles) {
+        public Compiled {
+            runtimeFilters = List.copyOf(runtimeFilters);
+            runtimeFilterHandles = List.copyOf(runtimeFilterHandles);
+        }
+
+        /** What each runtime filter did on this CN. */
+        public List<RuntimeFilterStats> runtimeFilterStats() {
+            final List<RuntimeFilterStats> out = new ArrayList<>();
+            for (final RuntimeFilterHandle h : runtimeFilterHandles) {
+                out.add(h.stats());
+            }
+            return out;
+        }
     }
 
     /** Compiles a plan. */
     public Compiled compile(final Plan plan) {
+        for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(plan.node(), config, stats,
+                topology)) {
+            filterOfJoin.put(t.join(), t);
+            filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
+        }
         Open root = open(plan.node());
         if (exchanges.distributed() && !root.single) {
             root = gathered(root, "result");
         }
         final ResultCollector result = new ResultCollector(root.rowType);
         close(root, result, "result");
-        return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions));
+        final List<RuntimeFilterPlan> planned = new ArrayList<>();
+        final List<RuntimeFilterHandle> handles = new ArrayList<>();
+        attachRuntimeFilters(planned, handles);
+        return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions), planned,
+                handles);
+    }
+
+    /** A join build that makes a runtime filter: its sink, its rows' type and its pipeline. */
+    private record FilterBuildSide(Sink<?> sink, RowType rowType, Pipeline pipeline) {
+    }
+
+    /**
+     * Connects each planned filter's build to its scan, where the scan's pipeline runs only after the
+     * build finished (a scan that may run first would only wait in vain: it gets no filter).
+     */
+    private void attachRuntimeFilters(final List<RuntimeFilterPlan> planned, final List<RuntimeFilterHandle> handles) {
+        final List<DetermineRuntimeFilters.Target> targets = new ArrayList<>(filterOfJoin.values());
+        targets.sort(java.util.Comparator.comparingInt(DetermineRuntimeFilters.Target::id));
+        final RunOrder order = new RunOrder(pipelines);
+        int id = 0;
+        for (final DetermineRuntimeFilters.Target t : targets) {
+            final TableScan scan = filterScans.get(t.id());
+            final FilterBuildSide build = filterBuilds.get(t.id());
+            final Pipeline scanPipeline = scan == null ? null : order.readerOf(scan);
+            if (build == null || scanPipeline == null || !order.finishedBefore(scanPipeline).contains(build.pipeline())) {
+                continue;
+            }
+            final List<Expr> buildKeys = new ArrayList<>();
+            final List<Expr> probeKeys = new ArrayList<>();
+            final List<String> buildNames = new ArrayList<>();
+            for (int i = 0; i < t.keys().size(); i++) {
+                final Expr key = t.join().buildKeys().get(t.keys().get(i));
+                buildKeys.add(key);
+                buildNames.add(key.toString());
+                probeKeys.add(Expr.col(t.probe().get(i)));
+            }
+            final boolean perBucket = t.scope() == FilterScope.PER_BUCKET;
+            final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
+            final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, t.probe(), t.scope(),
+                    perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
+            final int bloomBytes = t.scope() == FilterScope.GLOBAL
+                    ? config.runtimeFilters().bloomBytesFor(stats.rows(t.join().build())) : 0;
+            final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
+                    bloomBytes);
+            if (build.sink() instanceof PartitionedHashJoinBuild partitioned) {
+                partitioned.addRuntimeFilter(filterBuild, topology.firstBucketOf(cn), topology.bucketCount());
+            } else {
+                ((HashJoinBuild) build.sink()).addRuntimeFilter(filterBuild);
+            }
+            final int keyColumn = scan.rowType().indexOf(t.probe().get(0));
+            final RangeBucketFunction function = perBucket && !t.colocated()
+                    ? (RangeBucketFunction) t.how().boundaries().bucketFunction() : null;
+            scan.addRuntimeFilter(new ScanRuntimeFilter(handle, probeKeys, scan.rowType(),
+                    probeKeys.size() == 1 || perBucket ? keyColumn : -1, function));
+            final List<FilterKind> kinds = RuntimeFilterBuild.integerKey(buildKeys, build.rowType())
+                    ? List.of(FilterKind.MIN_MAX, FilterKind.IN_LIST, FilterKind.BITMAP, FilterKind.BLOOM)
+                    : List.of(FilterKind.BLOOM);
+            planned.add(new RuntimeFilterPlan(id, buildNames, t.probe(), t.scan().table(), kinds, t.scope(),
+                    (t.colocated() ? "colocated scan of " : "scan of ") + t.scan().table()
+                            + (perBucket ? ", bucket b's filter on bucket b's rows" : "") + ", before any shuffle"));
+            handles.add(handle);
+            id++;
+        }
     }
 
     /** A pipeline being built: its source, operators so far, their output columns, its dependencies. */
@@ -253,6 +361,7 @@ public final class PipelineCompiler {
             }
             final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows);
             final Pipeline buildPipeline = close(buildSide, build, "join build");
+            noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
             probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
             probe.dependencies.add(buildPipeline);
             return probe;
@@ -269,6 +378,7 @@ public final class PipelineCompiler {
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows);
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
+        noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
         probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
         probe.dependencies.add(buildPipeline);
@@ -283,6 +393,14 @@ public final class PipelineCompiler {
         return probe;
     }
 
+    private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
+                                 final Pipeline pipeline) {
+        final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
+        if (t != null) {
+            filterBuilds.put(t.id(), new FilterBuildSide(build, rowType, pipeline));
+        }
+    }
+
     /**
      * A pipeline whose morsels are this CN's buckets of a shuffle of a node's rows by the key
      * columns: a colocated scan when the node is a scan and the shuffle a colocated range, else the
@@ -292,7 +410,8 @@ public final class PipelineCompiler {
         final Open bucketed;
         final boolean range = how.boundaries() != null;
         if (how.choice() == Distribution.COLOCATE && node instanceof PlanNode.Scan s) {
-            final TableScan scan = new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter());
+            final TableScan scan = filtered(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(),
+                    s.filter()));
             bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(keys.get(0)), how.boundaries(),
                     topology.firstBucketOf(cn), topology.coresPerCn()), null, FragmentType.RANGE);
         } else {
@@ -377,7 +496,16 @@ public final class PipelineCompiler {
 
     /** A scan of this CN's share of the blocks (all of them in one process). */
     private TableScan scan(final PlanNode.Scan s) {
-        return new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter(), cn, topology.cnCount());
+        return filtered(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter(), cn,
+                topology.cnCount()));
+    }
+
+    /** Notes the scan that may apply runtime filters planned for a scan node. */
+    private TableScan filtered(final PlanNode.Scan s, final TableScan scan) {
+        for (final DetermineRuntimeFilters.Target t : filtersOfScan.getOrDefault(s, List.of())) {
+            filterScans.put(t.id(), scan);
+        }
+        return scan;
     }
 
     private Open open(final PlanNode node) {

@@ -8,6 +8,8 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.RuntimeFilterConfig;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.wire.EnumCodes;
 import io.sluice.engine.wire.WireFormatException;
 import io.sluice.engine.wire.WireReader;
@@ -31,7 +33,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  * magic "SLCP" (4 bytes), version (short, {@value #VERSION})
  * config:  strategy (byte code), joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
- *          groupShuffleMinDistinct (longs), shuffle poolBytes (long), shuffle routing (byte code)
+ *          groupShuffleMinDistinct (longs), shuffle poolBytes (long), shuffle routing (byte code),
+ *          runtime filters: mode (byte code), waitMillis (long), inListMaxKeys, bitmapMaxBytes (ints),
+ *          bloomFpp (double as long bits), bloomMinBytes, bloomMaxBytes (ints), sampleRows (long),
+ *          minRejection (double as long bits)
  * node:    tag (byte), then by tag
  *   1 scan         table, columns (strings), pruning (predicates), filter (optional expr)
  *   2 filter       input node, predicate expr
@@ -50,7 +55,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </pre>
  * Enum codes come from explicit tables, not declaration order:
  * strategy auto 0, broadcast 1, shuffle_hash 2, shuffle_range 3, colocate 4, hybrid 5;
- * routing when_proven 0, never 1, required 2; join inner 0, left 1, semi 2, anti 3;
+ * routing when_proven 0, never 1, required 2; runtime filter mode off 0, local 1, global 2; join inner 0, left 1, semi 2, anti 3;
  * aggregate sum 0, count 1, count_star 2, count_distinct 3, avg 4, min 5, max 6;
  * zonemap op eq 0, lt 1, le 2, gt 3, ge 4; kind int64 0, int32 1, decimal 2, date 3, string 4,
  * boolean 5, double 6; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
@@ -63,7 +68,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class PlanCodec {
     /** The format version this build writes and reads. */
-    public static final short VERSION = 1;
+    public static final short VERSION = 2;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -95,6 +100,8 @@ public final class PlanCodec {
             Strategy.SHUFFLE_HASH, Strategy.SHUFFLE_RANGE, Strategy.COLOCATE, Strategy.HYBRID);
     static final EnumCodes<WholeBatchRouting> ROUTINGS = EnumCodes.of(WholeBatchRouting.class,
             WholeBatchRouting.WHEN_PROVEN, WholeBatchRouting.NEVER, WholeBatchRouting.REQUIRED);
+    static final EnumCodes<RuntimeFilterMode> FILTER_MODES = EnumCodes.of(RuntimeFilterMode.class,
+            RuntimeFilterMode.OFF, RuntimeFilterMode.LOCAL, RuntimeFilterMode.GLOBAL);
     static final EnumCodes<JoinType> JOIN_TYPES = EnumCodes.of(JoinType.class,
             JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI);
     static final EnumCodes<AggregateFunction> FUNCTIONS = EnumCodes.of(AggregateFunction.class,
@@ -131,6 +138,16 @@ public final class PlanCodec {
         out.writeLong(config.groupShuffleMinDistinct());
         out.writeLong(config.shuffle().poolBytes());
         ROUTINGS.write(out, config.shuffle().routing());
+        final RuntimeFilterConfig filters = config.runtimeFilters();
+        FILTER_MODES.write(out, filters.mode());
+        out.writeLong(filters.waitMillis());
+        out.writeInt(filters.inListMaxKeys());
+        out.writeInt(filters.bitmapMaxBytes());
+        out.writeLong(Double.doubleToLongBits(filters.bloomFpp()));
+        out.writeInt(filters.bloomMinBytes());
+        out.writeInt(filters.bloomMaxBytes());
+        out.writeLong(filters.sampleRows());
+        out.writeLong(Double.doubleToLongBits(filters.minRejection()));
         writeNode(out, plan.node(), "plan", 0);
     }
 
@@ -202,7 +219,20 @@ public final class PlanCodec {
         final long poolBytes = in.readLong("config.shuffle.poolBytes");
         final WholeBatchRouting routing = ROUTINGS.read(in, "config.shuffle.routing");
         final ShuffleOptions shuffle = build(in, "config.shuffle", shuffleAt, () -> new ShuffleOptions(poolBytes, routing));
-        return build(in, "config", at, () -> new StrategyConfig(strategy, joinRows, movingRows, distinct, shuffle));
+        final int filtersAt = in.position();
+        final RuntimeFilterMode mode = FILTER_MODES.read(in, "config.runtimeFilters.mode");
+        final long wait = in.readLong("config.runtimeFilters.waitMillis");
+        final int inList = in.readInt("config.runtimeFilters.inListMaxKeys");
+        final int bitmap = in.readInt("config.runtimeFilters.bitmapMaxBytes");
+        final double fpp = Double.longBitsToDouble(in.readLong("config.runtimeFilters.bloomFpp"));
+        final int bloomMin = in.readInt("config.runtimeFilters.bloomMinBytes");
+        final int bloomMax = in.readInt("config.runtimeFilters.bloomMaxBytes");
+        final long sample = in.readLong("config.runtimeFilters.sampleRows");
+        final double rejection = Double.longBitsToDouble(in.readLong("config.runtimeFilters.minRejection"));
+        final RuntimeFilterConfig filters = build(in, "config.runtimeFilters", filtersAt, () -> new RuntimeFilterConfig(
+                mode, wait, inList, bitmap, fpp, bloomMin, bloomMax, sample, rejection));
+        return build(in, "config", at, () -> new StrategyConfig(strategy, joinRows, movingRows, distinct, shuffle,
+                filters));
     }
 
     private static void writeNode(final WireWriter out, final PlanNode node, final String path, final int depth) {

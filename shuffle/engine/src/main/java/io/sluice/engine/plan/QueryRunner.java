@@ -2,6 +2,8 @@ package io.sluice.engine.plan;
 
 import io.sluice.engine.exec.PipelineExecutor;
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.exec.RuntimeFilterRouter;
+import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.format.spi.Catalog;
 import java.util.List;
 
@@ -13,6 +15,7 @@ public final class QueryRunner implements AutoCloseable {
     private final Catalog tables;
     private final PipelineExecutor executor;
     private final StrategyConfig config;
+    private final RuntimeFilterRouter router;
 
     /** A runner over {@code tables} with {@code cores} worker threads and the default strategy config. */
     public QueryRunner(final Catalog tables, final int cores) {
@@ -21,13 +24,31 @@ public final class QueryRunner implements AutoCloseable {
 
     /** A runner over {@code tables} with {@code cores} worker threads, distributing joins and group-bys by {@code config}. */
     public QueryRunner(final Catalog tables, final int cores, final StrategyConfig config) {
+        this(tables, cores, config, RuntimeFilterRouter.LOCAL);
+    }
+
+    /**
+     * As {@link #QueryRunner(Catalog, int, StrategyConfig)}, join builds handing their runtime filters to
+     * {@code router} (by default delivered at once; a test may deliver them late or never).
+     */
+    public QueryRunner(final Catalog tables, final int cores, final StrategyConfig config,
+                       final RuntimeFilterRouter router) {
         this.tables = tables;
         this.executor = new PipelineExecutor(cores);
         this.config = config;
+        this.router = router;
     }
 
-    /** A query's rows and the strategy each of its joins and group-bys ran with. */
-    public record Execution(QueryResult result, List<Decision> decisions) {
+    /**
+     * A query's rows, the strategy each of its joins and group-bys ran with, its runtime filters as
+     * planned and what each did.
+     */
+    public record Execution(QueryResult result, List<Decision> decisions, List<RuntimeFilterPlan> runtimeFilters,
+                            List<RuntimeFilterStats> runtimeFilterStats) {
+        public Execution {
+            runtimeFilters = List.copyOf(runtimeFilters);
+            runtimeFilterStats = List.copyOf(runtimeFilterStats);
+        }
     }
 
     /** Runs a plan and returns its rows. */
@@ -37,9 +58,11 @@ public final class QueryRunner implements AutoCloseable {
 
     /** Runs a plan and returns its rows and the strategies chosen. */
     public Execution execute(final Plan plan) {
-        final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, executor.cores()).compile(plan);
+        final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, executor.cores())
+                .routeRuntimeFilters(router).compile(plan);
         executor.run(compiled.pipelines());
-        return new Execution(compiled.result().result(), compiled.decisions());
+        return new Execution(compiled.result().result(), compiled.decisions(), compiled.runtimeFilters(),
+                compiled.runtimeFilterStats());
     }
 
     /** Stops the worker threads. */

@@ -1,5 +1,7 @@
 package io.sluice.engine.plan;
 
+import io.sluice.engine.filter.RuntimeFilterConfig;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.shuffle.operator.ShuffleOptions;
 
 /**
@@ -19,9 +21,10 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  *                                       rows would all move (range on a key the probe is not stored by, or hash)
  * @param groupShuffleMinDistinct        estimated distinct group keys from which auto shuffles a group-by
  * @param shuffle                        pool budget and routing of each worker's shuffle operator
+ * @param runtimeFilters                 which runtime filters joins make and how long probe scans wait for them
  */
 public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, long joinMovingShuffleMinBuildRows,
-                             long groupShuffleMinDistinct, ShuffleOptions shuffle) {
+                             long groupShuffleMinDistinct, ShuffleOptions shuffle, RuntimeFilterConfig runtimeFilters) {
     /** Default build-side rows from which a join is shuffled. */
     public static final long DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS = 120_000;
     /** Default build-side rows from which a join that cannot be colocated is shuffled. */
@@ -30,15 +33,23 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
     public static final long DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT = 50_000;
 
     public StrategyConfig {
-        if (strategy == null || shuffle == null) {
-            throw new IllegalArgumentException("a strategy config needs a strategy and shuffle options, got strategy="
-                    + strategy + ", shuffle=" + shuffle);
+        if (strategy == null || shuffle == null || runtimeFilters == null) {
+            throw new IllegalArgumentException("a strategy config needs a strategy, shuffle options and a runtime filter"
+                    + " config, got strategy=" + strategy + ", shuffle=" + shuffle + ", runtimeFilters=" + runtimeFilters);
         }
         if (joinShuffleMinBuildRows < 0 || joinMovingShuffleMinBuildRows < 0 || groupShuffleMinDistinct < 0) {
             throw new IllegalArgumentException("strategy thresholds must be 0 or more, got joinShuffleMinBuildRows="
                     + joinShuffleMinBuildRows + ", joinMovingShuffleMinBuildRows=" + joinMovingShuffleMinBuildRows
                     + ", groupShuffleMinDistinct=" + groupShuffleMinDistinct);
         }
+    }
+
+    /** A config with the default runtime filters ({@link RuntimeFilterConfig#defaults()}). */
+    public StrategyConfig(final Strategy strategy, final long joinShuffleMinBuildRows,
+                          final long joinMovingShuffleMinBuildRows, final long groupShuffleMinDistinct,
+                          final ShuffleOptions shuffle) {
+        this(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct, shuffle,
+                RuntimeFilterConfig.defaults());
     }
 
     /** Auto with the default thresholds, overridden by system properties where set. */
@@ -48,17 +59,28 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
                 Long.getLong("sluice.join.shuffleMinBuildRows", DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong("sluice.join.movingShuffleMinBuildRows", DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong("sluice.group.shuffleMinDistinct", DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
-                ShuffleOptions.defaults());
+                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults());
     }
 
     /** The same thresholds with another strategy. */
     public StrategyConfig withStrategy(final Strategy s) {
         return new StrategyConfig(s, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct,
-                shuffle);
+                shuffle, runtimeFilters);
     }
 
     /** The same config with other auto thresholds (one build-row threshold for every join shuffle). */
     public StrategyConfig withThresholds(final long joinBuildRows, final long groupDistinct) {
-        return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle);
+        return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle, runtimeFilters);
+    }
+
+    /** The same config with other runtime filter settings. */
+    public StrategyConfig withRuntimeFilters(final RuntimeFilterConfig filters) {
+        return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
+                groupShuffleMinDistinct, shuffle, filters);
+    }
+
+    /** The same config with another runtime filter mode. */
+    public StrategyConfig withRuntimeFilters(final RuntimeFilterMode mode) {
+        return withRuntimeFilters(runtimeFilters.withMode(mode));
     }
 }

@@ -17,6 +17,8 @@ import io.sluice.engine.expr.Arithmetic;
 import io.sluice.engine.expr.Comparison;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.filter.RuntimeFilterConfig;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.Logical;
 import io.sluice.engine.expr.NamedExpr;
@@ -58,7 +60,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is a {@link WireFormatException} naming the field.
  */
 class PlanCodecTest {
-    private static final int HEADER_BYTES = 4 + 2 + 1 + 4 * Long.BYTES + 1;
+    private static final int FILTER_CONFIG_BYTES = 1 + Long.BYTES + 2 * Integer.BYTES + Long.BYTES + 2 * Integer.BYTES
+            + 2 * Long.BYTES;
+    private static final int HEADER_BYTES = 4 + 2 + 1 + 4 * Long.BYTES + 1 + FILTER_CONFIG_BYTES;
 
     /** Plans that together hold every node, expression and predicate type and every enum value. */
     static List<Plan> plans() {
@@ -119,9 +123,11 @@ class PlanCodecTest {
         final List<StrategyConfig> configs = new ArrayList<>();
         final WholeBatchRouting[] routings = WholeBatchRouting.values();
         long n = 0;
+        final RuntimeFilterMode[] modes = RuntimeFilterMode.values();
         for (final Strategy s : Strategy.values()) {
             configs.add(new StrategyConfig(s, n, Long.MAX_VALUE - n, 3 * n,
-                    new ShuffleOptions(1 + n, routings[(int) (n % routings.length)])));
+                    new ShuffleOptions(1 + n, routings[(int) (n % routings.length)]),
+                    RuntimeFilterConfig.defaults().withMode(modes[(int) (n % modes.length)]).withWaitMillis(n * 7)));
             n++;
         }
         configs.add(StrategyConfig.defaults());
@@ -247,13 +253,16 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionOneIsPinned() {
+    void formatVersionTwoIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
-                new ShuffleOptions(4096, WholeBatchRouting.NEVER));
+                new ShuffleOptions(4096, WholeBatchRouting.NEVER),
+                new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0100" + "04"
+                "534c4350" + "0200" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
+                + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
+                + "0900000000000000" + "000000000000d03f"
                 + "07" + "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000"
                 + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "0500000000000000" + "00"
                 + "0300000000000000");
@@ -368,10 +377,10 @@ class PlanCodecTest {
     @Test
     void anotherVersionNamesBothVersionsAndTheFix() {
         final byte[] bytes = PlanCodec.encode(plans().get(0), StrategyConfig.defaults());
-        new UnsafeBuffer(bytes).putShort(4, (short) 2, ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 2, this build reads version 1:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 2:"
                         + " run the same Sluice version on the coordinator and every CN");
     }
 
@@ -410,7 +419,10 @@ class PlanCodecTest {
     /** The bytes up to the root node: magic, a version and a valid config. */
     private static WireWriter header(final short version) {
         return new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(version).writeByte((byte) 0)
-                .writeLong(1).writeLong(2).writeLong(3).writeLong(64L << 20).writeByte((byte) 0);
+                .writeLong(1).writeLong(2).writeLong(3).writeLong(64L << 20).writeByte((byte) 0)
+                .writeByte((byte) 2).writeLong(1000).writeInt(1024).writeInt(1 << 18)
+                .writeLong(Double.doubleToLongBits(0.01)).writeInt(1024).writeInt(1 << 18).writeLong(16384)
+                .writeLong(Double.doubleToLongBits(0.1));
     }
 
     /** A scan of column c of table t without pruning, filtered by what {@code filter} writes. */
@@ -505,15 +517,22 @@ class PlanCodecTest {
                         "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 7 (limit)"),
                 Arguments.of("node tag 8", header(PlanCodec.VERSION).writeByte((byte) 8).toByteArray(),
                         "plan", HEADER_BYTES, "unknown node tag 8"),
-                Arguments.of("an unknown strategy", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort((short) 1)
+                Arguments.of("an unknown strategy", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 6).toByteArray(), "config.strategy", 6, "unknown Strategy code 6"),
-                Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort((short) 1)
+                Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 3)
-                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 1, "unknown WholeBatchRouting code 3"),
-                Arguments.of("a negative threshold", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort((short) 1)
+                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 1 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
+                Arguments.of("a negative threshold", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(-1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 0)
-                        .toByteArray(), "config", 6, "strategy thresholds must be 0 or more"),
-                Arguments.of("an empty shuffle pool", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort((short) 1)
+                        .writeByte((byte) 0).writeLong(0).writeInt(0).writeInt(0).writeLong(Double.doubleToLongBits(0.5))
+                        .writeInt(64).writeInt(64).writeLong(0).writeLong(0).toByteArray(), "config", 6,
+                        "strategy thresholds must be 0 or more"),
+                Arguments.of("a runtime filter rate of 1", new WireWriter().writeInt(PlanCodec.MAGIC)
+                        .writeShort(PlanCodec.VERSION).writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3)
+                        .writeLong(4).writeByte((byte) 0).writeByte((byte) 1).writeLong(0).writeInt(0).writeInt(0)
+                        .writeLong(Double.doubleToLongBits(1.0)).writeInt(64).writeInt(64).writeLong(0).writeLong(0)
+                        .toByteArray(), "config.runtimeFilters", 6 + 1 + 33, "false-positive rate must lie in (0, 1)"),
+                Arguments.of("an empty shuffle pool", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3).writeLong(0).writeByte((byte) 0)
                         .toByteArray(), "config.shuffle", 6 + 1 + 24, "shuffle pool budget must be positive"),
                 Arguments.of("a table name that is not UTF-8", header(PlanCodec.VERSION).writeByte(PlanCodec.SCAN)

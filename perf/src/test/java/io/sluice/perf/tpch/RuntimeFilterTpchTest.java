@@ -1,0 +1,294 @@
+package io.sluice.perf.tpch;
+
+import static io.sluice.engine.expr.Expr.col;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.RuntimeFilterRouter;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.RuntimeFilterStats;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.filter.FilterKind;
+import io.sluice.engine.filter.RuntimeFilterMode;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.QueryRunner.Execution;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.Schema;
+import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.format.spi.Catalog;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runtime filters in one process over TPC-H SF 0.01: every query under every strategy gives DuckDB's
+ * answer with filters off, local and global alike; a selective join on the probe table's sort key
+ * skips blocks; a filter that rejects nothing turns itself off; a filter that comes late or never
+ * changes no answer and hangs nothing.
+ */
+class RuntimeFilterTpchTest {
+    @TempDir
+    static Path dir;
+
+    private static TpchOracle oracle;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        oracle = TpchOracle.generate(dir, 0.01);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    static Stream<Arguments> queriesStrategiesAndModes() {
+        final List<Arguments> cases = new ArrayList<>();
+        for (final Query q : Queries.all()) {
+            for (final Strategy strategy : Strategy.values()) {
+                cases.add(Arguments.of(q.name(), strategy));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("queriesStrategiesAndModes")
+    void everyModeGivesDuckDbsAnswer(final String name, final Strategy strategy) throws Exception {
+        final Query query = TpchOracle.query(name);
+        List<List<Object>> off = null;
+        for (final RuntimeFilterMode mode : RuntimeFilterMode.values()) {
+            final Execution e = run(query.plan(), StrategyConfig.defaults().withStrategy(strategy).withRuntimeFilters(mode), 3,
+                    RuntimeFilterRouter.LOCAL);
+            oracle.assertSameAsDuckDb(query, e.result());
+            if (mode == RuntimeFilterMode.OFF) {
+                assertThat(e.runtimeFilters()).as("no filters when off").isEmpty();
+                off = e.result().rows();
+            } else {
+                assertThat(e.result().rows()).as("%s under %s", name, mode).isEqualTo(off);
+                for (final RuntimeFilterStats s : e.runtimeFilterStats()) {
+                    assertThat(s.probeRowsOut()).as("%s", s).isLessThanOrEqualTo(s.probeRowsIn());
+                    assertThat(s.state()).as("%s", s).isNotIn(RuntimeFilterState.PENDING, RuntimeFilterState.NOT_ARRIVED);
+                }
+            }
+        }
+    }
+
+    /** lineitem is stored by l_orderkey; the build keeps the orders of the first few keys. */
+    private static Plan selectiveOnSortKey() {
+        return Plan.scan("lineitem", "l_orderkey", "l_quantity")
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey").filter(Expr.lt(col("o_orderkey"), Expr.lit(200))),
+                        List.of("l_orderkey"), List.of("o_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"), Plan.sum(col("l_quantity"), "q"));
+    }
+
+    @Test
+    void aSelectiveJoinOnTheProbeSortKeySkipsBlocks() {
+        for (final Strategy strategy : List.of(Strategy.BROADCAST, Strategy.SHUFFLE_HASH, Strategy.COLOCATE)) {
+            final Execution off = run(selectiveOnSortKey(),
+                    StrategyConfig.defaults().withStrategy(strategy).withRuntimeFilters(RuntimeFilterMode.OFF), 2,
+                    RuntimeFilterRouter.LOCAL);
+            final Execution on = run(selectiveOnSortKey(), StrategyConfig.defaults().withStrategy(strategy), 2,
+                    RuntimeFilterRouter.LOCAL);
+            assertThat(on.result().rows()).as("under %s", strategy).isEqualTo(off.result().rows());
+            assertThat(on.runtimeFilterStats()).as("under %s", strategy).hasSize(1);
+            final RuntimeFilterStats s = on.runtimeFilterStats().get(0);
+            assertThat(s.probe()).containsExactly("l_orderkey");
+            assertThat(s.kinds()).contains(FilterKind.MIN_MAX);
+            assertThat(s.blocksSkipped()).as("%s under %s", s, strategy).isPositive();
+        }
+    }
+
+    @Test
+    void aBuildOfAWholeTableMakesNoFilter() {
+        final Plan everyOrder = Plan.scan("lineitem", "l_orderkey", "l_quantity")
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey"), List.of("l_orderkey"), List.of("o_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"));
+        for (final Strategy strategy : Strategy.values()) {
+            final Execution e = run(everyOrder, StrategyConfig.defaults().withStrategy(strategy), 2,
+                    RuntimeFilterRouter.LOCAL);
+            assertThat(e.runtimeFilters()).as("under %s", strategy).isEmpty();
+        }
+    }
+
+    @Test
+    void aFilterThatRejectsNothingTurnsItselfOff() {
+        // A row filter every order passes: the planner cannot tell that the build keeps every key.
+        final Plan everyOrder = Plan.scan("lineitem", "l_orderkey", "l_quantity")
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey").filter(Expr.ge(col("o_orderkey"), Expr.lit(0))),
+                        List.of("l_orderkey"), List.of("o_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"));
+        final Execution e = run(everyOrder, StrategyConfig.defaults().withStrategy(Strategy.BROADCAST), 1,
+                RuntimeFilterRouter.LOCAL);
+        assertThat(e.runtimeFilterStats()).hasSize(1);
+        final RuntimeFilterStats s = e.runtimeFilterStats().get(0);
+        assertThat(s.state()).as("%s", s).isEqualTo(RuntimeFilterState.DISABLED);
+        assertThat(s.probeRowsIn()).as("rows tested before it turned off").isLessThan((Long) e.result().rows().get(0).get(0));
+        final Execution selective = run(selectiveOnSortKey(), StrategyConfig.defaults().withStrategy(Strategy.BROADCAST),
+                1, RuntimeFilterRouter.LOCAL);
+        assertThat(selective.runtimeFilterStats().get(0).state()).isEqualTo(RuntimeFilterState.APPLIED);
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aLateFilterAndAFilterThatNeverComesChangeNoAnswer() throws Exception {
+        final StrategyConfig noWait = StrategyConfig.defaults().withStrategy(Strategy.BROADCAST)
+                .withRuntimeFilters(io.sluice.engine.filter.RuntimeFilterConfig.defaults().withWaitMillis(0));
+        final List<Thread> deliveries = new ArrayList<>();
+        // The build's filter goes out only once its probe scan has started without it.
+        final RuntimeFilterRouter late = (handle, partials) -> {
+            final Thread t = new Thread(() -> {
+                final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+                while (handle.stats().state() != RuntimeFilterState.NOT_ARRIVED && System.nanoTime() < deadline) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                }
+                handle.deliver(partials);
+            }, "late filter " + handle.id());
+            deliveries.add(t);
+            t.start();
+        };
+        final RuntimeFilterRouter never = (handle, partials) -> { };
+        for (final String name : List.of("q5", "q9", "q3", "q18")) {
+            final Query query = TpchOracle.query(name);
+            final Execution lateRun = run(query.plan(), noWait, 2, late);
+            for (final Thread t : deliveries) {
+                t.join();
+            }
+            oracle.assertSameAsDuckDb(query, lateRun.result());
+            final Execution neverRun = run(query.plan(), StrategyConfig.defaults().withStrategy(Strategy.BROADCAST)
+                    .withRuntimeFilters(io.sluice.engine.filter.RuntimeFilterConfig.defaults().withWaitMillis(50)), 2,
+                    never);
+            oracle.assertSameAsDuckDb(query, neverRun.result());
+            assertThat(neverRun.runtimeFilterStats()).as(name).isNotEmpty()
+                    .allSatisfy(s -> assertThat(s.state()).isEqualTo(RuntimeFilterState.NOT_ARRIVED));
+        }
+    }
+
+    @Test
+    void aLateFilterFiltersExactlyTheBlocksReadFromItsArrivalOn() {
+        final int arrivalBlock = 2;
+        final BlockTable lineitem = oracle.catalog().table("lineitem");
+        final AtomicReference<Runnable> held = new AtomicReference<>();
+        // The build's filter is held back and delivered while the probe scan reads block 2, by the reading thread.
+        final RuntimeFilterRouter late = (handle, partials) -> held.set(() -> handle.deliver(partials));
+        final BlockTable delivering = new BlockTable() {
+            @Override
+            public String name() {
+                return lineitem.name();
+            }
+
+            @Override
+            public Schema schema() {
+                return lineitem.schema();
+            }
+
+            @Override
+            public int blockCount() {
+                return lineitem.blockCount();
+            }
+
+            @Override
+            public int blockRowCount(final int block) {
+                return lineitem.blockRowCount(block);
+            }
+
+            @Override
+            public ZoneMap zoneMap(final int block, final int column) {
+                return lineitem.zoneMap(block, column);
+            }
+
+            @Override
+            public Block readBlock(final int block, final int... projection) {
+                if (block == arrivalBlock) {
+                    final Runnable deliver = held.getAndSet(null);
+                    if (deliver != null) {
+                        deliver.run();
+                    }
+                }
+                return lineitem.readBlock(block, projection);
+            }
+
+            @Override
+            public String sortKey() {
+                return lineitem.sortKey();
+            }
+        };
+        final Catalog catalog = name -> name.equals("lineitem") ? delivering : oracle.catalog().table(name);
+        final StrategyConfig noWait = StrategyConfig.defaults().withStrategy(Strategy.BROADCAST)
+                .withRuntimeFilters(io.sluice.engine.filter.RuntimeFilterConfig.defaults().withWaitMillis(0));
+        final Execution e;
+        try (QueryRunner runner = new QueryRunner(catalog, 1, noWait, late)) {
+            e = runner.execute(selectiveOnSortKey());
+        }
+        final Execution off = run(selectiveOnSortKey(), noWait.withRuntimeFilters(RuntimeFilterMode.OFF), 1,
+                RuntimeFilterRouter.LOCAL);
+        assertThat(e.result().rows()).isEqualTo(off.result().rows());
+        // What the filter must have done, from the stored keys: blocks before the arrival are read untested, the
+        // block being read when it arrives is tested row by row, each later block is skipped unless some build
+        // key lies inside its zonemap.
+        final java.util.TreeSet<Long> buildKeys = new java.util.TreeSet<>();
+        final BlockTable orders = oracle.catalog().table("orders");
+        for (int b = 0; b < orders.blockCount(); b++) {
+            final long[] keys = longs(orders.readBlock(b, orders.schema().indexOf("o_orderkey")).column(0));
+            for (final long k : keys) {
+                if (k < 200) {
+                    buildKeys.add(k);
+                }
+            }
+        }
+        final int key = lineitem.schema().indexOf("l_orderkey");
+        long skipped = 0;
+        long tested = lineitem.blockRowCount(arrivalBlock);
+        for (int b = arrivalBlock + 1; b < lineitem.blockCount(); b++) {
+            final ZoneMap z = lineitem.zoneMap(b, key);
+            final Long inside = buildKeys.ceiling(z.min());
+            if (inside == null || inside > z.max()) {
+                skipped++;
+            } else {
+                tested += lineitem.blockRowCount(b);
+            }
+        }
+        assertThat(skipped).as("later blocks outside the filter").isPositive();
+        final RuntimeFilterStats s = e.runtimeFilterStats().get(0);
+        assertThat(s.state()).isEqualTo(RuntimeFilterState.LATE);
+        assertThat(s.blocksSkipped()).as("%s", s).isEqualTo(skipped);
+        assertThat(s.probeRowsIn()).as("%s", s).isEqualTo(tested);
+    }
+
+    private static long[] longs(final ColumnVector v) {
+        if (v instanceof LongVector l) {
+            return java.util.Arrays.copyOf(l.values(), v.rowCount());
+        }
+        final int[] ints = ((IntVector) v).values();
+        final long[] out = new long[v.rowCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = ints[i];
+        }
+        return out;
+    }
+
+    private static Execution run(final Plan plan, final StrategyConfig config, final int cores,
+                                 final RuntimeFilterRouter router) {
+        try (QueryRunner runner = new QueryRunner(oracle.catalog(), cores, config, router)) {
+            return runner.execute(plan);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.FilterScope;
+import io.sluice.engine.filter.RuntimeFilter;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.ZoneMap;
+import io.sluice.shuffle.RangeBucketFunction;
+import io.sluice.shuffle.operator.Batch;
+import java.util.List;
+
+/**
+ * One runtime filter as a probe scan applies it, before the rows leave the scan (so before any
+ * shuffle): a block whose zonemap on the key lies outside the filter's min/max or IN list is skipped
+ * unread, and the rows of the blocks read are tested against every kind. A per-bucket filter is looked
+ * up by the bucket the scan reads (a colocated scan) or, row by row, by the bucket the join's range
+ * function gives the key.
+ */
+public final class ScanRuntimeFilter {
+    private final RuntimeFilterHandle handle;
+    private final List<Expr> keys;
+    private final RowType rowType;
+    private final boolean integerKey;
+    private final int keyColumn;
+    private final RangeBucketFunction function;
+
+    /**
+     * @param keys      the probe key columns of the scan's output, in the build keys' order
+     * @param keyColumn the scan's output column of a single key, for zonemaps and buckets; -1 for several
+     * @param function  for a per-bucket filter on a scan that does not read one bucket per morsel: the join's
+     *                  range function, giving each row its bucket; else null
+     */
+    public ScanRuntimeFilter(final RuntimeFilterHandle handle, final List<Expr> keys, final RowType rowType,
+                             final int keyColumn, final RangeBucketFunction function) {
+        if (handle.scope() == FilterScope.PER_BUCKET && function == null && keyColumn < 0) {
+            throw new IllegalArgumentException(handle + " is per bucket: it needs a key column and the join's range"
+                    + " function, or a colocated scan");
+        }
+        this.handle = handle;
+        this.keys = List.copyOf(keys);
+        this.rowType = rowType;
+        this.integerKey = RuntimeFilterBuild.integerKey(keys, rowType);
+        this.keyColumn = keyColumn;
+        this.function = function;
+    }
+
+    public RuntimeFilterHandle handle() {
+        return handle;
+    }
+
+    /** The scan output column of a single key, or -1. */
+    int keyColumn() {
+        return keyColumn;
+    }
+
+    /** One worker's instance, with its own scratch. */
+    Applier applier() {
+        return new Applier();
+    }
+
+    /** A worker's test of blocks and rows; not thread-safe. */
+    final class Applier {
+        private final KeyColumns columns = new KeyColumns(keys, rowType);
+        private final int[] rowBuckets = new int[Block.MAX_ROWS];
+        private final ColumnVector[] keyVector = new ColumnVector[1];
+        private boolean waited;
+
+        /** Waits for the filter before the worker's first block. */
+        void awaitOnce(final Cancellation cancellation) {
+            if (!waited) {
+                waited = true;
+                handle.await(cancellation);
+            }
+        }
+
+        /**
+         * Whether a block can be skipped: its key zonemap (no nulls) lies outside the filter of the bucket
+         * a colocated scan reads ({@code morselBucket}, ignored with a range function) or of every bucket
+         * the zonemap overlaps.
+         */
+        boolean skips(final ZoneMap zoneMap, final int morselBucket) {
+            final int bucket = function != null ? -1 : morselBucket;
+            final RuntimeFilter[] filters = handle.filters();
+            if (filters == null || !integerKey || zoneMap == null || !zoneMap.hasValues() || zoneMap.nullCount() > 0) {
+                return false;
+            }
+            final boolean skip;
+            if (handle.scope() != FilterScope.PER_BUCKET) {
+                skip = !filters[0].mayOverlap(zoneMap.min(), zoneMap.max());
+            } else if (bucket >= 0) {
+                skip = filters[bucket] != null && !filters[bucket].mayOverlap(zoneMap.min(), zoneMap.max());
+            } else {
+                boolean none = true;
+                final int high = function.bucket(zoneMap.max());
+                for (int b = function.bucket(zoneMap.min()); b <= high && none; b++) {
+                    none = filters[b] != null && !filters[b].mayOverlap(zoneMap.min(), zoneMap.max());
+                }
+                skip = none;
+            }
+            if (skip) {
+                handle.skipped();
+            }
+            return skip;
+        }
+
+        /**
+         * Keeps, of the {@code count} rows of a batch listed in {@code rows}, those the filter passes, in order, at
+         * the front of {@code rows}, and returns how many; {@code morselBucket} as for {@link #skips}.
+         */
+        int retain(final Batch batch, final int[] rows, final int count, final int morselBucket) {
+            final RuntimeFilter[] filters = handle.filters();
+            if (filters == null || count == 0) {
+                return count;
+            }
+            final int bucket = function != null ? -1 : morselBucket;
+            final long[] values;
+            final long[] hashes;
+            if (integerKey) {
+                values = columns.values(batch, 0);
+                hashes = null;
+            } else {
+                columns.evaluate(batch);
+                values = null;
+                hashes = columns.hashes;
+            }
+            final int kept;
+            if (handle.scope() != FilterScope.PER_BUCKET || bucket >= 0) {
+                final RuntimeFilter f = filters[handle.scope() == FilterScope.PER_BUCKET ? bucket : 0];
+                if (f == null) {
+                    return count;
+                }
+                kept = integerKey ? f.retainValues(values, rows, count) : f.retainHashes(hashes, rows, count);
+            } else {
+                keyVector[0] = batch.column(keyColumn);
+                function.buckets(keyVector, batch.rowCount(), rowBuckets);
+                int k = 0;
+                for (int j = 0; j < count; j++) {
+                    final int row = rows[j];
+                    final int b = rowBuckets[row];
+                    final RuntimeFilter f = b >= 0 && b < filters.length ? filters[b] : null;
+                    rows[k] = row;
+                    k += f == null || (integerKey ? f.mayContainValue(values[row]) : f.mayContainHash(hashes[row]))
+                            ? 1 : 0;
+                }
+                kept = k;
+            }
+            handle.counted(count, kept);
+            return kept;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return handle.toString();
+    }
+}

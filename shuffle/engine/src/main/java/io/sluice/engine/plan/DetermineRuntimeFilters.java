@@ -1,0 +1,153 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.filter.FilterScope;
+import io.sluice.engine.filter.RuntimeFilterMode;
+import io.sluice.shuffle.Topology;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides which joins make a runtime filter and which scan applies it (seed 004). An inner or semi
+ * join drops every probe row without a build match, so a filter on its keys may be applied wherever
+ * those key values are read: the rule follows each probe key column down the probe side (through
+ * filters, renaming projections, the probe side of any join and the build side of inner joins) to the
+ * scan that reads it, and picks the scan that reads most key columns. The scope follows the join's
+ * distribution: local for broadcast and hybrid (every CN holds the whole build), global for a hash
+ * shuffle, per bucket for a range shuffle or colocation. A range filter's scan needs the first key,
+ * which its range function buckets by.
+ */
+final class DetermineRuntimeFilters {
+    private DetermineRuntimeFilters() {
+    }
+
+    /**
+     * One filter to make.
+     *
+     * @param keys       indexes of the join keys it covers
+     * @param probe      the scan columns of those keys, in order
+     * @param colocated  whether the scan is the join's own colocated probe scan (one bucket per morsel)
+     * @param how        the join's distribution
+     */
+    record Target(int id, PlanNode.Join join, PlanNode.Scan scan, List<Integer> keys, List<String> probe,
+                  FilterScope scope, boolean colocated, LocalShuffle how) {
+    }
+
+    static List<Target> decide(final PlanNode root, final StrategyConfig config, final PlanStats stats,
+                               final Topology topology) {
+        final List<Target> targets = new ArrayList<>();
+        visit(root, config, stats, topology, targets);
+        return targets;
+    }
+
+    private static void visit(final PlanNode node, final StrategyConfig config, final PlanStats stats,
+                              final Topology topology, final List<Target> out) {
+        if (node instanceof PlanNode.Join j) {
+            final Target t = target(j, out.size(), config, stats, topology);
+            if (t != null) {
+                out.add(t);
+            }
+            visit(j.probe(), config, stats, topology, out);
+            visit(j.build(), config, stats, topology, out);
+        } else if (node instanceof PlanNode.Filter f) {
+            visit(f.input(), config, stats, topology, out);
+        } else if (node instanceof PlanNode.Project p) {
+            visit(p.input(), config, stats, topology, out);
+        } else if (node instanceof PlanNode.Aggregation a) {
+            visit(a.input(), config, stats, topology, out);
+        } else if (node instanceof PlanNode.OrderBy o) {
+            visit(o.input(), config, stats, topology, out);
+        } else if (node instanceof PlanNode.Limit l) {
+            visit(l.input(), config, stats, topology, out);
+        }
+    }
+
+    private static Target target(final PlanNode.Join j, final int id, final StrategyConfig config,
+                                 final PlanStats stats, final Topology topology) {
+        if (config.runtimeFilters().mode() == RuntimeFilterMode.OFF
+                || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI)) {
+            return null;
+        }
+        final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, topology);
+        final FilterScope scope = switch (how.choice()) {
+            case BROADCAST, HYBRID -> FilterScope.LOCAL;
+            case SHUFFLE_HASH -> FilterScope.GLOBAL;
+            default -> FilterScope.PER_BUCKET;
+        };
+        if (!config.runtimeFilters().mode().allows(scope)
+                || (scope == FilterScope.PER_BUCKET && how.boundaries() == null)) {
+            return null;
+        }
+        final Map<PlanNode.Scan, List<Integer>> byScan = new IdentityHashMap<>();
+        final Map<PlanNode.Scan, List<String>> columns = new IdentityHashMap<>();
+        final List<PlanNode.Scan> order = new ArrayList<>();
+        for (int k = 0; k < j.probeKeys().size(); k++) {
+            if (!(j.probeKeys().get(k) instanceof ColumnRef r)) {
+                continue;
+            }
+            final Found found = trace(r.name(), j.probe());
+            if (found == null) {
+                continue;
+            }
+            if (!byScan.containsKey(found.scan)) {
+                byScan.put(found.scan, new ArrayList<>());
+                columns.put(found.scan, new ArrayList<>());
+                order.add(found.scan);
+            }
+            byScan.get(found.scan).add(k);
+            columns.get(found.scan).add(found.column);
+        }
+        PlanNode.Scan best = null;
+        for (final PlanNode.Scan s : order) {
+            final boolean usable = scope != FilterScope.PER_BUCKET || byScan.get(s).get(0) == 0;
+            if (usable && (best == null || byScan.get(s).size() > byScan.get(best).size())) {
+                best = s;
+            }
+        }
+        // A build that keeps every row of its table holds every key the table has: in the usual join of a foreign
+        // key to that table's key (lineitem to the whole of orders) its filter rejects nothing, and only costs.
+        if (best == null || keepsEveryRow(j.build())) {
+            return null;
+        }
+        final boolean colocated = how.choice() == Distribution.COLOCATE && j.probe() == best;
+        return new Target(id, j, best, byScan.get(best), columns.get(best), scope, colocated, how);
+    }
+
+    /** Whether a node passes on every row of the tables it reads: scans without filters, through projections. */
+    private static boolean keepsEveryRow(final PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.filter() == null && s.pruning().isEmpty();
+        }
+        return node instanceof PlanNode.Project p && keepsEveryRow(p.input());
+    }
+
+    /** A scan column a probe key's values come from unchanged. */
+    private record Found(PlanNode.Scan scan, String column) {
+    }
+
+    private static Found trace(final String column, final PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.columns().contains(column) ? new Found(s, column) : null;
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return trace(column, f.input());
+        }
+        if (node instanceof PlanNode.Project p) {
+            for (final NamedExpr item : p.items()) {
+                if (item.name().equals(column)) {
+                    return item.expr() instanceof ColumnRef r ? trace(r.name(), p.input()) : null;
+                }
+            }
+            return null;
+        }
+        if (node instanceof PlanNode.Join j) {
+            final Found probe = trace(column, j.probe());
+            return probe != null || j.type() != JoinType.INNER ? probe : trace(column, j.build());
+        }
+        return null;
+    }
+}
