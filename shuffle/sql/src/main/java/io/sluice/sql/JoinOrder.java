@@ -117,19 +117,19 @@ final class JoinOrder {
         if (rel instanceof Join j && j.getJoinType() == JoinRelType.INNER && !RelTranslator.isSemiJoin(j)) {
             flatten(j.getLeft(), offset);
             flatten(j.getRight(), offset + j.getLeft().getRowType().getFieldCount());
-            addConjuncts(j.getCondition(), offset);
+            addConjuncts(j.getCondition(), offset, j.getCluster().getRexBuilder());
         } else if (rel instanceof Filter f && f.getInput() instanceof Join j && j.getJoinType() == JoinRelType.INNER
                 && !RelTranslator.isSemiJoin(j)) {
             flatten(j, offset);
-            addConjuncts(f.getCondition(), offset);
+            addConjuncts(f.getCondition(), offset, f.getCluster().getRexBuilder());
         } else {
             leaves.add(rel);
             offsets.add(offset);
         }
     }
 
-    private void addConjuncts(final RexNode condition, final int offset) {
-        for (final RexNode c : RexUtil.flattenAnd(List.of(condition))) {
+    private void addConjuncts(final RexNode condition, final int offset, final RexBuilder rex) {
+        for (final RexNode c : RelTranslator.conjuncts(condition, rex)) {
             conjuncts.add(RexUtil.shift(c, offset));
         }
     }

@@ -51,6 +51,7 @@ final class RelTranslator {
     private final Function<BlockTable, TableStats> stats;
     private final ColumnNames names = new ColumnNames();
     private final List<String> estimates = new ArrayList<>();
+    private org.apache.calcite.rex.RexBuilder rexBuilder;
 
     RelTranslator(final Function<String, BlockTable> tables, final Function<BlockTable, TableStats> stats) {
         this.tables = tables;
@@ -67,6 +68,9 @@ final class RelTranslator {
     }
 
     Relation translate(final RelNode rel) {
+        if (rexBuilder == null) {
+            rexBuilder = rel.getCluster().getRexBuilder();
+        }
         if (rel instanceof TableScan s) {
             return scan(s);
         }
@@ -448,7 +452,7 @@ final class RelTranslator {
         final List<Expr> buildKeys = new ArrayList<>();
         final List<Expr> residual = new ArrayList<>();
         double keyDistinct = 1;
-        for (final RexNode c : RexUtil.flattenAnd(List.of(condition))) {
+        for (final RexNode c : conjuncts(condition, rexBuilder)) {
             final int[] pairOf = equiPair(c, n);
             if (pairOf != null) {
                 probeKeys.add(Expr.col(probe.column(pairOf[0])));
@@ -484,6 +488,15 @@ final class RelTranslator {
             System.arraycopy(build.stats(), 0, stored, n, build.columns().size());
         }
         return new Relation(plan, columns, both ? doubles : probe.doubles(), Math.max(1, rows), stored);
+    }
+
+    /**
+     * The terms of a condition's conjunction, after pulling the terms every branch of a
+     * disjunction shares out of it ({@code (a AND b) OR (a AND c)} gives {@code a} and
+     * {@code b OR c}), so a join key written in each branch (Q19) is a key.
+     */
+    static List<RexNode> conjuncts(final RexNode condition, final org.apache.calcite.rex.RexBuilder rex) {
+        return RexUtil.flattenAnd(List.of(RexUtil.pullFactors(rex, condition)));
     }
 
     /** {left field, right field} when the conjunct equates a left field with a right one (n left fields), else null. */

@@ -85,17 +85,17 @@ final class RexTranslator {
             case NOT:
                 return Expr.not(translate(ops.get(0)));
             case EQUALS:
-                return Expr.eq(translate(ops.get(0)), translate(ops.get(1)));
+                return Expr.eq(operand(ops.get(0)), operand(ops.get(1)));
             case NOT_EQUALS:
-                return Expr.ne(translate(ops.get(0)), translate(ops.get(1)));
+                return Expr.ne(operand(ops.get(0)), operand(ops.get(1)));
             case LESS_THAN:
-                return Expr.lt(translate(ops.get(0)), translate(ops.get(1)));
+                return Expr.lt(operand(ops.get(0)), operand(ops.get(1)));
             case LESS_THAN_OR_EQUAL:
-                return Expr.le(translate(ops.get(0)), translate(ops.get(1)));
+                return Expr.le(operand(ops.get(0)), operand(ops.get(1)));
             case GREATER_THAN:
-                return Expr.gt(translate(ops.get(0)), translate(ops.get(1)));
+                return Expr.gt(operand(ops.get(0)), operand(ops.get(1)));
             case GREATER_THAN_OR_EQUAL:
-                return Expr.ge(translate(ops.get(0)), translate(ops.get(1)));
+                return Expr.ge(operand(ops.get(0)), operand(ops.get(1)));
             case PLUS:
             case MINUS:
                 return plusMinus(call);
@@ -121,6 +121,19 @@ final class RexTranslator {
         }
         throw SqlException.unsupported("the function or operator " + call.getOperator().getName() + " in " + call
                 + " is not supported");
+    }
+
+    /**
+     * A comparison operand. SQL compares exact numbers exactly; Calcite may narrow one side's
+     * decimal scale to the other's with a cast, which would round, so that cast is not applied.
+     */
+    private Expr operand(final RexNode rex) {
+        if (rex.getKind() == SqlKind.CAST && rex instanceof RexCall cast
+                && cast.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                && cast.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return translate(cast.getOperands().get(0));
+        }
+        return translate(rex);
     }
 
     private Expr[] all(final List<RexNode> ops) {
