@@ -46,7 +46,7 @@ class UnsupportedSqlTest {
             select k, rank() over (order by k) from t             | UNSUPPORTED | 1 | 11 | OVER is not supported
             select nosuch from t                                  | VALIDATION  | 1 | 8  | Column 'nosuch' not found
             select k from\\n nowhere                              | VALIDATION  | 2 | 2  | Object 'nowhere' not found
-            select k from t where k = 'x' and                     | SYNTAX      | 1 | 31 | Encountered "<EOF>"
+            select k from t where k = 'x' and                     | SYNTAX      | 1 | 31 | Encountered "and <EOF>"
             select k from t where s like 'a_b'                    | UNSUPPORTED | 0 | 0  | the _ wildcard is not supported
             """)
     void isRefusedWithItsPosition(final String sql, final SqlException.Kind kind, final int line, final int column,
