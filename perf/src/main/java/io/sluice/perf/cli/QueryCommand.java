@@ -10,6 +10,8 @@ import io.sluice.format.StorageException;
 import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
 import io.sluice.perf.tpch.TpchScale;
+import io.sluice.perf.tpch.TpchSql;
+import io.sluice.perf.tpch.TpchSqlQuery;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -105,7 +107,10 @@ public final class QueryCommand extends CliCommand {
             throw new IllegalArgumentException("--timeout must be 1 ms or more, got " + timeout);
         }
         final long timeoutMillis = timeout == null ? 0 : timeout;
-        final Query query = which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
+        final boolean fromText = which.tpch != null && which.tpch >= 1 && which.tpch <= TpchSql.COUNT
+                && !Queries.hasTpch(which.tpch) && store != null && coordinator == null;
+        final Query query = fromText ? new TpchSqlQuery(which.tpch, Store.open(store))
+                : which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
         final StrategyConfig config = runtimeFilters.apply(StrategyConfig.defaults().withStrategy(strategy));
         if (coordinator != null) {
             if (store != null) {

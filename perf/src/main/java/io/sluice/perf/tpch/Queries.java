@@ -31,9 +31,15 @@ public final class Queries {
         final Query q = BY_NAME.get("q" + number);
         if (q == null) {
             throw new IllegalArgumentException("TPC-H query " + number + " is not implemented: use one of "
-                    + names(true));
+                    + names(true) + (number >= 1 && number <= TpchSql.COUNT
+                    ? "; the others run from their SQL text with --store (not --coordinator)" : ""));
         }
         return q;
+    }
+
+    /** Whether the registry has a hand-written plan for TPC-H query {@code number}. */
+    public static boolean hasTpch(final int number) {
+        return BY_NAME.containsKey("q" + number);
     }
 
     /** The workload with a name ({@code --workload NAME}); the error lists the workloads. */

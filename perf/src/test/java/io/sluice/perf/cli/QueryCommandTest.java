@@ -160,6 +160,37 @@ class QueryCommandTest {
     }
 
     @Test
+    void aTpchQueryWithoutAHandWrittenPlanRunsFromItsSqlText() throws Exception {
+        final Cli.Result r = Cli.run("query", "--store", storeDir.toString(), "--tpch", "4", "--format", "csv");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        final Cli.Result fromText = Cli.run("sql", "--store", storeDir.toString(), "--format", "csv",
+                io.sluice.perf.tpch.TpchSql.text(4));
+        assertThat(fromText.out()).isEqualTo(r.out());
+        final Cli.Result lacking = Cli.run("query", "--store", storeDir.toString(), "--tpch", "14");
+        assertThat(lacking.exitCode()).isEqualTo(1);
+        assertThat(lacking.err()).contains("lacks table(s) [part]", "sluice gen");
+        final Path withPart = dir.resolve("with-part");
+        final Store store = Store.create(withPart);
+        for (final TpchTable t : List.of(TpchTable.LINEITEM, TpchTable.PART)) {
+            try (Table ignored = TpchLoader.load(store, t, 0.01, rows -> { })) {
+                assertThat(ignored.rowCount()).isPositive();
+            }
+        }
+        final Cli.Result q14 = Cli.run("query", "--store", withPart.toString(), "--tpch", "14", "--format", "csv");
+        assertThat(q14.exitCode()).as(q14.toString()).isZero();
+        try (Connection c = DuckDbLoader.openInMemory(1); Statement s = c.createStatement()) {
+            DuckDbLoader.load(Store.open(withPart), List.of("lineitem", "part"), c);
+            try (ResultSet rs = s.executeQuery(io.sluice.perf.tpch.TpchSql.text(14))) {
+                assertThat(rs.next()).isTrue();
+                final String[] lines = q14.out().split("\r\n");
+                assertThat(lines[0]).isEqualTo("promo_revenue");
+                assertThat(Double.parseDouble(lines[1])).isCloseTo(rs.getDouble(1),
+                        org.assertj.core.data.Percentage.withPercentage(1e-9));
+            }
+        }
+    }
+
+    @Test
     void tableAndJsonFormats() {
         final Cli.Result table = Cli.run("query", "--store", storeDir.toString(), "--tpch", "6");
         assertThat(table.exitCode()).as(table.toString()).isZero();

@@ -1,5 +1,6 @@
 package io.sluice.perf.layers;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The layers of the README's module map, as rules over the compiled classes of every module (tests
  * left out): each layer uses only the layers below it, and no packages depend on each other in a
- * cycle. {@link #theRulesCatchAClassThatReachesUp} shows that a violation fails them.
+ * cycle; Calcite is used by the SQL layer alone. {@link #theRulesCatchAClassThatReachesUp} shows
+ * that a violation fails them.
  */
 class LayeringTest {
     /** A module's test classes packaged for another module's tests ({@code sluice-shuffle-...-tests.jar}). */
@@ -38,18 +40,20 @@ class LayeringTest {
                 .layer("zonemap").definedBy("io.sluice.zonemap..")
                 .layer("core").definedBy("io.sluice.shuffle..")
                 .layer("engine").definedBy("io.sluice.engine..")
+                .layer("sql").definedBy("io.sluice.sql..")
                 .layer("transport").definedBy("io.sluice.transport..")
                 .layer("dispatch").definedBy("io.sluice.dispatch..")
                 .layer("tools").definedBy("io.sluice.perf..")
                 .whereLayer("tools").mayNotBeAccessedByAnyLayer()
                 .whereLayer("dispatch").mayOnlyBeAccessedByLayers("tools")
                 .whereLayer("transport").mayOnlyBeAccessedByLayers("dispatch", "tools")
-                .whereLayer("engine").mayOnlyBeAccessedByLayers("dispatch", "tools")
+                .whereLayer("sql").mayOnlyBeAccessedByLayers("tools")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("sql", "dispatch", "tools")
                 .whereLayer("core").mayOnlyBeAccessedByLayers("engine", "dispatch", "tools")
-                .whereLayer("zonemap").mayOnlyBeAccessedByLayers("core", "engine", "dispatch", "tools")
+                .whereLayer("zonemap").mayOnlyBeAccessedByLayers("core", "engine", "sql", "dispatch", "tools")
                 .whereLayer("storage").mayOnlyBeAccessedByLayers("dispatch", "tools")
-                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "zonemap", "core", "engine", "dispatch",
-                        "tools");
+                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "zonemap", "core", "engine", "sql",
+                        "dispatch", "tools");
     }
 
     /** Inside the layers that have several packages, the order their package docs describe. */
@@ -78,6 +82,13 @@ class LayeringTest {
                 .whereLayer("cluster").mayNotBeAccessedByAnyLayer();
     }
 
+    /** Calcite is the SQL layer's alone: nothing a storage engine embeds, nor the cluster runtime, refers to it. */
+    static ArchRule calciteOnlyInTheSqlLayer() {
+        return noClasses().that().resideInAnyPackage("io.sluice.format..", "io.sluice.storage..", "io.sluice.zonemap..",
+                        "io.sluice.shuffle..", "io.sluice.engine..", "io.sluice.transport..", "io.sluice.dispatch..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.calcite..");
+    }
+
     static ArchRule noPackageCycles() {
         return slices().matching("io.sluice.(**)").should().beFreeOfCycles();
     }
@@ -85,6 +96,11 @@ class LayeringTest {
     @Test
     void eachModuleUsesOnlyTheModulesBelowIt() {
         layers().check(mainClasses);
+    }
+
+    @Test
+    void calciteStaysInTheSqlLayer() {
+        calciteOnlyInTheSqlLayer().check(mainClasses);
     }
 
     @Test

@@ -67,9 +67,14 @@ public final class TpchOracle implements AutoCloseable {
     }
 
     /** Runs the query's SQL on DuckDB and compares; any thread (DuckDB's connection is used by one at a time). */
-    public synchronized void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
-        final String name = query.name();
-        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(query.sql())) {
+    public void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
+        assertSameAsDuckDb(query.name(), query.sql(), actual);
+    }
+
+    /** As {@link #assertSameAsDuckDb(Query, QueryResult)} for a named SQL text DuckDB runs as it is. */
+    public synchronized void assertSameAsDuckDb(final String name, final String sql, final QueryResult actual)
+            throws Exception {
+        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> expectedNames = new ArrayList<>();
             for (int c = 1; c <= meta.getColumnCount(); c++) {

@@ -47,6 +47,9 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
             }
             return new Strings(a, b);
         }
+        if (a.type().kind() == DataType.Kind.DOUBLE || b.type().kind() == DataType.Kind.DOUBLE) {
+            return DoubleValues.compare(op, a, b, toString());
+        }
         if ((a.type().kind() == DataType.Kind.DATE) != (b.type().kind() == DataType.Kind.DATE)) {
             throw new IllegalArgumentException(this + " compares " + a.type() + " with " + b.type()
                     + ": compare dates with dates (write date constants with Expr.date)");

@@ -12,7 +12,8 @@ import java.util.List;
  * types is closed, so a plan can be shipped to another process and rebuilt there exactly.
  */
 public sealed interface Expr
-        permits ColumnRef, Literal, Arithmetic, Comparison, Logical, Not, InList, Like, CaseWhen, ExtractYear {
+        permits ColumnRef, Literal, Arithmetic, Comparison, Logical, Not, InList, Like, CaseWhen, ExtractYear,
+        DoubleArithmetic, Substring {
     /** An evaluator of this expression over batches of the given row type (fresh scratch arrays). */
     Evaluator bind(RowType input);
 
@@ -126,5 +127,15 @@ public sealed interface Expr
     /** {@code EXTRACT(YEAR FROM date)} as INT64. */
     static Expr year(final Expr date) {
         return new ExtractYear(date);
+    }
+
+    /** {@code a / b} in double precision (SQL division of exact numbers gives a DOUBLE). */
+    static Expr div(final Expr a, final Expr b) {
+        return new DoubleArithmetic(DoubleArithmetic.Op.DIV, a, b);
+    }
+
+    /** {@code SUBSTRING(value FROM start FOR length)}, characters counted from 1. */
+    static Expr substring(final Expr value, final int start, final int length) {
+        return new Substring(value, start, length);
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.engine.expr.CaseWhen;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.Comparison;
 import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.ExtractYear;
 import io.sluice.engine.expr.InList;
@@ -13,6 +14,7 @@ import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.Logical;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.Not;
+import io.sluice.engine.expr.Substring;
 import io.sluice.engine.wire.EnumCodes;
 import io.sluice.engine.wire.WireReader;
 import io.sluice.engine.wire.WireWriter;
@@ -34,6 +36,8 @@ final class ExprCodec {
     static final byte LIKE = 8;
     static final byte CASE_WHEN = 9;
     static final byte EXTRACT_YEAR = 10;
+    static final byte DOUBLE_ARITHMETIC = 11;
+    static final byte SUBSTRING = 12;
 
     /** The fewest bytes an encoded expression takes: a column reference, tag and empty name. */
     static final int MIN_EXPR_BYTES = 1 + 4;
@@ -45,6 +49,8 @@ final class ExprCodec {
             DataType.Kind.STRING, DataType.Kind.BOOLEAN, DataType.Kind.DOUBLE);
     static final EnumCodes<Arithmetic.Op> ARITHMETIC_OPS = EnumCodes.of(Arithmetic.Op.class,
             Arithmetic.Op.ADD, Arithmetic.Op.SUB, Arithmetic.Op.MUL);
+    static final EnumCodes<DoubleArithmetic.Op> DOUBLE_ARITHMETIC_OPS = EnumCodes.of(DoubleArithmetic.Op.class,
+            DoubleArithmetic.Op.ADD, DoubleArithmetic.Op.SUB, DoubleArithmetic.Op.MUL, DoubleArithmetic.Op.DIV);
     static final EnumCodes<Comparison.Op> COMPARISON_OPS = EnumCodes.of(Comparison.Op.class,
             Comparison.Op.EQ, Comparison.Op.NE, Comparison.Op.LT, Comparison.Op.LE, Comparison.Op.GT, Comparison.Op.GE);
     static final EnumCodes<Logical.Op> LOGICAL_OPS = EnumCodes.of(Logical.Op.class, Logical.Op.AND, Logical.Op.OR);
@@ -147,6 +153,16 @@ final class ExprCodec {
         } else if (e instanceof ExtractYear y) {
             out.writeByte(EXTRACT_YEAR);
             write(out, y.date(), path + ".extractYear.date", d);
+        } else if (e instanceof DoubleArithmetic a) {
+            out.writeByte(DOUBLE_ARITHMETIC);
+            DOUBLE_ARITHMETIC_OPS.write(out, PlanCodec.require(a.op(), path + ".doubleArithmetic.op"));
+            write(out, a.left(), path + ".doubleArithmetic.left", d);
+            write(out, a.right(), path + ".doubleArithmetic.right", d);
+        } else if (e instanceof Substring sub) {
+            out.writeByte(SUBSTRING);
+            write(out, sub.value(), path + ".substring.value", d);
+            out.writeInt(sub.start());
+            out.writeInt(sub.length());
         } else {
             throw new IllegalStateException(path + ": " + e.getClass().getName() + " is an Expr the plan codec does"
                     + " not know: give it a tag in ExprCodec");
@@ -202,8 +218,22 @@ final class ExprCodec {
                 yield new CaseWhen(condition, then, otherwise);
             }
             case EXTRACT_YEAR -> new ExtractYear(read(in, path + ".extractYear.date", d));
+            case DOUBLE_ARITHMETIC -> {
+                final String p = path + ".doubleArithmetic";
+                final DoubleArithmetic.Op op = DOUBLE_ARITHMETIC_OPS.read(in, p + ".op");
+                final Expr left = read(in, p + ".left", d);
+                final Expr right = read(in, p + ".right", d);
+                yield new DoubleArithmetic(op, left, right);
+            }
+            case SUBSTRING -> {
+                final String p = path + ".substring";
+                final Expr value = read(in, p + ".value", d);
+                final int start = in.readInt(p + ".start");
+                final int length = in.readInt(p + ".length");
+                yield PlanCodec.build(in, p, at, () -> new Substring(value, start, length));
+            }
             default -> throw in.error(path, at, "unknown expression tag " + tag + ": expected " + COLUMN_REF
-                    + " (columnRef) to " + EXTRACT_YEAR + " (extractYear)");
+                    + " (columnRef) to " + SUBSTRING + " (substring)");
         };
     }
 

@@ -52,6 +52,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *          string), 3 arithmetic (op, left, right), 4 comparison (op, left, right),
  *          5 logical (op, terms), 6 not (term), 7 inList (value, literals), 8 like (value, pattern),
  *          9 caseWhen (condition, then, otherwise), 10 extractYear (date)
+ *          11 doubleArithmetic (op: add 0, sub 1, mul 2, div 3; left, right),
+ *          12 substring (value, start int, length int)
  * </pre>
  * Enum codes come from explicit tables, not declaration order:
  * strategy auto 0, broadcast 1, shuffle_hash 2, shuffle_range 3, colocate 4, hybrid 5;

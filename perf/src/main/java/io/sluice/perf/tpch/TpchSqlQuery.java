@@ -1,0 +1,56 @@
+package io.sluice.perf.tpch;
+
+import io.sluice.engine.plan.Plan;
+import io.sluice.sql.SqlPlanner;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A TPC-H query planned from its SQL text ({@link TpchSql}) over a store, for the queries the
+ * registry has no hand-written plan for ({@code sluice query --tpch N}).
+ */
+public final class TpchSqlQuery implements Query {
+    private final int number;
+    private final Store store;
+
+    /** TPC-H query {@code number} (1 to 22) over the tables of {@code store}. */
+    public TpchSqlQuery(final int number, final Store store) {
+        TpchSql.text(number);
+        this.number = number;
+        this.store = store;
+    }
+
+    @Override
+    public String name() {
+        return "q" + number;
+    }
+
+    @Override
+    public String sql() {
+        return TpchSql.text(number);
+    }
+
+    /** The TPC-H tables the text names. */
+    @Override
+    public List<String> tables() {
+        final List<String> tables = new ArrayList<>();
+        final String text = sql();
+        for (final TpchTable t : TpchTable.values()) {
+            if (Pattern.compile("\\b" + t.tableName() + "\\b").matcher(text).find()) {
+                tables.add(t.tableName());
+            }
+        }
+        return tables;
+    }
+
+    /** Plans the text against the store's tables now. */
+    @Override
+    public Plan plan() {
+        try (StoreCatalog catalog = new StoreCatalog(store)) {
+            return new SqlPlanner(catalog, store.tableNames()).plan(sql()).plan();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.sluice.perf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchSql;
+import io.sluice.perf.tpch.TpchTable;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqlCommandTest {
+    @TempDir
+    static Path dir;
+
+    private static Path storeDir;
+
+    @BeforeAll
+    static void generate() {
+        storeDir = dir.resolve("store");
+        final Store store = Store.create(storeDir);
+        for (final TpchTable t : List.of(TpchTable.LINEITEM, TpchTable.ORDERS)) {
+            try (Table ignored = TpchLoader.load(store, t, 0.01, rows -> { })) {
+                assertThat(ignored.rowCount()).isPositive();
+            }
+        }
+    }
+
+    /** DuckDB's rows for a statement over the store, as CSV lines with its column labels first. */
+    private static List<String> duckDbCsv(final String sql) throws Exception {
+        final List<String> lines = new ArrayList<>();
+        try (Connection c = DuckDbLoader.openInMemory(1); Statement s = c.createStatement()) {
+            DuckDbLoader.load(Store.open(storeDir), List.of("lineitem", "orders"), c);
+            try (ResultSet rs = s.executeQuery(sql)) {
+                final ResultSetMetaData meta = rs.getMetaData();
+                final List<String> header = new ArrayList<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    header.add(meta.getColumnLabel(i));
+                }
+                lines.add(String.join(",", header));
+                while (rs.next()) {
+                    final List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        row.add(rs.getString(i));
+                    }
+                    lines.add(String.join(",", row));
+                }
+            }
+        }
+        return lines;
+    }
+
+    @Test
+    void csvFromAFileHasTheSelectListsNamesAndDuckDbsRows() throws Exception {
+        final Path file = dir.resolve("q12.sql");
+        Files.writeString(file, TpchSql.text(12));
+        final Cli.Result r = Cli.run("sql", "--store", storeDir.toString(), "-f", file.toString(), "--cores", "2",
+                "--format", "csv");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(TpchSql.text(12)));
+    }
+
+    @Test
+    void unnamedExpressionsAreNamedAsDuckDbNamesThem() throws Exception {
+        final String sql = "select l_returnflag, count(*), sum(l_quantity), max(l_shipdate) as last"
+                + " from lineitem where l_orderkey < 1000 group by l_returnflag order by l_returnflag";
+        final Cli.Result r = Cli.run("sql", "--store", storeDir.toString(), sql, "--cn", "2", "--cores", "2",
+                "--format", "csv", "--strategy", "shuffle-hash");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(sql));
+    }
+
+    @Test
+    void explainShowsTheEstimatesAndTheStrategies() {
+        final Cli.Result r = Cli.run("sql", "--store", storeDir.toString(), "--explain", "--cores", "2",
+                TpchSql.text(4));
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("planned in ", "estimate scan orders: ", "blocks kept by [o_orderdate >= ",
+                "estimate semi join [o_orderkey] = [l_orderkey]", "strategy join");
+    }
+
+    @Test
+    void unsupportedSqlIsAnErrorWithItsPositionAndNoStackTrace() {
+        final Cli.Result insert = Cli.run("sql", "--store", storeDir.toString(), "insert into orders select * from orders");
+        assertThat(insert.exitCode()).as(insert.toString()).isEqualTo(1);
+        assertThat(insert.err()).startsWith("sluice sql: error: the statement: SQL not supported at line 1, column 1:"
+                + " insert statements are not supported");
+        final Cli.Result function = Cli.run("sql", "--store", storeDir.toString(),
+                "select o_orderkey,\n       soundex(o_comment) from orders");
+        assertThat(function.exitCode()).isEqualTo(1);
+        assertThat(function.err()).contains("at line 2, column 8: the function soundex is not supported")
+                .doesNotContain("\tat ");
+        final Cli.Result table = Cli.run("sql", "--store", storeDir.toString(), "select * from customer");
+        assertThat(table.exitCode()).isEqualTo(1);
+        assertThat(table.err()).contains("line 1, column 15", "customer");
+    }
+
+    @Test
+    void noStatementOrTwoStatementsAreUsageErrors() {
+        final Cli.Result both = Cli.run("sql", "--store", storeDir.toString(), "-f", "x.sql", "select 1");
+        assertThat(both.exitCode()).isEqualTo(1);
+        assertThat(both.err()).contains("either with -f FILE or as the argument");
+        final Cli.Result missing = Cli.run("sql", "--store", storeDir.toString(), "-f", dir.resolve("none.sql").toString());
+        assertThat(missing.err()).contains("no such file");
+    }
+}

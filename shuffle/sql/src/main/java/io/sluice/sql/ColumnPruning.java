@@ -1,0 +1,106 @@
+package io.sluice.sql;
+
+import io.sluice.engine.exec.Aggregate;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.plan.PlanNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Projection pruning, a Sluice planner rule: walks the plan from the root and keeps in each scan,
+ * projection and aggregation only the columns something above reads, so a scan reads only the
+ * columns the query uses.
+ */
+final class ColumnPruning {
+    private ColumnPruning() {
+    }
+
+    /** The plan with every column nothing reads removed; the root keeps all of its columns. */
+    static PlanNode apply(final PlanNode root) {
+        return prune(root, new LinkedHashSet<>(PlanColumns.of(root)));
+    }
+
+    private static PlanNode prune(final PlanNode node, final Set<String> required) {
+        if (node instanceof PlanNode.Scan s) {
+            final Set<String> needed = new HashSet<>(required);
+            ExprColumns.collect(s.filter(), needed);
+            final List<String> kept = new ArrayList<>();
+            for (final String c : s.columns()) {
+                if (needed.contains(c)) {
+                    kept.add(c);
+                }
+            }
+            if (kept.isEmpty()) {
+                kept.add(s.columns().get(0));
+            }
+            return new PlanNode.Scan(s.table(), kept, s.pruning(), s.filter());
+        }
+        if (node instanceof PlanNode.Filter f) {
+            final Set<String> needed = new HashSet<>(required);
+            ExprColumns.collect(f.predicate(), needed);
+            return new PlanNode.Filter(prune(f.input(), needed), f.predicate());
+        }
+        if (node instanceof PlanNode.Project p) {
+            final List<NamedExpr> kept = new ArrayList<>();
+            final Set<String> needed = new HashSet<>();
+            for (final NamedExpr item : p.items()) {
+                if (required.contains(item.name())) {
+                    kept.add(item);
+                    ExprColumns.collect(item.expr(), needed);
+                }
+            }
+            if (kept.isEmpty()) {
+                kept.add(p.items().get(0));
+                ExprColumns.collect(p.items().get(0).expr(), needed);
+            }
+            return new PlanNode.Project(prune(p.input(), needed), kept);
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            final Set<String> needed = new HashSet<>();
+            for (final NamedExpr k : a.keys()) {
+                ExprColumns.collect(k.expr(), needed);
+            }
+            final List<Aggregate> kept = new ArrayList<>();
+            for (final Aggregate agg : a.aggregates()) {
+                if (required.contains(agg.name())) {
+                    kept.add(agg);
+                    ExprColumns.collect(agg.argument(), needed);
+                }
+            }
+            return new PlanNode.Aggregation(prune(a.input(), needed), a.keys(), kept);
+        }
+        if (node instanceof PlanNode.Join j) {
+            final Set<String> needed = new HashSet<>(required);
+            ExprColumns.collectAll(j.probeKeys(), needed);
+            ExprColumns.collectAll(j.buildKeys(), needed);
+            ExprColumns.collect(j.condition(), needed);
+            final Set<String> probe = within(needed, PlanColumns.of(j.probe()));
+            final Set<String> build = within(needed, PlanColumns.of(j.build()));
+            return new PlanNode.Join(prune(j.probe(), probe), prune(j.build(), build), j.type(), j.probeKeys(),
+                    j.buildKeys(), j.condition());
+        }
+        if (node instanceof PlanNode.OrderBy o) {
+            final Set<String> needed = new HashSet<>(required);
+            for (final SortKey k : o.keys()) {
+                needed.add(k.column());
+            }
+            return new PlanNode.OrderBy(prune(o.input(), needed), o.keys(), o.limit());
+        }
+        final PlanNode.Limit l = (PlanNode.Limit) node;
+        return new PlanNode.Limit(prune(l.input(), required), l.limit());
+    }
+
+    private static Set<String> within(final Set<String> needed, final List<String> columns) {
+        final Set<String> out = new HashSet<>();
+        for (final String c : columns) {
+            if (needed.contains(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+}

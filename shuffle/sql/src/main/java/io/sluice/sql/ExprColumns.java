@@ -1,0 +1,67 @@
+package io.sluice.sql;
+
+import io.sluice.engine.expr.Arithmetic;
+import io.sluice.engine.expr.CaseWhen;
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.Comparison;
+import io.sluice.engine.expr.DoubleArithmetic;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.ExtractYear;
+import io.sluice.engine.expr.InList;
+import io.sluice.engine.expr.Like;
+import io.sluice.engine.expr.Literal;
+import io.sluice.engine.expr.Logical;
+import io.sluice.engine.expr.Not;
+import io.sluice.engine.expr.Substring;
+import java.util.List;
+import java.util.Set;
+
+/** The columns an engine expression reads. */
+final class ExprColumns {
+    private ExprColumns() {
+    }
+
+    /** Adds the names of the columns {@code e} reads to {@code out}; null adds nothing. */
+    static void collect(final Expr e, final Set<String> out) {
+        if (e == null || e instanceof Literal) {
+            return;
+        }
+        if (e instanceof ColumnRef r) {
+            out.add(r.name());
+        } else if (e instanceof Arithmetic a) {
+            collect(a.left(), out);
+            collect(a.right(), out);
+        } else if (e instanceof DoubleArithmetic a) {
+            collect(a.left(), out);
+            collect(a.right(), out);
+        } else if (e instanceof Comparison c) {
+            collect(c.left(), out);
+            collect(c.right(), out);
+        } else if (e instanceof Logical l) {
+            collectAll(l.terms(), out);
+        } else if (e instanceof Not n) {
+            collect(n.term(), out);
+        } else if (e instanceof InList i) {
+            collect(i.value(), out);
+        } else if (e instanceof Like l) {
+            collect(l.value(), out);
+        } else if (e instanceof CaseWhen c) {
+            collect(c.condition(), out);
+            collect(c.then(), out);
+            collect(c.otherwise(), out);
+        } else if (e instanceof ExtractYear y) {
+            collect(y.date(), out);
+        } else if (e instanceof Substring s) {
+            collect(s.value(), out);
+        } else {
+            throw new IllegalStateException("no column rule for " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** Adds the columns every expression of a list reads. */
+    static void collectAll(final List<Expr> exprs, final Set<String> out) {
+        for (final Expr e : exprs) {
+            collect(e, out);
+        }
+    }
+}

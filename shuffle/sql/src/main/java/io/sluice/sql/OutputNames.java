@@ -1,0 +1,74 @@
+package io.sluice.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * The names of a statement's result columns as DuckDB gives them: the alias, the column's own
+ * name, or for an unnamed expression its text as written ({@code sum(l_quantity)}), with
+ * {@code count(*)} named {@code count_star()}.
+ */
+final class OutputNames {
+    private static final Pattern GENERATED = Pattern.compile("EXPR\\$\\d+");
+
+    private OutputNames() {
+    }
+
+    static List<String> of(final SqlNode validated, final String sql, final List<String> fieldNames) {
+        final SqlSelect select = select(validated);
+        final SqlNodeList items = select == null ? null : select.getSelectList();
+        final List<String> names = new ArrayList<>();
+        for (int i = 0; i < fieldNames.size(); i++) {
+            final String name = fieldNames.get(i);
+            if (GENERATED.matcher(name).matches() && items != null && i < items.size()) {
+                names.add(textOf(items.get(i), sql));
+            } else {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private static SqlSelect select(final SqlNode node) {
+        if (node instanceof SqlSelect s) {
+            return s;
+        }
+        if (node instanceof SqlOrderBy o) {
+            return select(o.query);
+        }
+        if (node instanceof SqlWith w) {
+            return select(w.body);
+        }
+        return null;
+    }
+
+    private static String textOf(final SqlNode item, final String sql) {
+        if (item instanceof SqlCall call && call.getKind() == SqlKind.COUNT && call.operandCount() == 1
+                && call.operand(0) instanceof SqlIdentifier id && id.isStar()) {
+            return "count_star()";
+        }
+        final SqlParserPos pos = item.getParserPosition();
+        final String[] lines = sql.split("\n", -1);
+        if (pos.getLineNum() < 1 || pos.getEndLineNum() > lines.length) {
+            return item.toString();
+        }
+        final StringBuilder text = new StringBuilder();
+        for (int line = pos.getLineNum(); line <= pos.getEndLineNum(); line++) {
+            final String l = lines[line - 1];
+            final int from = line == pos.getLineNum() ? pos.getColumnNum() - 1 : 0;
+            final int to = line == pos.getEndLineNum() ? Math.min(l.length(), pos.getEndColumnNum()) : l.length();
+            text.append(line == pos.getLineNum() ? "" : " ").append(l, Math.max(0, from), Math.max(from, to));
+        }
+        return text.toString().trim().replaceAll("\\s+", " ");
+    }
+}

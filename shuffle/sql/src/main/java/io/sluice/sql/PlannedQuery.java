@@ -1,0 +1,20 @@
+package io.sluice.sql;
+
+import io.sluice.engine.plan.Plan;
+import java.util.List;
+
+/**
+ * A SQL statement planned for Sluice: the plan (its result columns carry the statement's column
+ * names), the estimates behind its scans and joins (for EXPLAIN), and how long planning took.
+ *
+ * @param plan          the physical plan, run by a {@code QueryRunner} or a cluster session
+ * @param columns       the result's column names, in SELECT order
+ * @param estimates     one line per scan and join: rows, blocks kept by pruning, build and probe sizes
+ * @param planningNanos time from the text to the plan
+ */
+public record PlannedQuery(Plan plan, List<String> columns, List<String> estimates, long planningNanos) {
+    public PlannedQuery {
+        columns = List.copyOf(columns);
+        estimates = List.copyOf(estimates);
+    }
+}

@@ -1,0 +1,375 @@
+package io.sluice.sql;
+
+import io.sluice.engine.expr.CaseWhen;
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.DoubleArithmetic;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.Literal;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.Sarg;
+import com.google.common.collect.BoundType;
+import com.google.common.collect.Range;
+
+/**
+ * Translates Calcite row expressions over a {@link Relation}'s fields into engine {@link Expr}s.
+ * Constants are folded here, exactly (decimal arithmetic, date plus or minus an interval), so
+ * that a filter on a column meets a literal that block pruning can use. An operator the engine
+ * lacks is a {@link SqlException} naming it.
+ */
+final class RexTranslator {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
+    private final List<String> columns;
+    private final Set<String> doubles;
+
+    RexTranslator(final Relation input) {
+        this(input.columns(), input.doubles());
+    }
+
+    RexTranslator(final List<String> columns, final Set<String> doubles) {
+        this.columns = columns;
+        this.doubles = doubles;
+    }
+
+    /** Whether an expression over these columns evaluates to DOUBLE. */
+    boolean isDouble(final Expr e) {
+        if (e instanceof DoubleArithmetic) {
+            return true;
+        }
+        if (e instanceof ColumnRef r) {
+            return doubles.contains(r.name());
+        }
+        if (e instanceof CaseWhen c) {
+            return isDouble(c.then()) || isDouble(c.otherwise());
+        }
+        return false;
+    }
+
+    /** The engine expression of a row expression. */
+    Expr translate(final RexNode rex) {
+        if (rex instanceof RexInputRef ref) {
+            return Expr.col(columns.get(ref.getIndex()));
+        }
+        if (rex instanceof RexLiteral literal) {
+            return literal(literal);
+        }
+        if (rex instanceof RexCall call) {
+            return call(call);
+        }
+        throw SqlException.unsupported("the expression " + rex + " (" + rex.getKind() + ") is not supported");
+    }
+
+    private Expr call(final RexCall call) {
+        final List<RexNode> ops = call.getOperands();
+        switch (call.getKind()) {
+            case AND:
+                return Expr.and(all(ops));
+            case OR:
+                return Expr.or(all(ops));
+            case NOT:
+                return Expr.not(translate(ops.get(0)));
+            case EQUALS:
+                return Expr.eq(operand(ops.get(0)), operand(ops.get(1)));
+            case NOT_EQUALS:
+                return Expr.ne(operand(ops.get(0)), operand(ops.get(1)));
+            case LESS_THAN:
+                return Expr.lt(operand(ops.get(0)), operand(ops.get(1)));
+            case LESS_THAN_OR_EQUAL:
+                return Expr.le(operand(ops.get(0)), operand(ops.get(1)));
+            case GREATER_THAN:
+                return Expr.gt(operand(ops.get(0)), operand(ops.get(1)));
+            case GREATER_THAN_OR_EQUAL:
+                return Expr.ge(operand(ops.get(0)), operand(ops.get(1)));
+            case PLUS:
+            case MINUS:
+                return plusMinus(call);
+            case TIMES:
+                return arithmetic(call.getKind(), translate(ops.get(0)), translate(ops.get(1)));
+            case DIVIDE:
+                return new DoubleArithmetic(DoubleArithmetic.Op.DIV, translate(ops.get(0)), translate(ops.get(1)));
+            case CAST:
+                return cast(call);
+            case SEARCH:
+                return search(translate(ops.get(0)), (RexLiteral) ops.get(1));
+            case LIKE:
+                return like(call);
+            case CASE:
+                return caseWhen(ops, 0);
+            case EXTRACT:
+                return extract(call);
+            default:
+                break;
+        }
+        if ("SUBSTRING".equals(call.getOperator().getName())) {
+            return substring(call);
+        }
+        throw SqlException.unsupported("the function or operator " + call.getOperator().getName() + " in " + call
+                + " is not supported");
+    }
+
+    /**
+     * A comparison operand. SQL compares exact numbers exactly; Calcite may narrow one side's
+     * decimal scale to the other's with a cast, which would round, so that cast is not applied.
+     */
+    private Expr operand(final RexNode rex) {
+        if (rex.getKind() == SqlKind.CAST && rex instanceof RexCall cast
+                && cast.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                && cast.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return translate(cast.getOperands().get(0));
+        }
+        return translate(rex);
+    }
+
+    private Expr[] all(final List<RexNode> ops) {
+        final Expr[] out = new Expr[ops.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = translate(ops.get(i));
+        }
+        return out;
+    }
+
+    private Expr plusMinus(final RexCall call) {
+        final RexNode a = call.getOperands().get(0);
+        final RexNode b = call.getOperands().get(1);
+        if (isInterval(b)) {
+            final Expr date = translate(a);
+            if (!(date instanceof Literal d) || d.type().kind() != DataType.Kind.DATE) {
+                throw SqlException.unsupported("date arithmetic on a non-constant date: " + call
+                        + "; only constant dates plus or minus an interval are supported");
+            }
+            final boolean minus = call.getKind() == SqlKind.MINUS;
+            final RexLiteral interval = (RexLiteral) b;
+            final long amount = interval.getValueAs(BigDecimal.class).longValueExact();
+            final LocalDate from = LocalDate.ofEpochDay(d.value());
+            final LocalDate to = interval.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH
+                    ? from.plusMonths(minus ? -amount : amount)
+                    : from.plusDays((minus ? -amount : amount) / MILLIS_PER_DAY);
+            return Expr.date(to);
+        }
+        return arithmetic(call.getKind(), translate(a), translate(b));
+    }
+
+    private static boolean isInterval(final RexNode rex) {
+        return rex instanceof RexLiteral l && l.getTypeName().getFamily() != null
+                && (l.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH
+                || l.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME);
+    }
+
+    private Expr arithmetic(final SqlKind kind, final Expr a, final Expr b) {
+        if (isDouble(a) || isDouble(b)) {
+            final DoubleArithmetic.Op op = switch (kind) {
+                case PLUS -> DoubleArithmetic.Op.ADD;
+                case MINUS -> DoubleArithmetic.Op.SUB;
+                default -> DoubleArithmetic.Op.MUL;
+            };
+            return new DoubleArithmetic(op, a, b);
+        }
+        if (a instanceof Literal x && b instanceof Literal y && x.type().isExactNumeric() && y.type().isExactNumeric()
+                && x.type().kind() != DataType.Kind.DATE && y.type().kind() != DataType.Kind.DATE) {
+            final BigDecimal l = BigDecimal.valueOf(x.value(), x.type().scale());
+            final BigDecimal r = BigDecimal.valueOf(y.value(), y.type().scale());
+            final BigDecimal v = switch (kind) {
+                case PLUS -> l.add(r);
+                case MINUS -> l.subtract(r);
+                default -> l.multiply(r);
+            };
+            return number(v);
+        }
+        return switch (kind) {
+            case PLUS -> Expr.add(a, b);
+            case MINUS -> Expr.sub(a, b);
+            default -> Expr.mul(a, b);
+        };
+    }
+
+    private static Expr number(final BigDecimal v) {
+        return v.scale() <= 0 ? Expr.lit(v.longValueExact()) : Expr.dec(v.toPlainString());
+    }
+
+    private Expr cast(final RexCall call) {
+        final RexNode operand = call.getOperands().get(0);
+        final SqlTypeName to = call.getType().getSqlTypeName();
+        final SqlTypeName from = operand.getType().getSqlTypeName();
+        final Expr e = translate(operand);
+        switch (to) {
+            case CHAR:
+            case VARCHAR:
+                if (from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR) {
+                    return e;
+                }
+                break;
+            case DATE:
+                if (from == SqlTypeName.DATE) {
+                    return e;
+                }
+                break;
+            case BIGINT:
+            case INTEGER:
+            case DECIMAL:
+                if (SqlTypeName.INT_TYPES.contains(from) || from == SqlTypeName.BIGINT
+                        || (from == SqlTypeName.DECIMAL && (to == SqlTypeName.DECIMAL
+                        && call.getType().getScale() >= operand.getType().getScale()))) {
+                    return e;
+                }
+                break;
+            case DOUBLE:
+            case FLOAT:
+            case REAL:
+                if (isDouble(e)) {
+                    return e;
+                }
+                if (e instanceof Literal l && l.type().isExactNumeric()) {
+                    return new DoubleArithmetic(DoubleArithmetic.Op.ADD, l, Expr.lit(0));
+                }
+                break;
+            default:
+                break;
+        }
+        throw SqlException.unsupported("CAST from " + operand.getType() + " to " + call.getType() + " in " + call
+                + " is not supported");
+    }
+
+    private Expr search(final Expr value, final RexLiteral sargLiteral) {
+        final Sarg<?> sarg = sargLiteral.getValueAs(Sarg.class);
+        if (sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.UNKNOWN
+                && sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.FALSE) {
+            throw SqlException.unsupported("a range test that keeps NULLs (" + sargLiteral + ") is not supported");
+        }
+        if (sarg.isPoints()) {
+            final List<Expr> points = new ArrayList<>();
+            for (final Range<?> r : sarg.rangeSet.asRanges()) {
+                points.add(constant(r.lowerEndpoint()));
+            }
+            return points.size() == 1 ? Expr.eq(value, points.get(0)) : Expr.in(value, points.toArray(new Expr[0]));
+        }
+        if (sarg.isComplementedPoints()) {
+            final List<Expr> points = new ArrayList<>();
+            final Sarg<?> complement = sarg.negate();
+            for (final Range<?> r : complement.rangeSet.asRanges()) {
+                points.add(constant(r.lowerEndpoint()));
+            }
+            return Expr.not(points.size() == 1 ? Expr.eq(value, points.get(0))
+                    : Expr.in(value, points.toArray(new Expr[0])));
+        }
+        final List<Expr> ranges = new ArrayList<>();
+        for (final Range<?> r : sarg.rangeSet.asRanges()) {
+            final List<Expr> bounds = new ArrayList<>();
+            if (r.hasLowerBound()) {
+                final Expr lo = constant(r.lowerEndpoint());
+                bounds.add(r.lowerBoundType() == BoundType.CLOSED ? Expr.ge(value, lo) : Expr.gt(value, lo));
+            }
+            if (r.hasUpperBound()) {
+                final Expr hi = constant(r.upperEndpoint());
+                bounds.add(r.upperBoundType() == BoundType.CLOSED ? Expr.le(value, hi) : Expr.lt(value, hi));
+            }
+            ranges.add(bounds.size() == 1 ? bounds.get(0) : Expr.and(bounds.toArray(new Expr[0])));
+        }
+        return ranges.size() == 1 ? ranges.get(0) : Expr.or(ranges.toArray(new Expr[0]));
+    }
+
+    private static Expr constant(final Object value) {
+        if (value instanceof BigDecimal d) {
+            return number(d);
+        }
+        if (value instanceof NlsString s) {
+            return Expr.str(s.getValue());
+        }
+        if (value instanceof DateString d) {
+            return Expr.date(LocalDate.ofEpochDay(d.getDaysSinceEpoch()));
+        }
+        if (value instanceof String s) {
+            return Expr.str(s);
+        }
+        if (value instanceof Number n) {
+            return number(new BigDecimal(n.toString()));
+        }
+        throw SqlException.unsupported("a constant of class " + value.getClass().getSimpleName() + " (" + value
+                + ") is not supported");
+    }
+
+    private Expr literal(final RexLiteral literal) {
+        if (literal.isNull()) {
+            throw SqlException.unsupported("the NULL constant is not supported yet");
+        }
+        final SqlTypeName type = literal.getTypeName();
+        if (type == SqlTypeName.CHAR) {
+            return Expr.str(rightTrim(literal.getValueAs(String.class)));
+        }
+        if (type == SqlTypeName.VARCHAR) {
+            return Expr.str(literal.getValueAs(String.class));
+        }
+        if (type == SqlTypeName.DATE) {
+            return Expr.date(LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch()));
+        }
+        if (SqlTypeName.NUMERIC_TYPES.contains(type) && type != SqlTypeName.DOUBLE && type != SqlTypeName.FLOAT
+                && type != SqlTypeName.REAL) {
+            return number(literal.getValueAs(BigDecimal.class));
+        }
+        throw SqlException.unsupported("a constant of type " + literal.getType() + " (" + literal
+                + ") is not supported");
+    }
+
+    /** CHAR constants are blank-padded to a common length; SQL compares them without the padding. */
+    private static String rightTrim(final String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    private Expr like(final RexCall call) {
+        final List<RexNode> ops = call.getOperands();
+        if (ops.size() > 2 || !(ops.get(1) instanceof RexLiteral pattern)) {
+            throw SqlException.unsupported("LIKE with an escape or a non-constant pattern (" + call
+                    + ") is not supported");
+        }
+        final String p = pattern.getValueAs(String.class);
+        if (p.indexOf('_') >= 0) {
+            throw SqlException.unsupported("LIKE '" + p + "': the _ wildcard is not supported yet, only %");
+        }
+        final Expr like = Expr.like(translate(ops.get(0)), p);
+        final boolean negated = call.getOperator() instanceof SqlLikeOperator l && l.isNegated();
+        return negated ? Expr.not(like) : like;
+    }
+
+    private Expr caseWhen(final List<RexNode> ops, final int from) {
+        if (from == ops.size() - 1) {
+            return translate(ops.get(from));
+        }
+        return Expr.caseWhen(translate(ops.get(from)), translate(ops.get(from + 1)), caseWhen(ops, from + 2));
+    }
+
+    private Expr extract(final RexCall call) {
+        final RexLiteral unit = (RexLiteral) call.getOperands().get(0);
+        final TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
+        if (range != TimeUnitRange.YEAR) {
+            throw SqlException.unsupported("EXTRACT(" + range + " FROM ...) is not supported, only YEAR");
+        }
+        return Expr.year(translate(call.getOperands().get(1)));
+    }
+
+    private Expr substring(final RexCall call) {
+        final List<RexNode> ops = call.getOperands();
+        if (ops.size() != 3 || !(ops.get(1) instanceof RexLiteral start) || !(ops.get(2) instanceof RexLiteral length)) {
+            throw SqlException.unsupported("SUBSTRING needs constant FROM and FOR positions: " + call);
+        }
+        return Expr.substring(translate(ops.get(0)), start.getValueAs(Integer.class), length.getValueAs(Integer.class));
+    }
+}

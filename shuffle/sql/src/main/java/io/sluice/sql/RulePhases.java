@@ -1,0 +1,66 @@
+package io.sluice.sql;
+
+import java.util.List;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * The rewrites Calcite applies before Sluice plans a statement, in phases of heuristic (Hep)
+ * rules: subqueries become correlated joins, the decorrelator turns those into plain joins and
+ * aggregates, then filters move down to the scans and into join conditions, and adjacent
+ * projections and filters merge. No cost-based planning: join order and distribution are
+ * Sluice's.
+ */
+final class RulePhases {
+    /** Rule applications per phase at most: a safety net against rules undoing each other. */
+    private static final int MATCH_LIMIT = 10_000;
+
+    private static final List<RelOptRule> SUBQUERIES = List.of(
+            CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+            CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
+
+    private static final List<RelOptRule> PUSH_DOWN = List.of(
+            CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH,
+            CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+            CoreRules.FILTER_MERGE,
+            CoreRules.PROJECT_MERGE,
+            CoreRules.PROJECT_REMOVE,
+            CoreRules.AGGREGATE_PROJECT_MERGE,
+            CoreRules.AGGREGATE_REMOVE);
+
+    private static final List<RelOptRule> SEMI_JOINS = List.of(
+            CoreRules.PROJECT_TO_SEMI_JOIN,
+            CoreRules.JOIN_TO_SEMI_JOIN,
+            CoreRules.PROJECT_MERGE,
+            CoreRules.PROJECT_REMOVE);
+
+    private RulePhases() {
+    }
+
+    /** The statement's tree after every phase. */
+    static RelNode apply(final RelNode converted, final RelBuilder builder) {
+        RelNode rel = run(converted, SUBQUERIES);
+        rel = RelDecorrelator.decorrelateQuery(rel, builder);
+        rel = run(rel, PUSH_DOWN);
+        rel = run(rel, SEMI_JOINS);
+        return run(rel, PUSH_DOWN);
+    }
+
+    private static RelNode run(final RelNode rel, final List<RelOptRule> rules) {
+        final HepProgramBuilder program = new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addMatchLimit(MATCH_LIMIT);
+        program.addRuleCollection(rules);
+        final HepPlanner planner = new HepPlanner(program.build());
+        planner.setRoot(rel);
+        return planner.findBestExp();
+    }
+}

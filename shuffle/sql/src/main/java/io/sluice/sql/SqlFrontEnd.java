@@ -1,0 +1,105 @@
+package io.sluice.sql;
+
+import io.sluice.format.spi.Catalog;
+import java.util.Collection;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.Contexts;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.tools.RelConversionException;
+import org.apache.calcite.tools.ValidationException;
+
+/**
+ * Calcite's half of planning a statement: parse, check that Sluice supports what it says
+ * ({@link SupportedSql}), validate against the catalog's tables, convert to relational algebra
+ * and rewrite it ({@link RulePhases}). Unquoted names are lower case, as the store spells them.
+ */
+final class SqlFrontEnd {
+    private final FrameworkConfig config;
+
+    SqlFrontEnd(final Catalog catalog, final Collection<String> tables) {
+        final SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
+        final SchemaPlus store = root.add("store", new CatalogSchema(catalog, tables));
+        final SqlParser.Config parser = SqlParser.config()
+                .withQuoting(Quoting.DOUBLE_QUOTE)
+                .withUnquotedCasing(Casing.TO_LOWER)
+                .withQuotedCasing(Casing.UNCHANGED)
+                .withCaseSensitive(false)
+                .withConformance(SqlConformanceEnum.LENIENT);
+        this.config = Frameworks.newConfigBuilder()
+                .parserConfig(parser)
+                .defaultSchema(store)
+                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false))
+                .context(Contexts.of(CalciteConnectionConfig.DEFAULT))
+                .build();
+    }
+
+    /** A validated, converted and rewritten statement with the names of its output columns. */
+    record Converted(RelNode rel, SqlNode validated, String text) {
+    }
+
+    /** Converts one SELECT statement; anything else is a {@link SqlException}. */
+    Converted convert(final String sql) {
+        final Planner planner = Frameworks.getPlanner(config);
+        try {
+            final SqlNode parsed;
+            try {
+                parsed = planner.parse(sql);
+            } catch (final SqlParseException e) {
+                final SqlParserPos pos = e.getPos();
+                throw new SqlException(SqlException.Kind.SYNTAX, pos == null ? 0 : pos.getLineNum(),
+                        pos == null ? 0 : pos.getColumnNum(), firstLine(e.getMessage()));
+            }
+            SupportedSql.check(parsed);
+            final SqlNode validated;
+            try {
+                validated = planner.validate(parsed);
+            } catch (final ValidationException e) {
+                throw validationError(e);
+            }
+            final RelRoot root;
+            try {
+                root = planner.rel(validated);
+            } catch (final RelConversionException e) {
+                throw SqlException.unsupported("Calcite cannot convert the statement: " + e.getMessage());
+            }
+            final RelBuilder builder = RelBuilder.create(config);
+            return new Converted(RulePhases.apply(root.project(), builder), validated, sql);
+        } finally {
+            planner.close();
+        }
+    }
+
+    private static SqlException validationError(final ValidationException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CalciteContextException c) {
+                return new SqlException(SqlException.Kind.VALIDATION, c.getPosLine(), c.getPosColumn(),
+                        firstLine(c.getCause() == null ? c.getMessage() : c.getCause().getMessage()));
+            }
+        }
+        return new SqlException(SqlException.Kind.VALIDATION, 0, 0, firstLine(e.getMessage()));
+    }
+
+    private static String firstLine(final String message) {
+        if (message == null) {
+            return "(no message)";
+        }
+        final int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

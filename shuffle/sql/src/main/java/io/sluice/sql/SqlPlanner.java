@@ -1,0 +1,124 @@
+package io.sluice.sql;
+
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.PlanNode;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.format.spi.Catalog;
+import io.sluice.zonemap.TableStats;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rex.RexLiteral;
+
+/**
+ * Plans SQL SELECT statements over a catalog's tables into Sluice {@link Plan}s: the entry point
+ * of the SQL layer. Calcite parses, validates and decorrelates ({@link SqlFrontEnd}); Sluice
+ * translates the result ({@link RelTranslator}), prunes unread columns ({@link ColumnPruning}) and
+ * names the result's columns as the SELECT list does. The plan then runs like any other: the
+ * engine still chooses each join's and group-by's distribution. Table statistics are read from
+ * zonemaps once per planner; one planner serves any number of statements, one at a time or
+ * concurrently.
+ *
+ * <pre>{@code
+ * SqlPlanner sql = new SqlPlanner(catalog, List.of("lineitem", "orders"));
+ * QueryResult rows = runner.run(sql.plan("select count(*) from lineitem where l_quantity < 10").plan());
+ * }</pre>
+ */
+public final class SqlPlanner {
+    private final Catalog catalog;
+    private final SqlFrontEnd frontEnd;
+    private final Map<String, TableStats> stats = new ConcurrentHashMap<>();
+
+    /**
+     * @param catalog the tables statements read
+     * @param tables  the names of the catalog's tables statements may name
+     */
+    public SqlPlanner(final Catalog catalog, final Collection<String> tables) {
+        this.catalog = catalog;
+        this.frontEnd = new SqlFrontEnd(catalog, tables);
+    }
+
+    /**
+     * Plans one statement.
+     *
+     * @param sql a SELECT (or WITH ... SELECT) statement, with or without a trailing semicolon
+     * @return the plan and its estimates
+     * @throws SqlException when the statement is not valid SQL over these tables, or uses what
+     *                      Sluice does not support; it names the line, the column and the construct
+     */
+    public PlannedQuery plan(final String sql) {
+        final long start = System.nanoTime();
+        final String text = withoutTrailingSemicolon(sql);
+        final SqlFrontEnd.Converted converted = frontEnd.convert(text);
+        final RelTranslator translator = new RelTranslator(catalog::table,
+                t -> stats.computeIfAbsent(t.name(), n -> TableStats.of(t)));
+        final RelNode rel = converted.rel();
+        final List<String> names = OutputNames.of(converted.validated(), text, rel.getRowType().getFieldNames());
+        requireDistinct(names);
+        final PlanNode root;
+        if (rel instanceof Sort sort) {
+            final Relation in = translator.translate(sort.getInput());
+            Plan plan = in.plan().project(outputs(in, names));
+            final List<SortKey> keys = new ArrayList<>();
+            for (final RelFieldCollation fc : sort.getCollation().getFieldCollations()) {
+                final String c = names.get(fc.getFieldIndex());
+                keys.add(fc.direction == RelFieldCollation.Direction.DESCENDING ? SortKey.desc(c) : SortKey.asc(c));
+            }
+            if (sort.offset != null && !(sort.offset instanceof RexLiteral l && l.getValueAs(Long.class) == 0)) {
+                throw SqlException.unsupported("OFFSET is not supported");
+            }
+            if (!keys.isEmpty()) {
+                plan = plan.orderBy(keys.toArray(new SortKey[0]));
+            }
+            if (sort.fetch != null) {
+                plan = plan.limit(((RexLiteral) sort.fetch).getValueAs(Long.class));
+            }
+            root = plan.node();
+        } else {
+            final Relation in = translator.translate(rel);
+            root = in.plan().project(outputs(in, names)).node();
+        }
+        return new PlannedQuery(Plan.of(ColumnPruning.apply(root)), names, translator.estimates(),
+                System.nanoTime() - start);
+    }
+
+    private static NamedExpr[] outputs(final Relation in, final List<String> names) {
+        final NamedExpr[] items = new NamedExpr[names.size()];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = new NamedExpr(names.get(i), Expr.col(in.column(i)));
+        }
+        return items;
+    }
+
+    private static void requireDistinct(final List<String> names) {
+        final Set<String> seen = new HashSet<>();
+        for (final String n : names) {
+            if (!seen.add(n)) {
+                throw SqlException.unsupported("two result columns are named '" + n + "': give one an alias (AS ...)");
+            }
+        }
+    }
+
+    private static String withoutTrailingSemicolon(final String sql) {
+        String s = sql.stripTrailing();
+        while (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1).stripTrailing();
+        }
+        return s;
+    }
+
+    /** The table a statement's scan reads, for callers that inspect plans. */
+    BlockTable table(final String name) {
+        return catalog.table(name);
+    }
+}

@@ -1,0 +1,56 @@
+package io.sluice.sql;
+
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), set operations, window
+ * functions, NULL tests, and functions outside the ones Sluice evaluates. The error names the
+ * construct, its line and column, and what is supported instead.
+ */
+final class SupportedSql {
+    /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
+    private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
+            "CAST");
+
+    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.UNION, SqlKind.INTERSECT, SqlKind.EXCEPT,
+            SqlKind.OVER, SqlKind.IS_NULL, SqlKind.IS_NOT_NULL, SqlKind.VALUES);
+
+    private SupportedSql() {
+    }
+
+    /** Throws a {@link SqlException} of kind UNSUPPORTED unless Sluice can plan the parsed statement. */
+    static void check(final SqlNode statement) {
+        if (!statement.getKind().belongsTo(SqlKind.QUERY)) {
+            throw refused(statement.getParserPosition(), statement.getKind().lowerName.replace('_', ' ')
+                    + " statements are not supported: Sluice runs queries (SELECT, WITH ... SELECT) over the store's"
+                    + " tables; write tables with 'sluice gen' or 'sluice import'");
+        }
+        statement.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(final SqlCall call) {
+                final SqlKind kind = call.getKind();
+                if (REFUSED.contains(kind)) {
+                    throw refused(call.getParserPosition(), kind.sql.replace('_', ' ') + " is not supported yet");
+                }
+                if (call.getOperator() instanceof SqlFunction f && kind != SqlKind.CAST
+                        && !FUNCTIONS.contains(f.getName().toUpperCase(Locale.ROOT))) {
+                    throw refused(call.getParserPosition(), "the function " + f.getName() + " is not supported;"
+                            + " Sluice evaluates " + String.join(", ", new java.util.TreeSet<>(FUNCTIONS)));
+                }
+                return super.visit(call);
+            }
+        });
+    }
+
+    private static SqlException refused(final SqlParserPos pos, final String detail) {
+        return new SqlException(SqlException.Kind.UNSUPPORTED, pos.getLineNum(), pos.getColumnNum(), detail);
+    }
+}

@@ -1,0 +1,63 @@
+package io.sluice.sql;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Statements Sluice cannot run fail with a {@link SqlException}
+ * naming the kind, the line and column, and the construct. A syntax error points at the last
+ * token read (the {@code and} a statement ends on); constructs found only after Calcite's
+ * rewrites (a LIKE pattern's {@code _}) have no single place and say so with line 0.
+ */
+class UnsupportedSqlTest {
+    @TempDir
+    static Path dir;
+
+    private static TestStore store;
+    private static SqlPlanner planner;
+
+    @BeforeAll
+    static void create() {
+        store = new TestStore(dir.resolve("store"));
+        planner = new SqlPlanner(store.catalog(), List.of("t"));
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            insert into t values (1, 2.00, 'x')                   | UNSUPPORTED | 1 | 1  | insert statements are not supported
+            delete from t where k = 1                             | UNSUPPORTED | 1 | 1  | delete statements are not supported
+            update t set k = 2                                    | UNSUPPORTED | 1 | 1  | update statements are not supported
+            select k from t union select k from t                 | UNSUPPORTED | 1 | 1  | UNION is not supported
+            select k,\\n  upper(s) from t                         | UNSUPPORTED | 2 | 3  | the function upper is not supported
+            select k from t where\\n   s is null                  | UNSUPPORTED | 2 | 4  | IS NULL is not supported
+            select k, rank() over (order by k) from t             | UNSUPPORTED | 1 | 11 | OVER is not supported
+            select nosuch from t                                  | VALIDATION  | 1 | 8  | Column 'nosuch' not found
+            select k from\\n nowhere                              | VALIDATION  | 2 | 2  | Object 'nowhere' not found
+            select k from t where k = 'x' and                     | SYNTAX      | 1 | 31 | Encountered "and <EOF>"
+            select k from t where s like 'a_b'                    | UNSUPPORTED | 0 | 0  | the _ wildcard is not supported
+            """)
+    void isRefusedWithItsPosition(final String sql, final SqlException.Kind kind, final int line, final int column,
+                                  final String detail) {
+        assertThatThrownBy(() -> planner.plan(sql.replace("\\n", "\n")))
+                .asInstanceOf(InstanceOfAssertFactories.type(SqlException.class))
+                .satisfies(e -> {
+                    org.assertj.core.api.Assertions.assertThat(e.kind()).isEqualTo(kind);
+                    org.assertj.core.api.Assertions.assertThat(e.line()).isEqualTo(line);
+                    org.assertj.core.api.Assertions.assertThat(e.column()).isEqualTo(column);
+                    org.assertj.core.api.Assertions.assertThat(e.detail()).contains(detail);
+                });
+    }
+}
