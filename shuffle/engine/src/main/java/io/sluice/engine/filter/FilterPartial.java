@@ -124,6 +124,25 @@ public final class FilterPartial {
         bitmap = null;
     }
 
+    /**
+     * Merges the partials of one join that are not null into {@code into} or, when it is null, into the first
+     * of them (which is changed); returns the result, null when there is none.
+     */
+    public static FilterPartial mergeAll(final FilterPartial into, final FilterPartial[] partials) {
+        FilterPartial merged = into;
+        for (final FilterPartial p : partials) {
+            if (p == null) {
+                continue;
+            }
+            if (merged == null) {
+                merged = p;
+            } else {
+                merged.merge(p);
+            }
+        }
+        return merged;
+    }
+
     /** Adds every key of another partial of the same join (same key type, same Bloom size). */
     public void merge(final FilterPartial other) {
         if (other.integerKey != integerKey || other.bloomBytes != bloomBytes) {
