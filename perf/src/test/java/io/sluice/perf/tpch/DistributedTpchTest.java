@@ -172,18 +172,8 @@ class DistributedTpchTest {
         assertThat(answers).allSatisfy(a -> assertThat(a).isEqualTo(answers.get(0)));
     }
 
-    static Stream<Arguments> queriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final Query q : Queries.all()) {
-            for (final Strategy strategy : Strategy.values()) {
-                cases.add(Arguments.of(q.name(), strategy));
-            }
-        }
-        return cases.stream();
-    }
-
     @ParameterizedTest(name = "{0} {1} on 3x2, runtime filters off, local and global")
-    @MethodSource("queriesAndStrategies")
+    @MethodSource("io.sluice.perf.tpch.TpchOracle#queriesAndStrategies")
     void everyRuntimeFilterModeGivesDuckDbsAnswerOnThreeCns(final String name, final Strategy strategy)
             throws Exception {
         session.topology(new Topology(3, 2));
