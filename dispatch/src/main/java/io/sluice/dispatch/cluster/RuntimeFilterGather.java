@@ -55,16 +55,7 @@ final class RuntimeFilterGather {
 
     private void take(final int index, final FilterPartial[] partials, final boolean merge) {
         if (merge) {
-            for (final FilterPartial p : partials) {
-                if (p == null) {
-                    continue;
-                }
-                if (merged == null) {
-                    merged = p;
-                } else {
-                    merged.merge(p);
-                }
-            }
+            merged = FilterPartial.mergeAll(merged, partials);
             return;
         }
         if (byBucket == null) {

@@ -222,7 +222,32 @@ public final class BenchSummary {
                         .append(" | ").append(String.join(" / ", moved)).append(" |\n");
             }
         }
-        sb.append('\n');
+        sb.append("| geometric mean | |").append(" |".repeat(modes.size()));
+        for (final RuntimeFilterMode m : modes.subList(1, modes.size())) {
+            sb.append(' ').append(ratio(geometricMeanRatio(report, cluster, topology, m, first))).append(" |");
+        }
+        sb.append(" | | |\n\n");
+    }
+
+    /**
+     * The geometric mean over the queries and strategies that ran under both of a mode's median over another
+     * mode's; NaN if none.
+     */
+    static double geometricMeanRatio(final BenchReport report, final ClusterKind cluster, final Topology topology,
+                                     final RuntimeFilterMode mode, final RuntimeFilterMode base) {
+        double logSum = 0;
+        int n = 0;
+        for (final Query q : report.spec().queries()) {
+            for (final Strategy s : report.spec().strategies()) {
+                final CellResult a = report.cell(q.name(), cluster, topology, s, mode);
+                final CellResult b = report.cell(q.name(), cluster, topology, s, base);
+                if (a != null && b != null && a.sluice() != null && b.sluice() != null) {
+                    logSum += Math.log(a.sluice().medianMs() / b.sluice().medianMs());
+                    n++;
+                }
+            }
+        }
+        return n == 0 ? Double.NaN : Math.exp(logSum / n);
     }
 
     private static void allCells(final BenchReport report, final StringBuilder sb) {

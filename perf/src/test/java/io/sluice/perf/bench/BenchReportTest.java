@@ -102,4 +102,26 @@ class BenchReportTest {
         assertThat(lines).contains("MISMATCH q4 2x1 colocate (run 5): row 0");
         assertThat(lines.get(10)).isEqualTo("bench [########################] 100% 20/20 runs 0:20");
     }
+
+    @Test
+    void cellsUnderSeveralRuntimeFilterModesAreComparedSideBySide() {
+        final Timings slow = Timings.ofNanos(new long[] {4_000_000, 4_000_000, 4_000_000});
+        final Timings fast = Timings.ofNanos(new long[] {1_000_000, 1_000_000, 1_000_000});
+        final List<CellResult> cells = List.of(
+                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, RuntimeFilterMode.OFF, slow, null,
+                        10, 4096, 5, 500, 0, 2, 0, 0, 0, 1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK, ""),
+                new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, RuntimeFilterMode.GLOBAL, fast,
+                        null, 2, 1024, 5, 500, 0, 2, 100, 80, 3, 1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK,
+                        ""));
+        final BenchSpec spec = new BenchSpec(0.1, List.of(Queries.tpch(4)), List.of(TWO), List.of(Strategy.SHUFFLE_HASH),
+                3, 0, false, Session.Network.IPC, List.of(ClusterKind.EMBEDDED),
+                List.of(RuntimeFilterMode.OFF, RuntimeFilterMode.GLOBAL));
+        assertThat(spec.cellCount()).isEqualTo(2);
+        final BenchReport report = new BenchReport(spec, cells, "2026-01-01T00:00:00Z", "test", 1, "peak RSS 1 MiB");
+        assertThat(report.cell("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH)).isSameAs(cells.get(0));
+        assertThat(BenchSummary.of(report)).contains("## Runtime filters on 2x1")
+                .contains("| q4 | shuffle-hash | 4.0 (4.0-4.0) | 1.0 (1.0-1.0) | 0.25x | 0 / 80 | 0 / 3 |")
+                .contains("| geometric mean | | | | 0.25x |");
+        assertThat(BenchCsv.of(report).split("\r\n")[2]).startsWith("q4,embedded,2x1,2,1,shuffle-hash,global,3,0,1.000");
+    }
 }

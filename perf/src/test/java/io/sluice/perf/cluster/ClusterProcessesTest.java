@@ -8,20 +8,15 @@ import io.sluice.dispatch.control.MemberState;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.cli.Cli;
-import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.Query;
 import io.sluice.perf.tpch.TpchOracle;
 import io.sluice.shuffle.Topology;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -53,18 +48,8 @@ class ClusterProcessesTest {
         }
     }
 
-    static Stream<Arguments> queriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final Query q : Queries.all()) {
-            for (final Strategy strategy : Strategy.values()) {
-                cases.add(Arguments.of(q.name(), strategy));
-            }
-        }
-        return cases.stream();
-    }
-
     @ParameterizedTest(name = "{0} {1} on 3 CN processes")
-    @MethodSource("queriesAndStrategies")
+    @MethodSource("io.sluice.perf.tpch.TpchOracle#queriesAndStrategies")
     void everyQueryUnderEveryStrategyEqualsDuckDb(final String name, final Strategy strategy) throws Exception {
         final Query query = TpchOracle.query(name);
         final Session.Execution execution = run(query, strategy);

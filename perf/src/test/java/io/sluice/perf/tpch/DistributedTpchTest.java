@@ -7,7 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.filter.FilterScope;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.plan.Plan;
@@ -28,7 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every registered query under every strategy on embedded clusters of several shapes, batches
- * crossing CNs through Aeron, returns what DuckDB returns over the same SF 0.01 rows. One session
+ * crossing CNs through Aeron, returns what DuckDB returns over the same SF 0.01 rows, and on 3x2 with
+ * runtime filters off, local and global alike; global filters are gathered from every CN by the
+ * coordinator, reach every CN's probe scans, and the rows they remove never cross CNs. One session
  * runs them all, changing its topology between shapes.
  */
 class DistributedTpchTest {
@@ -164,6 +170,56 @@ class DistributedTpchTest {
         }
         oracle.assertSameAsDuckDb(query, run(query.plan(), query.name(), Strategy.COLOCATE).result());
         assertThat(answers).allSatisfy(a -> assertThat(a).isEqualTo(answers.get(0)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} on 3x2, runtime filters off, local and global")
+    @MethodSource("io.sluice.perf.tpch.TpchOracle#queriesAndStrategies")
+    void everyRuntimeFilterModeGivesDuckDbsAnswerOnThreeCns(final String name, final Strategy strategy)
+            throws Exception {
+        session.topology(new Topology(3, 2));
+        final Query query = TpchOracle.query(name);
+        Session.Execution off = null;
+        for (final RuntimeFilterMode mode : RuntimeFilterMode.values()) {
+            final Session.Execution e = session.execute(name, query.plan(),
+                    StrategyConfig.defaults().withStrategy(strategy).withRuntimeFilters(mode));
+            oracle.assertSameAsDuckDb(query, e.result());
+            final List<RuntimeFilterStats> filters = e.stats().runtimeFilters();
+            if (mode == RuntimeFilterMode.OFF) {
+                assertThat(filters).isEmpty();
+                off = e;
+                continue;
+            }
+            for (final RuntimeFilterStats s : filters) {
+                assertThat(s.probeRowsOut()).as("%s", s).isLessThanOrEqualTo(s.probeRowsIn());
+                assertThat(s.state()).as("%s under %s", s, mode).isIn(RuntimeFilterState.APPLIED,
+                        RuntimeFilterState.LATE, RuntimeFilterState.DISABLED);
+                if (mode == RuntimeFilterMode.LOCAL) {
+                    assertThat(s.scope()).isNotEqualTo(FilterScope.GLOBAL);
+                }
+            }
+            assertThat(e.stats().rowsRemote()).as("%s rows across CNs with filters %s", name, mode)
+                    .isLessThanOrEqualTo(off.stats().rowsRemote());
+        }
+    }
+
+    @Test
+    void aHashShuffledJoinsGlobalFilterIsMergedFromEveryCnAndKeepsRowsFromCrossing() throws Exception {
+        session.topology(new Topology(3, 2));
+        final Query q5 = TpchOracle.query("q5");
+        final StrategyConfig hash = StrategyConfig.defaults().withStrategy(Strategy.SHUFFLE_HASH);
+        final Session.Execution off = session.execute("q5", q5.plan(), hash.withRuntimeFilters(RuntimeFilterMode.OFF));
+        final Session.Execution global = session.execute("q5", q5.plan(), hash);
+        oracle.assertSameAsDuckDb(q5, global.result());
+        final List<RuntimeFilterStats> filters = global.stats().runtimeFilters();
+        assertThat(filters).filteredOn(s -> s.scope() == FilterScope.GLOBAL).isNotEmpty().allSatisfy(s -> {
+            assertThat(s.state()).as("%s", s).isIn(RuntimeFilterState.APPLIED, RuntimeFilterState.LATE);
+            assertThat(s.probeRowsOut()).as("%s", s).isLessThan(s.probeRowsIn());
+        });
+        final RuntimeFilterStats lineitem = filters.stream().filter(s -> s.probe().equals(List.of("l_suppkey")))
+                .findFirst().orElseThrow();
+        // Every probe row the filters removed would have been hashed to some CN, most of them to another one.
+        assertThat(global.stats().rowsRemote()).isLessThan(off.stats().rowsRemote()
+                - (lineitem.probeRowsIn() - lineitem.probeRowsOut()) / 2);
     }
 
     private static Session.Execution run(final Plan plan, final String name, final Strategy strategy) {

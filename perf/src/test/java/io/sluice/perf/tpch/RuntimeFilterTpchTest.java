@@ -27,13 +27,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -60,18 +58,8 @@ class RuntimeFilterTpchTest {
         }
     }
 
-    static Stream<Arguments> queriesStrategiesAndModes() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final Query q : Queries.all()) {
-            for (final Strategy strategy : Strategy.values()) {
-                cases.add(Arguments.of(q.name(), strategy));
-            }
-        }
-        return cases.stream();
-    }
-
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("queriesStrategiesAndModes")
+    @MethodSource("io.sluice.perf.tpch.TpchOracle#queriesAndStrategies")
     void everyModeGivesDuckDbsAnswer(final String name, final Strategy strategy) throws Exception {
         final Query query = TpchOracle.query(name);
         List<List<Object>> off = null;

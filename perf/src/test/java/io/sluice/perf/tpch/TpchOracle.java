@@ -3,6 +3,7 @@ package io.sluice.perf.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.plan.Strategy;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -16,6 +17,8 @@ import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The oracle of the query tests: a TPC-H store generated at a scale, the same rows loaded into an
@@ -54,6 +57,17 @@ public final class TpchOracle implements AutoCloseable {
 
     public Store store() {
         return store;
+    }
+
+    /** Every registered query under every strategy: (query name, strategy), for parameterized tests. */
+    public static Stream<Arguments> queriesAndStrategies() {
+        final List<Arguments> cases = new ArrayList<>();
+        for (final Query q : Queries.all()) {
+            for (final Strategy strategy : Strategy.values()) {
+                cases.add(Arguments.of(q.name(), strategy));
+            }
+        }
+        return cases.stream();
     }
 
     public static Query query(final String name) {

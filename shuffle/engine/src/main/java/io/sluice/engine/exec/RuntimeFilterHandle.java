@@ -100,17 +100,7 @@ public final class RuntimeFilterHandle {
                 finished[b] = partials[b] == null ? null : partials[b].finish(config);
             }
         } else {
-            FilterPartial merged = null;
-            for (final FilterPartial p : partials) {
-                if (p == null) {
-                    continue;
-                }
-                if (merged == null) {
-                    merged = p;
-                } else {
-                    merged.merge(p);
-                }
-            }
+            final FilterPartial merged = FilterPartial.mergeAll(null, partials);
             if (merged == null) {
                 throw new IllegalArgumentException("runtime filter " + id + " got no partial filter");
             }

@@ -12,6 +12,7 @@ public final class ExactBitmap {
     public static final long MAX_KEY = 0xFFFF_FFFFL;
 
     private final RoaringBitmap bits;
+    private int[] scratch = new int[0];
 
     /** An empty bitmap. */
     public ExactBitmap() {
@@ -33,7 +34,10 @@ public final class ExactBitmap {
      * container (the same upper 16 bits, as keys read in order mostly are) are added without a search each.
      */
     public void add(final long[] keys, final int n) {
-        final int[] values = new int[n];
+        if (scratch.length < n) {
+            scratch = new int[n];
+        }
+        final int[] values = scratch;
         for (int i = 0; i < n; i++) {
             values[i] = (int) keys[i];
         }

@@ -124,6 +124,25 @@ public final class FilterPartial {
         bitmap = null;
     }
 
+    /**
+     * Merges the partials of one join that are not null into {@code into} or, when it is null, into the first
+     * of them (which is changed); returns the result, null when there is none.
+     */
+    public static FilterPartial mergeAll(final FilterPartial into, final FilterPartial[] partials) {
+        FilterPartial merged = into;
+        for (final FilterPartial p : partials) {
+            if (p == null) {
+                continue;
+            }
+            if (merged == null) {
+                merged = p;
+            } else {
+                merged.merge(p);
+            }
+        }
+        return merged;
+    }
+
     /** Adds every key of another partial of the same join (same key type, same Bloom size). */
     public void merge(final FilterPartial other) {
         if (other.integerKey != integerKey || other.bloomBytes != bloomBytes) {
@@ -156,8 +175,8 @@ public final class FilterPartial {
     /**
      * The filter probes test: min/max for an integer key, an IN list when the distinct keys are at most
      * {@code inListMaxKeys} (it skips blocks by zonemap), and for rows the exact bitset over {@code [min, max]}
-     * when it takes at most {@code bitmapMaxBytes}, else the IN list, else a Bloom filter sized for the distinct
-     * keys; a hashed key gets its Bloom filter.
+     * when it takes at most {@code bitmapMaxBytes}, else a Bloom filter sized for the distinct keys (a row
+     * test several times cheaper than a search of the IN list); a hashed key gets its Bloom filter.
      */
     public RuntimeFilter finish(final RuntimeFilterConfig config) {
         if (rows == 0) {
@@ -176,14 +195,11 @@ public final class FilterPartial {
         if (KeyBitset.fits(min, max, config.bitmapMaxBytes())) {
             return new RuntimeFilter(true, rows, range, inList, KeyBitset.of(keys, min, max), null);
         }
-        if (inList != null) {
-            return new RuntimeFilter(true, rows, range, inList, null, null);
-        }
         final SplitBlockBloomFilter sized = new SplitBlockBloomFilter(config.bloomBytesFor(distinct));
         for (final long k : keys) {
             sized.insert(FilterHash.ofLong(k));
         }
-        return new RuntimeFilter(true, rows, range, null, null, sized);
+        return new RuntimeFilter(true, rows, range, inList, null, sized);
     }
 
     @Override

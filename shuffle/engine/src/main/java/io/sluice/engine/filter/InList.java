@@ -3,9 +3,10 @@ package io.sluice.engine.filter;
 import java.util.Arrays;
 
 /**
- * The distinct keys of a small build, sorted: an exact test by binary search, and a zonemap test
- * (a block skipped when no key lies in its {@code [min, max]}), which min/max alone misses when the
- * keys are few and far apart.
+ * The distinct keys of a small build, sorted: a zonemap test (a block skipped when no key lies in its
+ * {@code [min, max]}), which min/max alone misses when the keys are few and far apart, and an exact test
+ * of one key by binary search. Rows are tested by a bitset or a Bloom filter instead, which cost a few
+ * nanoseconds a row where a search of a thousand keys costs tens.
  */
 public final class InList {
     private final long[] keys;
@@ -41,19 +42,5 @@ public final class InList {
         final int at = Arrays.binarySearch(keys, low);
         final int first = at >= 0 ? at : -at - 1;
         return first < keys.length && keys[first] <= high;
-    }
-
-    /**
-     * Keeps, of the {@code count} rows listed in {@code rows}, those whose value is in the list, in order, at
-     * the front of {@code rows}; returns how many.
-     */
-    public int retain(final long[] values, final int[] rows, final int count) {
-        int kept = 0;
-        for (int j = 0; j < count; j++) {
-            final int row = rows[j];
-            rows[kept] = row;
-            kept += Arrays.binarySearch(keys, values[row]) >= 0 ? 1 : 0;
-        }
-        return kept;
     }
 }

@@ -1,10 +1,11 @@
 package io.sluice.engine.filter;
 
 /**
- * The exact key set of an integer key as one bit per value of {@code [min, max]}: what probes test
- * when the range is narrow enough (a bitset of at most {@link RuntimeFilterConfig#bitmapMaxBytes}). A test is a subtraction, one unsigned compare
- * and one bit read, with no branch, so it costs about the same on every key; a RoaringBitmap, which
- * partials use to merge and to cross CNs, answers the same question with a search per key.
+ * The exact key set of an integer key as one bit per value of {@code [min, max]}: what probes test when
+ * the range is narrow enough (a bitset of at most {@link RuntimeFilterConfig#bitmapMaxBytes}). A test is
+ * a subtraction, one unsigned compare and one bit read, with no branch, so it costs about the same on
+ * every key; a RoaringBitmap, which partials use to merge and to cross CNs, answers the same question
+ * with a search per key.
  */
 public final class KeyBitset {
     private final long min;

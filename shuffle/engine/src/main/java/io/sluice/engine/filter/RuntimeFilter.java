@@ -110,10 +110,10 @@ public final class RuntimeFilter {
         if (bitset != null) {
             return bitset.contains(value);
         }
-        if (inList != null) {
-            return inList.contains(value);
+        if (bloom != null) {
+            return bloom.mightContain(FilterHash.ofLong(value));
         }
-        return bloom == null || bloom.mightContain(FilterHash.ofLong(value));
+        return inList == null || inList.contains(value);
     }
 
     /** Whether a key hash may match (false: certainly not). */
@@ -124,7 +124,7 @@ public final class RuntimeFilter {
     /**
      * Keeps, of the {@code count} rows listed in {@code rows}, those whose integer key may match, in order, at
      * the front of {@code rows}; returns how many. The exact bitset, when there is one, answers alone (it holds
-     * the range); else the range, then the IN list or the Bloom filter.
+     * the range); else the range, then the Bloom filter.
      */
     public int retainValues(final long[] values, final int[] rows, final int count) {
         if (empty()) {
@@ -143,9 +143,6 @@ public final class RuntimeFilter {
                 rows[kept] = row;
                 kept += Long.compareUnsigned(values[row] - min, span) <= 0 ? 1 : 0;
             }
-        }
-        if (inList != null) {
-            return inList.retain(values, rows, kept);
         }
         return bloom == null ? kept : bloom.retainValues(values, rows, kept);
     }
