@@ -22,8 +22,8 @@ public final class RuntimeFilterBuild {
 
     /**
      * @param keys       the build key expressions the filter is over, in the probe scan's column order
-     * @param bloomBytes the size of every partial's Bloom filter, so that partials merge; 0: sized from the rows
-     *                   each partial holds (a filter that is not merged)
+     * @param bloomBytes the size of every partial's Bloom filter, the same for every partial of the filter (every
+     *                   core's and CN's), so that they merge
      */
     public RuntimeFilterBuild(final RuntimeFilterHandle handle, final RuntimeFilterRouter router, final List<Expr> keys,
                               final RowType input, final int bloomBytes) {
@@ -52,8 +52,8 @@ public final class RuntimeFilterBuild {
             rows += b.rowCount();
         }
         handle.addBuildRows(rows);
-        final int bytes = bloomBytes > 0 ? bloomBytes : handle.config().bloomBytesFor(rows);
-        final FilterPartial partial = integerKey ? FilterPartial.integerKey(bytes) : FilterPartial.hashedKey(bytes);
+        final FilterPartial partial = integerKey ? FilterPartial.integerKey(bloomBytes)
+                : FilterPartial.hashedKey(bloomBytes);
         final KeyColumns columns = new KeyColumns(keys, input);
         for (final Batch b : batches) {
             if (integerKey) {

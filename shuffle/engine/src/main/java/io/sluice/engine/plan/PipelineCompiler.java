@@ -207,11 +207,11 @@ public final class PipelineCompiler {
             final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
             final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, t.probe(), t.scope(),
                     perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
-            // Partials made on several CNs merge only when sized alike: size them from the plan's estimate
-            // (per bucket: its share of the build), never from the rows one CN happens to hold.
+            // Partials (of several cores' or CNs' builds) merge only when sized alike: size them from the plan's
+            // estimate (per bucket: its share of the build), never from the rows one build happens to hold.
             final long buildRows = stats.rows(t.join().build());
-            final int bloomBytes = fromEveryCn ? config.runtimeFilters().bloomBytesFor(
-                    perBucket ? Math.max(1, buildRows / topology.bucketCount()) : buildRows) : 0;
+            final int bloomBytes = config.runtimeFilters().bloomBytesFor(
+                    perBucket ? Math.max(1, buildRows / topology.bucketCount()) : buildRows);
             final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
                     bloomBytes);
             if (build.sink() instanceof PartitionedHashJoinBuild partitioned) {
