@@ -40,6 +40,8 @@ class UnsupportedSqlTest {
             insert into t values (1, 2.00, 'x')                   | UNSUPPORTED | 1 | 1  | insert statements are not supported
             delete from t where k = 1                             | UNSUPPORTED | 1 | 1  | delete statements are not supported
             update t set k = 2                                    | UNSUPPORTED | 1 | 1  | update statements are not supported
+            -- a comment\\n  create table u (a int)              | UNSUPPORTED | 2 | 3  | create statements are not supported
+            drop table t                                          | UNSUPPORTED | 1 | 1  | drop statements are not supported
             select k from t union select k from t                 | UNSUPPORTED | 1 | 1  | UNION is not supported
             select k,\\n  upper(s) from t                         | UNSUPPORTED | 2 | 3  | the function upper is not supported
             select k from t where\\n   s is null                  | UNSUPPORTED | 2 | 4  | IS NULL is not supported
