@@ -2,12 +2,7 @@ package io.sluice.sql;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.util.List;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,24 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * token read (the {@code and} a statement ends on); constructs found only after Calcite's
  * rewrites (a LIKE pattern's {@code _}) have no single place and say so with line 0.
  */
-class UnsupportedSqlTest {
-    @TempDir
-    static Path dir;
-
-    private static TestStore store;
-    private static SqlPlanner planner;
-
-    @BeforeAll
-    static void create() {
-        store = new TestStore(dir.resolve("store"));
-        planner = new SqlPlanner(store.catalog(), List.of("t"));
-    }
-
-    @AfterAll
-    static void close() {
-        store.close();
-    }
-
+class UnsupportedSqlTest extends OverTestStore {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             insert into t values (1, 2.00, 'x')                   | UNSUPPORTED | 1 | 1  | insert statements are not supported
