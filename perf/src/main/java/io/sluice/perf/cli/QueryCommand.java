@@ -3,7 +3,6 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
-import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.StorageException;
 import io.sluice.perf.tpch.Queries;
