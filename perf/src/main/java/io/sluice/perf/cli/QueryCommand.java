@@ -4,7 +4,6 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.RuntimeFilterPlan;
-import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.StorageException;
 import io.sluice.perf.tpch.Queries;
@@ -54,22 +53,10 @@ public final class QueryCommand extends CliCommand {
         String workload;
     }
 
-    @Option(names = "--cores", paramLabel = "K", description = "Worker threads per CN (default: available processors).")
-    Integer cores;
-
-    @Option(names = "--cn", paramLabel = "C", description = "Run on an embedded cluster of C compute nodes, each"
-            + " with K cores, exchanging batches through Aeron (default: one process, no cluster runtime).")
-    Integer cn;
-
     @Option(names = "--network", paramLabel = "N",
             description = "How the cluster's CNs reach each other: ipc (one Aeron media driver) or udp (a driver per"
                 + " CN, UDP on loopback) (default: ipc). Runs on the cluster runtime, 1 CN unless --cn is given.")
     String network;
-
-    @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
-            description = "Join and group-by distribution: auto (from zonemap stats), broadcast (merge group for"
-                + " group-bys), shuffle-hash, shuffle-range, colocate or hybrid (default: ${DEFAULT-VALUE}).")
-    Strategy strategy;
 
     @Option(names = "--explain", description = "Print the plan on stderr: the strategy of each join and group-by"
             + " and, on a cluster, the fragments and exchanges.")
@@ -79,14 +66,13 @@ public final class QueryCommand extends CliCommand {
             + " (runs on the cluster runtime, 1 CN unless --cn is given).")
     Path statsJson;
 
-    @Option(names = "--format", paramLabel = "F", defaultValue = "table",
-            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ResultFormat format;
-
     @Option(names = "--timeout", paramLabel = "MS",
             description = "Fail the query once it has taken MS milliseconds, waiting for a place included; it stops on"
                 + " every CN (runs on the cluster runtime, 1 CN unless --cn or --coordinator is given; default: none).")
     Long timeout;
+
+    @Mixin
+    RunOptions run;
 
     @Mixin
     SecretOption secret;
@@ -96,13 +82,8 @@ public final class QueryCommand extends CliCommand {
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
-        final int workers = cores == null ? Runtime.getRuntime().availableProcessors() : cores;
-        if (workers < 1) {
-            throw new IllegalArgumentException("--cores must be 1 or more, got " + workers);
-        }
-        if (cn != null && cn < 1) {
-            throw new IllegalArgumentException("--cn must be 1 or more CNs, got " + cn);
-        }
+        final int workers = run.workers();
+        final Integer cn = run.cn;
         if (timeout != null && timeout < 1) {
             throw new IllegalArgumentException("--timeout must be 1 ms or more, got " + timeout);
         }
@@ -111,7 +92,7 @@ public final class QueryCommand extends CliCommand {
                 && !Queries.hasTpch(which.tpch) && store != null && coordinator == null;
         final Query query = fromText ? new TpchSqlQuery(which.tpch, Store.open(store))
                 : which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
-        final StrategyConfig config = runtimeFilters.apply(StrategyConfig.defaults().withStrategy(strategy));
+        final StrategyConfig config = runtimeFilters.apply(run.config());
         if (coordinator != null) {
             if (store != null) {
                 throw new IllegalArgumentException("--store and --coordinator exclude each other: the cluster reads the"
@@ -123,7 +104,7 @@ public final class QueryCommand extends CliCommand {
                  Session session = Session.connect(Endpoint.parse(coordinator, false), Session.defaultTransport(),
                          secret.context())) {
                 stop.cancels(session);
-                session.shape(cn == null ? 0 : cn, cores == null ? 0 : cores);
+                session.shape(cn == null ? 0 : cn, run.cores == null ? 0 : run.cores);
                 execution = session.execute(query.name(), query.plan(), config, timeoutMillis);
             }
             return report(execution, out, err);
@@ -145,7 +126,7 @@ public final class QueryCommand extends CliCommand {
                     + String.join(",", missing) + "`");
         }
         checkStatsPath();
-        if (cn == null && statsJson == null && network == null && timeout == null) {
+        if (run.cn == null && statsJson == null && network == null && timeout == null) {
             final QueryRunner.Execution execution;
             try (StoreCatalog catalog = new StoreCatalog(s); QueryRunner runner = new QueryRunner(catalog, workers, config)) {
                 execution = runner.execute(query.plan());
@@ -158,10 +139,10 @@ public final class QueryCommand extends CliCommand {
                     err.println("runtime filter " + f);
                 }
             }
-            out.print(ResultPrinter.format(execution.result(), format));
+            out.print(ResultPrinter.format(execution.result(), run.format));
             return 0;
         }
-        final Topology topology = new Topology(cn == null ? 1 : cn, workers);
+        final Topology topology = new Topology(run.cn == null ? 1 : run.cn, workers);
         final Session.Network net = Session.Network.parse(network == null ? "ipc" : network);
         final Session.Execution execution;
         try (CancelOnStop stop = new CancelOnStop(); Session session = new Session(s, topology, net)) {
@@ -195,7 +176,7 @@ public final class QueryCommand extends CliCommand {
                 throw new UncheckedIOException("cannot write --stats-json " + statsJson + ": " + e.getMessage(), e);
             }
         }
-        out.print(ResultPrinter.format(execution.result(), format));
+        out.print(ResultPrinter.format(execution.result(), run.format));
         return 0;
     }
 }

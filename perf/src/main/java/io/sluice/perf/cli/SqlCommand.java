@@ -3,7 +3,6 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
-import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.shuffle.Topology;
 import io.sluice.sql.PlannedQuery;
@@ -18,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,42 +36,23 @@ public final class SqlCommand extends CliCommand {
     @Parameters(arity = "0..1", paramLabel = "SQL", description = "The statement (else -f FILE, else stdin).")
     String text;
 
-    @Option(names = "--cores", paramLabel = "K", description = "Worker threads per CN (default: available processors).")
-    Integer cores;
-
-    @Option(names = "--cn", paramLabel = "C", description = "Run on an embedded cluster of C compute nodes, each"
-            + " with K cores, exchanging batches through Aeron (default: one process, no cluster runtime).")
-    Integer cn;
-
-    @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
-            description = "Join and group-by distribution: auto (from zonemap stats), broadcast (merge group for"
-                + " group-bys), shuffle-hash, shuffle-range, colocate or hybrid (default: ${DEFAULT-VALUE}).")
-    Strategy strategy;
-
     @Option(names = "--explain", description = "Print on stderr the planner's estimates (rows, blocks kept by"
             + " pruning, join sides), the plan, the strategy of each join and group-by and, on a cluster, the"
             + " fragments and exchanges.")
     boolean explain;
 
-    @Option(names = "--format", paramLabel = "F", defaultValue = "table",
-            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ResultFormat format;
+    @Mixin
+    RunOptions run;
 
     /** Where the statement came from, for error messages. */
     private String source = "the statement";
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws IOException {
-        final int workers = cores == null ? Runtime.getRuntime().availableProcessors() : cores;
-        if (workers < 1) {
-            throw new IllegalArgumentException("--cores must be 1 or more, got " + workers);
-        }
-        if (cn != null && cn < 1) {
-            throw new IllegalArgumentException("--cn must be 1 or more CNs, got " + cn);
-        }
+        final int workers = run.workers();
         final String sql = statement();
         final Store s = Store.open(store);
-        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        final StrategyConfig config = run.config();
         try (StoreCatalog catalog = new StoreCatalog(s)) {
             final PlannedQuery planned;
             try {
@@ -86,7 +67,7 @@ public final class SqlCommand extends CliCommand {
                 }
                 err.println("plan " + planned.plan());
             }
-            if (cn == null) {
+            if (run.cn == null) {
                 final QueryRunner.Execution execution;
                 try (QueryRunner runner = new QueryRunner(catalog, workers, config)) {
                     execution = runner.execute(planned.plan());
@@ -96,19 +77,19 @@ public final class SqlCommand extends CliCommand {
                         err.println("strategy " + d);
                     }
                 }
-                out.print(ResultPrinter.format(execution.result(), format));
+                out.print(ResultPrinter.format(execution.result(), run.format));
                 return 0;
             }
             final Session.Execution execution;
             try (CancelOnStop stop = new CancelOnStop();
-                 Session session = new Session(s, new Topology(cn, workers), Session.Network.IPC)) {
+                 Session session = new Session(s, new Topology(run.cn, workers), Session.Network.IPC)) {
                 stop.cancels(session);
                 execution = session.execute("sql", planned.plan(), config, 0);
             }
             if (explain) {
                 err.print(execution.explain());
             }
-            out.print(ResultPrinter.format(execution.result(), format));
+            out.print(ResultPrinter.format(execution.result(), run.format));
             return 0;
         }
     }

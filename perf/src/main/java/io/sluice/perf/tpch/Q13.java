@@ -11,14 +11,7 @@ import java.util.List;
 
 /** TPC-H Q13, customer distribution (WORD1 special, WORD2 requests): a left outer join and COUNT(column). */
 public final class Q13 implements Query {
-    static final String SQL = """
-            select c_count, count(*) as custdist
-            from (select c_custkey, count(o_orderkey)
-                  from customer left outer join orders
-                    on c_custkey = o_custkey and o_comment not like '%special%requests%'
-                  group by c_custkey) as c_orders (c_custkey, c_count)
-            group by c_count
-            order by custdist desc, c_count desc""";
+    static final String SQL = TpchSql.text(13);
 
     @Override
     public String name() {

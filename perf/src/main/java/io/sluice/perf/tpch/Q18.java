@@ -11,15 +11,7 @@ import java.util.List;
 
 /** TPC-H Q18, large volume customer (QUANTITY 300): IN (subquery with HAVING) as a semi join. */
 public final class Q18 implements Query {
-    static final String SQL = """
-            select c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, sum(l_quantity)
-            from customer, orders, lineitem
-            where o_orderkey in (select l_orderkey from lineitem group by l_orderkey having sum(l_quantity) > 300)
-              and c_custkey = o_custkey
-              and o_orderkey = l_orderkey
-            group by c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice
-            order by o_totalprice desc, o_orderdate
-            limit 100""";
+    static final String SQL = TpchSql.text(18);
 
     @Override
     public String name() {

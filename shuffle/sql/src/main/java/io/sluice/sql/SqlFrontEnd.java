@@ -61,6 +61,7 @@ final class SqlFrontEnd {
             try {
                 parsed = planner.parse(sql);
             } catch (final SqlParseException e) {
+                SupportedSql.checkStatementWord(sql);
                 final SqlParserPos pos = e.getPos();
                 throw new SqlException(SqlException.Kind.SYNTAX, pos == null ? 0 : pos.getLineNum(),
                         pos == null ? 0 : pos.getColumnNum(), firstLine(e.getMessage()));

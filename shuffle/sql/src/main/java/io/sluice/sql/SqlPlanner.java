@@ -5,7 +5,6 @@ import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanNode;
-import io.sluice.format.spi.BlockTable;
 import io.sluice.format.spi.Catalog;
 import io.sluice.zonemap.TableStats;
 import java.util.ArrayList;
@@ -115,10 +114,5 @@ public final class SqlPlanner {
             s = s.substring(0, s.length() - 1).stripTrailing();
         }
         return s;
-    }
-
-    /** The table a statement's scan reads, for callers that inspect plans. */
-    BlockTable table(final String name) {
-        return catalog.table(name);
     }
 }

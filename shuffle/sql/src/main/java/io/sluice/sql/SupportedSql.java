@@ -26,6 +26,39 @@ final class SupportedSql {
     private SupportedSql() {
     }
 
+    /** Statement keywords of DDL and other commands the query parser does not know. */
+    private static final Set<String> COMMANDS = Set.of("CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT", "REVOKE",
+            "COPY", "ATTACH", "SET", "USE", "COMMIT", "ROLLBACK", "BEGIN", "ANALYZE", "VACUUM");
+
+    /**
+     * For a statement that did not parse: throws UNSUPPORTED when its first word starts a command
+     * Sluice does not run (DDL, transactions, settings), so the error names that, not a syntax error.
+     */
+    static void checkStatementWord(final String sql) {
+        final String[] lines = sql.split("\n", -1);
+        for (int line = 0; line < lines.length; line++) {
+            final String text = lines[line];
+            int col = 0;
+            while (col < text.length() && Character.isWhitespace(text.charAt(col))) {
+                col++;
+            }
+            if (col == text.length() || text.startsWith("--", col)) {
+                continue;
+            }
+            int end = col;
+            while (end < text.length() && Character.isLetter(text.charAt(end))) {
+                end++;
+            }
+            final String word = text.substring(col, end).toUpperCase(Locale.ROOT);
+            if (COMMANDS.contains(word)) {
+                throw new SqlException(SqlException.Kind.UNSUPPORTED, line + 1, col + 1, word.toLowerCase(Locale.ROOT)
+                        + " statements are not supported: Sluice runs queries (SELECT, WITH ... SELECT) over the"
+                        + " store's tables; write tables with 'sluice gen' or 'sluice import'");
+            }
+            return;
+        }
+    }
+
     /** Throws a {@link SqlException} of kind UNSUPPORTED unless Sluice can plan the parsed statement. */
     static void check(final SqlNode statement) {
         if (!statement.getKind().belongsTo(SqlKind.QUERY)) {

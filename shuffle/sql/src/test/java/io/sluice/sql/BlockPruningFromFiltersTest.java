@@ -8,32 +8,10 @@ import io.sluice.engine.plan.QueryRunner;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import java.math.BigDecimal;
-import java.nio.file.Path;
-import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A SQL filter on the sort column makes the scan read only the blocks whose zonemaps can hold a passing row. */
-class BlockPruningFromFiltersTest {
-    @TempDir
-    static Path dir;
-
-    private static TestStore store;
-    private static SqlPlanner planner;
-
-    @BeforeAll
-    static void create() {
-        store = new TestStore(dir.resolve("store"));
-        planner = new SqlPlanner(store.catalog(), List.of("t"));
-    }
-
-    @AfterAll
-    static void close() {
-        store.close();
-    }
-
+class BlockPruningFromFiltersTest extends OverTestStore {
     /** The blocks of t whose k zonemap overlaps [lo, hi], counted from the zonemaps. */
     private static int overlapping(final long lo, final long hi) {
         final BlockTable t = store.catalog().table("t");

@@ -2,12 +2,7 @@ package io.sluice.sql;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.util.List;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,29 +12,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * token read (the {@code and} a statement ends on); constructs found only after Calcite's
  * rewrites (a LIKE pattern's {@code _}) have no single place and say so with line 0.
  */
-class UnsupportedSqlTest {
-    @TempDir
-    static Path dir;
-
-    private static TestStore store;
-    private static SqlPlanner planner;
-
-    @BeforeAll
-    static void create() {
-        store = new TestStore(dir.resolve("store"));
-        planner = new SqlPlanner(store.catalog(), List.of("t"));
-    }
-
-    @AfterAll
-    static void close() {
-        store.close();
-    }
-
+class UnsupportedSqlTest extends OverTestStore {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             insert into t values (1, 2.00, 'x')                   | UNSUPPORTED | 1 | 1  | insert statements are not supported
             delete from t where k = 1                             | UNSUPPORTED | 1 | 1  | delete statements are not supported
             update t set k = 2                                    | UNSUPPORTED | 1 | 1  | update statements are not supported
+            -- a comment\\n  create table u (a int)              | UNSUPPORTED | 2 | 3  | create statements are not supported
+            drop table t                                          | UNSUPPORTED | 1 | 1  | drop statements are not supported
             select k from t union select k from t                 | UNSUPPORTED | 1 | 1  | UNION is not supported
             select k,\\n  upper(s) from t                         | UNSUPPORTED | 2 | 3  | the function upper is not supported
             select k from t where\\n   s is null                  | UNSUPPORTED | 2 | 4  | IS NULL is not supported

@@ -10,7 +10,15 @@ import io.sluice.shuffle.operator.Batch;
  */
 public record DoubleArithmetic(Op op, Expr left, Expr right) implements Expr {
     /** The operators. */
-    public enum Op { ADD, SUB, MUL, DIV }
+    public enum Op {
+        ADD(" + "), SUB(" - "), MUL(" * "), DIV(" / ");
+
+        private final String symbol;
+
+        Op(final String symbol) {
+            this.symbol = symbol;
+        }
+    }
 
     @Override
     public Evaluator bind(final RowType input) {
@@ -47,12 +55,6 @@ public record DoubleArithmetic(Op op, Expr left, Expr right) implements Expr {
 
     @Override
     public String toString() {
-        final String symbol = switch (op) {
-            case ADD -> " + ";
-            case SUB -> " - ";
-            case MUL -> " * ";
-            case DIV -> " / ";
-        };
-        return "(" + left + symbol + right + ")::double";
+        return "(" + left + op.symbol + right + ")::double";
     }
 }

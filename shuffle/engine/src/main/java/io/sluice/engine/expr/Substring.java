@@ -11,7 +11,7 @@ import io.sluice.shuffle.operator.Batch;
 public record Substring(Expr value, int start, int length) implements Expr {
     public Substring {
         if (start < 1 || length < 0) {
-            throw new IllegalArgumentException("SUBSTRING(" + value + " FROM " + start + " FOR " + length
+            throw new IllegalArgumentException("SUBSTRING(... FROM " + start + " FOR " + length
                     + "): start must be 1 or more and length 0 or more");
         }
     }

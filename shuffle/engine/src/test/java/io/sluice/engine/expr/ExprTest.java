@@ -45,6 +45,34 @@ class ExprTest {
     }
 
     @Test
+    void divisionAndArithmeticWithADoubleAreDoubles() {
+        final Evaluator ratio = Expr.div(col("price"), col("qty")).bind(TYPE);
+        assertThat(ratio.type()).isEqualTo(DataType.DOUBLE);
+        final long[] bits = ratio.longs(rows);
+        // 100.50 / 3 and 2.00 / 24, computed here from the literal values
+        assertThat(Double.longBitsToDouble(bits[0])).isEqualTo(100.50 / 3);
+        assertThat(Double.longBitsToDouble(bits[1])).isEqualTo(2.00 / 24);
+        final Expr scaled = new DoubleArithmetic(DoubleArithmetic.Op.MUL, dec("0.2"), Expr.div(col("qty"), lit(1)));
+        final Evaluator below = Expr.lt(col("price"), scaled).bind(TYPE);
+        // 100.50 < 0.6 is false; 2.00 < 4.8 is true: a decimal compared with a double
+        assertThat(Arrays.copyOf(below.bools(rows), 2)).containsExactly(false, true);
+    }
+
+    @Test
+    void substringCountsCharactersFromOne() {
+        final Evaluator head = Expr.substring(col("s"), 1, 2).bind(TYPE);
+        assertThat(head.strings(rows).getString(0)).isEqualTo("sp");
+        assertThat(head.strings(rows).getString(1)).isEqualTo("PR");
+        final RowType text = new RowType(List.of("t"), List.of(DataType.STRING));
+        final Batch utf8 = Batch.of(StringVector.of("naïve", "ab", ""));
+        final StringVector mid = Expr.substring(col("t"), 3, 2).bind(text).strings(utf8);
+        assertThat(List.of(mid.getString(0), mid.getString(1), mid.getString(2))).containsExactly("ïv", "", "");
+        final StringVector dict = StringVector.dictionary(new int[] {1, 0, 1}, StringVector.of("xyz", "uvw"), 3, null);
+        final StringVector cut = Expr.substring(col("t"), 2, 5).bind(text).strings(Batch.of(dict));
+        assertThat(List.of(cut.getString(0), cut.getString(1), cut.getString(2))).containsExactly("vw", "yz", "vw");
+    }
+
+    @Test
     void overflowThrowsInsteadOfWrapping() {
         final Batch big = batch(new long[] {Long.MAX_VALUE / 2}, new long[] {3}, new int[] {1}, new int[] {0}, "x");
         assertThatThrownBy(() -> Expr.mul(col("price"), col("disc")).bind(TYPE).longs(big))

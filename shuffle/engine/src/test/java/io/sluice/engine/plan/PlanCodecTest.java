@@ -14,6 +14,7 @@ import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
 import io.sluice.engine.expr.Arithmetic;
+import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Comparison;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
@@ -83,6 +84,10 @@ class PlanCodecTest {
                 .project(NamedExpr.column("l_orderkey"),
                         new NamedExpr("revenue", Expr.mul(col("l_extendedprice"), Expr.sub(lit(1), col("l_discount")))),
                         new NamedExpr("year", Expr.year(col("l_shipdate"))),
+                        new NamedExpr("share", Expr.div(col("l_quantity"), new DoubleArithmetic(DoubleArithmetic.Op.ADD,
+                                new DoubleArithmetic(DoubleArithmetic.Op.SUB, col("l_tax"), lit(1)),
+                                new DoubleArithmetic(DoubleArithmetic.Op.MUL, col("l_tax"), dec("0.5"))))),
+                        new NamedExpr("mode", Expr.substring(col("l_shipmode"), 2, 3)),
                         new NamedExpr("bonus", Expr.caseWhen(Expr.gt(col("l_quantity"), lit(10)),
                                 Expr.add(col("l_quantity"), dec("0.5")), lit(0))),
                         new NamedExpr("flag", new Literal(DataType.BOOLEAN, 1, null)),
@@ -168,7 +173,7 @@ class PlanCodecTest {
         assertThat(reached.subtypesOf(Expr.class)).isEqualTo(Set.of(Expr.class.getPermittedSubclasses()));
         assertThat(reached.subtypesOf(Predicate.class)).isEqualTo(Set.of(Predicate.class.getPermittedSubclasses()));
         for (final Class<? extends Enum<?>> type : List.of(AggregateFunction.class, JoinType.class,
-                Comparison.Op.class, Arithmetic.Op.class, Logical.Op.class, CompareOp.class, Strategy.class,
+                Comparison.Op.class, Arithmetic.Op.class, DoubleArithmetic.Op.class, Logical.Op.class, CompareOp.class, Strategy.class,
                 WholeBatchRouting.class, DataType.Kind.class)) {
             assertThat(reached.valuesOf(type)).as(type.getName()).containsExactlyInAnyOrder(type.getEnumConstants());
         }
@@ -476,8 +481,8 @@ class PlanCodecTest {
                         "plan.scan.filter.literal", FILTER_AT, "a string literal needs its string"),
                 Arguments.of("a date literal with a string", scanFilteredBy(w -> literal(w, 3, 0, "x")),
                         "plan.scan.filter.literal", FILTER_AT, "a date literal holds a long, not the string 'x'"),
-                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 11)),
-                        "plan.scan.filter", FILTER_AT, "unknown expression tag 11"),
+                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 13)),
+                        "plan.scan.filter", FILTER_AT, "unknown expression tag 13"),
                 Arguments.of("an unknown comparison code", scanFilteredBy(w -> w.writeByte(ExprCodec.COMPARISON)
                         .writeByte((byte) 6)), "plan.scan.filter.comparison.op", FILTER_AT + 1,
                         "unknown Op code 6: the codes are 0=EQ, 1=NE, 2=LT, 3=LE, 4=GT, 5=GE"),

@@ -11,6 +11,7 @@ import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.Comparison;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.ExtractYear;
 import io.sluice.engine.expr.InList;
 import io.sluice.engine.expr.Like;
@@ -18,6 +19,7 @@ import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.Logical;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.Not;
+import io.sluice.engine.expr.Substring;
 import io.sluice.shuffle.operator.ShuffleOptions;
 import io.sluice.shuffle.operator.WholeBatchRouting;
 import io.sluice.zonemap.CompareOp;
@@ -68,7 +70,7 @@ final class RandomPlans {
 
     /** An expression at most {@code depth} levels deep. */
     Expr expr(final int depth) {
-        final int kind = depth <= 1 ? random.nextInt(2) : random.nextInt(10);
+        final int kind = depth <= 1 ? random.nextInt(2) : random.nextInt(12);
         return switch (kind) {
             case 0 -> new ColumnRef(name());
             case 1 -> literal();
@@ -88,7 +90,9 @@ final class RandomPlans {
             }
             case 7 -> new Like(expr(depth - 1), pick(PATTERNS));
             case 8 -> new CaseWhen(expr(depth - 1), expr(depth - 1), expr(depth - 1));
-            default -> new ExtractYear(expr(depth - 1));
+            case 9 -> new ExtractYear(expr(depth - 1));
+            case 10 -> new DoubleArithmetic(pick(DoubleArithmetic.Op.values()), expr(depth - 1), expr(depth - 1));
+            default -> new Substring(expr(depth - 1), 1 + random.nextInt(10), random.nextInt(10));
         };
     }
 
