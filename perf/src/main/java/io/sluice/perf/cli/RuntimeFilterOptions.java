@@ -8,7 +8,8 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --runtime-filters} and {@code --runtime-filter-wait}, shared by {@code sluice query} and {@code sluice bench};
+ * {@code --runtime-filters} and {@code --runtime-filter-wait}, shared by {@code sluice query}, {@code sluice sql} and
+ * {@code sluice bench};
  * the bench also takes several modes ({@code off,global}) and runs every cell under each.
  */
 final class RuntimeFilterOptions {

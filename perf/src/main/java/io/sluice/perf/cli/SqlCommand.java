@@ -44,6 +44,9 @@ public final class SqlCommand extends CliCommand {
     @Mixin
     RunOptions run;
 
+    @Mixin
+    RuntimeFilterOptions runtimeFilters;
+
     /** Where the statement came from, for error messages. */
     private String source = "the statement";
 
@@ -52,7 +55,7 @@ public final class SqlCommand extends CliCommand {
         final int workers = run.workers();
         final String sql = statement();
         final Store s = Store.open(store);
-        final StrategyConfig config = run.config();
+        final StrategyConfig config = runtimeFilters.apply(run.config());
         try (StoreCatalog catalog = new StoreCatalog(s)) {
             final PlannedQuery planned;
             try {

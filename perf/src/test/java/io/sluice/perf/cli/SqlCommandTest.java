@@ -82,6 +82,20 @@ class SqlCommandTest {
     }
 
     @Test
+    void everyRuntimeFilterModeGivesDuckDbsRowsAndABadModeNamesTheValidOnes() throws Exception {
+        for (final String mode : List.of("off", "local", "global")) {
+            final Cli.Result r = Cli.run("sql", "--store", storeDir.toString(), TpchSql.text(12), "--cn", "3", "--cores",
+                    "2", "--format", "csv", "--strategy", "shuffle-hash", "--runtime-filters", mode);
+            assertThat(r.exitCode()).as(mode + ": " + r).isZero();
+            assertThat(List.of(r.out().split("\r\n"))).as(mode).isEqualTo(duckDbCsv(TpchSql.text(12)));
+        }
+        final Cli.Result bad = Cli.run("sql", "--store", storeDir.toString(), "select 1 from nation",
+                "--runtime-filters", "sometimes");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.err()).contains("--runtime-filters", "off", "local", "global");
+    }
+
+    @Test
     void explainShowsTheEstimatesAndTheStrategies() {
         final Cli.Result r = Cli.run("sql", "--store", storeDir.toString(), "--explain", "--cores", "2",
                 TpchSql.text(4));
