@@ -42,24 +42,23 @@ class AuthenticationTest {
     @TempDir
     static Path dir;
 
+    private static OracleCluster fixture;
     private static TpchOracle oracle;
     private static ProcessCluster cluster;
     private static Path secret;
 
     @BeforeAll
     static void start() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.01);
-        secret = ProcessCluster.writeSecret(dir.resolve("cluster.secret"));
-        cluster = ProcessCluster.loopbackWithSecret(oracle.store().dir(), secret, 2, 1, "-Xmx256m");
+        fixture = OracleCluster.onLoopbackWithSecret(dir, 0.01, 2, 1, "-Xmx256m");
+        oracle = fixture.oracle();
+        cluster = fixture.cluster();
+        secret = fixture.secretFile();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (oracle != null) {
-            oracle.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

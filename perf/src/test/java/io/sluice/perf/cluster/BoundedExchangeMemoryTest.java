@@ -32,22 +32,21 @@ class BoundedExchangeMemoryTest {
     @TempDir
     static Path dir;
 
+    private static OracleCluster fixture;
     private static TpchOracle oracle;
     private static ProcessCluster cluster;
 
     @BeforeAll
     static void start() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.1);
-        cluster = ProcessCluster.loopback(oracle.store().dir(), 3, 2, "-Xmx" + (HEAP_CAP >> 20) + "m");
+        fixture = OracleCluster.onLoopback(dir, 0.1, 3, 2, "-Xmx" + (HEAP_CAP >> 20) + "m");
+        oracle = fixture.oracle();
+        cluster = fixture.cluster();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (oracle != null) {
-            oracle.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

@@ -29,22 +29,21 @@ class ClusterProcessesTest {
     @TempDir
     static Path dir;
 
+    private static OracleCluster fixture;
     private static TpchOracle oracle;
     private static ProcessCluster cluster;
 
     @BeforeAll
     static void start() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.01);
-        cluster = ProcessCluster.loopback(oracle.store().dir(), 3, 2, "-Xmx384m");
+        fixture = OracleCluster.onLoopback(dir, 0.01, 3, 2, "-Xmx384m");
+        oracle = fixture.oracle();
+        cluster = fixture.cluster();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (oracle != null) {
-            oracle.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

@@ -63,23 +63,21 @@ class HostileFramesTest {
     @TempDir
     static Path dir;
 
+    private static OracleCluster fixture;
     private static TpchOracle oracle;
     private static ProcessCluster cluster;
 
     @BeforeAll
     static void start() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.01);
-        cluster = ProcessCluster.loopbackWithSecret(oracle.store().dir(),
-                ProcessCluster.writeSecret(dir.resolve("cluster.secret")), 2, 1, "-Xmx256m");
+        fixture = OracleCluster.onLoopbackWithSecret(dir, 0.01, 2, 1, "-Xmx256m");
+        oracle = fixture.oracle();
+        cluster = fixture.cluster();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (oracle != null) {
-            oracle.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

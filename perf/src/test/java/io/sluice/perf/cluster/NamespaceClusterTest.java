@@ -31,6 +31,7 @@ class NamespaceClusterTest {
     @TempDir
     static Path dir;
 
+    private static OracleCluster fixture;
     private static TpchOracle oracle;
     private static NetworkNamespaces hosts;
     private static ProcessCluster cluster;
@@ -38,26 +39,16 @@ class NamespaceClusterTest {
     @BeforeAll
     static void start() throws Exception {
         NetworkNamespaces.assumeAvailable();
-        oracle = TpchOracle.generate(dir, 0.01);
-        hosts = NetworkNamespaces.create(3);
-        // Off loopback a cluster needs its secret: every process and the client authenticate with it.
-        cluster = ProcessCluster.inNamespaces(oracle.store().dir(), hosts, 2,
-                ProcessCluster.writeSecret(dir.resolve("cluster.secret")));
+        fixture = OracleCluster.inNamespaces(dir, 0.01, 3, 2);
+        oracle = fixture.oracle();
+        cluster = fixture.cluster();
+        hosts = fixture.hosts();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try {
-            if (cluster != null) {
-                cluster.close();
-            }
-        } finally {
-            if (hosts != null) {
-                hosts.close();
-            }
-            if (oracle != null) {
-                oracle.close();
-            }
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

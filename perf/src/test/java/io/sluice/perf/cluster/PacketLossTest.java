@@ -33,6 +33,7 @@ class PacketLossTest {
     @TempDir
     static Path dir;
 
+    private static OracleCluster fixture;
     private static TpchOracle oracle;
     private static NetworkNamespaces hosts;
     private static ProcessCluster cluster;
@@ -48,26 +49,16 @@ class PacketLossTest {
             }
             Assumptions.abort(why);
         }
-        oracle = TpchOracle.generate(dir, 0.01);
-        hosts = NetworkNamespaces.create(3);
-        cluster = ProcessCluster.inNamespaces(oracle.store().dir(), hosts, 1,
-                ProcessCluster.writeSecret(dir.resolve("cluster.secret")));
+        fixture = OracleCluster.inNamespaces(dir, 0.01, 3, 1);
+        oracle = fixture.oracle();
+        cluster = fixture.cluster();
+        hosts = fixture.hosts();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try {
-            if (cluster != null) {
-                cluster.close();
-            }
-        } finally {
-            if (hosts != null) {
-                // Removing a namespace removes its nftables rules with it.
-                hosts.close();
-            }
-            if (oracle != null) {
-                oracle.close();
-            }
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
