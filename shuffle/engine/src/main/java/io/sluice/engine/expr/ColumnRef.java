@@ -38,6 +38,11 @@ public record ColumnRef(String name) implements Expr {
             }
 
             @Override
+            public long[] nulls(final Batch batch) {
+                return batch.column(index).nulls();
+            }
+
+            @Override
             public StringVector strings(final Batch batch) {
                 if (batch.column(index) instanceof StringVector s) {
                     return s;

@@ -10,7 +10,8 @@ import io.sluice.shuffle.operator.Batch;
  * array is valid until the next call on the same evaluator and must not be modified.
  *
  * <p>Exact numbers (integers, decimals as scaled longs, dates as epoch days) come out of
- * {@link #longs}, predicates out of {@link #bools}, strings out of {@link #strings}.
+ * {@link #longs}, predicates out of {@link #bools}, strings out of {@link #strings}. Which rows
+ * are NULL comes out of {@link #nulls}, apart from the values: a NULL row's value is undefined.
  */
 public abstract class Evaluator {
     /** Size of every scratch array: a batch holds at most this many rows. */
@@ -43,6 +44,15 @@ public abstract class Evaluator {
     /** The values of a predicate, one per row of the batch. */
     public boolean[] bools(final Batch batch) {
         throw new IllegalStateException(this + " of type " + type + " is not a predicate");
+    }
+
+    /**
+     * The NULL rows of this expression over the batch as a {@link io.sluice.format.NullMask}
+     * bitmap (a set bit is a NULL row), or null when no row of the batch is NULL. Valid, like the
+     * values, until the next call on this evaluator.
+     */
+    public long[] nulls(final Batch batch) {
+        return null;
     }
 
     /** The values of a string expression, one per row of the batch. */
