@@ -29,7 +29,7 @@ public final class Filter implements OperatorFactory {
         return new Operator(next) {
             @Override
             public void accept(final Batch batch) {
-                final Batch kept = Vectors.select(batch, e.bools(batch), scratch);
+                final Batch kept = Vectors.select(batch, e.trues(batch), scratch);
                 if (kept != null) {
                     next.accept(kept);
                 }

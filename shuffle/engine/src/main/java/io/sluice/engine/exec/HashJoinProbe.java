@@ -174,7 +174,7 @@ public final class HashJoinProbe implements OperatorFactory {
             Batch out = Batch.of(columns);
             if (candidates) {
                 if (extra != null) {
-                    final boolean[] pass = extra.bools(out);
+                    final boolean[] pass = extra.trues(out);
                     for (int p = 0; p < pairs; p++) {
                         matched[probeRows[p]] |= pass[p];
                     }

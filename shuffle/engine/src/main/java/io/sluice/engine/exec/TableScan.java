@@ -158,7 +158,7 @@ public final class TableScan implements Source {
         }
         final Batch batch = Batch.of(table.readBlock(block, projection));
         if (probing == null) {
-            return predicate == null ? batch : Vectors.select(batch, predicate.bools(batch), scratch);
+            return predicate == null ? batch : Vectors.select(batch, predicate.trues(batch), scratch);
         }
         // One selection for the row filter and every runtime filter: the batch is copied once, if at all.
         final int n = batch.rowCount();
@@ -169,7 +169,7 @@ public final class TableScan implements Source {
             }
             count = n;
         } else {
-            final boolean[] pass = predicate.bools(batch);
+            final boolean[] pass = predicate.trues(batch);
             for (int i = 0; i < n; i++) {
                 scratch[count] = i;
                 count += pass[i] ? 1 : 0;

@@ -1,6 +1,7 @@
 package io.sluice.engine.expr;
 
 import io.sluice.format.Block;
+import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 
@@ -18,6 +19,7 @@ public abstract class Evaluator {
     protected static final int MAX_ROWS = Block.MAX_ROWS;
 
     private final DataType type;
+    private boolean[] truesScratch;
 
     protected Evaluator(final DataType type) {
         this.type = type;
@@ -53,6 +55,26 @@ public abstract class Evaluator {
      */
     public long[] nulls(final Batch batch) {
         return null;
+    }
+
+    /**
+     * Where a predicate is TRUE: its values with its NULL rows false, as a filter, a join condition
+     * or a CASE branch takes them (SQL keeps a row only where the condition is true, not unknown).
+     */
+    public final boolean[] trues(final Batch batch) {
+        final boolean[] values = bools(batch);
+        final long[] nullRows = nulls(batch);
+        if (nullRows == null) {
+            return values;
+        }
+        if (truesScratch == null) {
+            truesScratch = new boolean[MAX_ROWS];
+        }
+        final int n = batch.rowCount();
+        for (int i = 0; i < n; i++) {
+            truesScratch[i] = values[i] && !NullMask.isNull(nullRows, i);
+        }
+        return truesScratch;
     }
 
     /** The values of a string expression, one per row of the batch. */
