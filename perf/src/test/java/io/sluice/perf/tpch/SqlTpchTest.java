@@ -3,6 +3,8 @@ package io.sluice.perf.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
@@ -16,6 +18,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,13 +26,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * TPC-H from its SQL text: each supported query, planned by {@link SqlPlanner} and run under
- * every strategy on one CN's worker threads and on embedded clusters of 1x1 and 3x2, returns what
- * DuckDB returns for the same text over the same SF 0.01 rows (column names included).
+ * every strategy on one CN's worker threads and on embedded clusters of 1x1, 3x2 and 7x2, returns what
+ * DuckDB returns for the same text over the same SF 0.01 rows (column names included); so does AUTO
+ * with thresholds low enough that the bytes each join would move across CNs decide it.
  */
 class SqlTpchTest {
     /** Q17 is left out: at SF 0.01 no part qualifies and its SUM(...) / 7.0 must be NULL (NULL semantics). */
     static final List<Integer> SUPPORTED = IntStream.rangeClosed(1, TpchSql.COUNT).filter(q -> q != 17).boxed().toList();
-    private static final List<String> TOPOLOGIES = List.of("1x1", "3x2");
+    private static final List<String> TOPOLOGIES = List.of("1x1", "3x2", "7x2");
 
     @TempDir
     static Path dir;
@@ -94,5 +98,31 @@ class SqlTpchTest {
         if (Topology.parse(topology).cnCount() == 1) {
             assertThat(execution.stats().rowsRemote()).as("rows crossing CNs on one CN").isZero();
         }
+    }
+
+    static Stream<Integer> supported() {
+        return SUPPORTED.stream();
+    }
+
+    /** AUTO with thresholds of 1000 rows: each join goes the way that moves the fewest bytes across CNs. */
+    private static Session.Execution autoByBytes(final int q) throws Exception {
+        session.topology(new Topology(3, 2));
+        final String sql = TpchSql.text(q);
+        final Session.Execution execution = session.execute("q" + q, planner.plan(sql).plan(),
+                StrategyConfig.defaults().withStrategy(Strategy.AUTO).withThresholds(1_000, 1_000));
+        oracle.assertSameAsDuckDb("q" + q, sql, execution.result());
+        return execution;
+    }
+
+    @ParameterizedTest(name = "q{0} auto by bytes on 3x2")
+    @MethodSource("supported")
+    void autoDecidingJoinsByTheBytesTheyMoveTheSameAsDuckDb(final int q) throws Exception {
+        autoByBytes(q);
+    }
+
+    @Test
+    void autoGoesHybridWhereCopiesOfALargeBuildSideMoveTheFewestBytes() throws Exception {
+        // Q9 joins lineitem with orders, partsupp and part on keys lineitem is not stored by.
+        assertThat(autoByBytes(9).decisions()).extracting(Decision::choice).contains(Distribution.HYBRID);
     }
 }

@@ -76,6 +76,7 @@ public final class PipelineCompiler {
     private final int cn;
     private final ExchangeFactory exchanges;
     private final PlanStats stats;
+    private final JoinDistributions joinDistributions;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
@@ -119,6 +120,7 @@ public final class PipelineCompiler {
         this.cn = cn;
         this.exchanges = exchanges;
         this.stats = new PlanStats(tables);
+        this.joinDistributions = new JoinDistributions(config, stats, topology);
         this.router = exchanges.runtimeFilterRouter();
     }
 
@@ -352,7 +354,7 @@ public final class PipelineCompiler {
     }
 
     private Open join(final PlanNode.Join j) {
-        final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, topology);
+        final LocalShuffle how = joinDistributions.of(j);
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
         final boolean buildRows = j.condition() != null || (j.type() != JoinType.SEMI && j.type() != JoinType.ANTI);
         if (how.choice() == Distribution.BROADCAST) {
@@ -446,7 +448,7 @@ public final class PipelineCompiler {
             return renamed(partitioningOf(p.input()), p.items());
         }
         if (node instanceof PlanNode.Join j) {
-            final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, topology);
+            final LocalShuffle how = joinDistributions.of(j);
             if (how.choice() == Distribution.BROADCAST) {
                 return partitioningOf(j.probe());
             }

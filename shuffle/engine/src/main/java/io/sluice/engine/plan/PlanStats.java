@@ -11,7 +11,9 @@ import io.sluice.shuffle.Topology;
 import io.sluice.zonemap.BlockPruner;
 import io.sluice.zonemap.KeyQuantiles;
 import io.sluice.zonemap.Predicate;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -96,6 +98,66 @@ final class PlanStats {
             return -1;
         }
         return quantiles(o).distinctEstimate();
+    }
+
+    /** Bytes a string value is estimated to take in a batch: its 4-byte offset and ~20 bytes of text. */
+    static final int STRING_BYTES = 24;
+    /** Bytes a computed value is estimated to take (a long, a double or a scaled decimal). */
+    static final int COMPUTED_BYTES = 8;
+
+    /**
+     * An upper estimate of a node's output bytes in batches: its {@link #rows} times the width of
+     * its output columns (8 bytes for 64-bit values and anything computed, 4 for ints and dates,
+     * {@value #STRING_BYTES} for a string). What an exchange of the node's rows moves.
+     */
+    long bytes(final PlanNode node) {
+        final long rows = rows(node);
+        final long width = rowWidth(node);
+        return rows > Long.MAX_VALUE / width ? Long.MAX_VALUE : rows * width;
+    }
+
+    /** The estimated bytes of one output row of a node. */
+    long rowWidth(final PlanNode node) {
+        long width = 0;
+        for (final String column : columns(node)) {
+            final ColumnOrigin o = origin(node, column);
+            width += o == null ? COMPUTED_BYTES : switch (o.table().schema().type(o.column()).kind()) {
+                case INT64, DECIMAL -> 8;
+                case INT32, DATE -> 4;
+                case STRING -> STRING_BYTES;
+            };
+        }
+        return Math.max(1, width);
+    }
+
+    /** The names of a node's output columns. */
+    static List<String> columns(final PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.columns();
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return columns(f.input());
+        }
+        if (node instanceof PlanNode.Project p) {
+            return p.items().stream().map(NamedExpr::name).toList();
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            final List<String> out = new ArrayList<>(a.keys().stream().map(NamedExpr::name).toList());
+            a.aggregates().forEach(agg -> out.add(agg.name()));
+            return out;
+        }
+        if (node instanceof PlanNode.Join j) {
+            if (j.type() == JoinType.SEMI || j.type() == JoinType.ANTI) {
+                return columns(j.probe());
+            }
+            final List<String> out = new ArrayList<>(columns(j.probe()));
+            out.addAll(columns(j.build()));
+            return out;
+        }
+        if (node instanceof PlanNode.OrderBy o) {
+            return columns(o.input());
+        }
+        return columns(((PlanNode.Limit) node).input());
     }
 
     /** An upper estimate of a node's output rows. */
