@@ -22,6 +22,8 @@ import org.roaringbitmap.RoaringBitmap;
 public final class TableScan implements Source {
     private final BlockTable table;
     private final int[] projection;
+    /** The projected column the table is sorted by, or -1. */
+    private final int sortedColumn;
     private final RowType rowType;
     private final Expr filter;
     private final int[] blocks;
@@ -56,6 +58,7 @@ public final class TableScan implements Source {
             types.add(DataType.of(table.schema().type(c)));
         }
         this.rowType = new RowType(columns, types);
+        this.sortedColumn = table.sortKey() == null ? -1 : columns.indexOf(table.sortKey());
         this.filter = filter;
         RoaringBitmap keep = RoaringBitmap.bitmapOfRange(0, table.blockCount());
         for (final Predicate p : pruning) {
@@ -72,6 +75,16 @@ public final class TableScan implements Source {
         if (filter != null) {
             filter.bind(rowType);
         }
+    }
+
+    /**
+     * A block's batch marked sorted by the table's sort key when it is projected and has no NULL in
+     * the block: its rows ascend by it, so a shuffle on that key can route a filtered part of the
+     * block whole by its first and last keys (a filter keeps the order, not the zonemap).
+     */
+    private Batch sortedBy(final int block, final Batch batch) {
+        return sortedColumn >= 0 && batch.rowCount() > 0
+                && table.zoneMap(block, projection[sortedColumn]).nullCount() == 0 ? batch.withSortedBy(sortedColumn) : batch;
     }
 
     @Override
@@ -156,7 +169,7 @@ public final class TableScan implements Source {
         if (probing != null && probing.skips(block, bucket)) {
             return null;
         }
-        final Batch batch = Batch.of(table.readBlock(block, projection));
+        final Batch batch = sortedBy(block, Batch.of(table.readBlock(block, projection)));
         if (probing == null) {
             return predicate == null ? batch : Vectors.select(batch, predicate.trues(batch), scratch);
         }

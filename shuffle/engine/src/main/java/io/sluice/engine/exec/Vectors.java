@@ -249,7 +249,8 @@ public final class Vectors {
 
     /**
      * The rows of a batch listed, ascending, in the first {@code count} entries of {@code rows}: the batch
-     * itself when they are all its rows, null when there are none, else a copy of those rows.
+     * itself when they are all its rows, null when there are none, else a copy of those rows, in the same
+     * order (so still sorted by the batch's sort column) and with the batch's {@code shuffleIdx}.
      */
     public static io.sluice.shuffle.operator.Batch select(final io.sluice.shuffle.operator.Batch batch,
                                                           final int[] rows, final int count) {
@@ -263,7 +264,10 @@ public final class Vectors {
         for (int c = 0; c < columns.length; c++) {
             columns[c] = gatherPresent(batch.column(c), rows, count);
         }
-        return io.sluice.shuffle.operator.Batch.of(columns);
+        final io.sluice.shuffle.operator.Batch kept = new io.sluice.shuffle.operator.Batch(columns, null,
+                batch.sortedBy());
+        return batch.shuffleIdx() == io.sluice.shuffle.operator.Batch.NO_SHUFFLE_IDX ? kept
+                : kept.withShuffleIdx(batch.shuffleIdx());
     }
 
     /** Whether a string row equals another string row (bytes). */

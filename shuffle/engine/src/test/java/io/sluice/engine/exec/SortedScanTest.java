@@ -1,0 +1,106 @@
+package io.sluice.engine.exec;
+
+import static io.sluice.engine.expr.Expr.col;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.engine.expr.Expr;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.Schema;
+import io.sluice.format.TypeKind;
+import io.sluice.shuffle.RangeBucketFunction;
+import io.sluice.shuffle.operator.Batch;
+import io.sluice.shuffle.operator.ShuffleCounters;
+import io.sluice.shuffle.operator.ShuffleOperator;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
+import io.sluice.storage.TableSpec;
+import io.sluice.storage.TableWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scan of a table stored in key order marks its batches sorted by the key, a filter keeps the
+ * mark, and a range shuffle on the key then routes a filtered batch that lies in one bucket whole
+ * by its first and last keys (no per-row bucketing) and splits the others by runs of the sorted
+ * keys; every row still reaches the bucket the per-row bucket function gives it.
+ */
+class SortedScanTest {
+    private static final int BLOCK_ROWS = 1000;
+    private static final int ROWS = 8 * BLOCK_ROWS;
+
+    @TempDir
+    static Path dir;
+
+    private static List<Batch> scan(final StoreCatalog catalog, final List<String> columns, final Expr filter) {
+        final TableScan scan = new TableScan(catalog.table("t"), columns, List.of(), filter);
+        final List<Batch> out = new ArrayList<>();
+        final Source.Reader reader = scan.openReader();
+        for (int m = 0; m < scan.morselCount(); m++) {
+            reader.produce(m, out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void filteredBatchesOfASortedTableStaySortedAndRouteWholeByTheirEnds() {
+        final Store store = Store.create(dir.resolve("store"));
+        final TableSpec spec = TableSpec.of("t", Schema.parse("k:int64,v:int64")).withPresortedKey("k")
+                .withBlockRows(BLOCK_ROWS);
+        try (TableWriter writer = store.write(spec)) {
+            for (int k = 0; k < ROWS; k++) {
+                writer.column(0).appendLong(3L * k);
+                writer.column(1).appendLong(k % 10);
+                writer.endRow();
+            }
+            writer.finish().close();
+        }
+        try (StoreCatalog catalog = new StoreCatalog(store)) {
+            // The key second in the projection, and a filter keeping 3 rows of 10: the batches are copies.
+            final List<Batch> batches = scan(catalog, List.of("v", "k"), Expr.lt(col("v"), Expr.lit(3)));
+            assertThat(batches).hasSize(ROWS / BLOCK_ROWS);
+            for (final Batch b : batches) {
+                assertThat(b.rowCount()).isEqualTo(BLOCK_ROWS * 3 / 10);
+                assertThat(b.sortedBy()).isEqualTo(1);
+                for (int i = 1; i < b.rowCount(); i++) {
+                    assertThat(b.column(1).key(i)).isGreaterThan(b.column(1).key(i - 1));
+                }
+            }
+            assertThat(scan(catalog, List.of("v"), null)).allSatisfy(b -> assertThat(b.sortedBy())
+                    .isEqualTo(Batch.NOT_SORTED));
+
+            // Cuts inside blocks 2 and 5 (keys 3 x 2000..2999 and 3 x 5000..5999): those two split, six route whole.
+            final RangeBucketFunction range = new RangeBucketFunction(TypeKind.INT64, new long[] {3 * 2500, 3 * 5500});
+            final Schema schema = Schema.parse("v:int64,k:int64");
+            final ShuffleOperator shuffle = new ShuffleOperator(schema, 1, range);
+            final long[] expected = new long[range.bucketCount()];
+            final long[] received = new long[range.bucketCount()];
+            final int[] buckets = new int[BLOCK_ROWS];
+            for (final Batch b : batches) {
+                range.buckets(new ColumnVector[] {b.column(1)}, b.rowCount(), buckets);
+                for (int i = 0; i < b.rowCount(); i++) {
+                    expected[buckets[i]]++;
+                }
+                shuffle.addInput(b);
+                drain(shuffle, received);
+            }
+            shuffle.finish();
+            drain(shuffle, received);
+            final ShuffleCounters counters = shuffle.counters();
+            assertThat(counters.wholeBatchRoutes()).isEqualTo(6);
+            assertThat(counters.wholeAfterBucketing()).as("whole by first and last key, before any per-row work")
+                    .isZero();
+            assertThat(counters.splitBatches()).isEqualTo(2);
+            assertThat(received).containsExactly(expected);
+        }
+    }
+
+    private static void drain(final ShuffleOperator shuffle, final long[] received) {
+        for (Batch out = shuffle.getOutput(); out != null; out = shuffle.getOutput()) {
+            received[out.shuffleIdx()] += out.rowCount();
+            out.release();
+        }
+    }
+}
