@@ -1,11 +1,13 @@
 package io.sluice.engine.expr;
 
+import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
 
 /**
  * {@code a + b}, {@code a - b}, {@code a * b} over integers and decimals with exact scale
  * arithmetic: sums align to the larger scale, products add scales (DECIMAL(15,2) * DECIMAL(15,2)
- * has scale 4). Overflow throws {@link ArithmeticException}, never wraps.
+ * has scale 4). Overflow throws {@link ArithmeticException}, never wraps. The result is NULL where
+ * an operand is NULL.
  */
 public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
     /** The operators. */
@@ -36,12 +38,17 @@ public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
         final Evaluator y = b;
         return new Evaluator(type) {
             private final long[] out = new long[MAX_ROWS];
+            private final long[] nullScratch = new long[NullRows.WORDS];
 
             @Override
             public long[] longs(final Batch batch) {
                 final long[] l = x.longs(batch);
                 final long[] r = y.longs(batch);
                 final int n = batch.rowCount();
+                final long[] nullRows = nulls(batch);
+                if (nullRows != null) {
+                    return withNulls(l, r, nullRows, n);
+                }
                 switch (op) {
                     case ADD -> {
                         for (int i = 0; i < n; i++) {
@@ -60,6 +67,27 @@ public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
                     }
                 }
                 return out;
+            }
+
+            /** The values where an operand is NULL are undefined: 0, never an overflow on what lies under them. */
+            private long[] withNulls(final long[] l, final long[] r, final long[] nullRows, final int n) {
+                for (int i = 0; i < n; i++) {
+                    if (NullMask.isNull(nullRows, i)) {
+                        out[i] = 0;
+                    } else {
+                        out[i] = switch (op) {
+                            case ADD -> Math.addExact(l[i], r[i]);
+                            case SUB -> Math.subtractExact(l[i], r[i]);
+                            case MUL -> Math.multiplyExact(l[i], r[i]);
+                        };
+                    }
+                }
+                return out;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return NullRows.union(x.nulls(batch), y.nulls(batch), nullScratch, batch.rowCount());
             }
 
             @Override
