@@ -6,8 +6,8 @@ import io.sluice.shuffle.operator.Batch;
 /**
  * {@code a + b}, {@code a - b}, {@code a * b} over integers and decimals with exact scale
  * arithmetic: sums align to the larger scale, products add scales (DECIMAL(15,2) * DECIMAL(15,2)
- * has scale 4). Overflow throws {@link ArithmeticException}, never wraps. The result is NULL where
- * an operand is NULL.
+ * has scale 4); and a date plus or minus a number of days. Overflow throws
+ * {@link ArithmeticException}, never wraps. The result is NULL where an operand is NULL.
  */
 public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
     /** The operators. */
@@ -17,6 +17,11 @@ public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
     public Evaluator bind(final RowType input) {
         Evaluator a = left.bind(input);
         Evaluator b = right.bind(input);
+        final boolean dates = a.type().kind() == DataType.Kind.DATE || b.type().kind() == DataType.Kind.DATE;
+        if (dates) {
+            requireDateSum(a, b);
+            return exact(DataType.DATE, a, b);
+        }
         Scales.requireNumeric(a, toString(), false);
         Scales.requireNumeric(b, toString(), false);
         final int sa = Scales.scale(a.type());
@@ -33,9 +38,23 @@ public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
         if (scale > 18) {
             throw new IllegalArgumentException(this + " needs scale " + scale + ", beyond the 18 digits of a long");
         }
-        final DataType type = decimal ? DataType.decimal(scale) : DataType.INT64;
-        final Evaluator x = a;
-        final Evaluator y = b;
+        return exact(decimal ? DataType.decimal(scale) : DataType.INT64, a, b);
+    }
+
+    /** Checks a date sum: {@code date + days}, {@code days + date} or {@code date - days}, the days an integer. */
+    private void requireDateSum(final Evaluator a, final Evaluator b) {
+        final boolean da = a.type().kind() == DataType.Kind.DATE;
+        final boolean db = b.type().kind() == DataType.Kind.DATE;
+        final boolean ia = a.type().kind() == DataType.Kind.INT64 || a.type().kind() == DataType.Kind.INT32;
+        final boolean ib = b.type().kind() == DataType.Kind.INT64 || b.type().kind() == DataType.Kind.INT32;
+        final boolean ok = op == Op.ADD ? (da && ib) || (ia && db) : op == Op.SUB && da && ib;
+        if (!ok) {
+            throw new IllegalArgumentException(this + ": a date takes + or - a number of days (an integer), got "
+                    + a.type() + " and " + b.type());
+        }
+    }
+
+    private Evaluator exact(final DataType type, final Evaluator x, final Evaluator y) {
         return new Evaluator(type) {
             private final long[] out = new long[MAX_ROWS];
             private final long[] nullScratch = new long[NullRows.WORDS];
