@@ -40,6 +40,9 @@ select id from t where s in ('app', 'zeta', '');
 select id from t where s not in ('app', 'zeta');
 select id, case when k in (1, 2) then 1 when not (k in (1, 2)) then 0 end as v from t;
 select id, case when i in (1, 4, 5) then 'in' when i not in (1, 4, 5) then 'out' else 'null' end as v from t;
+select id from t where k in (1, null);
+select id from t where k not in (1, null);
+select id, case when k in (2, null) then 'in' when not (k in (2, null)) then 'out' else 'null' end as v from t;
 
 -- LIKE and BETWEEN.
 select id from t where s like 'ap%';
@@ -59,6 +62,8 @@ select id, case k when 1 then 'one' when 2 then 'two' else 'other' end as v from
 select id, case when s is null then 'none' else s end as v from t;
 select id, case when dt is null then date '1900-01-01' else dt end as v from t;
 select id, case when d > 50 then d / 3 else d end as v from t;
+select id, case when cast(null as boolean) then 1 else 2 end as v from u;
+select id, case when k > 3 then s when k > 1 then 'small' end as v from t;
 
 -- COALESCE and NULLIF.
 select id, coalesce(k, i, -1) as v from t;
@@ -89,6 +94,10 @@ select id, extract(year from dt) as y from t;
 select id from t where extract(year from dt) >= 1997;
 select id, cast(dt + interval '10' day as date) as later, cast(dt - interval '1' day as date) as earlier from t;
 select id from t where dt + interval '30' day > date '1998-01-01';
+
+-- A division of an aggregate over no rows (NULL), as TPC-H Q17 divides SUM(...) by 7.0.
+select sum(d) / 7.0 as avg_d from t where k > 100;
+select id, k / (d - d) as z from t where id < 12;
 
 -- Projections of NULL.
 select id, cast(null as integer) as n, cast(null as varchar) as v, cast(null as date) as w from t;
