@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -203,11 +204,25 @@ class NullCorpusTest {
             throw new AssertionError(c.name() + ": Sluice cannot plan it: " + e + "\nDuckDB answers:\n" + expected, e);
         }
         final boolean ordered = hasTopLevelOrderBy(c.sql());
+        final QueryResult local;
         try (QueryRunner runner = new QueryRunner(catalog, 3, StrategyConfig.defaults())) {
-            compare(c, "on one CN's 3 workers", expected, answer(runner.run(planned.plan())), ordered);
+            local = run(c, "on one CN's 3 workers", expected, () -> runner.run(planned.plan()));
         }
-        final Session.Execution execution = session.execute(c.name(), planned.plan(), StrategyConfig.defaults());
-        compare(c, "on a 3x2 cluster", expected, answer(execution.result()), ordered);
+        compare(c, "on one CN's 3 workers", expected, answer(local), ordered);
+        final QueryResult cluster = run(c, "on a 3x2 cluster", expected,
+                () -> session.execute(c.name(), planned.plan(), StrategyConfig.defaults()).result());
+        compare(c, "on a 3x2 cluster", expected, answer(cluster), ordered);
+    }
+
+    /** Runs a planned statement; a failure names the statement and shows DuckDB's answer. */
+    private static QueryResult run(final Case c, final String where, final Answer expected,
+                                   final Supplier<QueryResult> execution) {
+        try {
+            return execution.get();
+        } catch (final RuntimeException e) {
+            throw new AssertionError(c.name() + " " + where + ": Sluice fails: " + e + "\n" + c.sql()
+                    + "\nDuckDB answers:\n" + expected, e);
+        }
     }
 
     private static void expectError(final Case c) {
