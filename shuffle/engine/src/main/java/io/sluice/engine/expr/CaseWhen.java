@@ -162,7 +162,9 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
                 pos += len;
                 offsets[i + 1] = pos;
             }
-            final long[] m = chosenNulls(when, a.nulls(batch), b.nulls(batch), new long[NullRows.WORDS], n);
+            final long[] xn = a.nulls(batch);
+            final long[] yn = b.nulls(batch);
+            final long[] m = xn == null && yn == null ? null : chosenNulls(when, xn, yn, new long[NullRows.WORDS], n);
             return StringVector.plain(offsets, bytes, n, m);
         }
 
