@@ -59,6 +59,17 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
         return new DoubleArithmetic(DoubleArithmetic.Op.ADD, branch, Expr.lit(0)).bind(input);
     }
 
+    /** The NULL rows of a CASE over a batch, into {@code scratch}; null when neither branch has NULLs. */
+    private static long[] branchNulls(final Evaluator c, final Evaluator a, final Evaluator b, final long[] scratch,
+                                      final Batch batch) {
+        final long[] x = a.nulls(batch);
+        final long[] y = b.nulls(batch);
+        if (x == null && y == null) {
+            return null;
+        }
+        return chosenNulls(c.trues(batch), x, y, scratch, batch.rowCount());
+    }
+
     /** The NULL rows of the taken branches, into {@code scratch}; null when neither branch has NULLs. */
     private static long[] chosenNulls(final boolean[] when, final long[] x, final long[] y, final long[] scratch,
                                       final int n) {
@@ -85,19 +96,37 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
         return "CASE WHEN " + condition + " THEN " + then + (otherwise == null ? "" : " ELSE " + otherwise) + " END";
     }
 
-    /** A CASE whose values are longs: exact numbers, dates, DOUBLE bits. */
-    private final class Longs extends Evaluator {
-        private final Evaluator c;
-        private final Evaluator a;
-        private final Evaluator b;
-        private final long[] out = new long[MAX_ROWS];
+    /** A bound CASE: its condition, its branches, and the NULL rows of the branches it takes. */
+    private abstract class Bound extends Evaluator {
+        final Evaluator c;
+        final Evaluator a;
+        final Evaluator b;
         private final long[] nullRows = new long[NullRows.WORDS];
 
-        Longs(final DataType type, final Evaluator c, final Evaluator a, final Evaluator b) {
+        Bound(final DataType type, final Evaluator c, final Evaluator a, final Evaluator b) {
             super(type);
             this.c = c;
             this.a = a;
             this.b = b;
+        }
+
+        @Override
+        public final long[] nulls(final Batch batch) {
+            return branchNulls(c, a, b, nullRows, batch);
+        }
+
+        @Override
+        public final String toString() {
+            return CaseWhen.this.toString();
+        }
+    }
+
+    /** A CASE whose values are longs: exact numbers, dates, DOUBLE bits. */
+    private final class Longs extends Bound {
+        private final long[] out = new long[MAX_ROWS];
+
+        Longs(final DataType type, final Evaluator c, final Evaluator a, final Evaluator b) {
+            super(type, c, a, b);
         }
 
         @Override
@@ -111,35 +140,12 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
             }
             return out;
         }
-
-        @Override
-        public long[] nulls(final Batch batch) {
-            final long[] x = a.nulls(batch);
-            final long[] y = b.nulls(batch);
-            if (x == null && y == null) {
-                return null;
-            }
-            return chosenNulls(c.trues(batch), x, y, nullRows, batch.rowCount());
-        }
-
-        @Override
-        public String toString() {
-            return CaseWhen.this.toString();
-        }
     }
 
     /** A CASE whose values are strings: a new vector of the taken branches' strings per batch. */
-    private final class Strings extends Evaluator {
-        private final Evaluator c;
-        private final Evaluator a;
-        private final Evaluator b;
-        private final long[] nullRows = new long[NullRows.WORDS];
-
+    private final class Strings extends Bound {
         Strings(final Evaluator c, final Evaluator a, final Evaluator b) {
-            super(DataType.STRING);
-            this.c = c;
-            this.a = a;
-            this.b = b;
+            super(DataType.STRING, c, a, b);
         }
 
         @Override
@@ -166,21 +172,6 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
             final long[] yn = b.nulls(batch);
             final long[] m = xn == null && yn == null ? null : chosenNulls(when, xn, yn, new long[NullRows.WORDS], n);
             return StringVector.plain(offsets, bytes, n, m);
-        }
-
-        @Override
-        public long[] nulls(final Batch batch) {
-            final long[] x = a.nulls(batch);
-            final long[] y = b.nulls(batch);
-            if (x == null && y == null) {
-                return null;
-            }
-            return chosenNulls(c.trues(batch), x, y, nullRows, batch.rowCount());
-        }
-
-        @Override
-        public String toString() {
-            return CaseWhen.this.toString();
         }
     }
 }
