@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * Computes named expressions per batch, each output vector with the NULL rows of its expression; a
- * bare column reference passes its vector on without a copy.
+ * bare column reference passes its vector on without a copy. A batch sorted by a column passed on
+ * stays sorted by it (a shuffle on that key can then route it whole by its ends).
  */
 public final class Projection implements OperatorFactory {
     private final RowType input;
@@ -67,9 +68,24 @@ public final class Projection implements OperatorFactory {
                     }
                     columns[i] = vector(evaluators[i], batch, n);
                 }
-                next.accept(Batch.of(columns));
+                next.accept(keepOrder(batch, new Batch(columns, null, sortedOutput(batch.sortedBy()))));
+            }
+
+            /** The output column that passes on the input's sort column, or NOT_SORTED. */
+            private int sortedOutput(final int sortedBy) {
+                for (int i = 0; sortedBy != Batch.NOT_SORTED && i < passThrough.length; i++) {
+                    if (passThrough[i] == sortedBy) {
+                        return i;
+                    }
+                }
+                return Batch.NOT_SORTED;
             }
         };
+    }
+
+    /** The projected batch with the input's {@code shuffleIdx}: a projection moves no row to another bucket. */
+    private static Batch keepOrder(final Batch in, final Batch out) {
+        return in.shuffleIdx() == Batch.NO_SHUFFLE_IDX ? out : out.withShuffleIdx(in.shuffleIdx());
     }
 
     /** The values of an evaluator over a batch as a vector of its own (or the input's), with its NULL rows. */

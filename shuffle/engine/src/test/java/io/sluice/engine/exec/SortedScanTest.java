@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A scan of a table stored in key order marks its batches sorted by the key, a filter keeps the
- * mark, and a range shuffle on the key then routes a filtered batch that lies in one bucket whole
+ * A scan of a table stored in key order marks its batches sorted by the key, a filter and a
+ * projection passing the key on keep the mark, and a range shuffle on the key then routes a filtered batch that lies in one bucket whole
  * by its first and last keys (no per-row bucketing) and splits the others by runs of the sorted
  * keys; every row still reaches the bucket the per-row bucket function gives it.
  */
@@ -70,6 +70,20 @@ class SortedScanTest {
             }
             assertThat(scan(catalog, List.of("v"), null)).allSatisfy(b -> assertThat(b.sortedBy())
                     .isEqualTo(Batch.NOT_SORTED));
+            // A projection that passes the key on keeps the order, under the key's new position.
+            final io.sluice.engine.expr.RowType scanned = new TableScan(catalog.table("t"), List.of("v", "k"), List.of(),
+                    null).rowType();
+            final List<Batch> projected = new ArrayList<>();
+            final Operator projection = new Projection(scanned, List.of(new io.sluice.engine.expr.NamedExpr("twice",
+                    Expr.mul(col("v"), Expr.lit(2))), io.sluice.engine.expr.NamedExpr.column("k")))
+                    .create(projected::add);
+            batches.forEach(projection::accept);
+            assertThat(projected).hasSize(batches.size()).allSatisfy(b -> assertThat(b.sortedBy()).isEqualTo(1));
+            final List<Batch> dropped = new ArrayList<>();
+            final Operator dropping = new Projection(scanned, List.of(io.sluice.engine.expr.NamedExpr.column("v")))
+                    .create(dropped::add);
+            batches.forEach(dropping::accept);
+            assertThat(dropped).allSatisfy(b -> assertThat(b.sortedBy()).isEqualTo(Batch.NOT_SORTED));
 
             // Cuts inside blocks 2 and 5 (keys 3 x 2000..2999 and 3 x 5000..5999): those two split, six route whole.
             final RangeBucketFunction range = new RangeBucketFunction(TypeKind.INT64, new long[] {3 * 2500, 3 * 5500});
