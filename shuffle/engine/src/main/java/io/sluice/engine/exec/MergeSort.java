@@ -6,7 +6,6 @@ import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,35 +79,33 @@ public final class MergeSort implements Sink<MergeSort.Runs> {
     public void finish() {
         final int k = runs.size();
         final int[] starts = new int[k + 1];
-        final List<List<ColumnVector>> parts = new ArrayList<>();
-        for (int c = 0; c < runColumn; c++) {
-            parts.add(new ArrayList<>());
-        }
+        final List<Batch> received = new ArrayList<>();
         int r = 0;
-        int total = 0;
         for (final List<Batch> run : runs.values()) {
+            received.addAll(run);
+            int rows = starts[r];
             for (final Batch b : run) {
-                for (int c = 0; c < runColumn; c++) {
-                    parts.get(c).add(b.column(c));
-                }
-                total = Math.addExact(total, b.rowCount());
+                rows = Math.addExact(rows, b.rowCount());
             }
-            starts[++r] = total;
+            starts[++r] = rows;
         }
         runs.clear();
-        result = new ArrayList<>();
-        final ColumnVector[] columns = new ColumnVector[runColumn];
-        for (int c = 0; c < columns.length; c++) {
-            columns[c] = Vectors.concat(parts.get(c), output.type(c).storage());
+        final RunRows rows = new RunRows(received);
+        received.clear();
+        // Only the key columns are compared: only they are laid end to end.
+        final ColumnVector[] keyColumns = new ColumnVector[runColumn];
+        for (final SortKey key : keys) {
+            final int c = output.indexOf(key.column());
+            keyColumns[c] = rows.concat(c, output.type(c).storage());
         }
-        final int[] order = total == 0 ? new int[0]
-                : KWayMerge.order(starts, limit, new Sort(output, keys, limit).comparator(columns));
+        final int[] order = rows.rowCount() == 0 ? new int[0]
+                : KWayMerge.order(starts, limit, new Sort(output, keys, limit).comparator(keyColumns));
+        result = new ArrayList<>();
         for (int from = 0; from < order.length; from += Block.MAX_ROWS) {
             final int n = Math.min(order.length - from, Block.MAX_ROWS);
-            final int[] slice = Arrays.copyOfRange(order, from, from + n);
-            final ColumnVector[] out = new ColumnVector[columns.length];
+            final ColumnVector[] out = new ColumnVector[runColumn];
             for (int c = 0; c < out.length; c++) {
-                out[c] = Vectors.gather(columns[c], slice, n);
+                out[c] = rows.gather(c, output.type(c).storage(), order, from, n);
             }
             result.add(Batch.of(out));
         }
