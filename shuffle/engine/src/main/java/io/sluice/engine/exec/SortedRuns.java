@@ -2,8 +2,10 @@ package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.IndexSort;
 import io.sluice.format.IntVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
@@ -13,7 +15,8 @@ import java.util.List;
 /**
  * The CN side of a MERGE SORT exchange: each worker sorts the rows it collected into one sorted run
  * when it is done ({@link #combine}, so the cores sort their parts at the same time, with
- * {@link Sort}'s order), keeping its first {@code limit} rows for a top-N. Runs are not merged
+ * {@link Sort}'s order: a stable sort of row indexes over the key columns, the run gathered from
+ * the batches as they came), keeping its first {@code limit} rows for a top-N. Runs are not merged
  * here: the output has one morsel per run, so one worker sends a whole run in order, and every row
  * carries its run's identity in a last column {@value #RUN_COLUMN} (an {@code INT32}, unique over
  * the cluster), so that {@link MergeSort} on the coordinator tells runs apart after a gather
@@ -30,6 +33,8 @@ public final class SortedRuns implements Sink<SortedRuns.Rows> {
     private final int firstRun;
     private final int maxRuns;
     private final List<List<Batch>> runs = new ArrayList<>();
+    /** Orders rows as a full sort does (and checks the keys when the plan compiles). */
+    private final Sort comparator;
 
     /**
      * @param firstRun the identity of this CN's first run: runs are {@code firstRun .. firstRun + maxRuns - 1}
@@ -47,8 +52,7 @@ public final class SortedRuns implements Sink<SortedRuns.Rows> {
         this.limit = limit;
         this.firstRun = firstRun;
         this.maxRuns = maxRuns;
-        // Checks the keys now, when the plan compiles, not when the first worker is done.
-        new Sort(input, keys, limit);
+        this.comparator = new Sort(input, keys, limit);
     }
 
     /** A row type with the run column after its columns. */
@@ -63,22 +67,35 @@ public final class SortedRuns implements Sink<SortedRuns.Rows> {
 
     @Override
     public Rows createLocal() {
-        return new Rows(new Sort(input, keys, limit));
+        return new Rows();
     }
 
     @Override
     public void combine(final Rows local) {
-        local.sort.combine(local.rows);
-        local.sort.finish();
-        final Source sorted = local.sort.output();
-        final int batches = sorted.morselCount();
-        if (batches == 0) {
+        final RunRows rows = new RunRows(local.batches);
+        local.batches.clear();
+        if (rows.rowCount() == 0) {
             return;
         }
-        final List<Batch> run = new ArrayList<>(batches);
-        final Source.Reader reader = sorted.openReader();
-        for (int m = 0; m < batches; m++) {
-            reader.produce(m, run::add);
+        // Only the key columns are laid end to end to be compared; the run is gathered from the batches.
+        final ColumnVector[] keyColumns = new ColumnVector[input.size()];
+        for (final SortKey key : keys) {
+            final int c = input.indexOf(key.column());
+            keyColumns[c] = rows.concat(c, input.type(c).storage());
+        }
+        final int[] order = IndexSort.stableOrder(rows.rowCount(), comparator.comparator(keyColumns));
+        final int kept = limit == Sort.NO_LIMIT ? order.length : (int) Math.min(limit, order.length);
+        if (kept == 0) {
+            return;
+        }
+        final List<ColumnVector[]> run = new ArrayList<>();
+        for (int from = 0; from < kept; from += Block.MAX_ROWS) {
+            final int n = Math.min(kept - from, Block.MAX_ROWS);
+            final ColumnVector[] out = new ColumnVector[input.size() + 1];
+            for (int c = 0; c < input.size(); c++) {
+                out[c] = rows.gather(c, input.type(c).storage(), order, from, n);
+            }
+            run.add(out);
         }
         synchronized (this) {
             if (runs.size() == maxRuns) {
@@ -87,19 +104,16 @@ public final class SortedRuns implements Sink<SortedRuns.Rows> {
             }
             final int id = firstRun + runs.size();
             final List<Batch> tagged = new ArrayList<>(run.size());
-            for (final Batch b : run) {
-                tagged.add(tag(b, id));
+            for (final ColumnVector[] columns : run) {
+                tagged.add(tag(columns, id));
             }
             runs.add(tagged);
         }
     }
 
-    private static Batch tag(final Batch batch, final int run) {
-        final ColumnVector[] columns = new ColumnVector[batch.columnCount() + 1];
-        for (int c = 0; c < batch.columnCount(); c++) {
-            columns[c] = batch.column(c);
-        }
-        final int[] ids = new int[batch.rowCount()];
+    /** A batch of the columns with the run's identity in the last, empty slot. */
+    private static Batch tag(final ColumnVector[] columns, final int run) {
+        final int[] ids = new int[columns[0].rowCount()];
         Arrays.fill(ids, run);
         columns[columns.length - 1] = new IntVector(ColumnType.INT32, ids, ids.length, null);
         return Batch.of(columns);
@@ -148,17 +162,13 @@ public final class SortedRuns implements Sink<SortedRuns.Rows> {
 
     /** A worker's rows, sorted into its run when it is done. */
     public static final class Rows implements BatchConsumer {
-        private final Sort sort;
-        private final Sort.Rows rows;
-
-        Rows(final Sort sort) {
-            this.sort = sort;
-            this.rows = sort.createLocal();
-        }
+        private final List<Batch> batches = new ArrayList<>();
 
         @Override
         public void accept(final Batch batch) {
-            rows.accept(batch);
+            if (batch.rowCount() > 0) {
+                batches.add(batch);
+            }
         }
     }
 }
