@@ -4,6 +4,7 @@ import static io.sluice.engine.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.SortKey;
 import io.sluice.engine.expr.Expr;
@@ -116,9 +117,12 @@ class MergeSortTpchTest {
         assertThat(m.find()).as(explain).isTrue();
         assertThat(Long.parseLong(m.group(1))).as("rows merged").isEqualTo(merged.result().rowCount());
         assertThat(Long.parseLong(m.group(2))).as("sorted runs, one per core with rows").isBetween(1L, 6L);
+        assertThat(merged.stats().sorts()).as("stats of the coordinator's sort").isEqualTo(
+                new QueryStats.SortStats(merged.result().rowCount(), Long.parseLong(m.group(2)), 0));
         final Session.Execution gathered = run(name, plan, false);
         oracle.assertSameAsDuckDb(name, sql, gathered.result());
         assertThat(gathered.explain()).contains("=> sort [").doesNotContain("MERGE SORT");
+        assertThat(gathered.stats().sorts()).as("gather and sort").isEqualTo(new QueryStats.SortStats(0, 0, 1));
     }
 
     @Test
