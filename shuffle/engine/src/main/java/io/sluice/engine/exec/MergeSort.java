@@ -1,7 +1,6 @@
 package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.RowType;
-import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
 import io.sluice.shuffle.operator.Batch;
@@ -93,21 +92,11 @@ public final class MergeSort implements Sink<MergeSort.Runs> {
         final RunRows rows = new RunRows(received);
         received.clear();
         // Only the key columns are compared: only they are laid end to end.
-        final ColumnVector[] keyColumns = new ColumnVector[runColumn];
-        for (final SortKey key : keys) {
-            final int c = output.indexOf(key.column());
-            keyColumns[c] = rows.concat(c, output.type(c).storage());
-        }
         final int[] order = rows.rowCount() == 0 ? new int[0]
-                : KWayMerge.order(starts, limit, new Sort(output, keys, limit).comparator(keyColumns));
+                : KWayMerge.order(starts, limit, new Sort(output, keys, limit).comparator(rows.keyColumns(output, keys)));
         result = new ArrayList<>();
-        for (int from = 0; from < order.length; from += Block.MAX_ROWS) {
-            final int n = Math.min(order.length - from, Block.MAX_ROWS);
-            final ColumnVector[] out = new ColumnVector[runColumn];
-            for (int c = 0; c < out.length; c++) {
-                out[c] = rows.gather(c, output.type(c).storage(), order, from, n);
-            }
-            result.add(Batch.of(out));
+        for (final ColumnVector[] columns : rows.gather(output, order, order.length, 0)) {
+            result.add(Batch.of(columns));
         }
         runsMerged.set(k);
         rowsMerged.set(order.length);

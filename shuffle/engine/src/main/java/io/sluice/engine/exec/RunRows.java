@@ -1,5 +1,7 @@
 package io.sluice.engine.exec;
 
+import io.sluice.engine.expr.RowType;
+import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
@@ -43,6 +45,36 @@ final class RunRows {
     /** Rows in all. */
     int rowCount() {
         return batchOf.length;
+    }
+
+    /**
+     * The sort key columns of every row, in index order, at their places among the row type's
+     * columns; the other places are null (a comparator reads only the keys).
+     */
+    ColumnVector[] keyColumns(final RowType type, final List<SortKey> keys) {
+        final ColumnVector[] columns = new ColumnVector[type.size()];
+        for (final SortKey key : keys) {
+            final int c = type.indexOf(key.column());
+            columns[c] = concat(c, type.type(c).storage());
+        }
+        return columns;
+    }
+
+    /**
+     * The rows {@code order[0 .. count)} as the columns of batches of up to {@link Block#MAX_ROWS}
+     * rows, each array with {@code spare} empty places after the row type's columns.
+     */
+    List<ColumnVector[]> gather(final RowType type, final int[] order, final int count, final int spare) {
+        final List<ColumnVector[]> out = new ArrayList<>();
+        for (int from = 0; from < count; from += Block.MAX_ROWS) {
+            final int n = Math.min(count - from, Block.MAX_ROWS);
+            final ColumnVector[] columns = new ColumnVector[type.size() + spare];
+            for (int c = 0; c < type.size(); c++) {
+                columns[c] = gather(c, type.type(c).storage(), order, from, n);
+            }
+            out.add(columns);
+        }
+        return out;
     }
 
     /** One column of every row, in index order. */

@@ -2,7 +2,6 @@ package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
-import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IndexSort;
@@ -78,25 +77,12 @@ public final class SortedRuns implements Sink<SortedRuns.Rows> {
             return;
         }
         // Only the key columns are laid end to end to be compared; the run is gathered from the batches.
-        final ColumnVector[] keyColumns = new ColumnVector[input.size()];
-        for (final SortKey key : keys) {
-            final int c = input.indexOf(key.column());
-            keyColumns[c] = rows.concat(c, input.type(c).storage());
-        }
-        final int[] order = IndexSort.stableOrder(rows.rowCount(), comparator.comparator(keyColumns));
+        final int[] order = IndexSort.stableOrder(rows.rowCount(), comparator.comparator(rows.keyColumns(input, keys)));
         final int kept = limit == Sort.NO_LIMIT ? order.length : (int) Math.min(limit, order.length);
         if (kept == 0) {
             return;
         }
-        final List<ColumnVector[]> run = new ArrayList<>();
-        for (int from = 0; from < kept; from += Block.MAX_ROWS) {
-            final int n = Math.min(kept - from, Block.MAX_ROWS);
-            final ColumnVector[] out = new ColumnVector[input.size() + 1];
-            for (int c = 0; c < input.size(); c++) {
-                out[c] = rows.gather(c, input.type(c).storage(), order, from, n);
-            }
-            run.add(out);
-        }
+        final List<ColumnVector[]> run = rows.gather(input, order, kept, 1);
         synchronized (this) {
             if (runs.size() == maxRuns) {
                 throw new IllegalStateException("more than " + maxRuns + " workers sorted runs for " + this
