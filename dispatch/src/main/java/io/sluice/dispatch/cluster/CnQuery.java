@@ -14,10 +14,13 @@ import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.engine.exec.Cancellation;
 import io.sluice.engine.exec.ColocatedScan;
+import io.sluice.engine.exec.MergeSort;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.QueryCancelledException;
 import io.sluice.engine.exec.RuntimeFilterHandle;
+import io.sluice.engine.exec.Sort;
 import io.sluice.engine.filter.RuntimeFilterCodec;
+import io.sluice.engine.plan.FragmentType;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.ShippedPlan;
@@ -180,6 +183,25 @@ final class CnQuery implements Runnable {
         return new Channels(channels, streams);
     }
 
+    /** What the merge sorts and the full sorts of the coordinator's SINGLE fragments did; none elsewhere. */
+    private QueryStats.SortStats sorts(final PipelineCompiler.Compiled compiled) {
+        if (prepare.index() != PipelineCompiler.COORDINATOR) {
+            return QueryStats.SortStats.NONE;
+        }
+        long rows = 0;
+        long runs = 0;
+        long full = 0;
+        for (final Pipeline p : compiled.pipelines()) {
+            if (p.sink() instanceof MergeSort merge) {
+                rows += Math.max(0, merge.rowsMerged());
+                runs += Math.max(0, merge.runs());
+            } else if (p.sink() instanceof Sort && compiled.fragments().get(p) == FragmentType.SINGLE) {
+                full++;
+            }
+        }
+        return new QueryStats.SortStats(rows, runs, full);
+    }
+
     /** What this CN's senders moved, per exchange, and how its shuffles and colocated scans routed batches. */
     private QueryStats stats(final ShippedPlan shipped, final Topology topology, final long wallMillis,
             final PipelineCompiler.Compiled compiled, final ClusterExchanges exchanges, final ComputeNode view) {
@@ -205,6 +227,6 @@ final class CnQuery implements Runnable {
             }
         }
         return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
-                list, compiled.runtimeFilterStats());
+                list, compiled.runtimeFilterStats(), sorts(compiled));
     }
 }

@@ -138,11 +138,13 @@ final class CoordinatedQuery {
         final Map<Integer, RuntimeFilterStats> filters = new LinkedHashMap<>();
         long whole = 0;
         long split = 0;
+        QueryStats.SortStats sorts = QueryStats.SortStats.NONE;
         final List<CnUsage> usage = new ArrayList<>();
         for (int i = 0; i < finished.length; i++) {
             final QueryStats s = finished[i].stats();
             whole += s.wholeBlockRoutes();
             split += s.splitBatches();
+            sorts = sorts.plus(s.sorts());
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
                 exchanges.merge(e.id(), e, CoordinatedQuery::sum);
             }
@@ -153,7 +155,7 @@ final class CoordinatedQuery {
         }
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
-                new ArrayList<>(filters.values()));
+                new ArrayList<>(filters.values()), sorts);
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
     }
 

@@ -74,9 +74,9 @@ public final class ControlCodec {
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
     /**
      * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
-     * filter stats and the partial and merged runtime filters.
+     * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did.
      */
-    public static final short VERSION = 3;
+    public static final short VERSION = 4;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -455,6 +455,9 @@ public final class ControlCodec {
             out.writeLong(f.waitMillis());
             out.writeString(f.state().label());
         }
+        out.writeLong(s.sorts().mergedRows());
+        out.writeLong(s.sorts().mergedRuns());
+        out.writeLong(s.sorts().fullSorts());
     }
 
     /**
@@ -777,7 +780,11 @@ public final class ControlCodec {
                         rowsIn, rowsOut, skipped, waitMillis, RuntimeFilterState.ofLabel(stateLabel));
             }));
         }
-        return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters);
+        final long mergedRows = in.readLong(field + ".sorts.mergedRows");
+        final long mergedRuns = in.readLong(field + ".sorts.mergedRuns");
+        final long fullSorts = in.readLong(field + ".sorts.fullSorts");
+        return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters,
+                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts));
     }
 
     /** Builds a record, turning a rule it refuses into a WireFormatException naming the field. */

@@ -19,12 +19,42 @@ import java.util.List;
  * @param splitBatches     batches the shuffle operators split row by row
  * @param exchanges        each exchange
  * @param runtimeFilters   each runtime filter, summed over the CNs
+ * @param sorts            what the coordinator did for the query's ORDER BYs
  */
 public record QueryStats(String query, String strategy, Topology topology, long wallMillis, long wholeBlockRoutes,
-        long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters) {
+        long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters, SortStats sorts) {
     public QueryStats {
         exchanges = List.copyOf(exchanges);
         runtimeFilters = List.copyOf(runtimeFilters);
+        if (sorts == null) {
+            throw new IllegalArgumentException("query stats need sort stats: SortStats.NONE for a query without");
+        }
+    }
+
+    /** Stats of a query whose coordinator neither merged nor sorted. */
+    public QueryStats(final String query, final String strategy, final Topology topology, final long wallMillis,
+            final long wholeBlockRoutes, final long splitBatches, final List<ExchangeStats> exchanges,
+            final List<RuntimeFilterStats> runtimeFilters) {
+        this(query, strategy, topology, wallMillis, wholeBlockRoutes, splitBatches, exchanges, runtimeFilters,
+                SortStats.NONE);
+    }
+
+    /**
+     * How the coordinator ordered rows: what its MERGE SORTs merged, and how many full sorts it ran
+     * (a gather-and-sort, or a sort of rows already there, after a merge group).
+     *
+     * @param mergedRows rows the merge sorts handed out
+     * @param mergedRuns sorted runs they merged
+     * @param fullSorts  sorts of every row the coordinator ran
+     */
+    public record SortStats(long mergedRows, long mergedRuns, long fullSorts) {
+        /** Nothing sorted. */
+        public static final SortStats NONE = new SortStats(0, 0, 0);
+
+        /** Both summed (over CNs: only the coordinator has any). */
+        public SortStats plus(final SortStats o) {
+            return new SortStats(mergedRows + o.mergedRows, mergedRuns + o.mergedRuns, fullSorts + o.fullSorts);
+        }
     }
 
     /** Probe rows runtime filters tested, summed over the filters. */

@@ -72,7 +72,7 @@ class ControlCodecTest {
                     new long[] {5, 0, 0, 0, 0, 0})),
             List.of(new RuntimeFilterStats(0, List.of("o_orderkey"), List.of("l_orderkey"),
                     List.of(FilterKind.MIN_MAX, FilterKind.BITMAP), FilterScope.PER_BUCKET, 1500, 6000, 300, 7, 2,
-                    RuntimeFilterState.APPLIED)));
+                    RuntimeFilterState.APPLIED)), new QueryStats.SortStats(600_572, 6, 1));
     private static final List<Decision> DECISIONS = List.of(
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));

@@ -9,8 +9,9 @@ import io.sluice.engine.filter.FilterKind;
  * keys query, strategy, cn, cores, buckets, wall_ms, rows_remote, bytes_remote, rows_local,
  * bytes_local, whole_block_routes, split_batches, exchanges (id, mode, keys, rows_remote,
  * bytes_remote, rows_local, bytes_local, bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
- * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state). Remote means from one CN to
- * another through Aeron.
+ * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state) and sorts (merged_rows,
+ * merged_runs, full_sorts: what the coordinator's MERGE SORTs merged and how many sorts of every row it
+ * ran). Remote means from one CN to another through Aeron.
  */
 final class StatsJson {
     private StatsJson() {
@@ -74,6 +75,11 @@ final class StatsJson {
                     .name("state").value(f.state().label())
                     .endObject();
         }
-        return json.endArray().endObject() + "\n";
+        json.endArray().name("sorts").beginObject()
+                .name("merged_rows").value(stats.sorts().mergedRows())
+                .name("merged_runs").value(stats.sorts().mergedRuns())
+                .name("full_sorts").value(stats.sorts().fullSorts())
+                .endObject();
+        return json.endObject() + "\n";
     }
 }

@@ -85,7 +85,7 @@ class QueryCommandTest {
                 "EXCHANGE OUT #0 GATHER", "colocated scan lineitem");
         final Map<String, Object> stats = (Map<String, Object>) MiniJson.parse(Files.readString(json));
         assertThat(stats).containsKeys("query", "strategy", "cn", "cores", "buckets", "wall_ms", "rows_remote",
-                "bytes_remote", "rows_local", "bytes_local", "whole_block_routes", "split_batches", "exchanges");
+                "bytes_remote", "rows_local", "bytes_local", "whole_block_routes", "split_batches", "exchanges", "sorts");
         assertThat(number(stats.get("cn"))).isEqualTo(3);
         assertThat(number(stats.get("buckets"))).isEqualTo(6);
         assertThat(number(stats.get("rows_remote"))).as("only the two partial aggregates of CNs 1 and 2").isEqualTo(2);

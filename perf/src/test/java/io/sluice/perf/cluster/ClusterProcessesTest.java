@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.MemberState;
+import io.sluice.engine.exec.Sort;
+import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.cli.Cli;
@@ -96,6 +99,23 @@ class ClusterProcessesTest {
                 "--cn", "2", "--cores", "1", "--format", "csv");
         assertThat(ok.exitCode()).as(ok.toString()).isZero();
         assertThat(ok.out().lines()).as(ok.toString()).hasSize(2).first().isEqualTo("revenue");
+    }
+
+    @Test
+    void anOrderBySortsOnEveryCnProcessAndTheCoordinatorMergesTheRuns() throws Exception {
+        cluster.session().shape(3, 2);
+        final String sql = "SELECT l_orderkey, l_linenumber, l_extendedprice, l_shipmode FROM lineitem"
+                + " ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber";
+        final Plan all = Plan.scan("lineitem", "l_orderkey", "l_linenumber", "l_extendedprice", "l_shipmode")
+                .orderBy(SortKey.desc("l_extendedprice"), SortKey.asc("l_orderkey"), SortKey.asc("l_linenumber"));
+        for (final long limit : new long[] {Sort.NO_LIMIT, 40}) {
+            final Plan plan = limit == Sort.NO_LIMIT ? all : all.limit(limit);
+            final Session.Execution e = cluster.session().execute("order by", plan, StrategyConfig.defaults());
+            oracle.assertSameAsDuckDb("order by limit " + limit, limit == Sort.NO_LIMIT ? sql : sql + " LIMIT " + limit,
+                    e.result());
+            assertThat(e.explain()).as(e.explain()).contains("EXCHANGE IN MERGE SORT DISTR",
+                    "merged " + e.result().rowCount() + " rows of").doesNotContain("=> sort [");
+        }
     }
 
     private static Session.Execution run(final Query query, final Strategy strategy) {

@@ -93,7 +93,8 @@ public final class Sort implements Sink<Sort.Rows> {
         }
     }
 
-    private IndexSort.IndexComparator comparator(final ColumnVector[] columns) {
+    /** Orders row indexes of {@code columns} (the input's columns, rows of one vector) by the keys. */
+    IndexSort.IndexComparator comparator(final ColumnVector[] columns) {
         final int k = keys.size();
         final ColumnVector[] keyColumns = new ColumnVector[k];
         final boolean[] descending = new boolean[k];

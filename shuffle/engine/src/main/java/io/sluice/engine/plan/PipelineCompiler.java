@@ -9,6 +9,7 @@ import io.sluice.engine.exec.HashJoinProbe;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
+import io.sluice.engine.exec.MergeSort;
 import io.sluice.engine.exec.OperatorFactory;
 import io.sluice.engine.exec.PartitionedHashJoinBuild;
 import io.sluice.engine.exec.Pipeline;
@@ -21,6 +22,7 @@ import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.exec.ScanRuntimeFilter;
 import io.sluice.engine.exec.Sink;
 import io.sluice.engine.exec.Sort;
+import io.sluice.engine.exec.SortedRuns;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.expr.ColumnRef;
@@ -62,7 +64,9 @@ import java.util.Set;
  * own index and runs its pipelines: scans read the CN's share of the blocks (SOURCE), shuffles
  * dispatch to the CN owning each bucket (HASH or RANGE), broadcast build sides reach every CN
  * (BROADCAST), and merge groups, sorts and the result are finished at the coordinator (SINGLE,
- * CN {@link #COORDINATOR}) after a gather; a merge group first aggregates partially on each CN.
+ * CN {@link #COORDINATOR}) after a gather; a merge group first aggregates partially on each CN, a
+ * sort ({@link DetermineSortDistribution}) sorts each core's rows into a run that the coordinator
+ * merges.
  * Pipelines of a SINGLE fragment run on every CN with no input except on the coordinator, so
  * that every CN ends every exchange it sends to.
  */
@@ -158,12 +162,13 @@ public final class PipelineCompiler {
 
     /** Compiles a plan. */
     public Compiled compile(final Plan plan) {
-        for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(plan.node(), config, stats,
+        final PlanNode decided = DetermineSortDistribution.apply(plan.node(), config, topology, exchanges.distributed());
+        for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(decided, config, stats,
                 topology)) {
             filterOfJoin.put(t.join(), t);
             filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
         }
-        Open root = open(plan.node());
+        Open root = open(decided);
         if (exchanges.distributed() && !root.single) {
             root = gathered(root, "result");
         }
@@ -300,6 +305,36 @@ public final class PipelineCompiler {
     /** Ends a pipeline in a sink whose output another pipeline reads, keeping where the rows are. */
     private Open breaker(final Open in, final Sink<?> sink, final Source output, final String what) {
         return new Open(output, close(in, sink, what), in.single ? FragmentType.SINGLE : FragmentType.SOURCE);
+    }
+
+    /**
+     * An ORDER BY as {@link DetermineSortDistribution} decided: sorted where the rows are when they are
+     * all in one place; else a merge sort (each core's sorted run, gathered run by run and merged on
+     * the coordinator) or a gather and a full sort on the coordinator.
+     */
+    private Open orderBy(final PlanNode.OrderBy o, final Open input) {
+        Open in = input;
+        if (in.single || o.distribution() == SortDistribution.LOCAL_SORT) {
+            final Sort sink = new Sort(in.rowType, o.keys(), o.limit());
+            return breaker(in, sink, sink.output(), "sort");
+        }
+        if (o.distribution() == SortDistribution.MERGE_SORT) {
+            final SortedRuns runs = new SortedRuns(in.rowType, o.keys(), o.limit(), cn * topology.coresPerCn(),
+                    topology.coresPerCn());
+            final Open sorted = breaker(in, runs, runs.output(), "sorted runs");
+            final Open gathered = exchanged(sorted, DispatchMode.GATHER, null, null, FragmentType.SINGLE,
+                    "EXCHANGE OUT DISTR of sorted runs");
+            final MergeSort merge = new MergeSort(gathered.rowType, o.keys(), o.limit());
+            return breaker(gathered, merge, merge.output(), "EXCHANGE IN MERGE SORT DISTR");
+        }
+        if (o.limit() != Sort.NO_LIMIT) {
+            // Top-N on each CN first: at most limit rows per CN reach the coordinator.
+            final Sort local = new Sort(in.rowType, o.keys(), o.limit());
+            in = breaker(in, local, local.output(), "top-n");
+        }
+        in = gathered(in, "sort");
+        final Sort sink = new Sort(in.rowType, o.keys(), o.limit());
+        return breaker(in, sink, sink.output(), "sort");
     }
 
     private Open aggregate(final PlanNode.Aggregation a) {
@@ -535,15 +570,7 @@ public final class PipelineCompiler {
             return join(j);
         }
         if (node instanceof PlanNode.OrderBy o) {
-            Open in = open(o.input());
-            if (exchanges.distributed() && !in.single && o.limit() != Sort.NO_LIMIT) {
-                // Top-N on each CN first: at most limit rows per CN reach the coordinator.
-                final Sort local = new Sort(in.rowType, o.keys(), o.limit());
-                in = breaker(in, local, local.output(), "top-n");
-            }
-            in = exchanges.distributed() ? gathered(in, "sort") : in;
-            final Sort sink = new Sort(in.rowType, o.keys(), o.limit());
-            return breaker(in, sink, sink.output(), "sort");
+            return orderBy(o, open(o.input()));
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());

@@ -36,7 +36,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *          groupShuffleMinDistinct (longs), shuffle poolBytes (long), shuffle routing (byte code),
  *          runtime filters: mode (byte code), waitMillis (long), inListMaxKeys, bitmapMaxBytes (ints),
  *          bloomFpp (double as long bits), bloomMinBytes, bloomMaxBytes (ints), sampleRows (long),
- *          minRejection (double as long bits)
+ *          minRejection (double as long bits), mergeSort (boolean)
  * node:    tag (byte), then by tag
  *   1 scan         table, columns (strings), pruning (predicates), filter (optional expr)
  *   2 filter       input node, predicate expr
@@ -44,7 +44,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   4 aggregation  input node, keys (name, expr), aggregates (function code, optional expr, name)
  *   5 join         probe node, build node, type code, probe keys (exprs), build keys (exprs),
  *                  condition (optional expr)
- *   6 orderBy      input node, keys (column, descending boolean, nullsFirst boolean), limit (long)
+ *   6 orderBy      input node, keys (column, descending boolean, nullsFirst boolean), limit (long), distribution
+ *                  (optional byte code)
  *   7 limit        input node, limit (long)
  * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
  *            3 in (column, keys: int count and longs)
@@ -61,7 +62,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * aggregate sum 0, count 1, count_star 2, count_distinct 3, avg 4, min 5, max 6;
  * zonemap op eq 0, lt 1, le 2, gt 3, ge 4; kind int64 0, int32 1, decimal 2, date 3, string 4,
  * boolean 5, double 6; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
- * ge 5; logical and 0, or 1.
+ * ge 5; logical and 0, or 1; sort distribution local_sort 0, gather_sort 1, merge_sort 2.
  *
  * <p>Decoding trusts nothing: every tag, code, count and length is checked before it is used,
  * nesting is limited to {@value #MAX_DEPTH} levels, the rules of every record constructor apply,
@@ -70,7 +71,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class PlanCodec {
     /** The format version this build writes and reads. */
-    public static final short VERSION = 3;
+    public static final short VERSION = 4;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -109,6 +110,8 @@ public final class PlanCodec {
     static final EnumCodes<AggregateFunction> FUNCTIONS = EnumCodes.of(AggregateFunction.class,
             AggregateFunction.SUM, AggregateFunction.COUNT, AggregateFunction.COUNT_STAR,
             AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX);
+    static final EnumCodes<SortDistribution> SORT_DISTRIBUTIONS = EnumCodes.of(SortDistribution.class,
+            SortDistribution.LOCAL_SORT, SortDistribution.GATHER_SORT, SortDistribution.MERGE_SORT);
     static final EnumCodes<CompareOp> COMPARE_OPS = EnumCodes.of(CompareOp.class,
             CompareOp.EQ, CompareOp.LT, CompareOp.LE, CompareOp.GT, CompareOp.GE);
 
@@ -150,6 +153,7 @@ public final class PlanCodec {
         out.writeInt(filters.bloomMaxBytes());
         out.writeLong(filters.sampleRows());
         out.writeLong(Double.doubleToLongBits(filters.minRejection()));
+        out.writeBoolean(config.mergeSort());
         writeNode(out, plan.node(), "plan", 0);
     }
 
@@ -233,8 +237,9 @@ public final class PlanCodec {
         final double rejection = Double.longBitsToDouble(in.readLong("config.runtimeFilters.minRejection"));
         final RuntimeFilterConfig filters = build(in, "config.runtimeFilters", filtersAt, () -> new RuntimeFilterConfig(
                 mode, wait, inList, bitmap, fpp, bloomMin, bloomMax, sample, rejection));
+        final boolean mergeSort = in.readBoolean("config.mergeSort");
         return build(in, "config", at, () -> new StrategyConfig(strategy, joinRows, movingRows, distinct, shuffle,
-                filters));
+                filters, mergeSort));
     }
 
     private static void writeNode(final WireWriter out, final PlanNode node, final String path, final int depth) {
@@ -296,6 +301,10 @@ public final class PlanCodec {
                 out.writeBoolean(k.nullsFirst());
             }
             out.writeLong(o.limit());
+            out.writeBoolean(o.distribution() != null);
+            if (o.distribution() != null) {
+                SORT_DISTRIBUTIONS.write(out, o.distribution());
+            }
         } else if (node instanceof PlanNode.Limit l) {
             out.writeByte(LIMIT);
             writeNode(out, l.input(), path + ".limit.input", d);
@@ -373,7 +382,10 @@ public final class PlanCodec {
                     final boolean descending = in.readBoolean(p + ".keys[" + i + "].descending");
                     keys.add(new SortKey(column, descending, in.readBoolean(p + ".keys[" + i + "].nullsFirst")));
                 }
-                yield new PlanNode.OrderBy(input, keys, in.readLong(p + ".limit"));
+                final long limit = in.readLong(p + ".limit");
+                final SortDistribution distribution = in.readBoolean(p + ".distribution.present")
+                        ? SORT_DISTRIBUTIONS.read(in, p + ".distribution") : null;
+                yield new PlanNode.OrderBy(input, keys, limit, distribution);
             }
             case LIMIT -> {
                 final PlanNode input = readNode(in, path + ".limit.input", d);

@@ -46,10 +46,26 @@ public sealed interface PlanNode {
         }
     }
 
-    /** ORDER BY, top-N when limit is not {@link io.sluice.engine.exec.Sort#NO_LIMIT}. */
-    record OrderBy(PlanNode input, List<SortKey> keys, long limit) implements PlanNode {
+    /**
+     * ORDER BY, top-N when limit is not {@link io.sluice.engine.exec.Sort#NO_LIMIT}.
+     *
+     * @param distribution how it runs over the cluster, as {@link DetermineSortDistribution} decided;
+     *                     null until it has
+     */
+    record OrderBy(PlanNode input, List<SortKey> keys, long limit, SortDistribution distribution)
+            implements PlanNode {
         public OrderBy {
             keys = List.copyOf(keys);
+        }
+
+        /** An ORDER BY not yet decided. */
+        public OrderBy(final PlanNode input, final List<SortKey> keys, final long limit) {
+            this(input, keys, limit, null);
+        }
+
+        /** The same ORDER BY with a decided distribution. */
+        public OrderBy withDistribution(final SortDistribution d) {
+            return new OrderBy(input, keys, limit, d);
         }
     }
 

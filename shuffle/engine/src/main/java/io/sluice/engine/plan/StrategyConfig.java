@@ -13,7 +13,8 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  * colocated moves every probe row through the shuffle, which pays only for a large hash table:
  * from {@value #DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS} build rows (MatrixOne's ~2M). Each can
  * be overridden with a system property ({@code sluice.strategy}, {@code sluice.join.shuffleMinBuildRows},
- * {@code sluice.join.movingShuffleMinBuildRows}, {@code sluice.group.shuffleMinDistinct}).
+ * {@code sluice.join.movingShuffleMinBuildRows}, {@code sluice.group.shuffleMinDistinct},
+ * {@code sluice.sort.merge}).
  *
  * @param strategy                       auto, or the strategy every join and group-by is forced to
  * @param joinShuffleMinBuildRows        estimated build rows from which auto shuffles a join it can colocate
@@ -22,9 +23,13 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  * @param groupShuffleMinDistinct        estimated distinct group keys from which auto shuffles a group-by
  * @param shuffle                        pool budget and routing of each worker's shuffle operator
  * @param runtimeFilters                 which runtime filters joins make and how long probe scans wait for them
+ * @param mergeSort                      whether a distributed ORDER BY sorts on each core and merges the sorted
+ *                                       runs on the coordinator (true, the default) or gathers every row and
+ *                                       sorts it there ({@link DetermineSortDistribution})
  */
 public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, long joinMovingShuffleMinBuildRows,
-                             long groupShuffleMinDistinct, ShuffleOptions shuffle, RuntimeFilterConfig runtimeFilters) {
+                             long groupShuffleMinDistinct, ShuffleOptions shuffle, RuntimeFilterConfig runtimeFilters,
+                             boolean mergeSort) {
     /** Default build-side rows from which a join is shuffled. */
     public static final long DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS = 120_000;
     /** Default build-side rows from which a join that cannot be colocated is shuffled. */
@@ -44,6 +49,19 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
         }
     }
 
+    /** A config that merges sorted runs of a distributed ORDER BY unless {@code sluice.sort.merge} is false. */
+    public StrategyConfig(final Strategy strategy, final long joinShuffleMinBuildRows,
+                          final long joinMovingShuffleMinBuildRows, final long groupShuffleMinDistinct,
+                          final ShuffleOptions shuffle, final RuntimeFilterConfig runtimeFilters) {
+        this(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct, shuffle,
+                runtimeFilters, mergeSortDefault());
+    }
+
+    /** {@code sluice.sort.merge}, true unless set to false. */
+    private static boolean mergeSortDefault() {
+        return Boolean.parseBoolean(System.getProperty("sluice.sort.merge", "true"));
+    }
+
     /** A config with the default runtime filters ({@link RuntimeFilterConfig#defaults()}). */
     public StrategyConfig(final Strategy strategy, final long joinShuffleMinBuildRows,
                           final long joinMovingShuffleMinBuildRows, final long groupShuffleMinDistinct,
@@ -59,28 +77,38 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
                 Long.getLong("sluice.join.shuffleMinBuildRows", DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong("sluice.join.movingShuffleMinBuildRows", DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong("sluice.group.shuffleMinDistinct", DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
-                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults());
+                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults(), mergeSortDefault());
     }
 
     /** The same thresholds with another strategy. */
     public StrategyConfig withStrategy(final Strategy s) {
         return new StrategyConfig(s, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct,
-                shuffle, runtimeFilters);
+                shuffle, runtimeFilters, mergeSort);
     }
 
     /** The same config with other auto thresholds (one build-row threshold for every join shuffle). */
     public StrategyConfig withThresholds(final long joinBuildRows, final long groupDistinct) {
-        return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle, runtimeFilters);
+        return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle, runtimeFilters,
+                mergeSort);
     }
 
     /** The same config with other runtime filter settings. */
     public StrategyConfig withRuntimeFilters(final RuntimeFilterConfig filters) {
         return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
-                groupShuffleMinDistinct, shuffle, filters);
+                groupShuffleMinDistinct, shuffle, filters, mergeSort);
     }
 
     /** The same config with another runtime filter mode. */
     public StrategyConfig withRuntimeFilters(final RuntimeFilterMode mode) {
         return withRuntimeFilters(runtimeFilters.withMode(mode));
+    }
+
+    /**
+     * The same config with a distributed ORDER BY merging sorted runs on the coordinator (true) or
+     * gathering every row and sorting it there (false).
+     */
+    public StrategyConfig withMergeSort(final boolean merge) {
+        return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
+                groupShuffleMinDistinct, shuffle, runtimeFilters, merge);
     }
 }

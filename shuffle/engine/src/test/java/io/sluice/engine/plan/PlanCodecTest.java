@@ -63,7 +63,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PlanCodecTest {
     private static final int FILTER_CONFIG_BYTES = 1 + Long.BYTES + 2 * Integer.BYTES + Long.BYTES + 2 * Integer.BYTES
             + 2 * Long.BYTES;
-    private static final int HEADER_BYTES = 4 + 2 + 1 + 4 * Long.BYTES + 1 + FILTER_CONFIG_BYTES;
+    /** Magic, version, strategy, thresholds, pool, routing, runtime filters, merge sort. */
+    private static final int HEADER_BYTES = 4 + 2 + 1 + 4 * Long.BYTES + 1 + FILTER_CONFIG_BYTES + 1;
 
     /** Plans that together hold every node, expression and predicate type and every enum value. */
     static List<Plan> plans() {
@@ -117,10 +118,11 @@ class PlanCodecTest {
                 .limit(5)
                 .orderBy(SortKey.asc("o_orderdate"));
         final PlanNode.Scan bare = new PlanNode.Scan("nation", List.of(), List.of(), null);
-        final Plan empties = Plan.of(new PlanNode.OrderBy(
+        final Plan empties = Plan.of(new PlanNode.OrderBy(new PlanNode.OrderBy(new PlanNode.OrderBy(
                 new PlanNode.Join(new PlanNode.Aggregation(new PlanNode.Project(bare, List.of()), List.of(), List.of()),
                         bare, JoinType.INNER, List.of(), List.of(), null),
-                List.of(), Sort.NO_LIMIT));
+                List.of(), Sort.NO_LIMIT, SortDistribution.LOCAL_SORT), List.of(), 0, SortDistribution.GATHER_SORT),
+                List.of(), 3, SortDistribution.MERGE_SORT));
         final Plan expressionKeys = Plan.of(new PlanNode.Join(orders.node(), bare, JoinType.INNER,
                 List.of(Expr.add(col("o_custkey"), lit(1))), List.of(Expr.year(col("n_date"))), null));
         return List.of(lineitem, topN, joins, empties, expressionKeys);
@@ -139,6 +141,7 @@ class PlanCodecTest {
             n++;
         }
         configs.add(StrategyConfig.defaults());
+        configs.add(StrategyConfig.defaults().withMergeSort(false));
         return configs;
     }
 
@@ -177,10 +180,11 @@ class PlanCodecTest {
         assertThat(reached.subtypesOf(Predicate.class)).isEqualTo(Set.of(Predicate.class.getPermittedSubclasses()));
         for (final Class<? extends Enum<?>> type : List.of(AggregateFunction.class, JoinType.class,
                 Comparison.Op.class, Arithmetic.Op.class, DoubleArithmetic.Op.class, Logical.Op.class, CompareOp.class, Strategy.class,
-                WholeBatchRouting.class, DataType.Kind.class)) {
+                WholeBatchRouting.class, DataType.Kind.class, SortDistribution.class)) {
             assertThat(reached.valuesOf(type)).as(type.getName()).containsExactlyInAnyOrder(type.getEnumConstants());
         }
-        final Set<String> optional = Set.of("Scan.filter", "Join.condition", "Aggregate.argument", "Literal.string");
+        final Set<String> optional = Set.of("Scan.filter", "Join.condition", "Aggregate.argument", "Literal.string",
+                "OrderBy.distribution");
         assertThat(reached.nulls).containsAll(optional);
         assertThat(reached.nonNulls).containsAll(optional);
         assertThat(reached.emptyLists).contains("Scan.columns", "Scan.pruning", "Project.items", "Aggregation.keys",
@@ -261,16 +265,16 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionThreeIsPinned() {
+    void formatVersionFourIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0300" + "04"
+                "534c4350" + "0400" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
-                + "0900000000000000" + "000000000000d03f"
+                + "0900000000000000" + "000000000000d03f" + "01"
                 + "07" + "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000"
                 + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "00" + "0500000000000000" + "00"
                 + "0300000000000000");
@@ -288,6 +292,8 @@ class PlanCodecTest {
         assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.of(AggregateFunction.SUM, 0,
                 AggregateFunction.COUNT, 1, AggregateFunction.COUNT_STAR, 2, AggregateFunction.COUNT_DISTINCT, 3,
                 AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6));
+        assertThat(codes(PlanCodec.SORT_DISTRIBUTIONS, SortDistribution.class)).isEqualTo(Map.of(
+                SortDistribution.LOCAL_SORT, 0, SortDistribution.GATHER_SORT, 1, SortDistribution.MERGE_SORT, 2));
         assertThat(codes(PlanCodec.COMPARE_OPS, CompareOp.class)).isEqualTo(Map.of(CompareOp.EQ, 0, CompareOp.LT, 1,
                 CompareOp.LE, 2, CompareOp.GT, 3, CompareOp.GE, 4));
         assertThat(codes(ExprCodec.KINDS, DataType.Kind.class)).isEqualTo(Map.of(DataType.Kind.INT64, 0,
@@ -388,7 +394,7 @@ class PlanCodecTest {
         new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 3:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 4:"
                         + " run the same Sluice version on the coordinator and every CN");
     }
 
@@ -430,7 +436,7 @@ class PlanCodecTest {
                 .writeLong(1).writeLong(2).writeLong(3).writeLong(64L << 20).writeByte((byte) 0)
                 .writeByte((byte) 2).writeLong(1000).writeInt(1024).writeInt(1 << 18)
                 .writeLong(Double.doubleToLongBits(0.01)).writeInt(1024).writeInt(1 << 18).writeLong(16384)
-                .writeLong(Double.doubleToLongBits(0.1));
+                .writeLong(Double.doubleToLongBits(0.1)).writeBoolean(true);
     }
 
     /** A scan of column c of table t without pruning, filtered by what {@code filter} writes. */
@@ -532,11 +538,11 @@ class PlanCodecTest {
                         .writeByte((byte) 6).toByteArray(), "config.strategy", 6, "unknown Strategy code 6"),
                 Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 3)
-                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 1 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
+                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 2 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
                 Arguments.of("a negative threshold", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(-1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 0)
                         .writeByte((byte) 0).writeLong(0).writeInt(0).writeInt(0).writeLong(Double.doubleToLongBits(0.5))
-                        .writeInt(64).writeInt(64).writeLong(0).writeLong(0).toByteArray(), "config", 6,
+                        .writeInt(64).writeInt(64).writeLong(0).writeLong(0).writeBoolean(true).toByteArray(), "config", 6,
                         "strategy thresholds must be 0 or more"),
                 Arguments.of("a runtime filter rate of 1", new WireWriter().writeInt(PlanCodec.MAGIC)
                         .writeShort(PlanCodec.VERSION).writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3)

@@ -63,7 +63,8 @@ final class RandomPlans {
             case 4 -> new PlanNode.Join(node(depth - 1), node(depth - 1), pick(JoinType.values()),
                     list(2, () -> expr(1)), list(2, () -> expr(1)), random.nextBoolean() ? null : expr(2));
             case 5 -> new PlanNode.OrderBy(node(depth - 1), list(3, () -> new SortKey(name(), random.nextBoolean())),
-                    random.nextBoolean() ? Sort.NO_LIMIT : count());
+                    random.nextBoolean() ? Sort.NO_LIMIT : count(),
+                    random.nextBoolean() ? null : pick(SortDistribution.values()));
             default -> new PlanNode.Limit(node(depth - 1), count());
         };
     }
