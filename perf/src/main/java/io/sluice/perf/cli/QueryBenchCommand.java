@@ -92,7 +92,7 @@ public final class QueryBenchCommand extends CliCommand {
                     "strategies (sluice, " + cores + " cores, strategy " + strategy + ")");
             double logSum = 0;
             int measured = 0;
-            String heap = "q18 not run";
+            String heap = "not run";
             final List<String> failures = new ArrayList<>();
             for (final Query q : queries) {
                 final ReferenceAnswer expected = ReferenceAnswer.fetch(duck, q.sql());
