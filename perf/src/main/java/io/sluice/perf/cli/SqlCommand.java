@@ -94,7 +94,7 @@ public final class SqlCommand extends CliCommand {
             writer.println("sluice sql over " + store + (cluster.coordinator == null ? ""
                     : " on the cluster of " + cluster.coordinator) + ": statements end with ;, \\q to leave");
             new SqlPrompt(terminal, runner, SqlPrompt.defaultHistory(), writer, writer,
-                    spec.qualifiedName() + ": error: ").run();
+                    spec.qualifiedName() + ": error: ", run.format).run();
             writer.flush();
         }
         err.flush();

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -34,6 +35,7 @@ final class SqlPrompt {
     private final PrintWriter out;
     private final PrintWriter err;
     private final String errorPrefix;
+    private final ResultFormat format;
 
     /**
      * @param terminal    where statements are typed
@@ -42,15 +44,17 @@ final class SqlPrompt {
      * @param out         where rows go (the terminal's writer, or a test's)
      * @param err         where errors, counts and times go
      * @param errorPrefix what an error line starts with, as the one-shot command prints it
+     * @param format      how rows print (a table already ends with its row count)
      */
     SqlPrompt(final Terminal terminal, final SqlStatementRunner runner, final Path history, final PrintWriter out,
-              final PrintWriter err, final String errorPrefix) {
+              final PrintWriter err, final String errorPrefix, final ResultFormat format) {
         this.terminal = terminal;
         this.runner = runner;
         this.history = history;
         this.out = out;
         this.err = err;
         this.errorPrefix = errorPrefix;
+        this.format = format;
     }
 
     /** The history file of the user running this process: {@code ~/.sluice_history}. */
@@ -62,7 +66,9 @@ final class SqlPrompt {
     void run() {
         final LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).appName("sluice sql")
                 // '!' and '^' are SQL operators, not history references.
-                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true);
+                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
+                // History holds whole statements, added below, not the lines they were typed on.
+                .variable(LineReader.DISABLE_HISTORY, true);
         if (history != null) {
             builder.variable(LineReader.HISTORY_FILE, history);
         }
@@ -85,6 +91,12 @@ final class SqlPrompt {
             }
             typed.append(line).append('\n');
             final SqlScript script = SqlScript.split(typed);
+            if (!script.statements().isEmpty()) {
+                // The history refuses entries while it is disabled for the reader's own lines.
+                reader.setVariable(LineReader.DISABLE_HISTORY, false);
+                reader.getHistory().add(typed.substring(0, typed.length() - script.rest().length()).strip());
+                reader.setVariable(LineReader.DISABLE_HISTORY, true);
+            }
             typed.setLength(0);
             if (script.hasRest()) {
                 typed.append(script.rest());
@@ -103,16 +115,23 @@ final class SqlPrompt {
 
     /** Runs one statement, CTRL-C cancelling it; prints its rows, or its error, and goes on. */
     private void runOne(final String statement) {
-        final Terminal.SignalHandler before = terminal.handle(Terminal.Signal.INT,
-                signal -> runner.cancel("cancelled at the prompt (CTRL-C)"));
+        final AtomicBoolean cancelled = new AtomicBoolean();
+        final Terminal.SignalHandler before = terminal.handle(Terminal.Signal.INT, signal -> {
+            cancelled.set(true);
+            runner.cancel("cancelled at the prompt (CTRL-C)");
+        });
         try {
-            err.println(runner.run(statement, out, err).describe());
+            err.println(runner.run(statement, out, err).describe(format != ResultFormat.table));
         } catch (final SqlException e) {
             err.println(errorPrefix + "the statement: " + e.getMessage());
-        } catch (final UncheckedIOException e) {
-            err.println(errorPrefix + e.getCause());
         } catch (final RuntimeException e) {
-            err.println(errorPrefix + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            if (cancelled.get()) {
+                err.println("cancelled (CTRL-C)");
+            } else if (e instanceof UncheckedIOException io) {
+                err.println(errorPrefix + io.getCause());
+            } else {
+                err.println(errorPrefix + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            }
         } finally {
             terminal.handle(Terminal.Signal.INT, before);
             // A cancel may interrupt this thread after the statement ended: the next line must not see it.

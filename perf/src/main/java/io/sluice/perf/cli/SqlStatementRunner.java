@@ -21,10 +21,10 @@ final class SqlStatementRunner {
      * @param runNanos      the time the plan took to run, its rows in memory
      */
     record Ran(int rows, long planningNanos, long runNanos) {
-        /** {@code (4 rows, planned in 2.1 ms, ran in 30.5 ms)}. */
-        String describe() {
-            return String.format(Locale.ROOT, "(%d row%s, planned in %.1f ms, ran in %.1f ms)", rows,
-                    rows == 1 ? "" : "s", planningNanos / 1e6, runNanos / 1e6);
+        /** {@code (4 rows, planned in 2.1 ms, ran in 30.5 ms)}, without the count when the rows printed it. */
+        String describe(final boolean withCount) {
+            return String.format(Locale.ROOT, "(%splanned in %.1f ms, ran in %.1f ms)",
+                    withCount ? rows + (rows == 1 ? " row, " : " rows, ") : "", planningNanos / 1e6, runNanos / 1e6);
         }
     }
 

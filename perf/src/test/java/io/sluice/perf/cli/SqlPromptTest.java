@@ -79,7 +79,7 @@ class SqlPromptTest {
                     new SqlPlanner(oracle.catalog(), oracle.store().tableNames()), target, ResultFormat.csv, false,
                     new ClusterOptions());
             new SqlPrompt(terminal, runner, history, new PrintWriter(out, true), new PrintWriter(err, true),
-                    "sluice sql: error: ").run();
+                    "sluice sql: error: ", ResultFormat.csv).run();
         }
         return new Session(out.toString(), err.toString());
     }
@@ -145,8 +145,11 @@ class SqlPromptTest {
     @Test
     void theHistoryFileKeepsWhatWasTyped() throws Exception {
         final Path history = dir.resolve("history");
-        type(COUNT + ";\nexit\n", history);
+        type(COUNT + ";\nselect count(*) as n\n  from orders;\nexit\n", history);
         assertThat(Files.readString(history)).contains(COUNT + ";");
+        assertThat(Files.readAllLines(history)).as("a statement over two lines is one entry")
+                .anyMatch(l -> l.contains("select count(*) as n") && l.contains("  from orders;"))
+                .noneMatch(l -> l.endsWith("exit"));
         final Session again = type(SMALL_LINES + ";\n", history);
         assertThat(lines(again.out())).isEqualTo(duckDbCsv(SMALL_LINES));
         assertThat(Files.readString(history)).contains(COUNT + ";", SMALL_LINES + ";");
