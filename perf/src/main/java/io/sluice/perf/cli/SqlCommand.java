@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
                 + " \\q, quit, exit or CTRL-D to leave, CTRL-C to drop the line typed or cancel the query running."},
         footer = {"", "Examples:", "  sluice sql --store data/sf1 \"select count(*) from lineitem\"",
             "  sluice sql --store data/sf1 -f q12.sql --cn 3 --cores 2 --explain",
-            "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json stats.json -f q12.sql",
+            "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json s.json -f q12.sql",
             "  sluice sql --store data/sf1"})
 public final class SqlCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR", required = true, description = "Store directory (made by sluice gen"
