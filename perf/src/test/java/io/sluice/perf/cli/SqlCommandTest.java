@@ -11,9 +11,6 @@ import io.sluice.storage.Table;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,26 +37,10 @@ class SqlCommandTest {
 
     /** DuckDB's rows for a statement over the store, as CSV lines with its column labels first. */
     private static List<String> duckDbCsv(final String sql) throws Exception {
-        final List<String> lines = new ArrayList<>();
-        try (Connection c = DuckDbLoader.openInMemory(1); Statement s = c.createStatement()) {
+        try (Connection c = DuckDbLoader.openInMemory(1)) {
             DuckDbLoader.load(Store.open(storeDir), List.of("lineitem", "orders"), c);
-            try (ResultSet rs = s.executeQuery(sql)) {
-                final ResultSetMetaData meta = rs.getMetaData();
-                final List<String> header = new ArrayList<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    header.add(meta.getColumnLabel(i));
-                }
-                lines.add(String.join(",", header));
-                while (rs.next()) {
-                    final List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.add(rs.getString(i));
-                    }
-                    lines.add(String.join(",", row));
-                }
-            }
+            return DuckDbCsv.of(c, sql);
         }
-        return lines;
     }
 
     @Test

@@ -14,9 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.jline.terminal.Terminal;
@@ -86,23 +83,7 @@ class SqlPromptTest {
 
     /** DuckDB's rows for a statement as CSV lines, its column labels first. */
     private static List<String> duckDbCsv(final String sql) throws Exception {
-        final List<String> lines = new ArrayList<>();
-        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            final ResultSetMetaData meta = rs.getMetaData();
-            final List<String> header = new ArrayList<>();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                header.add(meta.getColumnLabel(i));
-            }
-            lines.add(String.join(",", header));
-            while (rs.next()) {
-                final List<String> row = new ArrayList<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    row.add(rs.getString(i));
-                }
-                lines.add(String.join(",", row));
-            }
-        }
-        return lines;
+        return DuckDbCsv.of(duck, sql);
     }
 
     private static List<String> lines(final String printed) {

@@ -3,14 +3,12 @@ package io.sluice.perf.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.cli.Cli;
+import io.sluice.perf.cli.DuckDbCsv;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.TpchSql;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -63,23 +61,7 @@ class SqlOnClusterTest {
 
     /** DuckDB's rows for a statement as CSV lines, its column labels first. */
     private static List<String> duckDbCsv(final String sql) throws Exception {
-        final List<String> lines = new ArrayList<>();
-        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            final ResultSetMetaData meta = rs.getMetaData();
-            final List<String> header = new ArrayList<>();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                header.add(meta.getColumnLabel(i));
-            }
-            lines.add(String.join(",", header));
-            while (rs.next()) {
-                final List<String> row = new ArrayList<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    row.add(rs.getString(i));
-                }
-                lines.add(String.join(",", row));
-            }
-        }
-        return lines;
+        return DuckDbCsv.of(duck, sql);
     }
 
     private static long number(final String json, final String key) {
