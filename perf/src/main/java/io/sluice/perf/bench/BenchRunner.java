@@ -12,7 +12,9 @@ import io.sluice.perf.cluster.LocalCluster;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
+import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.Endpoint;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -37,7 +39,8 @@ import org.agrona.CloseHelper;
  * then, per topology and query, the contestants (DuckDB and each cluster kind x strategy x runtime
  * filter mode) take turns: each round runs every contestant once, in an order that turns by one place from round to
  * round, warm-up rounds first. Each run is timed from the call to the materialized result, as
- * DuckDB's are from the SQL to the last cell read; CNs in this JVM start each timed run after a GC,
+ * DuckDB's are from the SQL to the last cell read; a TPC-H query's run includes planning its text
+ * ({@link TpchTextQuery}), as DuckDB's includes its own planning; CNs in this JVM start each timed run after a GC,
  * so that one run's garbage does not land on the next. Every answer, warm-up ones included, is
  * compared outside the timed region with DuckDB's (fetched once before the rounds; without DuckDB,
  * with the query's first answer); a difference is reported at once through the progress display
@@ -81,7 +84,10 @@ public final class BenchRunner {
         final List<CellResult> cells = new ArrayList<>();
         final Map<ClusterKind, Session> sessions = new EnumMap<>(ClusterKind.class);
         LocalCluster processes = null;
-        try (Connection duck = spec.vsDuckDb() ? loadDuckDb() : null) {
+        try (StoreCatalog catalog = new StoreCatalog(store);
+             Connection duck = spec.vsDuckDb() ? loadDuckDb() : null) {
+            // One planner for the whole bench: it reads each table's zonemap statistics once, the text every run.
+            final List<Query> queries = TpchTextQuery.bind(spec.queries(), new SqlPlanner(catalog, store.tableNames()));
             for (final ClusterKind kind : spec.clusters()) {
                 if (kind == ClusterKind.EMBEDDED) {
                     sessions.put(kind, new Session(store, spec.topologies().get(0), spec.network()));
@@ -102,10 +108,10 @@ public final class BenchRunner {
                     }
                 }
                 if (!warm) {
-                    warmUp(sessions, duck, topology);
+                    warmUp(queries, sessions, duck, topology);
                     warm = true;
                 }
-                for (final Query query : spec.queries()) {
+                for (final Query query : queries) {
                     cells.addAll(runQuery(sessions, duck, topology, query, references));
                 }
             }
@@ -124,10 +130,10 @@ public final class BenchRunner {
     }
 
     /** Every query once under every strategy and in DuckDB, untimed and unchecked: the JIT's first pass. */
-    private void warmUp(final Map<ClusterKind, Session> sessions, final Connection duck, final Topology topology)
-            throws SQLException {
+    private void warmUp(final List<Query> queries, final Map<ClusterKind, Session> sessions, final Connection duck,
+                        final Topology topology) throws SQLException {
         progress.message("warming up: every query once under every strategy on " + topology + ", untimed");
-        for (final Query query : spec.queries()) {
+        for (final Query query : queries) {
             if (duck != null) {
                 progress.cell(query.name() + " " + topology + " duckdb (warm-up)");
                 ReferenceAnswer.fetch(duck, query.sql());

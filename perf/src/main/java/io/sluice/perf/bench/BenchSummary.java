@@ -290,7 +290,8 @@ public final class BenchSummary {
                 ## Reading this
 
                 - **median ms**: wall time of one run from the call to the result on the coordinator, the median of
-                  the timed runs; min, max and the HdrHistogram percentiles p90 and p99 of the same runs. **±N%**
+                  the timed runs; a TPC-H query (q1..q22) runs from its SQL text, and planning that text is part of
+                  each run's time, as DuckDB's planning is part of its own; min, max and the HdrHistogram percentiles p90 and p99 of the same runs. **±N%**
                   next to a median is the spread of its runs: half the distance from the fastest to the slowest,
                   relative to the median. Before the first timed run every query ran once under every strategy
                   and in DuckDB; then each round ran DuckDB and every strategy once, in an order that turned by one

@@ -37,6 +37,10 @@ import picocli.CommandLine.Option;
         description = {"Benchmarks TPC-H queries and workloads on an embedded cluster of CNs (batches between CNs"
             + " go through Aeron) under each strategy and cluster shape, optionally next to DuckDB on the same rows,"
             + " and writes results.csv, results.json, summary.md and PNG charts.",
+            "The queries: q1..q22, each from its standard SQL text (the text DuckDB runs), planned by Sluice's SQL"
+                + " planner on every run with the planning inside the timed run, as DuckDB's is; the hand-written Java"
+                + " plans of some of them are not timed (they remain the plan builder's examples and tests). Then the"
+                + " workloads join_lo, join_lp and grp_orderkey, from their Java plans.",
             "Generates the TPC-H data when --data lacks it. Every answer is checked against DuckDB's (or, without"
                 + " --vs-duckdb, against the query's first answer); a difference is reported on stderr, marked in"
                 + " summary.md and makes the exit code 1."},
@@ -54,7 +58,8 @@ public final class BenchCommand extends CliCommand {
     double scaleFactor;
 
     @Option(names = "--queries", paramLabel = "<q1,q2>", split = ",", defaultValue = BenchSpec.DEFAULT_QUERIES,
-            description = "Queries and workloads, e.g. q4,q18,join_lo,grp_orderkey (default: ${DEFAULT-VALUE}).")
+            description = "Queries (q1..q22) and workloads (join_lo, join_lp, grp_orderkey), e.g."
+                + " q4,q18,join_lo,grp_orderkey, or all (default: ${DEFAULT-VALUE}).")
     List<String> queries;
 
     @Option(names = "--topologies", paramLabel = "<CxK,...>", split = ",",

@@ -1,11 +1,6 @@
 package io.sluice.perf.cli;
 
-import io.sluice.dispatch.cluster.Session;
-import io.sluice.engine.plan.Decision;
-import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.shuffle.Topology;
-import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
@@ -15,25 +10,41 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice sql}: plans a SQL SELECT over a store and runs it on this node's cores or an embedded cluster. */
+/**
+ * {@code sluice sql}: plans SQL SELECT statements over a store and runs them on this node's cores, an
+ * embedded cluster or the cluster of a running coordinator; on a terminal without a statement, an
+ * interactive prompt ({@link SqlPrompt}).
+ */
 @Command(name = "sql", mixinStandardHelpOptions = true,
-        description = {"Runs a SQL query (SELECT or WITH ... SELECT) over the tables of a store and prints the result."
-            + " The statement comes from -f FILE, from the argument, or from stdin."})
+        description = {"Runs SQL queries (SELECT or WITH ... SELECT) over the tables of a store and prints their results.",
+            "The statement comes from -f FILE, from the argument, or from stdin (several statements, each ending with ;,"
+                + " run one after the other; the first that fails ends the command). On a terminal with none of these,"
+                + " an interactive prompt: statements over several lines end with ;, history in ~/.sluice_history,"
+                + " \\q, quit, exit or CTRL-D to leave, CTRL-C to drop the line typed or cancel the query running."},
+        footer = {"", "Examples:", "  sluice sql --store data/sf1 \"select count(*) from lineitem\"",
+            "  sluice sql --store data/sf1 -f q12.sql --cn 3 --cores 2 --explain",
+            "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json s.json -f q12.sql",
+            "  sluice sql --store data/sf1"})
 public final class SqlCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR", required = true, description = "Store directory (made by sluice gen"
-            + " or sluice import).")
+            + " or sluice import) whose schemas and zonemaps plan the statements; with --coordinator the store the"
+            + " cluster's CNs read.")
     Path store;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the statement from this file.")
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the statements from this file.")
     Path file;
 
-    @Parameters(arity = "0..1", paramLabel = "SQL", description = "The statement (else -f FILE, else stdin).")
+    @Parameters(arity = "0..1", paramLabel = "SQL", description = "The statement (else -f FILE, else stdin, else the"
+            + " prompt).")
     String text;
 
     @Option(names = "--explain", description = "Print on stderr the planner's estimates (rows, blocks kept by"
@@ -45,77 +56,75 @@ public final class SqlCommand extends CliCommand {
     RunOptions run;
 
     @Mixin
-    RuntimeFilterOptions runtimeFilters;
+    ClusterOptions cluster;
 
-    /** Where the statement came from, for error messages. */
-    private String source = "the statement";
+    @Mixin
+    RuntimeFilterOptions runtimeFilters;
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws IOException {
-        final int workers = run.workers();
-        final String sql = statement();
+        run.workers();
+        cluster.timeoutMillis();
+        final boolean prompt = file == null && text == null && System.console() != null;
+        final String source = file != null ? file.toString() : text != null ? "the statement" : "stdin";
+        final List<String> statements = prompt ? List.of() : statements();
         final Store s = Store.open(store);
         final StrategyConfig config = runtimeFilters.apply(run.config());
-        try (StoreCatalog catalog = new StoreCatalog(s)) {
-            final PlannedQuery planned;
-            try {
-                planned = new SqlPlanner(catalog, s.tableNames()).plan(sql);
-            } catch (final SqlException e) {
-                return fail(err, source + ": " + e.getMessage());
+        try (StoreCatalog catalog = new StoreCatalog(s);
+             QueryTarget target = cluster.open(run, s, catalog, config, null)) {
+            final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(catalog, s.tableNames()), target,
+                    run.format, explain, cluster);
+            if (prompt) {
+                return prompt(runner, err);
             }
-            if (explain) {
-                err.printf(Locale.ROOT, "planned in %.1f ms%n", planned.planningNanos() / 1e6);
-                for (final String line : planned.estimates()) {
-                    err.println("estimate " + line);
+            for (final String sql : statements) {
+                try {
+                    runner.run(sql, out, err);
+                } catch (final SqlException e) {
+                    return fail(err, source + ": " + e.getMessage());
                 }
-                err.println("plan " + planned.plan());
             }
-            if (run.cn == null) {
-                final QueryRunner.Execution execution;
-                try (QueryRunner runner = new QueryRunner(catalog, workers, config)) {
-                    execution = runner.execute(planned.plan());
-                }
-                if (explain) {
-                    for (final Decision d : execution.decisions()) {
-                        err.println("strategy " + d);
-                    }
-                }
-                out.print(ResultPrinter.format(execution.result(), run.format));
-                return 0;
-            }
-            final Session.Execution execution;
-            try (CancelOnStop stop = new CancelOnStop();
-                 Session session = new Session(s, new Topology(run.cn, workers), Session.Network.IPC)) {
-                stop.cancels(session);
-                execution = session.execute("sql", planned.plan(), config, 0);
-            }
-            if (explain) {
-                err.print(execution.explain());
-            }
-            out.print(ResultPrinter.format(execution.result(), run.format));
             return 0;
         }
     }
 
-    private String statement() throws IOException {
+    private int prompt(final SqlStatementRunner runner, final PrintWriter err) throws IOException {
+        try (Terminal terminal = TerminalBuilder.builder().name("sluice sql").system(true).build()) {
+            final PrintWriter writer = terminal.writer();
+            writer.println("sluice sql over " + store + (cluster.coordinator == null ? ""
+                    : " on the cluster of " + cluster.coordinator) + ": statements end with ;, \\q to leave");
+            new SqlPrompt(terminal, runner, SqlPrompt.defaultHistory(), writer, writer,
+                    spec.qualifiedName() + ": error: ", run.format).run();
+            writer.flush();
+        }
+        err.flush();
+        return 0;
+    }
+
+    /** The statements of -f FILE, of the argument or of stdin, each to run one after the other. */
+    private List<String> statements() throws IOException {
         if (file != null && text != null) {
             throw new IllegalArgumentException("give the statement either with -f FILE or as the argument, not both");
         }
+        final String sql;
         if (file != null) {
             if (!Files.isRegularFile(file)) {
                 throw new IllegalArgumentException("-f " + file + ": no such file");
             }
-            source = file.toString();
-            return Files.readString(file, StandardCharsets.UTF_8);
+            sql = Files.readString(file, StandardCharsets.UTF_8);
+        } else if (text != null) {
+            sql = text;
+        } else {
+            sql = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        if (text != null) {
-            return text;
+        final SqlScript script = SqlScript.split(sql);
+        final List<String> statements = new ArrayList<>(script.statements());
+        if (script.hasRest()) {
+            statements.add(script.rest());
         }
-        source = "stdin";
-        final String sql = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-        if (sql.isBlank()) {
+        if (statements.isEmpty()) {
             throw new IllegalArgumentException("no statement: give one as the argument, with -f FILE or on stdin");
         }
-        return sql;
+        return statements;
     }
 }

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The 22 TPC-H queries as SQL text, from the specification with its validation parameters (one
@@ -31,5 +34,17 @@ public final class TpchSql {
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot read " + resource, e);
         }
+    }
+
+    /** The TPC-H tables the text of query {@code n} names, in {@link TpchTable} order. */
+    public static List<String> tables(final int n) {
+        final List<String> tables = new ArrayList<>();
+        final String text = text(n);
+        for (final TpchTable t : TpchTable.values()) {
+            if (Pattern.compile("\\b" + t.tableName() + "\\b").matcher(text).find()) {
+                tables.add(t.tableName());
+            }
+        }
+        return tables;
     }
 }

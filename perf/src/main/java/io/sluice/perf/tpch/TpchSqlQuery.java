@@ -4,9 +4,7 @@ import io.sluice.engine.plan.Plan;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A TPC-H query planned from its SQL text ({@link TpchSql}) over a store, for the queries the
@@ -36,14 +34,7 @@ public final class TpchSqlQuery implements Query {
     /** The TPC-H tables the text names. */
     @Override
     public List<String> tables() {
-        final List<String> tables = new ArrayList<>();
-        final String text = sql();
-        for (final TpchTable t : TpchTable.values()) {
-            if (Pattern.compile("\\b" + t.tableName() + "\\b").matcher(text).find()) {
-                tables.add(t.tableName());
-            }
-        }
-        return tables;
+        return TpchSql.tables(number);
     }
 
     /** Plans the text against the store's tables now. */

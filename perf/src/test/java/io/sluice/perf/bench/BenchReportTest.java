@@ -9,7 +9,6 @@ import io.sluice.engine.expr.RowType;
 import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.format.LongVector;
-import io.sluice.perf.tpch.Queries;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import java.io.PrintWriter;
@@ -55,7 +54,7 @@ class BenchReportTest {
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.BROADCAST, RuntimeFilterMode.GLOBAL, null, t, 0,
                         0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
                         "", CellResult.Answer.ERROR, "IllegalStateException: CN 1 stopped answering"));
-        final BenchSpec spec = new BenchSpec(0.1, List.of(Queries.tpch(4)), List.of(TWO),
+        final BenchSpec spec = new BenchSpec(0.1, List.of(new TpchTextQuery(4)), List.of(TWO),
                 List.of(Strategy.SHUFFLE_HASH, Strategy.COLOCATE, Strategy.BROADCAST), 3, 0, true,
                 Session.Network.IPC);
         final BenchReport report = new BenchReport(spec, cells, "2025-01-01T00:00:00Z", "2 processors", 12.5,
@@ -113,7 +112,7 @@ class BenchReportTest {
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, RuntimeFilterMode.GLOBAL, fast,
                         null, 2, 1024, 5, 500, 0, 2, 100, 80, 3, 1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK,
                         ""));
-        final BenchSpec spec = new BenchSpec(0.1, List.of(Queries.tpch(4)), List.of(TWO), List.of(Strategy.SHUFFLE_HASH),
+        final BenchSpec spec = new BenchSpec(0.1, List.of(new TpchTextQuery(4)), List.of(TWO), List.of(Strategy.SHUFFLE_HASH),
                 3, 0, false, Session.Network.IPC, List.of(ClusterKind.EMBEDDED),
                 List.of(RuntimeFilterMode.OFF, RuntimeFilterMode.GLOBAL));
         assertThat(spec.cellCount()).isEqualTo(2);

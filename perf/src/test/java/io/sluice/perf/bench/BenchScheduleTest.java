@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.filter.RuntimeFilterConfig;
 import io.sluice.engine.plan.Strategy;
-import io.sluice.perf.tpch.Queries;
 import io.sluice.perf.tpch.TpchLoader;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.shuffle.Topology;
@@ -37,7 +36,7 @@ class BenchScheduleTest {
     @Test
     void contestantsTakeTurnsInAnOrderThatTurnsEachRound() {
         final Store store = Store.create(dir.resolve("sf0.01"));
-        final BenchSpec spec = new BenchSpec(0.01, List.of(Queries.tpch(4)), List.of(new Topology(1, 1)),
+        final BenchSpec spec = new BenchSpec(0.01, List.of(new TpchTextQuery(4)), List.of(new Topology(1, 1)),
                 List.of(Strategy.BROADCAST, Strategy.COLOCATE), 2, 1, true, Session.Network.IPC,
                 List.of(ClusterKind.EMBEDDED), List.of(RuntimeFilterConfig.defaults().mode()));
         for (final String table : spec.tables()) {

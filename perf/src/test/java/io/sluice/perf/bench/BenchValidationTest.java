@@ -1,12 +1,16 @@
 package io.sluice.perf.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.perf.cli.Cli;
+import io.sluice.perf.tpch.Query;
+import io.sluice.perf.tpch.TpchSql;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,14 +24,34 @@ class BenchValidationTest {
 
     @Test
     void unknownNamesAndBadCountsFailBeforeAnyWork() {
-        assertFails(1, "unknown query 'q99' in --queries: use all or some of q1,q3,", "--queries", "q4,q99");
-        assertFails(1, "unknown queries 'nope', 'q2'", "--queries", "nope,q2");
+        assertFails(1, "unknown query 'q99' in --queries: use all or some of q1,q2,q3,", "--queries", "q4,q99");
+        assertFails(1, "unknown queries 'nope', 'q23'", "--queries", "nope,q23");
         assertFails(1, "--strategies: unknown strategy 'fastest'", "--strategies", "colocate,fastest");
         assertFails(1, "--topologies: topology '3y2' is not valid: write CNSxCORES, e.g. 3x2", "--topologies", "1x2,3y2");
         assertFails(1, "--topologies: CN count 0 is not valid", "--topologies", "0x2");
         assertFails(1, "network 'tcp' is not one of ipc, udp", "--network", "tcp");
         assertFails(1, "--runs must be 1 or more, got 0", "--runs", "0");
         assertFails(1, "--warmup must be 0 or more, got -1", "--warmup", "-1");
+    }
+
+    @Test
+    void theQueriesAreTheTwentyTwoTpchTextsThenTheWorkloadsAndASelectionKeepsItsOrder() {
+        final List<Query> all = BenchSpec.queries(List.of("all"));
+        final List<String> names = all.stream().map(Query::name).toList();
+        assertThat(names.subList(0, TpchSql.COUNT))
+                .isEqualTo(IntStream.rangeClosed(1, TpchSql.COUNT).mapToObj(n -> "q" + n).toList());
+        assertThat(names.subList(TpchSql.COUNT, names.size())).contains("join_lo", "join_lp", "grp_orderkey")
+                .noneMatch(n -> n.matches("q\\d+"));
+        for (int n = 1; n <= TpchSql.COUNT; n++) {
+            final Query q = all.get(n - 1);
+            assertThat(q).as("q%d is timed from its text, also where a Java plan exists", n)
+                    .isInstanceOf(TpchTextQuery.class);
+            assertThat(q.sql()).isEqualTo(TpchSql.text(n));
+        }
+        assertThat(BenchSpec.queries(List.of("Q18", "join_lo", "q2", "q18")).stream().map(Query::name))
+                .containsExactly("q18", "join_lo", "q2");
+        assertThatThrownBy(() -> all.get(3).plan()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("q4 is planned from its text over the bench's store");
     }
 
     @Test

@@ -11,11 +11,9 @@ import io.sluice.storage.Table;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,26 +37,10 @@ class SqlCommandTest {
 
     /** DuckDB's rows for a statement over the store, as CSV lines with its column labels first. */
     private static List<String> duckDbCsv(final String sql) throws Exception {
-        final List<String> lines = new ArrayList<>();
-        try (Connection c = DuckDbLoader.openInMemory(1); Statement s = c.createStatement()) {
+        try (Connection c = DuckDbLoader.openInMemory(1)) {
             DuckDbLoader.load(Store.open(storeDir), List.of("lineitem", "orders"), c);
-            try (ResultSet rs = s.executeQuery(sql)) {
-                final ResultSetMetaData meta = rs.getMetaData();
-                final List<String> header = new ArrayList<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    header.add(meta.getColumnLabel(i));
-                }
-                lines.add(String.join(",", header));
-                while (rs.next()) {
-                    final List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.add(rs.getString(i));
-                    }
-                    lines.add(String.join(",", row));
-                }
-            }
+            return DuckDbCsv.of(c, sql);
         }
-        return lines;
     }
 
     @Test
@@ -118,6 +100,65 @@ class SqlCommandTest {
         final Cli.Result table = Cli.run("sql", "--store", storeDir.toString(), "select * from customer");
         assertThat(table.exitCode()).isEqualTo(1);
         assertThat(table.err()).contains("line 1, column 15", "customer");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void statsJsonIsWhatSluiceQueryWritesAndTheRowsAreDuckDbs() throws Exception {
+        final Path sqlJson = dir.resolve("sql-stats.json");
+        final Cli.Result r = Cli.run("sql", "--store", storeDir.toString(), "-f", writeQ12(), "--cn", "3", "--cores",
+                "2", "--strategy", "shuffle-hash", "--format", "csv", "--stats-json", sqlJson.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(TpchSql.text(12)));
+        final Path queryJson = dir.resolve("query-stats.json");
+        final Cli.Result q = Cli.run("query", "--store", storeDir.toString(), "--tpch", "12", "--cn", "3", "--cores",
+                "2", "--strategy", "shuffle-hash", "--stats-json", queryJson.toString());
+        assertThat(q.exitCode()).as(q.toString()).isZero();
+        final Map<String, Object> fromSql = (Map<String, Object>) MiniJson.parse(Files.readString(sqlJson));
+        final Map<String, Object> fromQuery = (Map<String, Object>) MiniJson.parse(Files.readString(queryJson));
+        assertThat(fromSql.keySet()).isEqualTo(fromQuery.keySet());
+        assertThat(fromSql).containsEntry("query", "sql").containsEntry("strategy", "shuffle-hash");
+        assertThat(Long.parseLong(((MiniJson.Num) fromSql.get("buckets")).text())).isEqualTo(6);
+        assertThat(Long.parseLong(((MiniJson.Num) fromSql.get("rows_remote")).text()))
+                .as("a hash shuffle over 3 CNs moves rows between them").isPositive();
+        final Cli.Result dirAsFile = Cli.run("sql", "--store", storeDir.toString(), "select 1 from orders",
+                "--stats-json", dir.toString());
+        assertThat(dirAsFile.exitCode()).isEqualTo(1);
+        assertThat(dirAsFile.err()).contains("--stats-json " + dir + " is a directory");
+    }
+
+    @Test
+    void statementsOnStdinRunOneAfterTheOtherAndTheFirstFailureEndsTheCommand() throws Exception {
+        final String first = "select o_orderstatus, count(*) from orders group by o_orderstatus order by o_orderstatus";
+        final String second = "select l_linestatus, count(*) as n from lineitem where l_quantity < 5"
+                + " group by l_linestatus order by l_linestatus";
+        final Cli.Result both = withStdin(first + ";\n-- a comment; not a statement\n" + second + "\n",
+                "sql", "--store", storeDir.toString(), "--format", "csv", "--cores", "2");
+        assertThat(both.exitCode()).as(both.toString()).isZero();
+        final List<String> expected = new ArrayList<>(duckDbCsv(first));
+        expected.addAll(duckDbCsv(second));
+        assertThat(List.of(both.out().split("\r\n"))).isEqualTo(expected);
+        final Cli.Result failing = withStdin(first + ";\nselect soundex(o_comment) from orders;\n" + second + ";\n",
+                "sql", "--store", storeDir.toString(), "--format", "csv", "--cores", "2");
+        assertThat(failing.exitCode()).as(failing.toString()).isEqualTo(1);
+        assertThat(List.of(failing.out().split("\r\n"))).isEqualTo(duckDbCsv(first));
+        assertThat(failing.err()).startsWith("sluice sql: error: stdin: ").contains("soundex is not supported");
+    }
+
+    private static Cli.Result withStdin(final String input, final String... args) {
+        final java.io.InputStream before = System.in;
+        System.setIn(new java.io.ByteArrayInputStream(input.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        try {
+            return Cli.run(args);
+        } finally {
+            System.setIn(before);
+        }
+    }
+
+    private static String writeQ12() throws Exception {
+        final Path file = dir.resolve("q12-for-stats.sql");
+        Files.writeString(file, TpchSql.text(12));
+        return file.toString();
     }
 
     @Test

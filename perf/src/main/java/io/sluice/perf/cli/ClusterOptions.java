@@ -1,0 +1,100 @@
+package io.sluice.perf.cli;
+
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.shuffle.Topology;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The options {@code sluice query} and {@code sluice sql} share about the cluster a query runs on: the
+ * coordinator of a running cluster and its secret, a time limit, and the file that receives what crossed
+ * CNs; and the choice, from them and {@link RunOptions}, of the {@link QueryTarget} the query runs on.
+ */
+final class ClusterOptions {
+    @Option(names = "--coordinator", paramLabel = "HOST:PORT",
+            description = "Run on the cluster of this coordinator (sluice coordinator / cluster up): on every CN alive,"
+                + " or --cn of them, with --cores each (default: the fewest cores any of them offers).")
+    String coordinator;
+
+    @Option(names = "--stats-json", paramLabel = "FILE", description = "Write what crossed CNs, per exchange, as JSON"
+            + " (runs on the cluster runtime, 1 CN unless --cn or --coordinator is given).")
+    Path statsJson;
+
+    @Option(names = "--timeout", paramLabel = "MS",
+            description = "Fail the query once it has taken MS milliseconds, waiting for a place included; it stops on"
+                + " every CN (runs on the cluster runtime, 1 CN unless --cn or --coordinator is given; default: none).")
+    Long timeout;
+
+    @Mixin
+    SecretOption secret;
+
+    /** The time limit in milliseconds, checked; 0 for none. */
+    long timeoutMillis() {
+        if (timeout != null && timeout < 1) {
+            throw new IllegalArgumentException("--timeout must be 1 ms or more, got " + timeout);
+        }
+        return timeout == null ? 0 : timeout;
+    }
+
+    /** Whether these options ask for the cluster runtime even without --cn (to have stats, or a time limit). */
+    boolean needClusterRuntime() {
+        return coordinator != null || statsJson != null || timeout != null;
+    }
+
+    /** Fails, before any query runs, when --stats-json names a directory or a file in no writable directory. */
+    void checkStatsPath() {
+        if (statsJson != null && Files.isDirectory(statsJson)) {
+            throw new IllegalArgumentException("--stats-json " + statsJson + " is a directory: give a file to write,"
+                    + " e.g. --stats-json " + statsJson.resolve("stats.json"));
+        }
+        final Path statsDir = statsJson == null ? null : statsJson.toAbsolutePath().getParent();
+        if (statsDir != null && (!Files.isDirectory(statsDir) || !Files.isWritable(statsDir))) {
+            throw new IllegalArgumentException("--stats-json " + statsJson + ": directory " + statsDir
+                    + " does not exist or is not writable; create it or choose another file");
+        }
+    }
+
+    /** Writes a query's stats to the --stats-json file (replacing it), when one was given and the query has stats. */
+    void writeStats(final QueryStats stats) {
+        if (statsJson == null || stats == null) {
+            return;
+        }
+        try {
+            Files.writeString(statsJson, StatsJson.of(stats));
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot write --stats-json " + statsJson + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Where the queries run: the coordinator's cluster with --coordinator; an embedded cluster of --cn CNs
+     * (1 without --cn) over {@code network} when --cn, a network, --stats-json or --timeout asks for the cluster
+     * runtime; else {@code run.workers()} threads of this process over {@code catalog}.
+     *
+     * @param store   the store an embedded cluster reads (not used with --coordinator)
+     * @param network how embedded CNs reach each other; null for the default, ipc
+     */
+    QueryTarget open(final RunOptions run, final Store store, final StoreCatalog catalog,
+                     final StrategyConfig config, final String network) {
+        final int workers = run.workers();
+        final long timeoutMillis = timeoutMillis();
+        checkStatsPath();
+        if (coordinator != null) {
+            return QueryTarget.coordinator(coordinator, secret.context(), run.cn == null ? 0 : run.cn,
+                    run.cores == null ? 0 : run.cores, config, timeoutMillis);
+        }
+        if (run.cn == null && network == null && !needClusterRuntime()) {
+            return QueryTarget.local(catalog, workers, config);
+        }
+        return QueryTarget.embedded(store, new Topology(run.cn == null ? 1 : run.cn, workers),
+                Session.Network.parse(network == null ? "ipc" : network), config, timeoutMillis);
+    }
+}

@@ -1,0 +1,139 @@
+package io.sluice.perf.cli;
+
+import io.sluice.dispatch.cluster.ClusterContext;
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.RuntimeFilterPlan;
+import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.shuffle.Topology;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
+import io.sluice.transport.Endpoint;
+
+/**
+ * Where {@code sluice query} and {@code sluice sql} run their plans: this process's worker threads, an
+ * embedded cluster of CNs in this JVM, or the cluster of a running coordinator. Opened once, it runs
+ * any number of plans one after the other with one strategy configuration, and {@link #cancel} stops
+ * the one running from another thread (CTRL-C at the prompt, a shutdown hook).
+ */
+final class QueryTarget implements AutoCloseable {
+    /**
+     * One plan's answer.
+     *
+     * @param result  the rows
+     * @param explain the strategy of each join and group-by (and, on a cluster, the fragments and exchanges), as
+     *                lines ending with a newline
+     * @param stats   what crossed CNs; null when the plan ran on this process's threads, without a cluster
+     */
+    record Outcome(QueryResult result, String explain, QueryStats stats) {
+    }
+
+    private final StrategyConfig config;
+    private final long timeoutMillis;
+    private final QueryRunner runner;
+    private final Session session;
+    private final CancelOnStop stop;
+    private volatile Thread running;
+
+    private QueryTarget(final StrategyConfig config, final long timeoutMillis, final QueryRunner runner,
+                        final Session session) {
+        this.config = config;
+        this.timeoutMillis = timeoutMillis;
+        this.runner = runner;
+        this.session = session;
+        this.stop = session == null ? null : new CancelOnStop();
+        if (stop != null) {
+            stop.cancels(session);
+        }
+    }
+
+    /** {@code workers} threads of this process over the tables of a catalog the caller owns. */
+    static QueryTarget local(final StoreCatalog catalog, final int workers, final StrategyConfig config) {
+        return new QueryTarget(config, 0, new QueryRunner(catalog, workers, config), null);
+    }
+
+    /** An embedded cluster of {@code topology} over a store, its CNs reaching each other over {@code network}. */
+    static QueryTarget embedded(final Store store, final Topology topology, final Session.Network network,
+                                final StrategyConfig config, final long timeoutMillis) {
+        return new QueryTarget(config, timeoutMillis, null, new Session(store, topology, network));
+    }
+
+    /**
+     * The cluster of the coordinator at {@code hostPort}: {@code cnCount} of its CNs (0: every CN alive) with
+     * {@code cores} cores each (0: the fewest any of them offers).
+     */
+    static QueryTarget coordinator(final String hostPort, final ClusterContext context, final int cnCount,
+                                   final int cores, final StrategyConfig config, final long timeoutMillis) {
+        final Session session = Session.connect(Endpoint.parse(hostPort, false), Session.defaultTransport(), context);
+        try {
+            session.shape(cnCount, cores);
+            return new QueryTarget(config, timeoutMillis, null, session);
+        } catch (final RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    /** Whether plans run on a cluster runtime (and so have stats of what crossed CNs). */
+    boolean isCluster() {
+        return session != null;
+    }
+
+    /** Runs a plan; {@code name} names it in the cluster's logs and stats. */
+    Outcome run(final String name, final Plan plan) {
+        running = Thread.currentThread();
+        try {
+            if (session == null) {
+                final QueryRunner.Execution execution = runner.execute(plan);
+                final StringBuilder explain = new StringBuilder();
+                for (final Decision d : execution.decisions()) {
+                    explain.append("strategy ").append(d).append('\n');
+                }
+                for (final RuntimeFilterPlan f : execution.runtimeFilters()) {
+                    explain.append("runtime filter ").append(f).append('\n');
+                }
+                return new Outcome(execution.result(), explain.toString(), null);
+            }
+            final Session.Execution execution = session.execute(name, plan, config, timeoutMillis);
+            return new Outcome(execution.result(), execution.explain(), execution.stats());
+        } finally {
+            running = null;
+        }
+    }
+
+    /**
+     * Stops the plan running now, from another thread: on a cluster every CN stops it; on this process's
+     * threads the thread waiting for it is interrupted, which cancels its pipelines. Its caller gets the error.
+     */
+    void cancel(final String reason) {
+        if (session != null) {
+            session.cancelAll(reason);
+            return;
+        }
+        final Thread t = running;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    /** Stops the worker threads or the embedded cluster, or leaves the coordinator's cluster. */
+    @Override
+    public void close() {
+        try {
+            if (runner != null) {
+                runner.close();
+            }
+            if (session != null) {
+                session.close();
+            }
+        } finally {
+            if (stop != null) {
+                stop.close();
+            }
+        }
+    }
+}

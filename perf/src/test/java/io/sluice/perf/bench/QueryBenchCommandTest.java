@@ -1,0 +1,63 @@
+package io.sluice.perf.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.perf.cli.Cli;
+import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchSql;
+import io.sluice.perf.tpch.TpchTable;
+import io.sluice.storage.Store;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sluice query-bench} over SF 0.01: TPC-H queries run from their text (q2 has no Java plan, q4
+ * has one that is not what is timed) next to a workload, each answer checked against DuckDB's, one
+ * line per query in the order asked; an unknown name lists the known ones. Nothing depends on the times.
+ */
+class QueryBenchCommandTest {
+    private static final List<String> QUERIES = List.of("q4", "join_lo", "q2");
+
+    @TempDir
+    static Path dir;
+
+    private static Path storeDir;
+
+    @BeforeAll
+    static void generate() {
+        storeDir = dir.resolve("store");
+        final Store store = Store.create(storeDir);
+        final Set<String> tables = new LinkedHashSet<>(TpchSql.tables(2));
+        tables.addAll(TpchSql.tables(4));
+        for (final String t : tables) {
+            TpchLoader.load(store, TpchTable.of(t), 0.01, rows -> { }).close();
+        }
+    }
+
+    @Test
+    void everyQueryNamedRunsFromItsTextWithItsAnswerCheckedAndOneLineEach() {
+        final Cli.Result r = Cli.run("query-bench", "--store", storeDir.toString(), "--queries",
+                String.join(",", QUERIES), "--runs", "1", "--warmup", "0", "--cores", "2");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        final List<String> rows = r.out().lines().filter(l -> l.matches("^\\S+ +[0-9.]+ +[0-9.]+ .*")).toList();
+        assertThat(rows).as(r.out()).hasSize(QUERIES.size());
+        for (int i = 0; i < QUERIES.size(); i++) {
+            assertThat(rows.get(i)).as(r.out()).matches(QUERIES.get(i) + " +[0-9.]+ +[0-9.]+ +[0-9.]+ .*");
+        }
+        assertThat(r.out()).contains("geometric mean of ratios: ", "over 3 queries", "q18 not run");
+        assertThat(r.err()).doesNotContain("differ", "failed");
+    }
+
+    @Test
+    void anUnknownQueryNamesTheKnownOnes() {
+        final Cli.Result r = Cli.run("query-bench", "--store", storeDir.toString(), "--queries", "q4,q23");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).startsWith("sluice query-bench: error: unknown query 'q23' in --queries:")
+                .contains("q1,q2,q3,", "q22,", "join_lo");
+    }
+}

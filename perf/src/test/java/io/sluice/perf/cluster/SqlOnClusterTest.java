@@ -1,0 +1,117 @@
+package io.sluice.perf.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.perf.cli.Cli;
+import io.sluice.perf.cli.DuckDbCsv;
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.tpch.TpchSql;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sluice sql --coordinator} on a coordinator and two CN processes that authenticate with a secret:
+ * the statement, planned here over the store the CNs read, runs on the cluster and prints DuckDB's rows;
+ * {@code --stats-json} records the shape it ran on and what crossed between the processes; {@code --cn}
+ * and {@code --cores} choose the shape; without the secret, or with bad SQL, it fails with a clear error.
+ */
+class SqlOnClusterTest {
+    @TempDir
+    static Path dir;
+
+    private static OracleCluster fixture;
+    private static Connection duck;
+
+    @BeforeAll
+    static void start() throws Exception {
+        fixture = OracleCluster.onLoopbackWithSecret(dir, 0.01, 2, 2, "-Xmx384m");
+        duck = DuckDbLoader.openInMemory(1);
+        DuckDbLoader.load(fixture.oracle().store(), List.of("lineitem", "orders"), duck);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (duck != null) {
+                duck.close();
+            }
+        } finally {
+            if (fixture != null) {
+                fixture.close();
+            }
+        }
+    }
+
+    private static Cli.Result sql(final String... args) {
+        final List<String> all = new ArrayList<>(List.of("sql", "--store", fixture.oracle().store().dir().toString(),
+                "--coordinator", fixture.cluster().endpoint().toString(), "--secret-file",
+                fixture.secretFile().toString()));
+        all.addAll(List.of(args));
+        return Cli.run(all.toArray(String[]::new));
+    }
+
+    /** DuckDB's rows for a statement as CSV lines, its column labels first. */
+    private static List<String> duckDbCsv(final String sql) throws Exception {
+        return DuckDbCsv.of(duck, sql);
+    }
+
+    private static long number(final String json, final String key) {
+        final Matcher m = Pattern.compile("\"" + key + "\": (\\d+)").matcher(json);
+        assertThat(m.find()).as("%s in %s", key, json).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void aStatementRunsOnEveryCnProcessWithDuckDbsRowsAndItsStatsInTheQueryCommandsJson() throws Exception {
+        final Path q12 = Files.writeString(dir.resolve("q12.sql"), TpchSql.text(12));
+        final Path stats = dir.resolve("stats.json");
+        final Cli.Result r = sql("-f", q12.toString(), "--strategy", "shuffle-hash", "--format", "csv",
+                "--stats-json", stats.toString(), "--explain", "--timeout", "120000");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(TpchSql.text(12)));
+        assertThat(r.err()).contains("estimate scan lineitem", "Distributed plan of sql on 2x2");
+        final String json = Files.readString(stats);
+        assertThat(json).contains("\"query\": \"sql\"", "\"exchanges\": [", "\"runtime_filters\": [");
+        assertThat(number(json, "cn")).isEqualTo(2);
+        assertThat(number(json, "buckets")).isEqualTo(4);
+        assertThat(number(json, "rows_remote")).as("a hash shuffle between two processes moves rows").isPositive();
+        assertThat(number(json, "bytes_remote")).isPositive();
+    }
+
+    @Test
+    void cnAndCoresChooseTheShape() throws Exception {
+        final String sql = "select o_orderpriority, count(*) as n from orders group by o_orderpriority"
+                + " order by o_orderpriority";
+        final Path stats = dir.resolve("one.json");
+        final Cli.Result r = sql(sql, "--cn", "1", "--cores", "1", "--format", "csv", "--stats-json", stats.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(sql));
+        final String json = Files.readString(stats);
+        assertThat(number(json, "cn")).isEqualTo(1);
+        assertThat(number(json, "cores")).isEqualTo(1);
+        assertThat(number(json, "rows_remote")).as("nothing crosses on one CN").isZero();
+    }
+
+    @Test
+    void badSqlAMissingSecretAndTooManyCnsAreClearErrors() {
+        final Cli.Result bad = sql("select soundex(o_comment) from orders");
+        assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(1);
+        assertThat(bad.err()).startsWith("sluice sql: error: the statement: SQL not supported at line 1, column 8:");
+        final Cli.Result noSecret = Cli.run("sql", "--store", fixture.oracle().store().dir().toString(),
+                "--coordinator", fixture.cluster().endpoint().toString(), "select count(*) from orders");
+        assertThat(noSecret.exitCode()).as(noSecret.toString()).isEqualTo(1);
+        assertThat(noSecret.err()).startsWith("sluice sql: error: ").contains("authentication failed");
+        final Cli.Result tooMany = sql("select count(*) from orders", "--cn", "3");
+        assertThat(tooMany.exitCode()).as(tooMany.toString()).isEqualTo(1);
+        assertThat(tooMany.err()).contains("asks for 3 CNs but 2 are alive");
+    }
+}
