@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
             + " the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR",
-            description = "Store directory (not with --coordinator: the cluster reads its own).")
+            description = "Store directory; with --coordinator, the store the CNs read (TPC-H is planned from its text"
+                + " over its statistics; without it only the queries with a Java plan run there).")
     Path store;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -62,16 +63,18 @@ public final class QueryCommand extends CliCommand {
         run.workers();
         cluster.timeoutMillis();
         final boolean onCluster = cluster.coordinator != null;
-        final boolean fromText = which.tpch != null && which.tpch >= 1 && which.tpch <= TpchSql.COUNT
-                && !Queries.hasTpch(which.tpch) && store != null && !onCluster;
+        // TPC-H runs from its standard text, planned over the store's statistics; on a cluster without --store,
+        // only the queries that also exist as Java plans can run.
+        final boolean fromText = which.tpch != null && store != null;
+        if (which.tpch != null && store == null && onCluster && !Queries.hasTpch(which.tpch)
+                && which.tpch >= 1 && which.tpch <= TpchSql.COUNT) {
+            throw new IllegalArgumentException("TPC-H query " + which.tpch + " runs from its SQL text, planned over the"
+                    + " store's statistics: add --store DIR, the store the CNs read");
+        }
         final Query query = fromText ? new TpchSqlQuery(which.tpch, Store.open(store))
                 : which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         if (onCluster) {
-            if (store != null) {
-                throw new IllegalArgumentException("--store and --coordinator exclude each other: the cluster reads the"
-                        + " store its coordinator and CNs were started with");
-            }
             try (QueryTarget target = cluster.open(run, null, null, config, network)) {
                 return report(target.run(query.name(), query.plan()), out, err);
             }

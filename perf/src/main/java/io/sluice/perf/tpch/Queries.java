@@ -32,7 +32,7 @@ public final class Queries {
         if (q == null) {
             throw new IllegalArgumentException("TPC-H query " + number + " is not implemented: use one of "
                     + names(true) + (number >= 1 && number <= TpchSql.COUNT
-                    ? "; the others run from their SQL text with --store (not --coordinator)" : ""));
+                    ? "; the others run from their SQL text with --store" : ""));
         }
         return q;
     }
