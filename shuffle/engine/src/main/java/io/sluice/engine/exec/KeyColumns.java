@@ -156,11 +156,11 @@ final class KeyColumns {
                     for (int i = 0; i < n; i++) {
                         hashes[i] = Hashing.combine(hashes[i], entryHashes[codes[i]]);
                     }
-                    continue;
-                }
-                final byte[] bytes = s.bytes();
-                for (int i = 0; i < n; i++) {
-                    hashes[i] = Hashing.combine(hashes[i], Hashing.hashBytes(bytes, s.offset(i), s.length(i)));
+                } else {
+                    final byte[] bytes = s.bytes();
+                    for (int i = 0; i < n; i++) {
+                        hashes[i] = Hashing.combine(hashes[i], Hashing.hashBytes(bytes, s.offset(i), s.length(i)));
+                    }
                 }
             } else {
                 final long[] v = evaluators[k].longs(batch);
