@@ -84,7 +84,7 @@ record NotInSubquery(RelNode probe, int probeKey, RelNode subquery, int buildKey
         final List<RexNode> rest = new ArrayList<>();
         for (final RexNode c : RexUtil.flattenAnd(List.of(f.getCondition()))) {
             final ImmutableBitSet used = RelTranslator.fieldsOf(c);
-            if (probeOnly.contains(used) && !used.get(x)) {
+            if (probeOnly.contains(used)) {
                 rest.add(c);
                 continue;
             }

@@ -103,7 +103,7 @@ class NullAggregationTest {
         try (PipelineExecutor executor = new PipelineExecutor(cores)) {
             if (oneShot) {
                 actual = aggregate(executor, new HashAggregate(INPUT, keys.exprs(), aggregates), INPUT,
-                        NullRows.batches(INPUT, rows, random));
+                        RowsWithNulls.batches(INPUT, rows, random));
             } else {
                 actual = twoPhases(executor, keys, aggregates, rows, random, phases == Phases.PARTIAL_THEN_SHUFFLED
                         && keys != Keys.NONE);
@@ -137,7 +137,7 @@ class NullAggregationTest {
         try (PipelineExecutor executor = new PipelineExecutor(3)) {
             final QueryResult r = aggregate(executor, new HashAggregate(INPUT, Keys.K_AND_S.exprs(),
                     List.of(new Aggregate(AggregateFunction.SUM, col("v"), "sum_v"))), INPUT,
-                    NullRows.batches(INPUT, rows, new Random(1)));
+                    RowsWithNulls.batches(INPUT, rows, new Random(1)));
             assertThat(r.rows()).containsExactlyInAnyOrder(Arrays.asList(null, null, 17L), Arrays.asList(0L, "", 2L),
                     Arrays.asList(null, "", 4L), Arrays.asList(0L, null, 8L));
         }
@@ -159,8 +159,8 @@ class NullAggregationTest {
         for (final List<Object[]> part : byPart) {
             final HashAggregate partial = new HashAggregate(INPUT, keys.exprs(), aggregates, false,
                     AggregationPhase.PARTIAL);
-            for (final Batch b : aggregate(executor, partial, INPUT, NullRows.batches(INPUT, part, random)).batches()) {
-                states.add(NullRows.throughTheWire(b, stateType));
+            for (final Batch b : aggregate(executor, partial, INPUT, RowsWithNulls.batches(INPUT, part, random)).batches()) {
+                states.add(RowsWithNulls.throughTheWire(b, stateType));
             }
         }
         final HashAggregate fin = new HashAggregate(INPUT, keys.exprs(), aggregates, shuffled, AggregationPhase.FINAL);

@@ -127,7 +127,7 @@ class NullJoinKeysTest {
     void aRuntimeFilterHoldsOnlyTheBuildKeysThatAreNotNull() {
         final List<Object[]> build = List.of(new Object[] {null, null, 1L}, new Object[] {5L, "x", 2L},
                 new Object[] {null, null, 3L}, new Object[] {7L, "y", 4L});
-        final List<Batch> batches = NullRows.batches(BUILD, build, new Random(3));
+        final List<Batch> batches = RowsWithNulls.batches(BUILD, build, new Random(3));
         final RuntimeFilterHandle handle = new RuntimeFilterHandle(0, List.of("bk"), List.of("pk"), FilterScope.LOCAL,
                 1, RuntimeFilterConfig.defaults(), false);
         final FilterPartial integer = new RuntimeFilterBuild(handle, null, List.of(col("bk")), BUILD, 1024)
@@ -152,8 +152,8 @@ class NullJoinKeysTest {
         final List<Expr> probeKeys = swapped ? keys.build() : keys.probe();
         final List<Expr> buildKeys = swapped ? keys.probe() : keys.build();
         final boolean withColumns = !type.probeColumnsOnly() || random.nextBoolean();
-        final List<Batch> builds = NullRows.batches(buildType, buildRows, random);
-        final List<Batch> probes = NullRows.batches(probeType, probeRows, random);
+        final List<Batch> builds = RowsWithNulls.batches(buildType, buildRows, random);
+        final List<Batch> probes = RowsWithNulls.batches(probeType, probeRows, random);
         final Sink<?> sink;
         final JoinBuild build;
         final List<Batch> buildInput;

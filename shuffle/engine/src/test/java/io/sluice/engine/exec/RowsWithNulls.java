@@ -24,8 +24,8 @@ import org.agrona.ExpandableDirectByteBuffer;
  * reference a test computes with SQL's rules reads the first, the operators the second. A NULL row
  * of a vector holds 0 or '', the value a NULL is most easily confused with.
  */
-final class NullRows {
-    private NullRows() {
+final class RowsWithNulls {
+    private RowsWithNulls() {
     }
 
     /** Builds batches of rows of the given column types (INT64, DECIMAL or STRING) from Java values. */
