@@ -145,7 +145,6 @@ final class KeyColumns {
         final int n = batch.rowCount();
         count = n;
         java.util.Arrays.fill(hashes, 0, n, SEED);
-        evaluateNulls(batch);
         for (int k = 0; k < evaluators.length; k++) {
             if (isString[k]) {
                 final StringVector s = evaluators[k].strings(batch);
@@ -169,23 +168,24 @@ final class KeyColumns {
                     hashes[i] = Hashing.combine(hashes[i], Hashing.mix(v[i]));
                 }
             }
-            final long[] n0 = nulls[k];
-            if (n0 != null) {
-                rehashNulls(k, n0, n);
-            }
+        }
+        // After the values: an evaluator's arrays are valid until its next call.
+        evaluateNulls(batch);
+        if (anyNull != null) {
+            rehashNulls(n);
         }
     }
 
     /**
-     * Redoes the hash of the NULL rows of key column {@code k}: their running hash of the columns
-     * before {@code k}, mixed with {@link #NULL_HASH} instead of whatever value the row holds.
+     * Redoes the hash of the rows with a NULL key column, each NULL column mixed in as
+     * {@link #NULL_HASH} instead of whatever value the row holds.
      */
-    private void rehashNulls(final int k, final long[] columnNulls, final int n) {
+    private void rehashNulls(final int n) {
         for (int i = 0; i < n; i++) {
-            if (NullMask.isNull(columnNulls, i)) {
+            if (NullMask.isNull(anyNull, i)) {
                 long h = SEED;
-                for (int c = 0; c <= k; c++) {
-                    h = Hashing.combine(h, c == k || isNullAt(c, i) ? NULL_HASH : valueHash(c, i));
+                for (int c = 0; c < evaluators.length; c++) {
+                    h = Hashing.combine(h, isNullAt(c, i) ? NULL_HASH : valueHash(c, i));
                 }
                 hashes[i] = h;
             }
