@@ -9,9 +9,9 @@ import io.sluice.storage.TableWriter;
 import java.nio.file.Path;
 
 /**
- * A store with two small tables whose key columns hold NULLs: {@code t(id int64, k int64)} with
- * {@code k} NULL on every fifth row, and {@code u(id int64, k int64)}; {@code v(k int64)} has no
- * NULL. For plans of NOT IN and of nullable keys.
+ * A store of three small tables {@code (id int64, k int64)}: {@code t} with {@code k} NULL on every
+ * fifth row, {@code u} on every fourth, {@code v} never (so Calcite types its {@code k} NOT NULL).
+ * For plans of NOT IN and of nullable keys.
  */
 final class NullsStore implements AutoCloseable {
     private final StoreCatalog catalog;
