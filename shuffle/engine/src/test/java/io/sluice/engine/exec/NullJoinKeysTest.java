@@ -12,7 +12,9 @@ import io.sluice.engine.filter.RuntimeFilter;
 import io.sluice.engine.filter.RuntimeFilterConfig;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.TypeKind;
+import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +28,8 @@ import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hash joins on keys with NULLs, broadcast and partitioned, against SQL's rules applied to the
+ * Hash joins on keys with NULLs, broadcast and partitioned (by the hash or range shuffle's
+ * bucket function, which sends NULL keys to one bucket), against SQL's rules applied to the
  * same rows by a nested loop in plain Java: a NULL key equals nothing, so INNER and SEMI drop the
  * row, LEFT (and RIGHT, a LEFT with the sides swapped) emits it unmatched, ANTI (NOT EXISTS) keeps
  * it; the null-aware anti join (NOT IN) keeps every probe row over an empty build, none when a
@@ -162,8 +165,9 @@ class NullJoinKeysTest {
             final PartitionedHashJoinBuild p = new PartitionedHashJoinBuild(buildType, buildKeys, BUCKETS, withColumns);
             sink = p;
             build = p;
-            buildInput = oneBatchPerBucket(bucketed(builds, buildType, buildKeys), buildType);
-            probeInput = bucketed(probes, probeType, probeKeys);
+            final BucketFunction function = function(buildType, buildKeys, keys, random);
+            buildInput = oneBatchPerBucket(bucketed(builds, buildType, buildKeys, function), buildType);
+            probeInput = bucketed(probes, probeType, probeKeys, function);
         } else {
             final HashJoinBuild h = new HashJoinBuild(buildType, buildKeys, withColumns);
             sink = h;
@@ -182,15 +186,29 @@ class NullJoinKeysTest {
         return out.result().rows();
     }
 
-    /** Batches split by the engine's hash shuffle on the key columns, each tagged with its bucket. */
-    private static List<Batch> bucketed(final List<Batch> batches, final RowType type, final List<Expr> keys) {
-        final int[] keyColumns = new int[keys.size()];
+    /**
+     * The engine's hash shuffle on the key columns or, for one integer key, at random its range
+     * shuffle (cut at 1 and 3 times the spread): either sends every NULL key to one bucket.
+     */
+    private static BucketFunction function(final RowType type, final List<Expr> keys, final Keys kind,
+                                           final Random random) {
+        if (keys.size() == 1 && kind != Keys.STRING && random.nextBoolean()) {
+            return new RangeBucketFunction(TypeKind.INT64, new long[] {kind.spread, 3 * kind.spread});
+        }
         final TypeKind[] kinds = new TypeKind[keys.size()];
+        for (int k = 0; k < kinds.length; k++) {
+            kinds[k] = type.type(type.indexOf(keys.get(k).toString())).storage().kind();
+        }
+        return new HashBucketFunction(BUCKETS, kinds);
+    }
+
+    /** Batches split by a shuffle's bucket function on the key columns, each tagged with its bucket. */
+    private static List<Batch> bucketed(final List<Batch> batches, final RowType type, final List<Expr> keys,
+                                        final BucketFunction function) {
+        final int[] keyColumns = new int[keys.size()];
         for (int k = 0; k < keyColumns.length; k++) {
             keyColumns[k] = type.indexOf(keys.get(k).toString());
-            kinds[k] = type.type(keyColumns[k]).storage().kind();
         }
-        final HashBucketFunction function = new HashBucketFunction(BUCKETS, kinds);
         final List<Batch> out = new ArrayList<>();
         for (final Batch b : batches) {
             final ColumnVector[] keyVectors = new ColumnVector[keyColumns.length];
