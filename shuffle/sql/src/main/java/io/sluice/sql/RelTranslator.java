@@ -43,8 +43,9 @@ import org.roaringbitmap.RoaringBitmap;
  * operator at a time: filters go into the scans below them with the block pruning they imply
  * ({@link BlockPruning}), inner joins are reordered and given build sides from estimates
  * ({@link JoinOrder}), an inner join with a duplicate-free subquery on its keys and a left join
- * kept only where nothing matched become semi and anti joins. Each decision's estimates are
- * recorded for EXPLAIN.
+ * kept only where nothing matched become semi and anti joins, and Calcite's form of NOT IN over
+ * keys that may be NULL a null-aware anti join ({@link NotInSubquery}). Each decision's estimates
+ * are recorded for EXPLAIN.
  */
 final class RelTranslator {
     private final Function<String, BlockTable> tables;
