@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
-import io.sluice.format.ColumnVector;
 import io.sluice.format.TypeKind;
 import io.sluice.shuffle.HashBucketFunction;
 import io.sluice.shuffle.operator.Batch;
@@ -178,46 +177,12 @@ class NullAggregationTest {
         for (int k = 0; k < keyCount; k++) {
             kinds[k] = stateType.type(k).storage().kind();
         }
-        final HashBucketFunction function = new HashBucketFunction(bucketCount, kinds);
-        final List<List<Batch>> byBucket = new ArrayList<>();
-        for (int bucket = 0; bucket < bucketCount; bucket++) {
-            byBucket.add(new ArrayList<>());
+        final int[] keyColumns = new int[keyCount];
+        for (int k = 0; k < keyCount; k++) {
+            keyColumns[k] = k;
         }
-        for (final Batch b : states) {
-            final ColumnVector[] keyVectors = new ColumnVector[keyCount];
-            for (int k = 0; k < keyCount; k++) {
-                keyVectors[k] = b.column(k);
-            }
-            final int[] bucketOf = new int[b.rowCount()];
-            function.buckets(keyVectors, b.rowCount(), bucketOf);
-            for (int bucket = 0; bucket < bucketCount; bucket++) {
-                final boolean[] keep = new boolean[b.rowCount()];
-                for (int i = 0; i < keep.length; i++) {
-                    keep[i] = bucketOf[i] == bucket;
-                }
-                final Batch kept = Vectors.select(b, keep, new int[b.rowCount()]);
-                if (kept != null) {
-                    byBucket.get(bucket).add(kept);
-                }
-            }
-        }
-        final List<Batch> out = new ArrayList<>();
-        for (int bucket = 0; bucket < bucketCount; bucket++) {
-            final List<Batch> parts = byBucket.get(bucket);
-            if (parts.isEmpty()) {
-                continue;
-            }
-            final ColumnVector[] columns = new ColumnVector[stateType.size()];
-            for (int c = 0; c < columns.length; c++) {
-                final List<ColumnVector> pieces = new ArrayList<>();
-                for (final Batch p : parts) {
-                    pieces.add(p.column(c));
-                }
-                columns[c] = Vectors.concat(pieces, stateType.type(c).storage());
-            }
-            out.add(Batch.of(columns).withShuffleIdx(bucket));
-        }
-        return out;
+        return RowsWithNulls.oneBatchPerBucket(RowsWithNulls.bucketed(states, keyColumns,
+                new HashBucketFunction(bucketCount, kinds)), stateType, bucketCount);
     }
 
     private static QueryResult aggregate(final PipelineExecutor executor, final HashAggregate aggregation,

@@ -10,7 +10,6 @@ import io.sluice.engine.filter.FilterPartial;
 import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.filter.RuntimeFilter;
 import io.sluice.engine.filter.RuntimeFilterConfig;
-import io.sluice.format.ColumnVector;
 import io.sluice.format.TypeKind;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
@@ -18,9 +17,7 @@ import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import net.jqwik.api.ForAll;
@@ -104,7 +101,7 @@ class NullJoinKeysTest {
         } else {
             actual = join(probe, build, keys, JoinType.valueOf(kind.name()), partitioned, random, false);
         }
-        assertThat(multiset(actual)).isEqualTo(multiset(reference(probe, build, keys, kind)));
+        assertThat(RowsWithNulls.multiset(actual)).isEqualTo(RowsWithNulls.multiset(reference(probe, build, keys, kind)));
     }
 
     @Test
@@ -166,7 +163,8 @@ class NullJoinKeysTest {
             sink = p;
             build = p;
             final BucketFunction function = function(buildType, buildKeys, keys, random);
-            buildInput = oneBatchPerBucket(bucketed(builds, buildType, buildKeys, function), buildType);
+            buildInput = RowsWithNulls.oneBatchPerBucket(bucketed(builds, buildType, buildKeys, function), buildType,
+                    BUCKETS);
             probeInput = bucketed(probes, probeType, probeKeys, function);
         } else {
             final HashJoinBuild h = new HashJoinBuild(buildType, buildKeys, withColumns);
@@ -209,52 +207,7 @@ class NullJoinKeysTest {
         for (int k = 0; k < keyColumns.length; k++) {
             keyColumns[k] = type.indexOf(keys.get(k).toString());
         }
-        final List<Batch> out = new ArrayList<>();
-        for (final Batch b : batches) {
-            final ColumnVector[] keyVectors = new ColumnVector[keyColumns.length];
-            for (int k = 0; k < keyColumns.length; k++) {
-                keyVectors[k] = b.column(keyColumns[k]);
-            }
-            final int[] bucketOf = new int[b.rowCount()];
-            function.buckets(keyVectors, b.rowCount(), bucketOf);
-            for (int bucket = 0; bucket < BUCKETS; bucket++) {
-                final boolean[] keep = new boolean[b.rowCount()];
-                for (int i = 0; i < keep.length; i++) {
-                    keep[i] = bucketOf[i] == bucket;
-                }
-                final Batch kept = Vectors.select(b, keep, new int[b.rowCount()]);
-                if (kept != null) {
-                    out.add(kept.withShuffleIdx(bucket));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** A partitioned build takes each bucket as one morsel: the bucket's batches concatenated. */
-    private static List<Batch> oneBatchPerBucket(final List<Batch> batches, final RowType type) {
-        final List<Batch> out = new ArrayList<>();
-        for (int bucket = 0; bucket < BUCKETS; bucket++) {
-            final List<Batch> parts = new ArrayList<>();
-            for (final Batch b : batches) {
-                if (b.shuffleIdx() == bucket) {
-                    parts.add(b);
-                }
-            }
-            if (parts.isEmpty()) {
-                continue;
-            }
-            final ColumnVector[] columns = new ColumnVector[type.size()];
-            for (int c = 0; c < columns.length; c++) {
-                final List<ColumnVector> pieces = new ArrayList<>();
-                for (final Batch p : parts) {
-                    pieces.add(p.column(c));
-                }
-                columns[c] = Vectors.concat(pieces, type.type(c).storage());
-            }
-            out.add(Batch.of(columns).withShuffleIdx(bucket));
-        }
-        return out;
+        return RowsWithNulls.bucketed(batches, keyColumns, function);
     }
 
     /** SQL's {@code =} over a key: unknown (no match) when a column is NULL on either side. */
@@ -318,13 +271,5 @@ class NullJoinKeysTest {
         final List<Object> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    private static Map<List<Object>, Integer> multiset(final List<List<Object>> rows) {
-        final Map<List<Object>, Integer> counts = new HashMap<>();
-        for (final List<Object> row : rows) {
-            counts.merge(row, 1, Integer::sum);
-        }
-        return counts;
     }
 }

@@ -14,8 +14,11 @@ import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.operator.Batch;
 import java.nio.charset.StandardCharsets;
+import io.sluice.shuffle.BucketFunction;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.agrona.ExpandableDirectByteBuffer;
 
@@ -99,4 +102,70 @@ final class RowsWithNulls {
         return Batch.of(new BlockDecoder().wrap(buffer, 0, length, "test", 0).decode(new Schema(fields), null));
     }
 
+
+    /** The rows of each batch split by a shuffle's bucket function on the key columns, each part tagged with its bucket. */
+    static List<Batch> bucketed(final List<Batch> batches, final int[] keyColumns, final BucketFunction function) {
+        final List<Batch> out = new ArrayList<>();
+        for (final Batch b : batches) {
+            final ColumnVector[] keyVectors = new ColumnVector[keyColumns.length];
+            for (int k = 0; k < keyColumns.length; k++) {
+                keyVectors[k] = b.column(keyColumns[k]);
+            }
+            final int[] bucketOf = new int[b.rowCount()];
+            function.buckets(keyVectors, b.rowCount(), bucketOf);
+            for (int bucket = 0; bucket < function.bucketCount(); bucket++) {
+                final boolean[] keep = new boolean[b.rowCount()];
+                for (int i = 0; i < keep.length; i++) {
+                    keep[i] = bucketOf[i] == bucket;
+                }
+                final Batch kept = Vectors.select(b, keep, new int[b.rowCount()]);
+                if (kept != null) {
+                    out.add(kept.withShuffleIdx(bucket));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Tagged batches as a shuffle group or a partitioned join build takes them: one batch per bucket
+     * (one morsel), its batches concatenated.
+     */
+    static List<Batch> oneBatchPerBucket(final List<Batch> tagged, final RowType type, final int buckets) {
+        final List<Batch> out = new ArrayList<>();
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            final List<ColumnVector[]> parts = new ArrayList<>();
+            for (final Batch b : tagged) {
+                if (b.shuffleIdx() == bucket) {
+                    final ColumnVector[] columns = new ColumnVector[type.size()];
+                    for (int c = 0; c < columns.length; c++) {
+                        columns[c] = b.column(c);
+                    }
+                    parts.add(columns);
+                }
+            }
+            if (parts.isEmpty()) {
+                continue;
+            }
+            final ColumnVector[] columns = new ColumnVector[type.size()];
+            for (int c = 0; c < columns.length; c++) {
+                final List<ColumnVector> pieces = new ArrayList<>();
+                for (final ColumnVector[] p : parts) {
+                    pieces.add(p[c]);
+                }
+                columns[c] = Vectors.concat(pieces, type.type(c).storage());
+            }
+            out.add(Batch.of(columns).withShuffleIdx(bucket));
+        }
+        return out;
+    }
+
+    /** Rows as a multiset: each distinct row and how often it occurs. */
+    static <T> Map<T, Integer> multiset(final List<T> rows) {
+        final Map<T, Integer> counts = new HashMap<>();
+        for (final T row : rows) {
+            counts.merge(row, 1, Integer::sum);
+        }
+        return counts;
+    }
 }
