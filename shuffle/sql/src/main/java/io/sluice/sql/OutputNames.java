@@ -30,7 +30,10 @@ final class OutputNames {
         final List<String> names = new ArrayList<>();
         for (int i = 0; i < fieldNames.size(); i++) {
             final String name = fieldNames.get(i);
-            if (GENERATED.matcher(name).matches() && items != null && i < items.size()) {
+            if (items != null && i < items.size() && items.get(i) instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+                // The rewrites may drop the projection that carried the alias (a GROUP BY key of a join's side).
+                names.add(((SqlIdentifier) as.operand(1)).getSimple());
+            } else if (GENERATED.matcher(name).matches() && items != null && i < items.size()) {
                 names.add(textOf(items.get(i), sql));
             } else {
                 names.add(name);

@@ -1,7 +1,6 @@
 package io.sluice.sql;
 
 import io.sluice.engine.exec.Aggregate;
-import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.plan.PlanNode;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ final class PlanColumns {
         }
         if (node instanceof PlanNode.Join j) {
             final List<String> out = new ArrayList<>(of(j.probe()));
-            if (j.type() != JoinType.SEMI && j.type() != JoinType.ANTI) {
+            if (!j.type().probeColumnsOnly()) {
                 out.addAll(of(j.build()));
             }
             return out;

@@ -43,8 +43,9 @@ import org.roaringbitmap.RoaringBitmap;
  * operator at a time: filters go into the scans below them with the block pruning they imply
  * ({@link BlockPruning}), inner joins are reordered and given build sides from estimates
  * ({@link JoinOrder}), an inner join with a duplicate-free subquery on its keys and a left join
- * kept only where nothing matched become semi and anti joins. Each decision's estimates are
- * recorded for EXPLAIN.
+ * kept only where nothing matched become semi and anti joins, and Calcite's form of NOT IN over
+ * keys that may be NULL a null-aware anti join ({@link NotInSubquery}). Each decision's estimates
+ * are recorded for EXPLAIN.
  */
 final class RelTranslator {
     private final Function<String, BlockTable> tables;
@@ -109,6 +110,10 @@ final class RelTranslator {
     }
 
     private Relation filter(final Filter f) {
+        final NotInSubquery notIn = NotInSubquery.of(f);
+        if (notIn != null) {
+            return notIn(f, notIn);
+        }
         if (f.getInput() instanceof Join j && j.getJoinType() == JoinRelType.LEFT) {
             final Relation anti = antiJoin(f, j);
             if (anti != null) {
@@ -403,7 +408,8 @@ final class RelTranslator {
 
     /**
      * {@code LEFT JOIN ... WHERE right_field IS NULL} for a right field that is never null: the
-     * rows without a match, an anti join (NOT EXISTS, NOT IN over non-null keys).
+     * rows without a match, an anti join (NOT EXISTS, NOT IN over non-null keys; NOT IN over keys that
+     * may be NULL is {@link #notIn}).
      */
     private Relation antiJoin(final Filter f, final Join j) {
         final int n = j.getLeft().getRowType().getFieldCount();
@@ -432,6 +438,36 @@ final class RelTranslator {
             return all;
         }
         final RexNode remaining = RexUtil.composeConjunction(j.getCluster().getRexBuilder(), rest);
+        return applyFilter(all, new RexTranslator(all).translate(remaining));
+    }
+
+    /**
+     * {@code x NOT IN (SELECT y ...)} as one null-aware anti join of the probe with the subquery's rows
+     * on {@code x = y} ({@link NotInSubquery}), instead of Calcite's cross join with the subquery's counts
+     * and left join with its distinct keys. The filter's output fields past the probe's (the counts and
+     * the keys) are never read after it; they get fresh names.
+     */
+    private Relation notIn(final Filter f, final NotInSubquery notIn) {
+        final Relation probe = translate(notIn.probe());
+        final Relation build = translate(notIn.subquery());
+        final int n = probe.columns().size();
+        final RexNode equal = rexBuilder.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.EQUALS,
+                rexBuilder.makeInputRef(notIn.probe().getRowType().getFieldList().get(notIn.probeKey()).getType(),
+                        notIn.probeKey()),
+                rexBuilder.makeInputRef(notIn.subquery().getRowType().getFieldList().get(notIn.buildKey()).getType(),
+                        n + notIn.buildKey()));
+        final Relation joined = pair(JoinType.NULL_AWARE_ANTI, probe, build, equal);
+        final int fields = f.getRowType().getFieldCount();
+        final List<String> columns = new ArrayList<>(joined.columns());
+        for (int i = n; i < fields; i++) {
+            columns.add(names.fresh("unmatched"));
+        }
+        final Relation all = new Relation(joined.plan(), columns, joined.doubles(), joined.rows(),
+                Arrays.copyOf(joined.stats(), fields));
+        if (notIn.rest().isEmpty()) {
+            return all;
+        }
+        final RexNode remaining = RexUtil.composeConjunction(rexBuilder, notIn.rest());
         return applyFilter(all, new RexTranslator(all).translate(remaining));
     }
 
@@ -474,7 +510,7 @@ final class RelTranslator {
             case INNER -> inner;
             case LEFT -> Math.max(inner, probe.rows());
             case SEMI -> Math.min(probe.rows(), inner);
-            case ANTI -> Math.max(probe.rows() * 0.1, probe.rows() - Math.min(probe.rows(), inner));
+            case ANTI, NULL_AWARE_ANTI -> Math.max(probe.rows() * 0.1, probe.rows() - Math.min(probe.rows(), inner));
         };
         estimates.add(type.name().toLowerCase(java.util.Locale.ROOT) + " join " + probeKeys + " = " + buildKeys
                 + ": probe ~" + Math.round(probe.rows()) + " rows, build ~" + Math.round(build.rows()) + " rows, ~"

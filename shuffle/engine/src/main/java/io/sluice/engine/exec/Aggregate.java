@@ -1,12 +1,15 @@
 package io.sluice.engine.exec;
 
-import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
 
-/** One aggregate of a {@link HashAggregate}: a function, its argument (null for COUNT(*)) and its output name. */
+/**
+ * One aggregate of a {@link HashAggregate}: a function, its argument (null for COUNT(*)) and its
+ * output name. Every function but COUNT(*) skips the rows where its argument is NULL; SUM, AVG, MIN
+ * and MAX of a group without a non-NULL input are NULL, COUNT and COUNT(DISTINCT) of it 0.
+ */
 public record Aggregate(AggregateFunction function, Expr argument, String name) {
     public Aggregate {
         if ((argument == null) != (function == AggregateFunction.COUNT_STAR)) {
@@ -23,12 +26,12 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
     /** Fresh per-worker state over the given input columns. */
     Accumulator newAccumulator(final RowType input) {
         if (function == AggregateFunction.COUNT_STAR) {
-            return new CountAccumulator(-1);
-        }
-        if (function == AggregateFunction.COUNT) {
-            return new CountAccumulator(argument instanceof ColumnRef ref ? input.indexOf(ref.name()) : -1);
+            return new CountAccumulator(null);
         }
         final Evaluator e = argument.bind(input);
+        if (function == AggregateFunction.COUNT) {
+            return new CountAccumulator(e);
+        }
         if (!e.type().isExactNumeric()) {
             throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "
                     + e.type() + ", expected an integer, decimal or date");

@@ -1,6 +1,9 @@
 package io.sluice.engine.exec;
 
-/** The aggregate functions of {@link HashAggregate}. */
+/**
+ * The aggregate functions of {@link HashAggregate}. All but COUNT_STAR skip the rows where their
+ * argument is NULL; SUM, AVG, MIN and MAX of a group without a non-NULL input are NULL.
+ */
 public enum AggregateFunction {
     /** Sum of integers or decimals, accumulated in 128 bits. */
     SUM,

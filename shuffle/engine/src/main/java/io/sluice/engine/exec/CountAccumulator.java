@@ -1,6 +1,7 @@
 package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.NullMask;
@@ -8,14 +9,17 @@ import io.sluice.shuffle.operator.Batch;
 import java.util.Arrays;
 import java.util.List;
 
-/** COUNT(*) (every row) and COUNT(column) (rows where the column is not null); its state is the count. */
+/**
+ * COUNT(*) (every row) and COUNT(x) (rows where the expression x is not NULL); its state is the
+ * count, 0 for a group of no counted rows.
+ */
 final class CountAccumulator extends Accumulator {
-    private final int nullableColumn;
+    private final Evaluator argument;
     private long[] counts = new long[0];
 
-    /** @param nullableColumn the input column whose nulls are not counted, or -1 to count every row */
-    CountAccumulator(final int nullableColumn) {
-        this.nullableColumn = nullableColumn;
+    /** @param argument the expression whose NULL rows are not counted, or null to count every row (COUNT(*)) */
+    CountAccumulator(final Evaluator argument) {
+        this.argument = argument;
     }
 
     @Override
@@ -32,7 +36,7 @@ final class CountAccumulator extends Accumulator {
 
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
-        final long[] nulls = nullableColumn < 0 ? null : batch.column(nullableColumn).nulls();
+        final long[] nulls = argument == null ? null : argument.nulls(batch);
         if (nulls == null) {
             for (int i = 0; i < n; i++) {
                 counts[ids[i]]++;
@@ -46,14 +50,8 @@ final class CountAccumulator extends Accumulator {
 
     @Override
     void updateSingle(final Batch batch, final int n) {
-        final long[] nulls = nullableColumn < 0 ? null : batch.column(nullableColumn).nulls();
-        long added = n;
-        if (nulls != null) {
-            for (int i = 0; i < n; i++) {
-                added -= NullMask.isNull(nulls, i) ? 1 : 0;
-            }
-        }
-        counts[0] += added;
+        final long[] nulls = argument == null ? null : argument.nulls(batch);
+        counts[0] += n - NullMask.count(nulls, n);
     }
 
     @Override

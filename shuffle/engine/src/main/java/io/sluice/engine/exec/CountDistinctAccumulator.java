@@ -8,13 +8,15 @@ import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * COUNT(DISTINCT x) of integers, decimals or dates: the distinct (group, value) pairs live in one
- * {@link KeyTable}; a pair seen for the first time counts one for its group. It has no partial
+ * COUNT(DISTINCT x) of integers, decimals or dates: the distinct (group, value) pairs of the rows
+ * where x is not NULL live in one {@link KeyTable}; a pair seen for the first time counts one for
+ * its group. It has no partial
  * state for a two-phase aggregation (see {@link HashAggregate#splittable}).
  */
 final class CountDistinctAccumulator extends Accumulator {
@@ -48,11 +50,22 @@ final class CountDistinctAccumulator extends Accumulator {
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
         final long[] v = argument.longs(batch);
-        for (int i = 0; i < n; i++) {
-            groupColumn[i] = ids[i];
+        final long[] nulls = argument.nulls(batch);
+        if (nulls == null) {
+            for (int i = 0; i < n; i++) {
+                groupColumn[i] = ids[i];
+            }
+            System.arraycopy(v, 0, valueColumn, 0, n);
+            addPairs(n);
+            return;
         }
-        System.arraycopy(v, 0, valueColumn, 0, n);
-        addPairs(n);
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            groupColumn[m] = ids[i];
+            valueColumn[m] = v[i];
+            m += NullMask.isNull(nulls, i) ? 0 : 1;
+        }
+        addPairs(m);
     }
 
     private void addPairs(final int n) {

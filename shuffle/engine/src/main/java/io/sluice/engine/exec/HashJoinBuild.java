@@ -71,6 +71,16 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     }
 
     @Override
+    public boolean empty() {
+        return built.rows() == 0;
+    }
+
+    @Override
+    public boolean sawNullKey() {
+        return built.sawNullKey();
+    }
+
+    @Override
     public JoinHashTable table(final int shuffleIdx) {
         return built;
     }

@@ -53,11 +53,15 @@ public final class HashJoinProbe implements OperatorFactory {
         if (condition != null) {
             condition.bind(joined);
         }
+        if (type == JoinType.NULL_AWARE_ANTI && (condition != null || p.length != 1)) {
+            throw new IllegalArgumentException("a null-aware anti join (NOT IN) takes one key and no extra condition,"
+                    + " got keys " + probeKeys + (condition == null ? "" : " and " + condition));
+        }
     }
 
     @Override
     public RowType outputType() {
-        return type == JoinType.SEMI || type == JoinType.ANTI ? probe : joined;
+        return type.probeColumnsOnly() ? probe : joined;
     }
 
     @Override
@@ -95,6 +99,10 @@ public final class HashJoinProbe implements OperatorFactory {
                 keys.evaluate(batch);
             }
             table.firstRows(keys, first);
+            if (type == JoinType.NULL_AWARE_ANTI) {
+                notIn(batch, n);
+                return;
+            }
             if (extra == null && (type == JoinType.SEMI || type == JoinType.ANTI)) {
                 final boolean semi = type == JoinType.SEMI;
                 for (int i = 0; i < n; i++) {
@@ -146,8 +154,26 @@ public final class HashJoinProbe implements OperatorFactory {
                     }
                     flush(batch, table, false);
                 }
-                case INNER -> { }
+                case INNER, NULL_AWARE_ANTI -> { }
             }
+        }
+
+        /**
+         * {@code key NOT IN (build keys)}: every row over an empty build, none when a build key is NULL,
+         * else the rows whose key is not NULL and unmatched.
+         */
+        private void notIn(final Batch batch, final int n) {
+            if (build.empty()) {
+                next.accept(batch);
+                return;
+            }
+            if (build.sawNullKey()) {
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                matched[i] = first[i] < 0 && !keys.hasNull(i);
+            }
+            emitSelected(batch, matched);
         }
 
         private void emitSelected(final Batch batch, final boolean[] keep) {

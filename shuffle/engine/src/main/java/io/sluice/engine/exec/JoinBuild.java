@@ -22,6 +22,16 @@ public interface JoinBuild {
         return new KeyColumns(keys(), rowType()).types();
     }
 
+    /**
+     * Whether the build is empty, over every bucket this build holds: for a null-aware anti join,
+     * whose build must hold every build row of the query (a broadcast or gathered build), valid after
+     * the build finished.
+     */
+    boolean empty();
+
+    /** Whether some build row has a NULL key, over every bucket this build holds (see {@link #empty}). */
+    boolean sawNullKey();
+
     /** The table probe rows of a bucket meet ({@code shuffleIdx} of the probe batch; ignored by a broadcast build). */
     JoinHashTable table(int shuffleIdx);
 }

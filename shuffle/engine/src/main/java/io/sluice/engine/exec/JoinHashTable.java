@@ -5,6 +5,7 @@ import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +20,10 @@ import java.util.List;
  * build rows or less) is looked up directly: the chain head of value {@code v} sits at
  * {@code v - min} of an array, with no hashing and one memory access per probe row. Any other key
  * goes through a {@link KeyTable} whose ids index the chain heads.
+ *
+ * <p>A key with a NULL in any column equals nothing (SQL's {@code =}): a build row with one is in
+ * no chain, a probe row with one finds no build row. The table counts its build rows and whether
+ * one had a NULL key, which a null-aware anti join (NOT IN) needs.
  */
 public final class JoinHashTable {
     /** The largest value range per build row that the direct lookup accepts. */
@@ -32,9 +37,11 @@ public final class JoinHashTable {
     private final int[] next;
     private final ColumnVector[] columns;
     private final boolean unique;
+    private final boolean nullKey;
 
     private JoinHashTable(final KeyTable table, final int[] head, final long min, final int[] next,
-                          final ColumnVector[] columns) {
+                          final ColumnVector[] columns, final boolean nullKey) {
+        this.nullKey = nullKey;
         this.table = table;
         this.head = head;
         this.min = min;
@@ -48,6 +55,16 @@ public final class JoinHashTable {
             }
         }
         this.unique = noChains;
+    }
+
+    /** Build rows, those with a NULL key included. */
+    int rows() {
+        return next.length;
+    }
+
+    /** Whether some build row has a NULL in a key column (and so is in no chain). */
+    boolean sawNullKey() {
+        return nullKey;
     }
 
     /** Whether every key has one build row: {@link #next()} is -1 throughout. */
@@ -85,6 +102,7 @@ public final class JoinHashTable {
         Arrays.fill(head, -1);
         final int[] ids = new int[Block.MAX_ROWS];
         int base = 0;
+        boolean nullKey = false;
         for (final Batch b : batches) {
             keyColumns.evaluate(b);
             table.findOrInsert(keyColumns, ids);
@@ -93,33 +111,53 @@ public final class JoinHashTable {
                 head = Arrays.copyOf(head, Math.max(table.size(), old * 2));
                 Arrays.fill(head, old, head.length, -1);
             }
+            final boolean anyNull = keyColumns.anyNull() != null;
+            nullKey |= anyNull;
             for (int i = 0; i < b.rowCount(); i++) {
                 final int row = base + i;
+                if (anyNull && keyColumns.hasNull(i)) {
+                    next[row] = -1;
+                    continue;
+                }
                 next[row] = head[ids[i]];
                 head[ids[i]] = row;
             }
             base += b.rowCount();
         }
-        return new JoinHashTable(table, head, 0, next, columns);
+        return new JoinHashTable(table, head, 0, next, columns, nullKey);
     }
 
     /** The direct table of a single integer key, or null when its values span too wide a range. */
     private static JoinHashTable buildDense(final KeyColumns keyColumns, final List<Batch> batches, final int total,
                                             final int[] next, final ColumnVector[] columns) {
         final long[] values = new long[total];
+        final boolean[] isNull = new boolean[total];
+        boolean nullKey = false;
         long lo = Long.MAX_VALUE;
         long hi = Long.MIN_VALUE;
         int base = 0;
         for (final Batch b : batches) {
             final int n = b.rowCount();
-            final long[] v = keyColumns.values(b, 0);
+            keyColumns.evaluateUnhashed(b);
+            final long[] v = keyColumns.longs[0];
+            final long[] nulls = keyColumns.anyNull();
             for (int i = 0; i < n; i++) {
                 final long x = v[i];
                 values[base + i] = x;
+                if (nulls != null && NullMask.isNull(nulls, i)) {
+                    isNull[base + i] = true;
+                    nullKey = true;
+                    continue;
+                }
                 lo = Math.min(lo, x);
                 hi = Math.max(hi, x);
             }
             base += n;
+        }
+        if (lo > hi) {
+            // Every build key is NULL: a one-slot table no probe value reaches but lo itself, whose slot is empty.
+            lo = 0;
+            hi = 0;
         }
         if (hi - lo < 0 || hi - lo >= Math.min(DENSE_MAX, (long) DENSE_FACTOR * total + 1024)) {
             return null;
@@ -127,11 +165,15 @@ public final class JoinHashTable {
         final int[] head = new int[(int) (hi - lo + 1)];
         Arrays.fill(head, -1);
         for (int row = 0; row < total; row++) {
+            if (isNull[row]) {
+                next[row] = -1;
+                continue;
+            }
             final int slot = (int) (values[row] - lo);
             next[row] = head[slot];
             head[slot] = row;
         }
-        return new JoinHashTable(null, head, lo, next, columns);
+        return new JoinHashTable(null, head, lo, next, columns, nullKey);
     }
 
     private static ColumnVector[] concatColumns(final RowType input, final List<Batch> batches) {
@@ -170,12 +212,18 @@ public final class JoinHashTable {
                 final long slot = v[i] - min;
                 rows[i] = slot >= 0 && slot < range ? head[(int) slot] : -1;
             }
-            return;
+        } else {
+            table.find(keys, rows);
+            for (int i = 0; i < n; i++) {
+                final int id = rows[i];
+                rows[i] = id < 0 ? -1 : head[id];
+            }
         }
-        table.find(keys, rows);
-        for (int i = 0; i < n; i++) {
-            final int id = rows[i];
-            rows[i] = id < 0 ? -1 : head[id];
+        final long[] nulls = keys.anyNull();
+        if (nulls != null) {
+            for (int i = 0; i < n; i++) {
+                rows[i] = NullMask.isNull(nulls, i) ? -1 : rows[i];
+            }
         }
     }
 

@@ -1,6 +1,10 @@
 package io.sluice.engine.exec;
 
-/** The joins {@link HashJoinProbe} computes; the build side is always the right side. */
+/**
+ * The joins {@link HashJoinProbe} computes; the build side is always the right side. A NULL in a
+ * key column equals nothing, so such a row never matches: INNER and SEMI drop it, LEFT emits it
+ * unmatched, ANTI keeps it.
+ */
 public enum JoinType {
     /** Probe rows paired with each matching build row. */
     INNER,
@@ -9,5 +13,22 @@ public enum JoinType {
     /** Probe rows that have at least one match (EXISTS, IN); build columns are not output. */
     SEMI,
     /** Probe rows that have no match (NOT EXISTS); build columns are not output. */
-    ANTI
+    ANTI,
+    /**
+     * {@code key NOT IN (build keys)} with SQL's three-valued logic: over an empty build every probe
+     * row; else, when some build key is NULL, no row (each comparison is FALSE or unknown); else the
+     * probe rows whose key is not NULL and has no match. One key; the build must hold every build row
+     * of the query (a broadcast or gathered build), since emptiness and a NULL key are global facts.
+     */
+    NULL_AWARE_ANTI;
+
+    /** Whether the join outputs only probe columns (a semi or anti join). */
+    public boolean probeColumnsOnly() {
+        return this == SEMI || this == ANTI || this == NULL_AWARE_ANTI;
+    }
+
+    /** Whether the join keeps the probe rows without a match and only those (an anti join). */
+    public boolean isAnti() {
+        return this == ANTI || this == NULL_AWARE_ANTI;
+    }
 }

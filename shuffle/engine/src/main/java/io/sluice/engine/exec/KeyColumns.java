@@ -5,14 +5,16 @@ import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
+import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.List;
 
 /**
  * The key values of one batch for a hash table (group-by keys, join keys): each key column as
- * longs or as a string vector, plus one 64-bit hash per row mixing all key columns. One instance
- * per worker.
+ * longs or as a string vector with its NULL rows, plus one 64-bit hash per row mixing all key
+ * columns. A NULL key value hashes as {@link #NULL_HASH} whatever value the row holds, so NULL is
+ * one key of its own, apart from 0 and ''. One instance per worker.
  */
 final class KeyColumns {
     private final Evaluator[] evaluators;
@@ -20,6 +22,13 @@ final class KeyColumns {
     final long[][] longs;
     final StringVector[] strings;
     private static final long SEED = 0x2545F4914F6CDD1DL;
+    /** The hash of a NULL key value: a constant no value is likelier to share than any other. */
+    static final long NULL_HASH = 0x6A09E667F3BCC909L;
+    /** Per key column, its NULL rows as a {@link NullMask} bitmap, or null when none (valid until the next evaluation). */
+    final long[][] nulls;
+    /** The rows where any key column is NULL, or null when none: a join key that matches nothing. */
+    private long[] anyNull;
+    private final long[] anyNullScratch = new long[NullMask.words(Block.MAX_ROWS)];
 
     final long[] hashes = new long[Block.MAX_ROWS];
     private final StringVector[] dictionaries;
@@ -31,6 +40,7 @@ final class KeyColumns {
         isString = new boolean[keys.size()];
         longs = new long[keys.size()][];
         strings = new StringVector[keys.size()];
+        nulls = new long[keys.size()][];
         dictionaries = new StringVector[keys.size()];
         dictionaryHashes = new long[keys.size()][];
         for (int k = 0; k < evaluators.length; k++) {
@@ -57,6 +67,44 @@ final class KeyColumns {
     void constantRow() {
         count = 1;
         hashes[0] = SEED;
+        anyNull = null;
+    }
+
+    /**
+     * The rows of the last evaluated batch where some key column is NULL, as a {@link NullMask}
+     * bitmap, or null when there are none.
+     */
+    long[] anyNull() {
+        return anyNull;
+    }
+
+    /** Whether row {@code i} of the last evaluated batch has a NULL in some key column. */
+    boolean hasNull(final int i) {
+        return anyNull != null && NullMask.isNull(anyNull, i);
+    }
+
+    /** Reads each key column's NULL rows and their union. */
+    private void evaluateNulls(final Batch batch) {
+        anyNull = null;
+        final int words = NullMask.words(count);
+        for (int k = 0; k < evaluators.length; k++) {
+            final long[] n = evaluators[k].nulls(batch);
+            nulls[k] = n;
+            if (n == null) {
+                continue;
+            }
+            if (anyNull == null) {
+                anyNull = anyNullScratch;
+                System.arraycopy(n, 0, anyNull, 0, words);
+            } else {
+                for (int w = 0; w < words; w++) {
+                    anyNull[w] |= n[w];
+                }
+            }
+        }
+        if (anyNull != null && NullMask.count(anyNull, count) == 0) {
+            anyNull = null;
+        }
     }
 
     /** The values of integer key column {@code k} for a batch (valid until the next evaluation). */
@@ -74,6 +122,7 @@ final class KeyColumns {
                 longs[k] = evaluators[k].longs(batch);
             }
         }
+        evaluateNulls(batch);
     }
 
     /** The hash of each entry of a key column's dictionary, computed once per dictionary. */
@@ -106,11 +155,11 @@ final class KeyColumns {
                     for (int i = 0; i < n; i++) {
                         hashes[i] = Hashing.combine(hashes[i], entryHashes[codes[i]]);
                     }
-                    continue;
-                }
-                final byte[] bytes = s.bytes();
-                for (int i = 0; i < n; i++) {
-                    hashes[i] = Hashing.combine(hashes[i], Hashing.hashBytes(bytes, s.offset(i), s.length(i)));
+                } else {
+                    final byte[] bytes = s.bytes();
+                    for (int i = 0; i < n; i++) {
+                        hashes[i] = Hashing.combine(hashes[i], Hashing.hashBytes(bytes, s.offset(i), s.length(i)));
+                    }
                 }
             } else {
                 final long[] v = evaluators[k].longs(batch);
@@ -120,5 +169,38 @@ final class KeyColumns {
                 }
             }
         }
+        // After the values: an evaluator's arrays are valid until its next call.
+        evaluateNulls(batch);
+        if (anyNull != null) {
+            rehashNulls(n);
+        }
+    }
+
+    /**
+     * Redoes the hash of the rows with a NULL key column, each NULL column mixed in as
+     * {@link #NULL_HASH} instead of whatever value the row holds.
+     */
+    private void rehashNulls(final int n) {
+        for (int i = 0; i < n; i++) {
+            if (NullMask.isNull(anyNull, i)) {
+                long h = SEED;
+                for (int c = 0; c < evaluators.length; c++) {
+                    h = Hashing.combine(h, isNullAt(c, i) ? NULL_HASH : valueHash(c, i));
+                }
+                hashes[i] = h;
+            }
+        }
+    }
+
+    private boolean isNullAt(final int k, final int i) {
+        return nulls[k] != null && NullMask.isNull(nulls[k], i);
+    }
+
+    private long valueHash(final int k, final int i) {
+        if (isString[k]) {
+            final StringVector s = strings[k];
+            return Hashing.hashBytes(s.bytes(), s.offset(i), s.length(i));
+        }
+        return Hashing.mix(longs[k][i]);
     }
 }

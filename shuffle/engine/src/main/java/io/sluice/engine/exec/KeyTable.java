@@ -5,13 +5,16 @@ import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
 import java.util.Arrays;
 
 /**
  * An open-addressing hash table of distinct keys over primitive arrays, giving each key a dense
  * id (0, 1, 2, ...) in insertion order. Keys are one or more columns of longs or strings: a slot
- * is matched by the full 64-bit hash first, then column by column. Used by aggregation (id =
+ * is matched by the full 64-bit hash first, then column by column. A NULL key value is a value of
+ * its own, equal to NULL only, never to 0 or '' (SQL's GROUP BY; a join drops NULL keys before it
+ * looks them up), and comes out of {@link #keyVector} as NULL. Used by aggregation (id =
  * group) and by the join build (id = head of the key's row chain). Inserting is not
  * thread-safe; {@link #find} only reads.
  */
@@ -30,6 +33,8 @@ final class KeyTable {
     private final long[][] longKeys;
     private final int[][] stringStart;
     private final int[][] stringLength;
+    /** Per key column, whether each id's value is NULL; null until the column's first NULL. */
+    private final boolean[][] keyNull;
     private byte[] arena = new byte[0];
     private int arenaSize;
     private final int[] memo = new int[MEMO_MAX];
@@ -41,6 +46,7 @@ final class KeyTable {
         this.longKeys = new long[types.length][];
         this.stringStart = new int[types.length][];
         this.stringLength = new int[types.length][];
+        this.keyNull = new boolean[types.length][];
         for (int k = 0; k < types.length; k++) {
             isString[k] = types[k].kind() == DataType.Kind.STRING;
             if (isString[k]) {
@@ -139,7 +145,8 @@ final class KeyTable {
     private int combinedCodes(final KeyColumns keys) {
         long combos = 1;
         for (int k = 0; k < types.length; k++) {
-            if (!isString[k] || !keys.strings[k].isDictionary()) {
+            // A NULL row holds some code of the dictionary, so its codes do not tell its key.
+            if (!isString[k] || !keys.strings[k].isDictionary() || keys.nulls[k] != null) {
                 return 0;
             }
             combos *= Math.max(1, keys.strings[k].dictionary().rowCount());
@@ -168,7 +175,13 @@ final class KeyTable {
 
     private boolean sameKey(final int id, final KeyColumns keys, final int row) {
         for (int k = 0; k < types.length; k++) {
-            if (isString[k]) {
+            final boolean rowNull = keys.nulls[k] != null && NullMask.isNull(keys.nulls[k], row);
+            final boolean idNull = keyNull[k] != null && keyNull[k][id];
+            if (rowNull || idNull) {
+                if (rowNull != idNull) {
+                    return false;
+                }
+            } else if (isString[k]) {
                 final StringVector s = keys.strings[k];
                 if (!Vectors.sameBytes(arena, stringStart[k][id], stringLength[k][id], s.bytes(), s.offset(row),
                         s.length(row))) {
@@ -188,7 +201,18 @@ final class KeyTable {
         }
         hashOf[id] = h;
         for (int k = 0; k < types.length; k++) {
-            if (isString[k]) {
+            if (keys.nulls[k] != null && NullMask.isNull(keys.nulls[k], row)) {
+                if (keyNull[k] == null) {
+                    keyNull[k] = new boolean[hashOf.length];
+                }
+                keyNull[k][id] = true;
+                if (isString[k]) {
+                    stringStart[k][id] = arenaSize;
+                    stringLength[k][id] = 0;
+                } else {
+                    longKeys[k][id] = 0;
+                }
+            } else if (isString[k]) {
                 final StringVector s = keys.strings[k];
                 final int len = s.length(row);
                 if (arenaSize + len > arena.length) {
@@ -214,6 +238,9 @@ final class KeyTable {
         final int capacity = hashOf.length * 2;
         hashOf = Arrays.copyOf(hashOf, capacity);
         for (int k = 0; k < types.length; k++) {
+            if (keyNull[k] != null) {
+                keyNull[k] = Arrays.copyOf(keyNull[k], capacity);
+            }
             if (isString[k]) {
                 stringStart[k] = Arrays.copyOf(stringStart[k], capacity);
                 stringLength[k] = Arrays.copyOf(stringLength[k], capacity);
@@ -239,6 +266,15 @@ final class KeyTable {
     ColumnVector keyVector(final int k, final int from, final int to) {
         final int n = to - from;
         final DataType t = types[k];
+        long[] nulls = null;
+        if (keyNull[k] != null) {
+            for (int i = 0; i < n; i++) {
+                if (keyNull[k][from + i]) {
+                    nulls = nulls == null ? new long[NullMask.words(n)] : nulls;
+                    NullMask.setNull(nulls, i);
+                }
+            }
+        }
         if (isString[k]) {
             final int[] offsets = new int[n + 1];
             int total = 0;
@@ -253,15 +289,15 @@ final class KeyTable {
                 pos += len;
                 offsets[i + 1] = pos;
             }
-            return StringVector.plain(offsets, bytes, n, null);
+            return StringVector.plain(offsets, bytes, n, nulls);
         }
         if (t.isLongStored()) {
-            return new LongVector(t.storage(), Arrays.copyOfRange(longKeys[k], from, to), n, null);
+            return new LongVector(t.storage(), Arrays.copyOfRange(longKeys[k], from, to), n, nulls);
         }
         final int[] values = new int[n];
         for (int i = 0; i < n; i++) {
             values[i] = (int) longKeys[k][from + i];
         }
-        return new IntVector(t.storage(), values, n, null);
+        return new IntVector(t.storage(), values, n, nulls);
     }
 }

@@ -13,8 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * MIN or MAX of integers, decimals or dates; null for a group of no rows (the one group of an
- * aggregation without keys over no input). Its state is the value itself, null likewise.
+ * MIN or MAX of integers, decimals or dates, skipping NULL inputs; NULL for a group without a
+ * non-NULL input (also the one group of an aggregation without keys over no input). Its state is
+ * the value itself, NULL likewise.
  */
 final class MinMaxAccumulator extends Accumulator {
     private final Evaluator argument;
@@ -46,6 +47,15 @@ final class MinMaxAccumulator extends Accumulator {
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
         final long[] v = argument.longs(batch);
+        final long[] nulls = argument.nulls(batch);
+        if (nulls != null) {
+            for (int i = 0; i < n; i++) {
+                if (!NullMask.isNull(nulls, i)) {
+                    add(ids[i], v[i]);
+                }
+            }
+            return;
+        }
         if (max) {
             for (int i = 0; i < n; i++) {
                 values[ids[i]] = Math.max(values[ids[i]], v[i]);

@@ -109,6 +109,26 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     }
 
     @Override
+    public boolean empty() {
+        for (final JoinHashTable t : tables) {
+            if (t.rows() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean sawNullKey() {
+        for (final JoinHashTable t : tables) {
+            if (t.sawNullKey()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public JoinHashTable table(final int shuffleIdx) {
         if (shuffleIdx < 0 || shuffleIdx >= bucketCount) {
             throw new IllegalStateException("a probe batch with shuffleIdx " + shuffleIdx + " reached " + this

@@ -4,13 +4,17 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.engine.filter.FilterPartial;
+import io.sluice.format.Block;
+import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
 import java.util.List;
 
 /**
  * The build side of one runtime filter: a join build hands it the batches of each bucket it built
  * ({@link #collect}) and sends the partials on ({@link #publish}). A single integer key goes in by value,
- * any other key by the hash of its columns, as the probe side tests it.
+ * any other key by the hash of its columns, as the probe side tests it. A build row with a NULL key
+ * matches no probe row, so it is not added: the filter is made for inner and semi joins only, which
+ * drop a probe row with a NULL key anyway, whether the filter passes it or not.
  */
 public final class RuntimeFilterBuild {
     private final RuntimeFilterHandle handle;
@@ -55,12 +59,33 @@ public final class RuntimeFilterBuild {
         final FilterPartial partial = integerKey ? FilterPartial.integerKey(bloomBytes)
                 : FilterPartial.hashedKey(bloomBytes);
         final KeyColumns columns = new KeyColumns(keys, input);
+        long[] kept = null;
         for (final Batch b : batches) {
+            final int n = b.rowCount();
+            final long[] keyWords;
             if (integerKey) {
-                partial.addValues(columns.values(b, 0), b.rowCount());
+                columns.evaluateUnhashed(b);
+                keyWords = columns.longs[0];
             } else {
                 columns.evaluate(b);
-                partial.addHashes(columns.hashes, b.rowCount());
+                keyWords = columns.hashes;
+            }
+            final long[] nulls = columns.anyNull();
+            long[] added = keyWords;
+            int m = n;
+            if (nulls != null) {
+                kept = kept == null ? new long[Block.MAX_ROWS] : kept;
+                m = 0;
+                for (int i = 0; i < n; i++) {
+                    kept[m] = keyWords[i];
+                    m += NullMask.isNull(nulls, i) ? 0 : 1;
+                }
+                added = kept;
+            }
+            if (integerKey) {
+                partial.addValues(added, m);
+            } else {
+                partial.addHashes(added, m);
             }
         }
         return partial;

@@ -16,9 +16,11 @@ import java.util.List;
 /**
  * SUM and AVG of integers or scaled decimals in a 128-bit accumulator (two longs per group), so
  * that no sum overflows however many rows it adds. SUM outputs the exact value (an error if it
- * no longer fits a long); AVG outputs sum / count as a double; both are null for a group of no
- * rows (the one group of an aggregation without keys over no input). The state of a two-phase
- * aggregation is the sum's two halves and the count, so the final phase sees the exact values.
+ * no longer fits a long); AVG outputs sum / count as a double. Rows where the argument is NULL are
+ * skipped, so both are NULL for a group without a non-NULL input (also the one group of an
+ * aggregation without keys over no input). The state of a two-phase aggregation is the sum's two
+ * halves and the count of non-NULL inputs, so the final phase sees the exact values and tells a
+ * group of NULLs (count 0) from one whose sum is 0.
  */
 final class SumAccumulator extends Accumulator {
     private final Evaluator argument;
@@ -53,6 +55,11 @@ final class SumAccumulator extends Accumulator {
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
         final long[] v = argument.longs(batch);
+        final long[] nulls = argument.nulls(batch);
+        if (nulls != null) {
+            updateSkippingNulls(v, nulls, ids, n);
+            return;
+        }
         final long[] hi = high;
         final long[] lo = low;
         final long[] cnt = counts;
@@ -67,9 +74,29 @@ final class SumAccumulator extends Accumulator {
         }
     }
 
+    private void updateSkippingNulls(final long[] v, final long[] nulls, final int[] ids, final int n) {
+        for (int i = 0; i < n; i++) {
+            if (NullMask.isNull(nulls, i)) {
+                continue;
+            }
+            final int g = ids[i];
+            final long value = v[i];
+            final long before = low[g];
+            final long after = before + value;
+            low[g] = after;
+            high[g] += (value >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            counts[g]++;
+        }
+    }
+
     @Override
     void updateSingle(final Batch batch, final int n) {
         final long[] v = argument.longs(batch);
+        final long[] nulls = argument.nulls(batch);
+        if (nulls != null) {
+            updateSkippingNulls(v, nulls, GROUP_ZERO, n);
+            return;
+        }
         long lo = low[0];
         long hi = high[0];
         for (int i = 0; i < n; i++) {

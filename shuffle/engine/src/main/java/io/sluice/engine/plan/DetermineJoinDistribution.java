@@ -1,5 +1,6 @@
 package io.sluice.engine.plan;
 
+import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.Expr;
 import io.sluice.shuffle.RangeBoundaries;
@@ -32,6 +33,10 @@ final class DetermineJoinDistribution {
 
     static LocalShuffle decide(final PlanNode.Join join, final StrategyConfig config, final PlanStats stats,
                                final Topology topology) {
+        if (join.type() == JoinType.NULL_AWARE_ANTI) {
+            return LocalShuffle.of(Distribution.BROADCAST, "a null-aware anti join (NOT IN) needs every build row"
+                    + " on every CN: whether the build is empty or has a NULL key decides for every probe row");
+        }
         for (int k = 0; k < join.probeKeys().size(); k++) {
             if (!(join.probeKeys().get(k) instanceof ColumnRef) || !(join.buildKeys().get(k) instanceof ColumnRef)) {
                 return LocalShuffle.of(Distribution.BROADCAST, "join keys are expressions, a shuffle needs columns");

@@ -391,7 +391,7 @@ public final class PipelineCompiler {
     private Open join(final PlanNode.Join j) {
         final LocalShuffle how = joinDistributions.of(j);
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
-        final boolean buildRows = j.condition() != null || (j.type() != JoinType.SEMI && j.type() != JoinType.ANTI);
+        final boolean buildRows = j.condition() != null || !j.type().probeColumnsOnly();
         if (how.choice() == Distribution.BROADCAST) {
             final Open probe = open(j.probe());
             Open buildSide = open(j.build());

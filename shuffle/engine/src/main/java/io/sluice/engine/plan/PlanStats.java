@@ -1,6 +1,5 @@
 package io.sluice.engine.plan;
 
-import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.format.TypeKind;
@@ -51,7 +50,7 @@ final class PlanStats {
         }
         if (node instanceof PlanNode.Join j) {
             final ColumnOrigin o = origin(j.probe(), column);
-            return o != null || j.type() == JoinType.SEMI || j.type() == JoinType.ANTI ? o : origin(j.build(), column);
+            return o != null || j.type().probeColumnsOnly() ? o : origin(j.build(), column);
         }
         if (node instanceof PlanNode.OrderBy o) {
             return origin(o.input(), column);

@@ -75,7 +75,7 @@ class ExecutionTest {
         final RowType buildType = new RowType(List.of("bk", "bv"), List.of(DataType.INT64, DataType.decimal(2)));
         final List<Batch> buildRows = List.of(Batch.of(LongVector.ofInt64(1, 1, 3, 3, 3),
                 new LongVector(ColumnType.decimal(15, 2), new long[] {1, 2, 3, 4, 5}, 5, null)));
-        for (final JoinType type : JoinType.values()) {
+        for (final JoinType type : List.of(JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI)) {
             final HashJoinBuild build = new HashJoinBuild(buildType, List.of(col("bk")));
             final Pipeline b = new Pipeline("build", new MaterializedSource(buildType, () -> buildRows, false),
                     List.of(), build, List.of());
@@ -89,6 +89,7 @@ class ExecutionTest {
                 case LEFT -> assertThat(rows).hasSize(5).anySatisfy(r -> assertThat(r.get(2)).isNull());
                 case SEMI -> assertThat(rows).extracting(r -> r.get(0)).containsExactlyInAnyOrder(1L, 3L);
                 case ANTI -> assertThat(rows).extracting(r -> r.get(0)).containsExactly(2L);
+                default -> throw new IllegalStateException(type.toString());
             }
         }
     }
@@ -118,7 +119,7 @@ class ExecutionTest {
                     case LEFT -> assertThat(rows).hasSize(8).filteredOn(r -> r.get(2) == null).hasSize(4);
                     case SEMI -> assertThat(rows).extracting(r -> r.get(0))
                             .containsExactlyInAnyOrder(2 * spread, -3L, 4 * spread);
-                    case ANTI -> assertThat(rows).extracting(r -> r.get(0))
+                    case ANTI, NULL_AWARE_ANTI -> assertThat(rows).extracting(r -> r.get(0))
                             .containsExactlyInAnyOrder(3 * spread, Long.MIN_VALUE, Long.MAX_VALUE, 0L);
                 }
             }

@@ -114,6 +114,8 @@ class PlanCodecTest {
                         List.of("n_nationkey"), Expr.ne(col("n_name"), str("FRANCE")))
                 .join(JoinType.ANTI, Plan.scan("region", "r_regionkey"), List.of("o_custkey", "o_orderkey"),
                         List.of("r_regionkey", "r_regionkey"))
+                .join(JoinType.NULL_AWARE_ANTI, Plan.scan("supplier", "s_nationkey"), List.of("o_custkey"),
+                        List.of("s_nationkey"))
                 .filter(Expr.gt(col("o_orderdate"), Expr.date("1995-03-15")))
                 .limit(5)
                 .orderBy(SortKey.asc("o_orderdate"));
@@ -288,7 +290,7 @@ class PlanCodecTest {
         assertThat(codes(PlanCodec.ROUTINGS, WholeBatchRouting.class)).isEqualTo(Map.of(
                 WholeBatchRouting.WHEN_PROVEN, 0, WholeBatchRouting.NEVER, 1, WholeBatchRouting.REQUIRED, 2));
         assertThat(codes(PlanCodec.JOIN_TYPES, JoinType.class)).isEqualTo(Map.of(JoinType.INNER, 0, JoinType.LEFT, 1,
-                JoinType.SEMI, 2, JoinType.ANTI, 3));
+                JoinType.SEMI, 2, JoinType.ANTI, 3, JoinType.NULL_AWARE_ANTI, 4));
         assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.of(AggregateFunction.SUM, 0,
                 AggregateFunction.COUNT, 1, AggregateFunction.COUNT_STAR, 2, AggregateFunction.COUNT_DISTINCT, 3,
                 AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6));
@@ -515,8 +517,8 @@ class PlanCodecTest {
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
                         "unknown AggregateFunction code 7"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
-                        .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 4)),
-                        "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 4"),
+                        .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 5)),
+                        "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 5"),
                 Arguments.of("a pruning predicate without a column", header(PlanCodec.VERSION)
                         .writeByte(PlanCodec.SCAN).writeString("t").writeInt(0).writeInt(1)
                         .writeByte(PlanCodec.PREDICATE_BETWEEN).writeString("").writeLong(1).writeLong(2)

@@ -1,0 +1,275 @@
+package io.sluice.engine.exec;
+
+import static io.sluice.engine.expr.Expr.col;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.RowType;
+import io.sluice.engine.filter.FilterPartial;
+import io.sluice.engine.filter.FilterScope;
+import io.sluice.engine.filter.RuntimeFilter;
+import io.sluice.engine.filter.RuntimeFilterConfig;
+import io.sluice.format.TypeKind;
+import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.RangeBucketFunction;
+import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hash joins on keys with NULLs, broadcast and partitioned (by the hash or range shuffle's
+ * bucket function, which sends NULL keys to one bucket), against SQL's rules applied to the
+ * same rows by a nested loop in plain Java: a NULL key equals nothing, so INNER and SEMI drop the
+ * row, LEFT (and RIGHT, a LEFT with the sides swapped) emits it unmatched, ANTI (NOT EXISTS) keeps
+ * it; the null-aware anti join (NOT IN) keeps every probe row over an empty build, none when a
+ * build key is NULL, else the rows whose key is not NULL and unmatched.
+ */
+class NullJoinKeysTest {
+    private static final RowType PROBE = new RowType(List.of("pk", "ps", "pid"),
+            List.of(DataType.INT64, DataType.STRING, DataType.INT64));
+    private static final RowType BUILD = new RowType(List.of("bk", "bs", "bid"),
+            List.of(DataType.INT64, DataType.STRING, DataType.INT64));
+    private static final int BUCKETS = 3;
+
+    /** The join keys: one integer of a small range (looked up by value), one spread wide (hashed), a string, both. */
+    enum Keys {
+        DENSE(1), SPARSE(1_000_000_007L), STRING(1), BOTH(1);
+
+        final long spread;
+
+        Keys(final long spread) {
+            this.spread = spread;
+        }
+
+        List<Expr> probe() {
+            return this == STRING ? List.of(col("ps")) : this == BOTH ? List.of(col("pk"), col("ps")) : List.of(col("pk"));
+        }
+
+        List<Expr> build() {
+            return this == STRING ? List.of(col("bs")) : this == BOTH ? List.of(col("bk"), col("bs")) : List.of(col("bk"));
+        }
+
+        /** The key of a row (k, s, id) as a list, with null for a NULL column. */
+        List<Object> of(final Object[] row) {
+            return this == STRING ? Arrays.asList(row[1]) : this == BOTH ? Arrays.asList(row[0], row[1])
+                    : Arrays.asList(row[0]);
+        }
+    }
+
+    enum Kind { INNER, LEFT, RIGHT, SEMI, ANTI, NULL_AWARE_ANTI }
+
+    private static List<Object[]> rows(final Random random, final int n, final double nulls, final long spread,
+                                       final long firstId) {
+        final String[] strings = {"", "x", "y"};
+        final List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            final Long k = random.nextDouble() < nulls ? null : random.nextInt(5) * spread;
+            final String s = random.nextDouble() < nulls ? null : strings[random.nextInt(3)];
+            rows.add(new Object[] {k, s, firstId + i});
+        }
+        return rows;
+    }
+
+    @Property(tries = 200)
+    void nullKeysMatchNothingInEveryJoin(@ForAll final long seed, @ForAll final Keys keys, @ForAll final Kind kind,
+                                         @ForAll final boolean partitioned) {
+        if (kind == Kind.NULL_AWARE_ANTI && keys == Keys.BOTH) {
+            return;
+        }
+        final Random random = new Random(seed);
+        final double[] nullShares = {0, 0.25, 1};
+        final List<Object[]> probe = rows(random, new int[] {0, 1, 9, 300}[random.nextInt(4)],
+                nullShares[random.nextInt(3)], keys.spread, 0);
+        final List<Object[]> build = rows(random, new int[] {0, 1, 5, 200}[random.nextInt(4)],
+                nullShares[random.nextInt(3)], keys.spread, 10_000);
+        final List<List<Object>> actual;
+        if (kind == Kind.RIGHT) {
+            actual = new ArrayList<>();
+            for (final List<Object> r : join(build, probe, keys, JoinType.LEFT, partitioned, random, true)) {
+                final List<Object> reordered = new ArrayList<>(r.subList(3, 6));
+                reordered.addAll(r.subList(0, 3));
+                actual.add(reordered);
+            }
+        } else {
+            actual = join(probe, build, keys, JoinType.valueOf(kind.name()), partitioned, random, false);
+        }
+        assertThat(RowsWithNulls.multiset(actual)).isEqualTo(RowsWithNulls.multiset(reference(probe, build, keys, kind)));
+    }
+
+    @Test
+    void notInIsEmptyOverABuildWithANullAndKeepsNullProbeKeysOverAnEmptyBuild() {
+        final List<Object[]> probe = List.of(new Object[] {null, "x", 1L}, new Object[] {1L, "x", 2L},
+                new Object[] {3L, "x", 3L}, new Object[] {0L, "x", 4L});
+        final List<Object[]> withNull = List.of(new Object[] {1L, "x", 10L}, new Object[] {null, "x", 11L});
+        final List<Object[]> withoutNull = List.of(new Object[] {1L, "x", 10L}, new Object[] {2L, "x", 11L});
+        for (final boolean partitioned : new boolean[] {false, true}) {
+            final Random random = new Random(7);
+            assertThat(join(probe, withNull, Keys.DENSE, JoinType.NULL_AWARE_ANTI, partitioned, random, false))
+                    .isEmpty();
+            assertThat(join(probe, List.of(), Keys.DENSE, JoinType.NULL_AWARE_ANTI, partitioned, random, false))
+                    .extracting(r -> r.get(2)).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
+            assertThat(join(probe, withoutNull, Keys.DENSE, JoinType.NULL_AWARE_ANTI, partitioned, random, false))
+                    .extracting(r -> r.get(2)).containsExactlyInAnyOrder(3L, 4L);
+            assertThat(join(probe, withNull, Keys.DENSE, JoinType.ANTI, partitioned, random, false))
+                    .extracting(r -> r.get(2)).containsExactlyInAnyOrder(1L, 3L, 4L);
+        }
+    }
+
+    @Test
+    void aRuntimeFilterHoldsOnlyTheBuildKeysThatAreNotNull() {
+        final List<Object[]> build = List.of(new Object[] {null, null, 1L}, new Object[] {5L, "x", 2L},
+                new Object[] {null, null, 3L}, new Object[] {7L, "y", 4L});
+        final List<Batch> batches = RowsWithNulls.batches(BUILD, build, new Random(3));
+        final RuntimeFilterHandle handle = new RuntimeFilterHandle(0, List.of("bk"), List.of("pk"), FilterScope.LOCAL,
+                1, RuntimeFilterConfig.defaults(), false);
+        final FilterPartial integer = new RuntimeFilterBuild(handle, null, List.of(col("bk")), BUILD, 1024)
+                .collect(batches);
+        assertThat(integer.rows()).isEqualTo(2);
+        final RuntimeFilter f = integer.finish(RuntimeFilterConfig.defaults());
+        assertThat(f.mayContainValue(5)).isTrue();
+        assertThat(f.mayContainValue(7)).isTrue();
+        assertThat(f.mayContainValue(0)).as("the value a NULL row holds").isFalse();
+        assertThat(f.mayOverlap(0, 4)).isFalse();
+        final FilterPartial hashed = new RuntimeFilterBuild(handle, null, List.of(col("bk"), col("bs")), BUILD, 1024)
+                .collect(batches);
+        assertThat(hashed.rows()).isEqualTo(2);
+    }
+
+    /** Runs the join of probe and build rows and returns its rows. */
+    private static List<List<Object>> join(final List<Object[]> probeRows, final List<Object[]> buildRows,
+                                           final Keys keys, final JoinType type, final boolean partitioned,
+                                           final Random random, final boolean swapped) {
+        final RowType probeType = swapped ? BUILD : PROBE;
+        final RowType buildType = swapped ? PROBE : BUILD;
+        final List<Expr> probeKeys = swapped ? keys.build() : keys.probe();
+        final List<Expr> buildKeys = swapped ? keys.probe() : keys.build();
+        final boolean withColumns = !type.probeColumnsOnly() || random.nextBoolean();
+        final List<Batch> builds = RowsWithNulls.batches(buildType, buildRows, random);
+        final List<Batch> probes = RowsWithNulls.batches(probeType, probeRows, random);
+        final Sink<?> sink;
+        final JoinBuild build;
+        final List<Batch> buildInput;
+        final List<Batch> probeInput;
+        if (partitioned) {
+            final PartitionedHashJoinBuild p = new PartitionedHashJoinBuild(buildType, buildKeys, BUCKETS, withColumns);
+            sink = p;
+            build = p;
+            final BucketFunction function = function(buildType, buildKeys, keys, random);
+            buildInput = RowsWithNulls.oneBatchPerBucket(bucketed(builds, buildType, buildKeys, function), buildType,
+                    BUCKETS);
+            probeInput = bucketed(probes, probeType, probeKeys, function);
+        } else {
+            final HashJoinBuild h = new HashJoinBuild(buildType, buildKeys, withColumns);
+            sink = h;
+            build = h;
+            buildInput = builds;
+            probeInput = probes;
+        }
+        final Pipeline b = new Pipeline("build", new MaterializedSource(buildType, () -> buildInput, false),
+                List.of(), sink, List.of());
+        final HashJoinProbe join = new HashJoinProbe(probeType, probeKeys, build, type, null);
+        final ResultCollector out = new ResultCollector(join.outputType());
+        try (PipelineExecutor executor = new PipelineExecutor(1 + random.nextInt(3))) {
+            executor.run(List.of(b, new Pipeline("probe", new MaterializedSource(probeType, () -> probeInput, false),
+                    List.of(join), out, List.of(b))));
+        }
+        return out.result().rows();
+    }
+
+    /**
+     * The engine's hash shuffle on the key columns or, for one integer key, at random its range
+     * shuffle (cut at 1 and 3 times the spread): either sends every NULL key to one bucket.
+     */
+    private static BucketFunction function(final RowType type, final List<Expr> keys, final Keys kind,
+                                           final Random random) {
+        if (keys.size() == 1 && kind != Keys.STRING && random.nextBoolean()) {
+            return new RangeBucketFunction(TypeKind.INT64, new long[] {kind.spread, 3 * kind.spread});
+        }
+        final TypeKind[] kinds = new TypeKind[keys.size()];
+        for (int k = 0; k < kinds.length; k++) {
+            kinds[k] = type.type(type.indexOf(keys.get(k).toString())).storage().kind();
+        }
+        return new HashBucketFunction(BUCKETS, kinds);
+    }
+
+    /** Batches split by a shuffle's bucket function on the key columns, each tagged with its bucket. */
+    private static List<Batch> bucketed(final List<Batch> batches, final RowType type, final List<Expr> keys,
+                                        final BucketFunction function) {
+        final int[] keyColumns = new int[keys.size()];
+        for (int k = 0; k < keyColumns.length; k++) {
+            keyColumns[k] = type.indexOf(keys.get(k).toString());
+        }
+        return RowsWithNulls.bucketed(batches, keyColumns, function);
+    }
+
+    /** SQL's {@code =} over a key: unknown (no match) when a column is NULL on either side. */
+    private static boolean equal(final List<Object> a, final List<Object> b) {
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) == null || b.get(i) == null || !Objects.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<List<Object>> reference(final List<Object[]> probe, final List<Object[]> build,
+                                                final Keys keys, final Kind kind) {
+        final List<List<Object>> out = new ArrayList<>();
+        final List<Object> nullRow = Arrays.asList(null, null, null);
+        if (kind == Kind.RIGHT) {
+            for (final Object[] b : build) {
+                boolean matched = false;
+                for (final Object[] p : probe) {
+                    if (equal(keys.of(p), keys.of(b))) {
+                        matched = true;
+                        out.add(concat(Arrays.asList(p), Arrays.asList(b)));
+                    }
+                }
+                if (!matched) {
+                    out.add(concat(nullRow, Arrays.asList(b)));
+                }
+            }
+            return out;
+        }
+        boolean buildHasNull = false;
+        for (final Object[] b : build) {
+            buildHasNull |= keys.of(b).contains(null);
+        }
+        for (final Object[] p : probe) {
+            boolean matched = false;
+            for (final Object[] b : build) {
+                if (equal(keys.of(p), keys.of(b))) {
+                    matched = true;
+                    if (kind == Kind.INNER || kind == Kind.LEFT) {
+                        out.add(concat(Arrays.asList(p), Arrays.asList(b)));
+                    }
+                }
+            }
+            final boolean keep = switch (kind) {
+                case LEFT -> !matched;
+                case SEMI -> matched;
+                case ANTI -> !matched;
+                case NULL_AWARE_ANTI -> build.isEmpty() || !matched && !buildHasNull && !keys.of(p).contains(null);
+                default -> false;
+            };
+            if (keep) {
+                out.add(kind == Kind.LEFT ? concat(Arrays.asList(p), nullRow) : Arrays.asList(p));
+            }
+        }
+        return out;
+    }
+
+    private static List<Object> concat(final List<Object> a, final List<Object> b) {
+        final List<Object> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}
