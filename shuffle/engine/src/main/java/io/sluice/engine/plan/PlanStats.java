@@ -146,7 +146,7 @@ final class PlanStats {
             return out;
         }
         if (node instanceof PlanNode.Join j) {
-            if (j.type() == JoinType.SEMI || j.type() == JoinType.ANTI) {
+            if (j.type().probeColumnsOnly()) {
                 return columns(j.probe());
             }
             final List<String> out = new ArrayList<>(columns(j.probe()));
