@@ -91,7 +91,7 @@ final class BlockPruning {
     /** The zonemap key of a constant for a stored column, or null when it does not convert exactly. */
     private static Long key(final String column, final Literal lit, final Schema schema) {
         final int index = schema.indexOf(column);
-        if (index < 0) {
+        if (index < 0 || lit.isNull()) {
             return null;
         }
         final ColumnType type = schema.type(index);

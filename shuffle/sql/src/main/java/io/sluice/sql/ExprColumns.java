@@ -8,6 +8,7 @@ import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.ExtractYear;
 import io.sluice.engine.expr.InList;
+import io.sluice.engine.expr.IsNull;
 import io.sluice.engine.expr.Like;
 import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.Logical;
@@ -53,6 +54,8 @@ final class ExprColumns {
             collect(y.date(), out);
         } else if (e instanceof Substring s) {
             collect(s.value(), out);
+        } else if (e instanceof IsNull n) {
+            collect(n.operand(), out);
         } else {
             throw new IllegalStateException("no column rule for " + e.getClass().getSimpleName());
         }

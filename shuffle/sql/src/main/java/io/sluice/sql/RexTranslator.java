@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -34,6 +35,9 @@ import com.google.common.collect.Range;
  */
 final class RexTranslator {
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final Expr TRUE_CONSTANT = new Literal(DataType.BOOLEAN, 1, null);
+    private static final Expr FALSE_CONSTANT = new Literal(DataType.BOOLEAN, 0, null);
+    private static final Expr NULL_BOOLEAN = Expr.nullOf(DataType.BOOLEAN);
 
     private final List<String> columns;
     private final Set<String> doubles;
@@ -56,7 +60,10 @@ final class RexTranslator {
             return doubles.contains(r.name());
         }
         if (e instanceof CaseWhen c) {
-            return isDouble(c.then()) || isDouble(c.otherwise());
+            return isDouble(c.then()) || (c.otherwise() != null && isDouble(c.otherwise()));
+        }
+        if (e instanceof Literal l) {
+            return l.type().kind() == DataType.Kind.DOUBLE;
         }
         return false;
     }
@@ -99,6 +106,10 @@ final class RexTranslator {
             case PLUS:
             case MINUS:
                 return plusMinus(call);
+            case MINUS_PREFIX:
+                return arithmetic(SqlKind.MINUS, Expr.lit(0), translate(ops.get(0)));
+            case PLUS_PREFIX:
+                return translate(ops.get(0));
             case TIMES:
                 return arithmetic(call.getKind(), translate(ops.get(0)), translate(ops.get(1)));
             case DIVIDE:
@@ -111,6 +122,22 @@ final class RexTranslator {
                 return like(call);
             case CASE:
                 return caseWhen(ops, 0);
+            case IS_NULL:
+                return Expr.isNull(translate(ops.get(0)));
+            case IS_NOT_NULL:
+                return Expr.isNotNull(translate(ops.get(0)));
+            case IS_TRUE:
+                return isTrue(translate(ops.get(0)));
+            case IS_NOT_TRUE:
+                return Expr.not(isTrue(translate(ops.get(0))));
+            case IS_FALSE:
+                return isTrue(Expr.not(translate(ops.get(0))));
+            case IS_NOT_FALSE:
+                return Expr.not(isTrue(Expr.not(translate(ops.get(0)))));
+            case COALESCE:
+                return coalesce(ops);
+            case NULLIF:
+                return Expr.nullIf(translate(ops.get(0)), translate(ops.get(1)));
             case EXTRACT:
                 return extract(call);
             default:
@@ -121,6 +148,19 @@ final class RexTranslator {
         }
         throw SqlException.unsupported("the function or operator " + call.getOperator().getName() + " in " + call
                 + " is not supported");
+    }
+
+    /** {@code p IS TRUE}: TRUE where {@code p} is, FALSE where it is FALSE or NULL (never NULL). */
+    private static Expr isTrue(final Expr p) {
+        return Expr.and(p, Expr.isNotNull(p));
+    }
+
+    private Expr coalesce(final List<RexNode> ops) {
+        final Expr[] rest = new Expr[ops.size() - 1];
+        for (int i = 1; i < ops.size(); i++) {
+            rest[i - 1] = translate(ops.get(i));
+        }
+        return Expr.coalesce(translate(ops.get(0)), rest);
     }
 
     /**
@@ -149,15 +189,28 @@ final class RexTranslator {
         final RexNode b = call.getOperands().get(1);
         if (isInterval(b)) {
             final Expr date = translate(a);
-            if (!(date instanceof Literal d) || d.type().kind() != DataType.Kind.DATE) {
-                throw SqlException.unsupported("date arithmetic on a non-constant date: " + call
-                        + "; only constant dates plus or minus an interval are supported");
-            }
             final boolean minus = call.getKind() == SqlKind.MINUS;
             final RexLiteral interval = (RexLiteral) b;
+            final boolean months = interval.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+            if (!(date instanceof Literal d) || d.type().kind() != DataType.Kind.DATE) {
+                if (months) {
+                    throw SqlException.unsupported("date arithmetic in months or years on a non-constant date: "
+                            + call + "; a date column takes intervals in days, constant dates any interval");
+                }
+                final long millis = interval.getValueAs(BigDecimal.class).longValueExact();
+                if (millis % MILLIS_PER_DAY != 0) {
+                    throw SqlException.unsupported("date arithmetic in hours or finer: " + call
+                            + "; a date takes intervals in whole days");
+                }
+                final long days = millis / MILLIS_PER_DAY;
+                return minus ? Expr.sub(date, Expr.lit(days)) : Expr.add(date, Expr.lit(days));
+            }
+            if (d.isNull()) {
+                return date;
+            }
             final long amount = interval.getValueAs(BigDecimal.class).longValueExact();
             final LocalDate from = LocalDate.ofEpochDay(d.value());
-            final LocalDate to = interval.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH
+            final LocalDate to = months
                     ? from.plusMonths(minus ? -amount : amount)
                     : from.plusDays((minus ? -amount : amount) / MILLIS_PER_DAY);
             return Expr.date(to);
@@ -180,7 +233,8 @@ final class RexTranslator {
             };
             return new DoubleArithmetic(op, a, b);
         }
-        if (a instanceof Literal x && b instanceof Literal y && x.type().isExactNumeric() && y.type().isExactNumeric()
+        if (a instanceof Literal x && b instanceof Literal y && !x.isNull() && !y.isNull()
+                && x.type().isExactNumeric() && y.type().isExactNumeric()
                 && x.type().kind() != DataType.Kind.DATE && y.type().kind() != DataType.Kind.DATE) {
             final BigDecimal l = BigDecimal.valueOf(x.value(), x.type().scale());
             final BigDecimal r = BigDecimal.valueOf(y.value(), y.type().scale());
@@ -207,6 +261,9 @@ final class RexTranslator {
         final SqlTypeName to = call.getType().getSqlTypeName();
         final SqlTypeName from = operand.getType().getSqlTypeName();
         final Expr e = translate(operand);
+        if (e instanceof Literal l && l.isNull()) {
+            return Expr.nullOf(typeOf(call.getType()));
+        }
         switch (to) {
             case CHAR:
             case VARCHAR:
@@ -247,10 +304,19 @@ final class RexTranslator {
 
     private Expr search(final Expr value, final RexLiteral sargLiteral) {
         final Sarg<?> sarg = sargLiteral.getValueAs(Sarg.class);
-        if (sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.UNKNOWN
-                && sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.FALSE) {
-            throw SqlException.unsupported("a range test that keeps NULLs (" + sargLiteral + ") is not supported");
-        }
+        final Expr test = sarg.isAll() || sarg.isNone() ? null : searchRanges(value, sarg);
+        return switch (sarg.nullAs) {
+            // NULL rows: as the test makes them (NULL), TRUE, or FALSE
+            case UNKNOWN -> test != null ? test : sarg.isAll() ? Expr.or(Expr.isNotNull(value), NULL_BOOLEAN)
+                    : Expr.and(Expr.isNull(value), NULL_BOOLEAN);
+            case TRUE -> test != null ? Expr.or(Expr.isNull(value), test)
+                    : sarg.isAll() ? TRUE_CONSTANT : Expr.isNull(value);
+            case FALSE -> test != null ? Expr.and(Expr.isNotNull(value), test)
+                    : sarg.isAll() ? Expr.isNotNull(value) : FALSE_CONSTANT;
+        };
+    }
+
+    private Expr searchRanges(final Expr value, final Sarg<?> sarg) {
         if (sarg.isPoints()) {
             final List<Expr> points = new ArrayList<>();
             for (final Range<?> r : sarg.rangeSet.asRanges()) {
@@ -305,9 +371,12 @@ final class RexTranslator {
 
     private Expr literal(final RexLiteral literal) {
         if (literal.isNull()) {
-            throw SqlException.unsupported("the NULL constant is not supported yet");
+            return Expr.nullOf(typeOf(literal.getType()));
         }
         final SqlTypeName type = literal.getTypeName();
+        if (type == SqlTypeName.BOOLEAN) {
+            return Boolean.TRUE.equals(literal.getValueAs(Boolean.class)) ? TRUE_CONSTANT : FALSE_CONSTANT;
+        }
         if (type == SqlTypeName.CHAR) {
             return Expr.str(rightTrim(literal.getValueAs(String.class)));
         }
@@ -323,6 +392,20 @@ final class RexTranslator {
         }
         throw SqlException.unsupported("a constant of type " + literal.getType() + " (" + literal
                 + ") is not supported");
+    }
+
+    /** The engine type of a SQL type, for a typed NULL. */
+    private static DataType typeOf(final RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BIGINT, NULL -> DataType.INT64;
+            case INTEGER, SMALLINT, TINYINT -> DataType.INT32;
+            case DECIMAL -> DataType.decimal(type.getScale());
+            case DATE -> DataType.DATE;
+            case CHAR, VARCHAR -> DataType.STRING;
+            case BOOLEAN -> DataType.BOOLEAN;
+            case DOUBLE, FLOAT, REAL -> DataType.DOUBLE;
+            default -> throw SqlException.unsupported("a NULL of type " + type + " is not supported");
+        };
     }
 
     /** CHAR constants are blank-padded to a common length; SQL compares them without the padding. */

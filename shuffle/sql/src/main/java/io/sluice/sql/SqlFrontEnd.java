@@ -2,9 +2,13 @@ package io.sluice.sql;
 
 import io.sluice.format.spi.Catalog;
 import java.util.Collection;
+import java.util.Properties;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.rel.RelNode;
@@ -45,8 +49,15 @@ final class SqlFrontEnd {
                 .parserConfig(parser)
                 .defaultSchema(store)
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false))
-                .context(Contexts.of(CalciteConnectionConfig.DEFAULT))
+                .context(Contexts.of(connectionConfig()))
                 .build();
+    }
+
+    /** Calcite's defaults, but ORDER BY without NULLS FIRST or LAST puts NULLs last in both directions, as DuckDB does. */
+    private static CalciteConnectionConfig connectionConfig() {
+        final Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.DEFAULT_NULL_COLLATION.camelName(), NullCollation.LAST.name());
+        return new CalciteConnectionConfigImpl(properties);
     }
 
     /** A validated, converted and rewritten statement with the names of its output columns. */

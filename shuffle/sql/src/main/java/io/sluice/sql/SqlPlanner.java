@@ -71,7 +71,8 @@ public final class SqlPlanner {
             final List<SortKey> keys = new ArrayList<>();
             for (final RelFieldCollation fc : sort.getCollation().getFieldCollations()) {
                 final String c = names.get(fc.getFieldIndex());
-                keys.add(fc.direction == RelFieldCollation.Direction.DESCENDING ? SortKey.desc(c) : SortKey.asc(c));
+                keys.add(new SortKey(c, fc.direction == RelFieldCollation.Direction.DESCENDING,
+                        fc.nullDirection == RelFieldCollation.NullDirection.FIRST));
             }
             if (sort.offset != null && !(sort.offset instanceof RexLiteral l && l.getValueAs(Long.class) == 0)) {
                 throw SqlException.unsupported("OFFSET is not supported");

@@ -12,16 +12,16 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
  * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), set operations, window
- * functions, NULL tests, and functions outside the ones Sluice evaluates. The error names the
+ * functions, and functions outside the ones Sluice evaluates. The error names the
  * construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
     private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
-            "CAST");
+            "CAST", "COALESCE", "NULLIF");
 
     private static final Set<SqlKind> REFUSED = Set.of(SqlKind.UNION, SqlKind.INTERSECT, SqlKind.EXCEPT,
-            SqlKind.OVER, SqlKind.IS_NULL, SqlKind.IS_NOT_NULL, SqlKind.VALUES);
+            SqlKind.OVER, SqlKind.VALUES);
 
     private SupportedSql() {
     }

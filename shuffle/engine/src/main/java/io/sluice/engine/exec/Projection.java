@@ -8,13 +8,17 @@ import io.sluice.engine.expr.RowType;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Computes named expressions per batch; a bare column reference passes its vector on without a copy. */
+/**
+ * Computes named expressions per batch, each output vector with the NULL rows of its expression; a
+ * bare column reference passes its vector on without a copy.
+ */
 public final class Projection implements OperatorFactory {
     private final RowType input;
     private final List<NamedExpr> items;
@@ -61,25 +65,50 @@ public final class Projection implements OperatorFactory {
                         columns[i] = batch.column(passThrough[i]);
                         continue;
                     }
-                    final Evaluator e = evaluators[i];
-                    final DataType t = e.type();
-                    if (t.kind() == DataType.Kind.STRING) {
-                        final StringVector s = e.strings(batch);
-                        columns[i] = s.rowCount() == n ? s : Vectors.slice(s, 0, n);
-                    } else if (t.isLongStored()) {
-                        columns[i] = new LongVector(t.storage(), Arrays.copyOf(e.longs(batch), n), n, null);
-                    } else {
-                        final long[] v = e.longs(batch);
-                        final int[] ints = new int[n];
-                        for (int r = 0; r < n; r++) {
-                            ints[r] = Math.toIntExact(v[r]);
-                        }
-                        columns[i] = new IntVector(t.storage(), ints, n, null);
-                    }
+                    columns[i] = vector(evaluators[i], batch, n);
                 }
                 next.accept(Batch.of(columns));
             }
         };
+    }
+
+    /** The values of an evaluator over a batch as a vector of its own (or the input's), with its NULL rows. */
+    private static ColumnVector vector(final Evaluator e, final Batch batch, final int n) {
+        final DataType t = e.type();
+        if (t.kind() == DataType.Kind.STRING) {
+            final StringVector s = e.strings(batch);
+            final long[] nulls = e.nulls(batch);
+            final StringVector rows = s.rowCount() == n ? s : (StringVector) Vectors.slice(s, 0, n);
+            return rows.nulls() == nulls ? rows : withNulls(rows, nulls, n);
+        }
+        final long[] v = e.longs(batch);
+        final long[] nulls = copy(e.nulls(batch), n);
+        if (t.isLongStored()) {
+            return new LongVector(t.storage(), Arrays.copyOf(v, n), n, nulls);
+        }
+        final int[] ints = new int[n];
+        if (nulls == null) {
+            for (int r = 0; r < n; r++) {
+                ints[r] = Math.toIntExact(v[r]);
+            }
+        } else {
+            for (int r = 0; r < n; r++) {
+                ints[r] = NullMask.isNull(nulls, r) ? 0 : Math.toIntExact(v[r]);
+            }
+        }
+        return new IntVector(t.storage(), ints, n, nulls);
+    }
+
+    /** An evaluator's NULL rows as the output vector's own bitmap (evaluators reuse theirs), or null. */
+    private static long[] copy(final long[] nulls, final int n) {
+        return nulls == null || NullMask.count(nulls, n) == 0 ? null : Arrays.copyOf(nulls, NullMask.words(n));
+    }
+
+    /** The same strings with the evaluator's NULL rows, which may differ from the vector's own bitmap. */
+    private static StringVector withNulls(final StringVector s, final long[] nulls, final int n) {
+        final long[] own = copy(nulls, n);
+        return s.isDictionary() ? StringVector.dictionary(s.codes(), s.dictionary(), n, own)
+                : StringVector.plain(s.offsets(), s.bytes(), n, own);
     }
 
     @Override

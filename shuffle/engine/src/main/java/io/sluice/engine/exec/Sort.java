@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * ORDER BY, and top-N when given a limit: workers collect their rows, {@link #finish()} sorts all
- * of them by the keys (numbers and dates by value, doubles as doubles, strings by unsigned bytes)
- * and keeps the first {@code limit}. Its output is ordered: the pipeline reading it runs on one
+ * of them by the keys (numbers and dates by value, doubles as doubles, strings by unsigned bytes,
+ * NULLs first or last as each key says) and keeps the first {@code limit}. Its output is ordered: the pipeline reading it runs on one
  * worker.
  */
 public final class Sort implements Sink<Sort.Rows> {
@@ -97,16 +97,28 @@ public final class Sort implements Sink<Sort.Rows> {
         final int k = keys.size();
         final ColumnVector[] keyColumns = new ColumnVector[k];
         final boolean[] descending = new boolean[k];
+        final boolean[] nullsFirst = new boolean[k];
         final boolean[] isDouble = new boolean[k];
         for (int i = 0; i < k; i++) {
             final int c = input.indexOf(keys.get(i).column());
             keyColumns[i] = columns[c];
             descending[i] = keys.get(i).descending();
+            nullsFirst[i] = keys.get(i).nullsFirst();
             isDouble[i] = input.type(c).kind() == DataType.Kind.DOUBLE;
         }
         return (a, b) -> {
             for (int i = 0; i < k; i++) {
-                final int cmp = compare(keyColumns[i], isDouble[i], a, b);
+                final ColumnVector v = keyColumns[i];
+                final boolean na = v.isNull(a);
+                final boolean nb = v.isNull(b);
+                if (na || nb) {
+                    if (na != nb) {
+                        // NULLs are placed apart from the direction: first or last in both.
+                        return na == nullsFirst[i] ? -1 : 1;
+                    }
+                    continue;
+                }
+                final int cmp = compare(v, isDouble[i], a, b);
                 if (cmp != 0) {
                     return descending[i] ? -cmp : cmp;
                 }
@@ -115,13 +127,8 @@ public final class Sort implements Sink<Sort.Rows> {
         };
     }
 
+    /** Compares two rows that are not NULL. */
     private static int compare(final ColumnVector v, final boolean isDouble, final int a, final int b) {
-        final boolean na = v.isNull(a);
-        final boolean nb = v.isNull(b);
-        if (na || nb) {
-            // Nulls last in ascending order, as DuckDB does by default.
-            return na == nb ? 0 : na ? 1 : -1;
-        }
         if (v instanceof LongVector l) {
             return isDouble
                     ? Double.compare(Double.longBitsToDouble(l.get(a)), Double.longBitsToDouble(l.get(b)))

@@ -8,7 +8,8 @@ import java.util.Arrays;
 /**
  * {@code a op b} for exact numbers and dates (decimal scales aligned first) and for strings
  * (unsigned byte order, as DuckDB orders UTF-8). A string column compared with a constant is
- * decided once per dictionary entry when the column is dictionary-encoded.
+ * decided once per dictionary entry when the column is dictionary-encoded. The result is NULL
+ * where an operand is NULL.
  */
 public record Comparison(Op op, Expr left, Expr right) implements Expr {
     /** The comparison operators. */
@@ -42,12 +43,18 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
             if (a.type().kind() != b.type().kind()) {
                 throw new IllegalArgumentException(this + " compares " + a.type() + " with " + b.type());
             }
+            if (Literal.isNullLiteral(left) || Literal.isNullLiteral(right)) {
+                return Literal.ofNull(DataType.BOOLEAN).bind(input);
+            }
             if (right instanceof Literal lit) {
                 return new StringConstant(a, lit.string().getBytes(StandardCharsets.UTF_8));
             }
             return new Strings(a, b);
         }
         if (a.type().kind() == DataType.Kind.DOUBLE || b.type().kind() == DataType.Kind.DOUBLE) {
+            if (Literal.isNullLiteral(left) || Literal.isNullLiteral(right)) {
+                return Literal.ofNull(DataType.BOOLEAN).bind(input);
+            }
             return DoubleValues.compare(op, a, b, toString());
         }
         if ((a.type().kind() == DataType.Kind.DATE) != (b.type().kind() == DataType.Kind.DATE)) {
@@ -56,6 +63,9 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         }
         Scales.requireNumeric(a, toString(), true);
         Scales.requireNumeric(b, toString(), true);
+        if (Literal.isNullLiteral(left) || Literal.isNullLiteral(right)) {
+            return Literal.ofNull(DataType.BOOLEAN).bind(input);
+        }
         final int scale = Math.max(Scales.scale(a.type()), Scales.scale(b.type()));
         if (right instanceof Literal lit && Scales.scale(a.type()) == scale) {
             final long factor = Scales.power(scale - Scales.scale(b.type()));
@@ -77,6 +87,7 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         private final Evaluator a;
         private final Evaluator b;
         private final boolean[] out = new boolean[MAX_ROWS];
+        private final long[] nullScratch = new long[NullRows.WORDS];
 
         Numbers(final Evaluator a, final Evaluator b) {
             super(DataType.BOOLEAN);
@@ -122,6 +133,11 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
                 }
             }
             return out;
+        }
+
+        @Override
+        public long[] nulls(final Batch batch) {
+            return NullRows.union(a.nulls(batch), b.nulls(batch), nullScratch, batch.rowCount());
         }
 
         @Override
@@ -226,6 +242,11 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         }
 
         @Override
+        public long[] nulls(final Batch batch) {
+            return a.nulls(batch);
+        }
+
+        @Override
         public String toString() {
             return Comparison.this.toString();
         }
@@ -235,6 +256,7 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         private final Evaluator a;
         private final Evaluator b;
         private final boolean[] out = new boolean[MAX_ROWS];
+        private final long[] nullScratch = new long[NullRows.WORDS];
 
         Strings(final Evaluator a, final Evaluator b) {
             super(DataType.BOOLEAN);
@@ -255,6 +277,11 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
                 out[i] = op.test(Arrays.compareUnsigned(lb, lo, lo + l.length(i), rb, ro, ro + r.length(i)));
             }
             return out;
+        }
+
+        @Override
+        public long[] nulls(final Batch batch) {
+            return NullRows.union(a.nulls(batch), b.nulls(batch), nullScratch, batch.rowCount());
         }
 
         @Override
@@ -304,6 +331,11 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         private boolean test(final StringVector v, final int row) {
             final int o = v.offset(row);
             return op.test(Arrays.compareUnsigned(v.bytes(), o, o + v.length(row), constant, 0, constant.length));
+        }
+
+        @Override
+        public long[] nulls(final Batch batch) {
+            return a.nulls(batch);
         }
 
         @Override

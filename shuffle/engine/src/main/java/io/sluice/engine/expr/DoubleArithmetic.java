@@ -6,7 +6,8 @@ import io.sluice.shuffle.operator.Batch;
  * {@code a + b}, {@code a - b}, {@code a * b}, {@code a / b} computed in double precision, as
  * SQL does once a DOUBLE (an average) takes part and for every division: exact operands are
  * converted from their scaled longs first. The result is DOUBLE (raw bits in the long array).
- * Division by zero gives an infinity or NaN, as in IEEE arithmetic.
+ * Division by zero gives an infinity or NaN, as in IEEE arithmetic and as DuckDB does; the result
+ * is NULL where an operand is NULL.
  */
 public record DoubleArithmetic(Op op, Expr left, Expr right) implements Expr {
     /** The operators. */
@@ -28,6 +29,7 @@ public record DoubleArithmetic(Op op, Expr left, Expr right) implements Expr {
         final DoubleValues y = new DoubleValues(b, toString());
         return new Evaluator(DataType.DOUBLE) {
             private final long[] out = new long[MAX_ROWS];
+            private final long[] nullScratch = new long[NullRows.WORDS];
 
             @Override
             public long[] longs(final Batch batch) {
@@ -44,6 +46,11 @@ public record DoubleArithmetic(Op op, Expr left, Expr right) implements Expr {
                     out[i] = Double.doubleToRawLongBits(v);
                 }
                 return out;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return NullRows.union(a.nulls(batch), b.nulls(batch), nullScratch, batch.rowCount());
             }
 
             @Override

@@ -39,6 +39,7 @@ final class DoubleValues {
         final DoubleValues y = new DoubleValues(b, where);
         return new Evaluator(DataType.BOOLEAN) {
             private final boolean[] out = new boolean[MAX_ROWS];
+            private final long[] nullScratch = new long[NullRows.WORDS];
 
             @Override
             public boolean[] bools(final Batch batch) {
@@ -49,6 +50,11 @@ final class DoubleValues {
                     out[i] = op.test(Double.compare(l[i], r[i]));
                 }
                 return out;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return NullRows.union(a.nulls(batch), b.nulls(batch), nullScratch, batch.rowCount());
             }
 
             @Override

@@ -2,6 +2,7 @@ package io.sluice.engine.expr;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -10,10 +11,13 @@ import java.util.List;
  * {@code mul(col("l_extendedprice"), sub(lit(1), col("l_discount")))}. Constants, including
  * date arithmetic ({@link Dates}), are folded when the plan is written. The set of expression
  * types is closed, so a plan can be shipped to another process and rebuilt there exactly.
+ *
+ * <p>Expressions follow SQL's NULL semantics ({@link Evaluator#nulls}): an operator is NULL where an
+ * operand is, AND and OR are three-valued, CASE takes a branch only where its condition is TRUE.
  */
 public sealed interface Expr
         permits ColumnRef, Literal, Arithmetic, Comparison, Logical, Not, InList, Like, CaseWhen, ExtractYear,
-        DoubleArithmetic, Substring {
+        DoubleArithmetic, Substring, IsNull {
     /** An evaluator of this expression over batches of the given row type (fresh scratch arrays). */
     Evaluator bind(RowType input);
 
@@ -45,6 +49,11 @@ public sealed interface Expr
     /** A date constant. */
     static Expr date(final LocalDate date) {
         return Literal.ofDate(date);
+    }
+
+    /** The NULL of a type, e.g. {@code nullOf(DataType.INT64)}. */
+    static Expr nullOf(final DataType type) {
+        return Literal.ofNull(type);
     }
 
     static Expr add(final Expr a, final Expr b) {
@@ -122,6 +131,34 @@ public sealed interface Expr
     /** {@code CASE WHEN condition THEN then ELSE otherwise END}. */
     static Expr caseWhen(final Expr condition, final Expr then, final Expr otherwise) {
         return new CaseWhen(condition, then, otherwise);
+    }
+
+    /** {@code CASE WHEN condition THEN then END}: NULL where the condition is not TRUE. */
+    static Expr caseWhen(final Expr condition, final Expr then) {
+        return new CaseWhen(condition, then, null);
+    }
+
+    /** {@code e IS NULL}. */
+    static Expr isNull(final Expr e) {
+        return new IsNull(e, false);
+    }
+
+    /** {@code e IS NOT NULL}. */
+    static Expr isNotNull(final Expr e) {
+        return new IsNull(e, true);
+    }
+
+    /** {@code COALESCE(first, rest...)}: the first operand that is not NULL, as a chain of CASEs. */
+    static Expr coalesce(final Expr first, final Expr... rest) {
+        if (rest.length == 0) {
+            return first;
+        }
+        return new CaseWhen(isNotNull(first), first, coalesce(rest[0], Arrays.copyOfRange(rest, 1, rest.length)));
+    }
+
+    /** {@code NULLIF(a, b)}: NULL where {@code a = b}, else {@code a} (also where {@code b} is NULL). */
+    static Expr nullIf(final Expr a, final Expr b) {
+        return caseWhen(or(ne(a, b), isNull(b)), a);
     }
 
     /** {@code EXTRACT(YEAR FROM date)} as INT64. */

@@ -2,7 +2,7 @@ package io.sluice.engine.expr;
 
 import io.sluice.shuffle.operator.Batch;
 
-/** {@code EXTRACT(YEAR FROM date)}, an INT64. */
+/** {@code EXTRACT(YEAR FROM date)}, an INT64, NULL where the date is. */
 public record ExtractYear(Expr date) implements Expr {
     @Override
     public Evaluator bind(final RowType input) {
@@ -21,6 +21,11 @@ public record ExtractYear(Expr date) implements Expr {
                     out[i] = Dates.yearOf(days[i]);
                 }
                 return out;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return d.nulls(batch);
             }
 
             @Override

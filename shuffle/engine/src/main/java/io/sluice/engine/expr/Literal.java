@@ -7,19 +7,29 @@ import java.time.LocalDate;
 import java.util.Arrays;
 
 /**
- * A constant: a long (integer, scaled decimal or epoch day) or a string. It evaluates to a
- * column of equal values, filled once; comparisons and IN lists read {@link #value()} directly.
+ * A constant: a long (integer, scaled decimal, epoch day, DOUBLE bits or a BOOLEAN as 0/1), a
+ * string, or the typed NULL of any type ({@link #isNull()}, no value). It evaluates to a column of
+ * equal values, filled once; comparisons and IN lists read {@link #value()} directly.
  */
-public record Literal(DataType type, long value, String string) implements Expr {
+public record Literal(DataType type, long value, String string, boolean isNull) implements Expr {
     public Literal {
         if (type == null) {
             throw new IllegalArgumentException("a literal needs a type, got value " + value + ", string " + string);
         }
-        if ((string != null) != (type.kind() == DataType.Kind.STRING)) {
+        if (isNull && (string != null || value != 0)) {
+            throw new IllegalArgumentException("the NULL literal of type " + type + " has no value, got value " + value
+                    + ", string " + string);
+        }
+        if (!isNull && (string != null) != (type.kind() == DataType.Kind.STRING)) {
             throw new IllegalArgumentException(string == null
                     ? "a string literal needs its string: write it with Expr.str"
                     : "a " + type + " literal holds a long, not the string '" + string + "'");
         }
+    }
+
+    /** A constant that is not NULL. */
+    public Literal(final DataType type, final long value, final String string) {
+        this(type, value, string, false);
     }
 
     static Literal ofLong(final long value) {
@@ -39,14 +49,26 @@ public record Literal(DataType type, long value, String string) implements Expr 
         return new Literal(DataType.STRING, 0, value);
     }
 
+    /** The NULL of a type. */
+    static Literal ofNull(final DataType type) {
+        return new Literal(type, 0, null, true);
+    }
+
+    /** Whether an expression is a NULL literal. */
+    static boolean isNullLiteral(final Expr e) {
+        return e instanceof Literal l && l.isNull();
+    }
+
     @Override
     public Evaluator bind(final RowType input) {
         return new Evaluator(type) {
             private final long[] values = filled();
-            private final StringVector strings = string == null ? null : constantStrings();
+            private final boolean[] bools = type.kind() == DataType.Kind.BOOLEAN ? truths() : null;
+            private final long[] nulls = isNull ? NullRows.all() : null;
+            private final StringVector strings = type.kind() == DataType.Kind.STRING ? constantStrings() : null;
 
             private long[] filled() {
-                if (string != null) {
+                if (type.kind() == DataType.Kind.STRING) {
                     return null;
                 }
                 final long[] v = new long[MAX_ROWS];
@@ -54,13 +76,30 @@ public record Literal(DataType type, long value, String string) implements Expr 
                 return v;
             }
 
+            private boolean[] truths() {
+                final boolean[] v = new boolean[MAX_ROWS];
+                Arrays.fill(v, value != 0);
+                return v;
+            }
+
             private StringVector constantStrings() {
-                return StringVector.dictionary(new int[MAX_ROWS], StringVector.of(string), MAX_ROWS, null);
+                return StringVector.dictionary(new int[MAX_ROWS], StringVector.of(isNull ? "" : string), MAX_ROWS,
+                        nulls);
             }
 
             @Override
             public long[] longs(final Batch batch) {
                 return values == null ? super.longs(batch) : values;
+            }
+
+            @Override
+            public boolean[] bools(final Batch batch) {
+                return bools == null ? super.bools(batch) : bools;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return nulls;
             }
 
             @Override
@@ -77,12 +116,17 @@ public record Literal(DataType type, long value, String string) implements Expr 
 
     @Override
     public String toString() {
+        if (isNull) {
+            return "NULL::" + type;
+        }
         if (string != null) {
             return "'" + string + "'";
         }
         return switch (type.kind()) {
             case DECIMAL -> BigDecimal.valueOf(value, type.scale()).toPlainString();
             case DATE -> "DATE '" + LocalDate.ofEpochDay(value) + "'";
+            case BOOLEAN -> value != 0 ? "TRUE" : "FALSE";
+            case DOUBLE -> Double.toString(Double.longBitsToDouble(value));
             default -> Long.toString(value);
         };
     }

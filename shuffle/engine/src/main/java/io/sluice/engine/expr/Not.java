@@ -2,7 +2,7 @@ package io.sluice.engine.expr;
 
 import io.sluice.shuffle.operator.Batch;
 
-/** {@code NOT e} of a predicate. */
+/** {@code NOT e} of a predicate; NOT NULL is NULL. */
 public record Not(Expr term) implements Expr {
     @Override
     public Evaluator bind(final RowType input) {
@@ -21,6 +21,11 @@ public record Not(Expr term) implements Expr {
                     out[i] = !v[i];
                 }
                 return out;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return e.nulls(batch);
             }
 
             @Override

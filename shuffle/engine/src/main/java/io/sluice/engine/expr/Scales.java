@@ -1,5 +1,6 @@
 package io.sluice.engine.expr;
 
+import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
 
 /** Decimal scale alignment: the common type of two exact numbers and a rescaling evaluator. */
@@ -37,7 +38,8 @@ final class Scales {
         }
     }
 
-    /** An evaluator of {@code e} scaled up to {@code scale} (exact, overflow checked), or {@code e} itself. */
+    /** An evaluator of {@code e} scaled up to {@code scale} (exact, overflow checked; NULL rows
+     * stay NULL and are not scaled), or {@code e} itself. */
     static Evaluator rescale(final Evaluator e, final int scale) {
         final int from = scale(e.type());
         if (from == scale) {
@@ -50,11 +52,23 @@ final class Scales {
             @Override
             public long[] longs(final Batch batch) {
                 final long[] in = e.longs(batch);
+                final long[] nullRows = e.nulls(batch);
                 final int n = batch.rowCount();
-                for (int i = 0; i < n; i++) {
-                    out[i] = Math.multiplyExact(in[i], factor);
+                if (nullRows == null) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = Math.multiplyExact(in[i], factor);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = NullMask.isNull(nullRows, i) ? 0 : Math.multiplyExact(in[i], factor);
+                    }
                 }
                 return out;
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return e.nulls(batch);
             }
 
             @Override

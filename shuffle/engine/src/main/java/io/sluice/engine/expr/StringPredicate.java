@@ -21,6 +21,12 @@ abstract class StringPredicate extends Evaluator {
         this.input = input;
     }
 
+    /** A string predicate is NULL where its input is. */
+    @Override
+    public long[] nulls(final Batch batch) {
+        return input.nulls(batch);
+    }
+
     /** Whether the string in {@code bytes[offset, offset + length)} passes. */
     abstract boolean test(byte[] bytes, int offset, int length);
 

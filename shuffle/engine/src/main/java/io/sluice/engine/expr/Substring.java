@@ -6,7 +6,7 @@ import io.sluice.shuffle.operator.Batch;
 /**
  * {@code SUBSTRING(value FROM start FOR length)}: the characters of a string from position
  * {@code start} (1 is the first), at most {@code length} of them (UTF-8 aware). A
- * dictionary-encoded input is cut once per dictionary entry and keeps its codes.
+ * dictionary-encoded input is cut once per dictionary entry and keeps its codes. NULL stays NULL.
  */
 public record Substring(Expr value, int start, int length) implements Expr {
     public Substring {
@@ -37,6 +37,11 @@ public record Substring(Expr value, int start, int length) implements Expr {
                     return StringVector.dictionary(in.codes(), cutDictionary, batch.rowCount(), in.nulls());
                 }
                 return cut(in, batch.rowCount());
+            }
+
+            @Override
+            public long[] nulls(final Batch batch) {
+                return v.nulls(batch);
             }
 
             @Override

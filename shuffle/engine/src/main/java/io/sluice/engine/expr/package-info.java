@@ -7,6 +7,12 @@
  * expression types are a closed set ({@code Expr} is sealed), so a plan shipped to another process
  * is rebuilt there from the same records.
  *
+ * <p>NULLs follow SQL: an evaluator reports its NULL rows apart from its values
+ * ({@link io.sluice.engine.expr.Evaluator#nulls}, null when there are none, so that inputs without
+ * NULLs take the same loops as before); operators propagate them, AND / OR are three-valued, CASE
+ * takes a branch only where its condition is TRUE, and a value under a NULL row is never used to
+ * throw (an overflow there is not computed).
+ *
  * <p>Depends on the format (vectors) and the {@link io.sluice.shuffle.operator.Batch} of the shuffle operator.
  */
 package io.sluice.engine.expr;

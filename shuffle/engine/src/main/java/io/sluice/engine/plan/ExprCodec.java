@@ -9,6 +9,7 @@ import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.ExtractYear;
 import io.sluice.engine.expr.InList;
+import io.sluice.engine.expr.IsNull;
 import io.sluice.engine.expr.Like;
 import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.Logical;
@@ -38,6 +39,7 @@ final class ExprCodec {
     static final byte EXTRACT_YEAR = 10;
     static final byte DOUBLE_ARITHMETIC = 11;
     static final byte SUBSTRING = 12;
+    static final byte IS_NULL = 13;
 
     /** The fewest bytes an encoded expression takes: a column reference, tag and empty name. */
     static final int MIN_EXPR_BYTES = 1 + 4;
@@ -115,6 +117,7 @@ final class ExprCodec {
             out.writeByte(LITERAL);
             KINDS.write(out, PlanCodec.require(l.type().kind(), path + ".literal.type.kind"));
             out.writeByte((byte) l.type().scale());
+            out.writeBoolean(l.isNull());
             out.writeLong(l.value());
             out.writeBoolean(l.string() != null);
             if (l.string() != null) {
@@ -149,7 +152,7 @@ final class ExprCodec {
             out.writeByte(CASE_WHEN);
             write(out, c.condition(), path + ".caseWhen.condition", d);
             write(out, c.then(), path + ".caseWhen.then", d);
-            write(out, c.otherwise(), path + ".caseWhen.otherwise", d);
+            writeOptional(out, c.otherwise(), path + ".caseWhen.otherwise", d);
         } else if (e instanceof ExtractYear y) {
             out.writeByte(EXTRACT_YEAR);
             write(out, y.date(), path + ".extractYear.date", d);
@@ -163,6 +166,10 @@ final class ExprCodec {
             write(out, sub.value(), path + ".substring.value", d);
             out.writeInt(sub.start());
             out.writeInt(sub.length());
+        } else if (e instanceof IsNull n) {
+            out.writeByte(IS_NULL);
+            write(out, n.operand(), path + ".isNull.operand", d);
+            out.writeBoolean(n.negated());
         } else {
             throw new IllegalStateException(path + ": " + e.getClass().getName() + " is an Expr the plan codec does"
                     + " not know: give it a tag in ExprCodec");
@@ -214,7 +221,7 @@ final class ExprCodec {
                 final String p = path + ".caseWhen";
                 final Expr condition = read(in, p + ".condition", d);
                 final Expr then = read(in, p + ".then", d);
-                final Expr otherwise = read(in, p + ".otherwise", d);
+                final Expr otherwise = readOptional(in, p + ".otherwise", d);
                 yield new CaseWhen(condition, then, otherwise);
             }
             case EXTRACT_YEAR -> new ExtractYear(read(in, path + ".extractYear.date", d));
@@ -232,16 +239,21 @@ final class ExprCodec {
                 final int length = in.readInt(p + ".length");
                 yield PlanCodec.build(in, p, at, () -> new Substring(value, start, length));
             }
+            case IS_NULL -> {
+                final Expr operand = read(in, path + ".isNull.operand", d);
+                yield new IsNull(operand, in.readBoolean(path + ".isNull.negated"));
+            }
             default -> throw in.error(path, at, "unknown expression tag " + tag + ": expected " + COLUMN_REF
-                    + " (columnRef) to " + SUBSTRING + " (substring)");
+                    + " (columnRef) to " + IS_NULL + " (isNull)");
         };
     }
 
     private static Literal readLiteral(final WireReader in, final String path, final int at) {
         final DataType.Kind kind = KINDS.read(in, path + ".type.kind");
         final byte scale = in.readByte(path + ".type.scale");
+        final boolean isNull = in.readBoolean(path + ".isNull");
         final long value = in.readLong(path + ".value");
         final String string = in.readBoolean(path + ".string.present") ? in.readString(path + ".string") : null;
-        return PlanCodec.build(in, path, at, () -> new Literal(new DataType(kind, scale), value, string));
+        return PlanCodec.build(in, path, at, () -> new Literal(new DataType(kind, scale), value, string, isNull));
     }
 }

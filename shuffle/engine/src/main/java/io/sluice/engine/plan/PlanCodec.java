@@ -44,16 +44,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   4 aggregation  input node, keys (name, expr), aggregates (function code, optional expr, name)
  *   5 join         probe node, build node, type code, probe keys (exprs), build keys (exprs),
  *                  condition (optional expr)
- *   6 orderBy      input node, keys (column, descending boolean), limit (long)
+ *   6 orderBy      input node, keys (column, descending boolean, nullsFirst boolean), limit (long)
  *   7 limit        input node, limit (long)
  * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
  *            3 in (column, keys: int count and longs)
- * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, value long, optional
- *          string), 3 arithmetic (op, left, right), 4 comparison (op, left, right),
+ * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, isNull boolean, value long,
+ *          optional string), 3 arithmetic (op, left, right), 4 comparison (op, left, right),
  *          5 logical (op, terms), 6 not (term), 7 inList (value, literals), 8 like (value, pattern),
- *          9 caseWhen (condition, then, otherwise), 10 extractYear (date)
+ *          9 caseWhen (condition, then, optional otherwise), 10 extractYear (date)
  *          11 doubleArithmetic (op: add 0, sub 1, mul 2, div 3; left, right),
- *          12 substring (value, start int, length int)
+ *          12 substring (value, start int, length int), 13 isNull (operand, negated boolean)
  * </pre>
  * Enum codes come from explicit tables, not declaration order:
  * strategy auto 0, broadcast 1, shuffle_hash 2, shuffle_range 3, colocate 4, hybrid 5;
@@ -70,7 +70,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class PlanCodec {
     /** The format version this build writes and reads. */
-    public static final short VERSION = 2;
+    public static final short VERSION = 3;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -96,7 +96,7 @@ public final class PlanCodec {
     /** The smallest aggregate: function code, absent argument, empty name. */
     private static final int MIN_AGGREGATE_BYTES = 1 + 1 + 4;
     /** The smallest sort key: empty column name, direction. */
-    private static final int MIN_SORT_KEY_BYTES = 4 + 1;
+    private static final int MIN_SORT_KEY_BYTES = 4 + 1 + 1;
 
     static final EnumCodes<Strategy> STRATEGIES = EnumCodes.of(Strategy.class, Strategy.AUTO, Strategy.BROADCAST,
             Strategy.SHUFFLE_HASH, Strategy.SHUFFLE_RANGE, Strategy.COLOCATE, Strategy.HYBRID);
@@ -293,6 +293,7 @@ public final class PlanCodec {
                 final SortKey k = require(o.keys().get(i), p + ".keys[" + i + "]");
                 writeString(out, k.column(), p + ".keys[" + i + "].column");
                 out.writeBoolean(k.descending());
+                out.writeBoolean(k.nullsFirst());
             }
             out.writeLong(o.limit());
         } else if (node instanceof PlanNode.Limit l) {
@@ -369,7 +370,8 @@ public final class PlanCodec {
                 final List<SortKey> keys = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     final String column = in.readString(p + ".keys[" + i + "].column");
-                    keys.add(new SortKey(column, in.readBoolean(p + ".keys[" + i + "].descending")));
+                    final boolean descending = in.readBoolean(p + ".keys[" + i + "].descending");
+                    keys.add(new SortKey(column, descending, in.readBoolean(p + ".keys[" + i + "].nullsFirst")));
                 }
                 yield new PlanNode.OrderBy(input, keys, in.readLong(p + ".limit"));
             }

@@ -93,13 +93,16 @@ class PlanCodecTest {
                         new NamedExpr("flag", new Literal(DataType.BOOLEAN, 1, null)),
                         new NamedExpr("ratio", new Literal(DataType.DOUBLE, Double.doubleToLongBits(0.25), null)),
                         new NamedExpr("small", new Literal(DataType.INT32, Integer.MIN_VALUE, null)),
-                        new NamedExpr("high", new Literal(DataType.decimal(18), Long.MAX_VALUE, null)))
+                        new NamedExpr("high", new Literal(DataType.decimal(18), Long.MAX_VALUE, null)),
+                        new NamedExpr("missing", Expr.caseWhen(Expr.isNull(col("l_comment")), Expr.nullOf(DataType.decimal(2)))),
+                        new NamedExpr("known", Expr.caseWhen(Expr.isNotNull(col("l_tax")), col("l_tax"),
+                                Expr.nullOf(DataType.STRING))))
                 .aggregate(Plan.groupBy("l_orderkey", "year"),
                         Plan.sum(col("revenue"), "sum"), Plan.avg(col("bonus"), "avg"),
                         Plan.min(col("revenue"), "min"), Plan.max(col("l_orderkey"), "max"),
                         Plan.count("count_star"), Plan.count(col("year"), "count"),
                         Plan.countDistinct(col("l_orderkey"), "distinct"))
-                .orderBy(SortKey.desc("sum"), SortKey.asc("l_orderkey"))
+                .orderBy(SortKey.desc("sum").withNullsFirst(true), SortKey.asc("l_orderkey"))
                 .limit(10);
         final Plan orders = Plan.scan("orders", "o_orderkey", "o_custkey", "o_orderdate");
         final Plan joins = orders
@@ -260,18 +263,18 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionTwoIsPinned() {
+    void formatVersionThreeIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0200" + "04"
+                "534c4350" + "0300" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f"
                 + "07" + "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000"
-                + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "0500000000000000" + "00"
+                + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "00" + "0500000000000000" + "00"
                 + "0300000000000000");
     }
 
@@ -387,7 +390,7 @@ class PlanCodecTest {
         new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 2:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 3:"
                         + " run the same Sluice version on the coordinator and every CN");
     }
 
@@ -448,7 +451,7 @@ class PlanCodecTest {
     }
 
     private static WireWriter literal(final WireWriter w, final int kind, final int scale, final String string) {
-        w.writeByte(ExprCodec.LITERAL).writeByte((byte) kind).writeByte((byte) scale).writeLong(5)
+        w.writeByte(ExprCodec.LITERAL).writeByte((byte) kind).writeByte((byte) scale).writeBoolean(false).writeLong(5)
                 .writeBoolean(string != null);
         return string == null ? w : w.writeString(string);
     }
@@ -483,8 +486,11 @@ class PlanCodecTest {
                         "plan.scan.filter.literal", FILTER_AT, "a string literal needs its string"),
                 Arguments.of("a date literal with a string", scanFilteredBy(w -> literal(w, 3, 0, "x")),
                         "plan.scan.filter.literal", FILTER_AT, "a date literal holds a long, not the string 'x'"),
-                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 13)),
-                        "plan.scan.filter", FILTER_AT, "unknown expression tag 13"),
+                Arguments.of("a NULL literal with a value", scanFilteredBy(w -> w.writeByte(ExprCodec.LITERAL)
+                        .writeByte((byte) 0).writeByte((byte) 0).writeBoolean(true).writeLong(5).writeBoolean(false)),
+                        "plan.scan.filter.literal", FILTER_AT, "the NULL literal of type int64 has no value"),
+                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 14)),
+                        "plan.scan.filter", FILTER_AT, "unknown expression tag 14"),
                 Arguments.of("an unknown comparison code", scanFilteredBy(w -> w.writeByte(ExprCodec.COMPARISON)
                         .writeByte((byte) 6)), "plan.scan.filter.comparison.op", FILTER_AT + 1,
                         "unknown Op code 6: the codes are 0=EQ, 1=NE, 2=LT, 3=LE, 4=GT, 5=GE"),
