@@ -130,6 +130,42 @@ class NullAggregationTest {
     }
 
     @Test
+    void aggregatesOfAnExpressionSkipTheRowsWhereTheExpressionIsNull() {
+        // v + k is NULL where v or k is: rows whose v column holds a value but whose k is NULL
+        // must be skipped too, so the aggregates ask the expression for its NULLs, not the column.
+        final io.sluice.engine.expr.Expr sum = io.sluice.engine.expr.Expr.add(col("v"), col("k"));
+        final List<Aggregate> aggregates = List.of(new Aggregate(AggregateFunction.SUM, sum, "sum_e"),
+                new Aggregate(AggregateFunction.AVG, sum, "avg_e"), new Aggregate(AggregateFunction.MIN, sum, "min_e"),
+                new Aggregate(AggregateFunction.MAX, sum, "max_e"), new Aggregate(AggregateFunction.COUNT, sum, "count_e"));
+        final Random random = new Random(11);
+        final List<Object[]> rows = randomRows(random, 2000);
+        final Map<List<Object>, List<Object>> expected = new HashMap<>();
+        final Map<List<Object>, List<Long>> values = new LinkedHashMap<>();
+        for (final Object[] row : rows) {
+            final List<Long> group = values.computeIfAbsent(Keys.S.of(row), g -> new ArrayList<>());
+            if (row[0] != null && row[2] != null) {
+                group.add((Long) row[2] + (Long) row[0]);
+            }
+        }
+        for (final Map.Entry<List<Object>, List<Long>> g : values.entrySet()) {
+            final List<Long> v = g.getValue();
+            final long total = v.stream().mapToLong(Long::longValue).sum();
+            final List<Object> row = new ArrayList<>(g.getKey());
+            row.add(v.isEmpty() ? null : total);
+            row.add(v.isEmpty() ? null : total / (double) v.size());
+            row.add(v.isEmpty() ? null : v.stream().mapToLong(Long::longValue).min().getAsLong());
+            row.add(v.isEmpty() ? null : v.stream().mapToLong(Long::longValue).max().getAsLong());
+            row.add((long) v.size());
+            expected.put(g.getKey(), row);
+        }
+        try (PipelineExecutor executor = new PipelineExecutor(3)) {
+            assertSame(aggregate(executor, new HashAggregate(INPUT, Keys.S.exprs(), aggregates), INPUT,
+                    RowsWithNulls.batches(INPUT, rows, random)), 1, expected);
+            assertSame(twoPhases(executor, Keys.S, aggregates, rows, random, true), 1, expected);
+        }
+    }
+
+    @Test
     void nullKeysComeOutAsNullAndApartFromZeroAndEmpty() {
         final List<Object[]> rows = List.of(new Object[] {null, null, 1L, 100L}, new Object[] {0L, "", 2L, 200L},
                 new Object[] {null, "", 4L, null}, new Object[] {0L, null, 8L, null}, new Object[] {null, null, 16L, 1L});
