@@ -148,6 +148,51 @@ final class DetermineRuntimeFilters {
             final Found probe = trace(column, j.probe());
             return probe != null || j.type() != JoinType.INNER ? probe : trace(column, j.build());
         }
+        if (node instanceof PlanNode.Aggregation a) {
+            // A group key's values are its input's: rows a filter drops below the group-by only drop whole groups,
+            // which the inner or semi join above would drop anyway (a decorrelated subquery's group-by: Q17, Q20).
+            for (final NamedExpr key : a.keys()) {
+                if (key.name().equals(column)) {
+                    return key.expr() instanceof ColumnRef r ? trace(r.name(), a.input()) : null;
+                }
+            }
+        }
         return null;
+    }
+
+    /** Whether a scan lies below a group-by of a node (its rows reach the node only aggregated). */
+    static boolean belowAggregation(final PlanNode node, final PlanNode.Scan scan) {
+        if (node instanceof PlanNode.Aggregation a) {
+            return reaches(a.input(), scan);
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return belowAggregation(f.input(), scan);
+        }
+        if (node instanceof PlanNode.Project p) {
+            return belowAggregation(p.input(), scan);
+        }
+        if (node instanceof PlanNode.Join j) {
+            return belowAggregation(j.probe(), scan) || belowAggregation(j.build(), scan);
+        }
+        return false;
+    }
+
+    private static boolean reaches(final PlanNode node, final PlanNode.Scan scan) {
+        if (node == scan) {
+            return true;
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return reaches(f.input(), scan);
+        }
+        if (node instanceof PlanNode.Project p) {
+            return reaches(p.input(), scan);
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            return reaches(a.input(), scan);
+        }
+        if (node instanceof PlanNode.Join j) {
+            return reaches(j.probe(), scan) || reaches(j.build(), scan);
+        }
+        return false;
     }
 }

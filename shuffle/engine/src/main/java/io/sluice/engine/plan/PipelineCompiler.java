@@ -393,15 +393,21 @@ public final class PipelineCompiler {
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
         final boolean buildRows = j.condition() != null || !j.type().probeColumnsOnly();
         if (how.choice() == Distribution.BROADCAST) {
-            final Open probe = open(j.probe());
+            // A runtime filter for a scan below a group-by of the probe side needs the build finished before that
+            // scan's pipeline starts: build first (broadcast, which also serves a probe on the coordinator alone).
+            final boolean buildFirst = filtersBelowAggregation(j);
+            Open probe = buildFirst ? null : open(j.probe());
             Open buildSide = open(j.build());
             if (exchanges.distributed()) {
-                buildSide = probe.single ? gathered(buildSide, "join build")
+                buildSide = probe != null && probe.single ? gathered(buildSide, "join build")
                         : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
             }
             final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows);
             final Pipeline buildPipeline = close(buildSide, build, "join build");
             noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
+            if (probe == null) {
+                probe = open(j.probe());
+            }
             probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
             probe.dependencies.add(buildPipeline);
             return probe;
@@ -431,6 +437,27 @@ public final class PipelineCompiler {
             }
         }
         return probe;
+    }
+
+    /** Whether the join's runtime filter is for a scan whose rows reach the probe only through a group-by. */
+    private boolean filtersBelowAggregation(final PlanNode.Join j) {
+        final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
+        return t != null && DetermineRuntimeFilters.belowAggregation(j.probe(), t.scan());
+    }
+
+    /**
+     * A scan's pipeline, which waits for the builds of the runtime filters it applies below a group-by
+     * (compiled before it): otherwise nothing orders that scan after the build the join above depends on.
+     */
+    private Open scanned(final PlanNode.Scan s, final Source source) {
+        final Open open = new Open(source, null, FragmentType.SOURCE);
+        for (final DetermineRuntimeFilters.Target t : filtersOfScan.getOrDefault(s, List.of())) {
+            final FilterBuildSide build = filterBuilds.get(t.id());
+            if (build != null && DetermineRuntimeFilters.belowAggregation(t.join().probe(), s)) {
+                open.dependencies.add(build.pipeline());
+            }
+        }
+        return open;
     }
 
     private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
@@ -550,7 +577,7 @@ public final class PipelineCompiler {
 
     private Open open(final PlanNode node) {
         if (node instanceof PlanNode.Scan s) {
-            return new Open(scan(s), null, FragmentType.SOURCE);
+            return scanned(s, scan(s));
         }
         if (node instanceof PlanNode.Filter f) {
             final Open in = open(f.input());
