@@ -3,6 +3,8 @@ package io.sluice.perf.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.plan.QueryRunner;
@@ -124,5 +126,23 @@ class SqlTpchTest {
     void autoGoesHybridWhereCopiesOfALargeBuildSideMoveTheFewestBytes() throws Exception {
         // Q9 joins lineitem with orders, partsupp and part on keys lineitem is not stored by.
         assertThat(autoByBytes(9).decisions()).extracting(Decision::choice).contains(Distribution.HYBRID);
+    }
+
+    @Test
+    void aRuntimeFilterReachesTheScanBelowADecorrelatedSubquerysGroupBy() throws Exception {
+        // Q17's subquery becomes avg(l_quantity) grouped by l_partkey over all of lineitem, joined to the few parts
+        // of one brand and container: the parts' keys filter that lineitem scan before it is grouped.
+        final String sql = TpchSql.text(17);
+        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 2, StrategyConfig.defaults()
+                .withStrategy(Strategy.BROADCAST).withRuntimeFilters(RuntimeFilterMode.LOCAL))) {
+            final QueryRunner.Execution execution = runner.execute(planner.plan(sql).plan());
+            oracle.assertSameAsDuckDb("q17", sql, execution.result());
+            assertThat(execution.runtimeFilters()).hasSize(2);
+            assertThat(execution.runtimeFilterStats()).hasSize(2).allSatisfy(s -> {
+                assertThat(s.state()).as("%s", s).isEqualTo(RuntimeFilterState.APPLIED);
+                // At SF 0.01 no part qualifies: the empty filter skips every block of both scans unread.
+                assertThat(s.blocksSkipped()).as("%s", s).isEqualTo(oracle.catalog().table("lineitem").blockCount());
+            });
+        }
     }
 }
