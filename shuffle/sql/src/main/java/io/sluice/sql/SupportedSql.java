@@ -11,8 +11,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
- * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), set operations, window
- * functions, and functions outside the ones Sluice evaluates. The error names the
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), window functions, VALUES, and functions outside the ones Sluice evaluates. The error names the
  * construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
@@ -20,8 +19,7 @@ final class SupportedSql {
     private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
             "CAST", "COALESCE", "NULLIF");
 
-    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.UNION, SqlKind.INTERSECT, SqlKind.EXCEPT,
-            SqlKind.OVER, SqlKind.VALUES);
+    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.OVER, SqlKind.VALUES);
 
     private SupportedSql() {
     }

@@ -27,6 +27,7 @@ import io.sluice.engine.exec.Source;
 import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.exec.UnionAll;
 import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.filter.FilterKind;
 import io.sluice.engine.filter.FilterScope;
@@ -438,15 +439,24 @@ public final class PipelineCompiler {
     /**
      * A UNION ALL: each input's pipeline ends in one of the union's sinks, and one pipeline reads the
      * rows of all of them once every input finished. The rows stay on the CNs where they are (all on
-     * the coordinator only when every input's are); the output is bucketed by nothing.
+     * the coordinator only when every input's are); the output is bucketed by nothing. Numeric columns
+     * of different types are widened to the widest ({@link UnionTypes}).
      */
     private Open unionAll(final PlanNode.UnionAll u) {
         final List<Open> inputs = new ArrayList<>();
         final List<RowType> types = new ArrayList<>();
         boolean single = true;
         for (final PlanNode node : u.inputs()) {
-            final Open in = open(node);
-            inputs.add(in);
+            inputs.add(open(node));
+            types.add(inputs.get(inputs.size() - 1).rowType);
+        }
+        final List<DataType> widest = UnionTypes.widest(types);
+        types.clear();
+        for (final Open in : inputs) {
+            final List<NamedExpr> widening = UnionTypes.widening(in.rowType, widest);
+            if (widening != null) {
+                in.add(new Projection(in.rowType, widening));
+            }
             types.add(in.rowType);
             single &= in.single;
         }
