@@ -6,13 +6,15 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
- * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), window functions, VALUES, and functions outside the ones Sluice evaluates. The error names the
- * construct, its line and column, and what is supported instead.
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), window functions, VALUES,
+ * INTERSECT ALL and EXCEPT ALL, and functions outside the ones Sluice evaluates. The error names
+ * the construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
@@ -70,6 +72,12 @@ final class SupportedSql {
                 final SqlKind kind = call.getKind();
                 if (REFUSED.contains(kind)) {
                     throw refused(call.getParserPosition(), kind.sql.replace('_', ' ') + " is not supported yet");
+                }
+                if ((kind == SqlKind.INTERSECT || kind == SqlKind.EXCEPT)
+                        && call.getOperator() instanceof SqlSetOperator set && set.isAll()) {
+                    throw refused(call.getParserPosition(), kind.sql + " ALL is not supported: Sluice runs UNION ALL,"
+                            + " UNION, INTERSECT and EXCEPT; write " + kind.sql + " (without ALL) when duplicates need"
+                            + " not be kept");
                 }
                 if (call.getOperator() instanceof SqlFunction f && kind != SqlKind.CAST
                         && !FUNCTIONS.contains(f.getName().toUpperCase(Locale.ROOT))) {
