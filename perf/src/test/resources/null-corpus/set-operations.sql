@@ -44,6 +44,9 @@ select k from t union (select k from u except select k from t);
 select k from t intersect (select k from u union select i from t);
 select id, k from t where k in (select k from u union all select k from u);
 select id from t where k in (select k from u where k is not null except select k from t where k = 1);
+select id from t where k not in (select k from u where k is not null except select k from t where k = 1);
+select id from t where k not in (select k from u union select k from t where k = 4);
+select id from t where k in (select k from u intersect select k from t where id > 5);
 select count(*) as n, count(k) as nk from (select k from t union select k from u) as x;
 select x.k, count(*) as n from (select k from t except select k from u) as x join t on x.k = t.k group by x.k;
 
