@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * UNION ALL plans from the Plan builder on one CN's three workers and on an embedded cluster of
  * three CNs of two cores, under every strategy, against the same rows unioned, grouped, joined and
  * sorted in plain Java: unions of two and three inputs, an INT32 column unioned with an INT64 one,
- * a union grouped (its rows cross CNs), a union as a join's build and probe side, and a top-N over
- * a union.
+ * a union grouped (its rows cross CNs), a union as a join's build and probe side, unions of inputs
+ * gathered on the coordinator with and without inputs spread over the CNs, and a top-N over a union.
  */
 class UnionAllClusterTest {
     @TempDir
@@ -155,6 +155,13 @@ class UnionAllClusterTest {
                         .join(JoinType.INNER, Plan.scan("u", "k").project(new NamedExpr("bk", col("k"))),
                                 List.of("k"), List.of("bk")),
                 () -> join(concat(columns(T, 0, 1), columns(U, 0, 1)), columns(U, 1)), false));
+        cases.add(new Case("inputs all on the coordinator",
+                Plan.scan("t", "id").aggregate(Plan.noKeys(), Plan.count("n"))
+                        .unionAll(Plan.scan("u", "id").aggregate(Plan.noKeys(), Plan.count("n"))),
+                () -> List.of(List.of((long) T.size()), List.of((long) U.size())), false));
+        cases.add(new Case("an input on the coordinator and one on every CN",
+                Plan.scan("t", "id").aggregate(Plan.noKeys(), Plan.count("n")).unionAll(Plan.scan("u", "id")),
+                () -> concat(List.of(List.of((long) T.size())), columns(U, 0)), false));
         cases.add(new Case("top 7 ids over a union",
                 Plan.scan("t", "id").unionAll(Plan.scan("u", "id").project(
                         new NamedExpr("id", Expr.add(col("id"), lit(1000))))).orderBy(SortKey.desc("id")).limit(7),
