@@ -48,7 +48,6 @@ select t.id, t.k, u.id as uid from t left join u on t.k = u.k;
 select t.id, u.id as uid, u.k as uk from t right join u on t.k = u.k;
 select t.k, count(u.id) as matched, count(*) as n from t left join u on t.k = u.k group by t.k;
 select u.k as uk, count(t.id) as matched from t right join u on t.k = u.k group by u.k;
--- error: FULL joins are not supported
 select t.id, u.id as uid from t full join u on t.k = u.k;
 
 -- EXISTS and NOT EXISTS: a probe row whose key is NULL has no match.

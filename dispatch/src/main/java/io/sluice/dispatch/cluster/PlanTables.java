@@ -53,6 +53,10 @@ final class PlanTables {
             scanned(o.input(), out);
         } else if (node instanceof PlanNode.Limit l) {
             scanned(l.input(), out);
+        } else if (node instanceof PlanNode.UnionAll u) {
+            for (final PlanNode in : u.inputs()) {
+                scanned(in, out);
+            }
         }
     }
 }

@@ -15,7 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every registered query's plan, shipped under every strategy, decodes on a CN to the plan the coordinator built. */
+/**
+ * Every registered query's plan, shipped under every strategy, alone and in a UNION ALL, decodes on
+ * a CN to the plan the coordinator built.
+ */
 class PlanShippingTest {
     static Stream<Arguments> queriesAndStrategies() {
         final List<Arguments> cases = new ArrayList<>();
@@ -36,6 +39,17 @@ class PlanShippingTest {
         assertThat(shipped.plan().node()).isEqualTo(plan.node());
         assertThat(shipped.plan().toString()).isEqualTo(plan.toString());
         assertThat(shipped.config()).isEqualTo(config);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("queriesAndStrategies")
+    void aShippedUnionAllOfQueryPlansDecodesToTheSamePlan(final String name, final Strategy strategy) {
+        final Plan plan = byName(name).plan();
+        final Plan union = plan.unionAll(plan, byName("q1").plan());
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        final ShippedPlan shipped = PlanCodec.decode(PlanCodec.encode(union, config));
+        assertThat(shipped.plan().node()).isEqualTo(union.node());
+        assertThat(shipped.plan().toString()).isEqualTo(union.toString());
     }
 
     /** Guards the test above against passing vacuously over an empty registry. */

@@ -90,6 +90,14 @@ final class ColumnPruning {
             }
             return new PlanNode.OrderBy(prune(o.input(), needed), o.keys(), o.limit());
         }
+        if (node instanceof PlanNode.UnionAll u) {
+            // Columns are matched by position: every input keeps all of its columns.
+            final List<PlanNode> inputs = new ArrayList<>();
+            for (final PlanNode in : u.inputs()) {
+                inputs.add(prune(in, new HashSet<>(PlanColumns.of(in))));
+            }
+            return new PlanNode.UnionAll(inputs);
+        }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return new PlanNode.Limit(prune(l.input(), required), l.limit());
     }

@@ -6,6 +6,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -13,7 +14,8 @@ import org.apache.calcite.sql.SqlKind;
 
 /**
  * A subquery that only removes duplicates: {@code SELECT DISTINCT keys [, TRUE]} as Calcite's
- * decorrelation writes the right side of EXISTS and IN. As a semi or anti join's build side the
+ * decorrelation writes the right side of EXISTS and IN, or {@code [SELECT keys, TRUE FROM]} a
+ * UNION, INTERSECT or EXCEPT, which are duplicate-free themselves. As a semi or anti join's build side the
  * duplicate removal is redundant, so the join builds on the aggregate's input directly.
  *
  * @param input  the rows below the duplicate removal
@@ -55,6 +57,14 @@ record DistinctInput(RelNode input, int[] fields) {
                 fields[i++] = -1;
             }
             return new DistinctInput(a.getInput(), fields);
+        }
+        if (rel instanceof SetOp set && !set.all) {
+            // UNION, INTERSECT and EXCEPT are duplicate-free already: Calcite adds no duplicate removal above them.
+            final int[] fields = new int[rel.getRowType().getFieldCount()];
+            for (int i = 0; i < fields.length; i++) {
+                fields[i] = i;
+            }
+            return new DistinctInput(rel, fields);
         }
         return null;
     }

@@ -52,6 +52,10 @@ final class OutputNames {
         if (node instanceof SqlWith w) {
             return select(w.body);
         }
+        if (node instanceof SqlCall set && set.getKind().belongsTo(SqlKind.SET_QUERY)) {
+            // A set operation's columns are named as its first input's.
+            return select(set.operand(0));
+        }
         return null;
     }
 

@@ -38,6 +38,9 @@ final class PlanColumns {
         if (node instanceof PlanNode.OrderBy o) {
             return of(o.input());
         }
+        if (node instanceof PlanNode.UnionAll u) {
+            return of(u.inputs().get(0));
+        }
         return of(((PlanNode.Limit) node).input());
     }
 

@@ -27,6 +27,7 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexCall;
@@ -90,8 +91,12 @@ final class RelTranslator {
         if (rel instanceof Sort s) {
             return sort(s);
         }
+        if (rel instanceof SetOp op) {
+            return new SetOperations(this).plan(op);
+        }
         throw SqlException.unsupported("the relational operator " + rel.getRelTypeName()
-                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins and sorts)");
+                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins, sorts and set"
+                + " operations)");
     }
 
     private Relation scan(final TableScan s) {
@@ -313,8 +318,9 @@ final class RelTranslator {
                         swapSides(j.getCondition(), left, right));
                 yield reorder(joined, right, left);
             }
-            default -> throw SqlException.unsupported(type + " joins are not supported (INNER, LEFT, RIGHT, semi and"
-                    + " anti joins are)");
+            case FULL -> new FullOuterJoin(this).plan(j);
+            default -> throw SqlException.unsupported(type + " joins are not supported (INNER, LEFT, RIGHT, FULL,"
+                    + " semi and anti joins are)");
         };
     }
 
@@ -341,7 +347,7 @@ final class RelTranslator {
     }
 
     /** A join condition over (left, right) fields rewritten over (right, left). */
-    private static RexNode swapSides(final RexNode condition, final int left, final int right) {
+    static RexNode swapSides(final RexNode condition, final int left, final int right) {
         final int[] map = new int[left + right];
         for (int i = 0; i < left; i++) {
             map[i] = right + i;

@@ -395,7 +395,7 @@ final class RexTranslator {
     }
 
     /** The engine type of a SQL type, for a typed NULL. */
-    private static DataType typeOf(final RelDataType type) {
+    static DataType typeOf(final RelDataType type) {
         return switch (type.getSqlTypeName()) {
             case BIGINT, NULL -> DataType.INT64;
             case INTEGER, SMALLINT, TINYINT -> DataType.INT32;

@@ -6,22 +6,22 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
- * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), set operations, window
- * functions, and functions outside the ones Sluice evaluates. The error names the
- * construct, its line and column, and what is supported instead.
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), window functions, VALUES,
+ * INTERSECT ALL and EXCEPT ALL, and functions outside the ones Sluice evaluates. The error names
+ * the construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
     private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
             "CAST", "COALESCE", "NULLIF");
 
-    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.UNION, SqlKind.INTERSECT, SqlKind.EXCEPT,
-            SqlKind.OVER, SqlKind.VALUES);
+    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.OVER, SqlKind.VALUES);
 
     private SupportedSql() {
     }
@@ -72,6 +72,12 @@ final class SupportedSql {
                 final SqlKind kind = call.getKind();
                 if (REFUSED.contains(kind)) {
                     throw refused(call.getParserPosition(), kind.sql.replace('_', ' ') + " is not supported yet");
+                }
+                if ((kind == SqlKind.INTERSECT || kind == SqlKind.EXCEPT)
+                        && call.getOperator() instanceof SqlSetOperator set && set.isAll()) {
+                    throw refused(call.getParserPosition(), kind.sql + " ALL is not supported: Sluice runs UNION ALL,"
+                            + " UNION, INTERSECT and EXCEPT; write " + kind.sql + " (without ALL) when duplicates need"
+                            + " not be kept");
                 }
                 if (call.getOperator() instanceof SqlFunction f && kind != SqlKind.CAST
                         && !FUNCTIONS.contains(f.getName().toUpperCase(Locale.ROOT))) {

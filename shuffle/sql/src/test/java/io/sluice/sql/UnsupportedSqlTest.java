@@ -20,7 +20,8 @@ class UnsupportedSqlTest extends OverTestStore {
             update t set k = 2                                    | UNSUPPORTED | 1 | 1  | update statements are not supported
             -- a comment\\n  create table u (a int)              | UNSUPPORTED | 2 | 3  | create statements are not supported
             drop table t                                          | UNSUPPORTED | 1 | 1  | drop statements are not supported
-            select k from t union select k from t                 | UNSUPPORTED | 1 | 1  | UNION is not supported
+            select k from t intersect all select k from t         | UNSUPPORTED | 1 | 1  | INTERSECT ALL is not supported
+            select k from t\\n  except all select k from t       | UNSUPPORTED | 1 | 1  | EXCEPT ALL is not supported
             select k,\\n  upper(s) from t                         | UNSUPPORTED | 2 | 3  | the function upper is not supported
             select k from t where\\n   abs(k) > 1                 | UNSUPPORTED | 2 | 4  | is not supported; Sluice evaluates
             select k, rank() over (order by k) from t             | UNSUPPORTED | 1 | 11 | OVER is not supported

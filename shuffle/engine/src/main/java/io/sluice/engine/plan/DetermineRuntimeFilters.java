@@ -63,6 +63,10 @@ final class DetermineRuntimeFilters {
             visit(o.input(), config, stats, topology, out);
         } else if (node instanceof PlanNode.Limit l) {
             visit(l.input(), config, stats, topology, out);
+        } else if (node instanceof PlanNode.UnionAll u) {
+            for (final PlanNode in : u.inputs()) {
+                visit(in, config, stats, topology, out);
+            }
         }
     }
 

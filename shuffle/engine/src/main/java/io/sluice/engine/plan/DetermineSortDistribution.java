@@ -1,6 +1,8 @@
 package io.sluice.engine.plan;
 
 import io.sluice.shuffle.Topology;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Decides how each ORDER BY of a plan is distributed and records it on the node
@@ -48,6 +50,16 @@ final class DetermineSortDistribution {
             final SortDistribution d = kept ? o.distribution() : decide(config, topology, distributed);
             return in == o.input() && d == o.distribution() ? o
                     : new PlanNode.OrderBy(in, o.keys(), o.limit(), d);
+        }
+        if (node instanceof PlanNode.UnionAll u) {
+            final List<PlanNode> inputs = new ArrayList<>();
+            boolean same = true;
+            for (final PlanNode input : u.inputs()) {
+                final PlanNode decided = apply(input, config, topology, distributed);
+                inputs.add(decided);
+                same &= decided == input;
+            }
+            return same ? u : new PlanNode.UnionAll(inputs);
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         final PlanNode in = apply(l.input(), config, topology, distributed);

@@ -114,6 +114,10 @@ final class ExprCodec {
             out.writeByte(COLUMN_REF);
             PlanCodec.writeString(out, r.name(), path + ".columnRef.name");
         } else if (e instanceof Literal l) {
+            if (l.type().kind() == DataType.Kind.DATE && !l.isNull() && !isDate(l.value())) {
+                throw new IllegalArgumentException(path + ".literal.value: epoch day " + l.value()
+                        + " is no date and cannot be shipped: a DATE literal lies within " + EPOCH_DAYS);
+            }
             out.writeByte(LITERAL);
             KINDS.write(out, PlanCodec.require(l.type().kind(), path + ".literal.type.kind"));
             out.writeByte((byte) l.type().scale());
@@ -254,6 +258,17 @@ final class ExprCodec {
         final boolean isNull = in.readBoolean(path + ".isNull");
         final long value = in.readLong(path + ".value");
         final String string = in.readBoolean(path + ".string.present") ? in.readString(path + ".string") : null;
+        if (kind == DataType.Kind.DATE && !isNull && !isDate(value)) {
+            throw in.error(path + ".value", at, "epoch day " + value + " is no date: a DATE literal lies within "
+                    + EPOCH_DAYS);
+        }
         return PlanCodec.build(in, path, at, () -> new Literal(new DataType(kind, scale), value, string, isNull));
+    }
+
+    private static final java.time.temporal.ValueRange EPOCH_DAYS = java.time.temporal.ChronoField.EPOCH_DAY.range();
+
+    /** Whether an epoch day is a date {@link java.time.LocalDate} can hold. */
+    private static boolean isDate(final long epochDay) {
+        return EPOCH_DAYS.isValidValue(epochDay);
     }
 }

@@ -25,7 +25,9 @@ import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortedRuns;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.exec.TableScan;
+import io.sluice.engine.exec.UnionAll;
 import io.sluice.engine.expr.ColumnRef;
+import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.filter.FilterKind;
 import io.sluice.engine.filter.FilterScope;
@@ -52,7 +54,8 @@ import java.util.Set;
  * sort or a limit ends the pipeline feeding it and starts one reading its result; a join ends its
  * build side's pipeline and puts a probe operator into the probe side's pipeline, which then
  * depends on the build. The list is in an order that runs each pipeline after its dependencies;
- * the last one collects the result.
+ * the last one collects the result. A UNION ALL ends each input's pipeline in a sink that keeps
+ * its rows, and one pipeline reads all of them.
  *
  * <p>Each join and group-by is distributed over the buckets of the {@link Topology} as
  * {@link DetermineJoinDistribution} and {@link DetermineGroupStrategy} decide: a broadcast join or
@@ -460,6 +463,38 @@ public final class PipelineCompiler {
         return open;
     }
 
+    /**
+     * A UNION ALL: each input's pipeline ends in one of the union's sinks, and one pipeline reads the
+     * rows of all of them once every input finished. The rows stay on the CNs where they are (all on
+     * the coordinator only when every input's are); the output is bucketed by nothing. Numeric columns
+     * of different types are widened to the widest ({@link UnionTypes}).
+     */
+    private Open unionAll(final PlanNode.UnionAll u) {
+        final List<Open> inputs = new ArrayList<>();
+        final List<RowType> types = new ArrayList<>();
+        boolean single = true;
+        for (final PlanNode node : u.inputs()) {
+            inputs.add(open(node));
+            types.add(inputs.get(inputs.size() - 1).rowType);
+        }
+        final List<DataType> widest = UnionTypes.widest(types);
+        types.clear();
+        for (final Open in : inputs) {
+            final List<NamedExpr> widening = UnionTypes.widening(in.rowType, widest);
+            if (widening != null) {
+                in.add(new Projection(in.rowType, widening));
+            }
+            types.add(in.rowType);
+            single &= in.single;
+        }
+        final UnionAll union = new UnionAll(types);
+        final Open out = new Open(union.output(), null, single ? FragmentType.SINGLE : FragmentType.SOURCE);
+        for (int i = 0; i < inputs.size(); i++) {
+            out.dependencies.add(close(inputs.get(i), union.input(i), "union all input " + i));
+        }
+        return out;
+    }
+
     private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
                                  final Pipeline pipeline) {
         final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
@@ -598,6 +633,9 @@ public final class PipelineCompiler {
         }
         if (node instanceof PlanNode.OrderBy o) {
             return orderBy(o, open(o.input()));
+        }
+        if (node instanceof PlanNode.UnionAll u) {
+            return unionAll(u);
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());

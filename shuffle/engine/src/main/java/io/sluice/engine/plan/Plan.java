@@ -101,6 +101,19 @@ public final class Plan {
         return new Plan(new PlanNode.Join(node, build.node, type, columns(probeKeys), columns(buildKeys), condition));
     }
 
+    /**
+     * UNION ALL of this plan's rows and the others': columns matched by position, which must have
+     * the same types; the result is named as this plan's columns.
+     */
+    public Plan unionAll(final Plan... others) {
+        final List<PlanNode> inputs = new ArrayList<>();
+        inputs.add(node);
+        for (final Plan o : others) {
+            inputs.add(o.node);
+        }
+        return new Plan(new PlanNode.UnionAll(inputs));
+    }
+
     /** ORDER BY. */
     public Plan orderBy(final SortKey... keys) {
         return new Plan(new PlanNode.OrderBy(node, List.of(keys), Sort.NO_LIMIT));

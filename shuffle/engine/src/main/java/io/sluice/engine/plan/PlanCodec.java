@@ -47,6 +47,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   6 orderBy      input node, keys (column, descending boolean, nullsFirst boolean), limit (long), distribution
  *                  (optional byte code)
  *   7 limit        input node, limit (long)
+ *   8 unionAll     inputs (int count, at least 2, and nodes)
  * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
  *            3 in (column, keys: int count and longs)
  * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, isNull boolean, value long,
@@ -71,7 +72,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class PlanCodec {
     /** The format version this build writes and reads. */
-    public static final short VERSION = 4;
+    public static final short VERSION = 5;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -86,6 +87,7 @@ public final class PlanCodec {
     static final byte JOIN = 5;
     static final byte ORDER_BY = 6;
     static final byte LIMIT = 7;
+    static final byte UNION_ALL = 8;
 
     static final byte PREDICATE_COMPARISON = 1;
     static final byte PREDICATE_BETWEEN = 2;
@@ -309,6 +311,12 @@ public final class PlanCodec {
             out.writeByte(LIMIT);
             writeNode(out, l.input(), path + ".limit.input", d);
             out.writeLong(l.limit());
+        } else if (node instanceof PlanNode.UnionAll u) {
+            out.writeByte(UNION_ALL);
+            out.writeInt(u.inputs().size());
+            for (int i = 0; i < u.inputs().size(); i++) {
+                writeNode(out, u.inputs().get(i), path + ".unionAll.inputs[" + i + "]", d);
+            }
         } else {
             throw new IllegalStateException(path + ": " + node.getClass().getName() + " is a PlanNode the plan codec"
                     + " does not know: give it a tag in PlanCodec");
@@ -391,8 +399,17 @@ public final class PlanCodec {
                 final PlanNode input = readNode(in, path + ".limit.input", d);
                 yield new PlanNode.Limit(input, in.readLong(path + ".limit.limit"));
             }
+            case UNION_ALL -> {
+                final String p = path + ".unionAll";
+                final int n = in.readCount(p + ".inputs", 1);
+                final List<PlanNode> inputs = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    inputs.add(readNode(in, p + ".inputs[" + i + "]", d));
+                }
+                yield build(in, p, at, () -> new PlanNode.UnionAll(inputs));
+            }
             default -> throw in.error(path, at, "unknown node tag " + tag + ": expected " + SCAN + " (scan) to "
-                    + LIMIT + " (limit)");
+                    + UNION_ALL + " (union all)");
         };
     }
 

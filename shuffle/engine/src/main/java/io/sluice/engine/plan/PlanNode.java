@@ -72,4 +72,18 @@ public sealed interface PlanNode {
     /** LIMIT without ORDER BY. */
     record Limit(PlanNode input, long limit) implements PlanNode {
     }
+
+    /**
+     * UNION ALL: every row of every input, columns matched by position (the same count and types),
+     * named as the first input's; duplicates are kept and no order or partitioning is promised.
+     */
+    record UnionAll(List<PlanNode> inputs) implements PlanNode {
+        public UnionAll {
+            if (inputs == null || inputs.size() < 2) {
+                throw new IllegalArgumentException("UNION ALL needs two or more inputs, got "
+                        + (inputs == null ? "none" : inputs.size()) + ": union a plan with at least one other");
+            }
+            inputs = List.copyOf(inputs);
+        }
+    }
 }

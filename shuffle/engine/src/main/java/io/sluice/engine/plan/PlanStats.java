@@ -55,6 +55,10 @@ final class PlanStats {
         if (node instanceof PlanNode.OrderBy o) {
             return origin(o.input(), column);
         }
+        if (node instanceof PlanNode.UnionAll) {
+            // Rows of several inputs: no one stored column's statistics describe them.
+            return null;
+        }
         return origin(((PlanNode.Limit) node).input(), column);
     }
 
@@ -156,6 +160,9 @@ final class PlanStats {
         if (node instanceof PlanNode.OrderBy o) {
             return columns(o.input());
         }
+        if (node instanceof PlanNode.UnionAll u) {
+            return columns(u.inputs().get(0));
+        }
         return columns(((PlanNode.Limit) node).input());
     }
 
@@ -195,6 +202,14 @@ final class PlanStats {
         }
         if (node instanceof PlanNode.OrderBy o) {
             return o.limit() >= 0 ? Math.min(o.limit(), rows(o.input())) : rows(o.input());
+        }
+        if (node instanceof PlanNode.UnionAll u) {
+            long sum = 0;
+            for (final PlanNode in : u.inputs()) {
+                final long r = rows(in);
+                sum = r > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + r;
+            }
+            return sum;
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return Math.min(l.limit(), rows(l.input()));

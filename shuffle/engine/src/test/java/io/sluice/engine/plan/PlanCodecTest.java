@@ -127,7 +127,10 @@ class PlanCodecTest {
                 List.of(), 3, SortDistribution.MERGE_SORT));
         final Plan expressionKeys = Plan.of(new PlanNode.Join(orders.node(), bare, JoinType.INNER,
                 List.of(Expr.add(col("o_custkey"), lit(1))), List.of(Expr.year(col("n_date"))), null));
-        return List.of(lineitem, topN, joins, empties, expressionKeys);
+        final Plan unions = Plan.scan("orders", "o_orderkey")
+                .unionAll(Plan.scan("lineitem", "l_orderkey"), Plan.scan("partsupp", "ps_partkey").limit(2))
+                .orderBy(SortKey.asc("o_orderkey"));
+        return List.of(lineitem, topN, joins, empties, expressionKeys, unions);
     }
 
     /** Configs that together hold every strategy and routing, with thresholds at their extremes. */
@@ -267,19 +270,39 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionFourIsPinned() {
+    void formatVersionFiveIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0400" + "04"
+                "534c4350" + "0500" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f" + "01"
                 + "07" + "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000"
                 + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "00" + "0500000000000000" + "00"
                 + "0300000000000000");
+    }
+
+    @Test
+    void aUnionAllIsTagEightWithItsInputCountAndInputs() {
+        final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").unionAll(Plan.scan("u", "c")),
+                StrategyConfig.defaults());
+        final String scanT = "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000" + "00";
+        final String scanU = "01" + "01000000" + "75" + "01000000" + "01000000" + "63" + "00000000" + "00";
+        assertThat(HexFormat.of().formatHex(bytes).substring(2 * HEADER_BYTES))
+                .isEqualTo("08" + "02000000" + scanT + scanU);
+    }
+
+    @Test
+    void aUnionAllOfOneInputIsAWireFormatErrorAtTheNode() {
+        final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").unionAll(Plan.scan("u", "c")),
+                StrategyConfig.defaults());
+        final byte[] one = Arrays.copyOf(bytes, HEADER_BYTES + 1 + 4 + (bytes.length - HEADER_BYTES - 5) / 2);
+        one[HEADER_BYTES + 1] = 1;
+        assertThatThrownBy(() -> PlanCodec.decode(one)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("plan.unionAll").hasMessageContaining("two or more inputs");
     }
 
     @Test
@@ -396,7 +419,7 @@ class PlanCodecTest {
         new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 4:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 5:"
                         + " run the same Sluice version on the coordinator and every CN");
     }
 
@@ -533,9 +556,9 @@ class PlanCodecTest {
                         "plan.scan.pruning[0].comparison.op", HEADER_BYTES + 1 + 5 + 4 + 4 + 1 + 5,
                         "unknown CompareOp code 5"),
                 Arguments.of("node tag 0", header(PlanCodec.VERSION).writeByte((byte) 0).toByteArray(),
-                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 7 (limit)"),
-                Arguments.of("node tag 8", header(PlanCodec.VERSION).writeByte((byte) 8).toByteArray(),
-                        "plan", HEADER_BYTES, "unknown node tag 8"),
+                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 8 (union all)"),
+                Arguments.of("node tag 9", header(PlanCodec.VERSION).writeByte((byte) 9).toByteArray(),
+                        "plan", HEADER_BYTES, "unknown node tag 9"),
                 Arguments.of("an unknown strategy", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 6).toByteArray(), "config.strategy", 6, "unknown Strategy code 6"),
                 Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)

@@ -53,7 +53,7 @@ final class RandomPlans {
 
     /** A plan tree at most {@code depth} nodes deep. */
     PlanNode node(final int depth) {
-        final int kind = depth <= 1 ? 0 : random.nextInt(7);
+        final int kind = depth <= 1 ? 0 : random.nextInt(8);
         return switch (kind) {
             case 0 -> new PlanNode.Scan(name(), list(4, this::name), list(3, this::predicate),
                     random.nextBoolean() ? null : expr(3));
@@ -65,7 +65,8 @@ final class RandomPlans {
             case 5 -> new PlanNode.OrderBy(node(depth - 1), list(3, () -> new SortKey(name(), random.nextBoolean())),
                     random.nextBoolean() ? Sort.NO_LIMIT : count(),
                     random.nextBoolean() ? null : pick(SortDistribution.values()));
-            default -> new PlanNode.Limit(node(depth - 1), count());
+            case 6 -> new PlanNode.Limit(node(depth - 1), count());
+            default -> new PlanNode.UnionAll(list(2, () -> node(depth - 1), 2));
         };
     }
 
@@ -100,7 +101,11 @@ final class RandomPlans {
     Literal literal() {
         final DataType.Kind kind = pick(DataType.Kind.values());
         final DataType type = kind == DataType.Kind.DECIMAL ? DataType.decimal(random.nextInt(19)) : new DataType(kind, 0);
-        return kind == DataType.Kind.STRING ? new Literal(type, 0, name()) : new Literal(type, random.nextLong(), null);
+        if (kind == DataType.Kind.STRING) {
+            return new Literal(type, 0, name());
+        }
+        // A DATE is an epoch day that is a date; the codec refuses the others.
+        return new Literal(type, kind == DataType.Kind.DATE ? random.nextInt() : random.nextLong(), null);
     }
 
     private NamedExpr named() {
@@ -139,7 +144,11 @@ final class RandomPlans {
     }
 
     private <T> List<T> list(final int max, final Supplier<T> item) {
-        final int n = random.nextInt(max + 1);
+        return list(max, item, 0);
+    }
+
+    private <T> List<T> list(final int max, final Supplier<T> item, final int min) {
+        final int n = min + random.nextInt(max + 1);
         final List<T> items = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             items.add(item.get());
