@@ -164,39 +164,27 @@ final class DetermineRuntimeFilters {
         return null;
     }
 
-    /** Whether a scan lies below a group-by of a node (its rows reach the node only aggregated). */
+    /**
+     * Whether a scan lies below a group-by of a node (its rows reach the node only aggregated), through
+     * the filters, projections and joins {@link #trace} follows too.
+     */
     static boolean belowAggregation(final PlanNode node, final PlanNode.Scan scan) {
-        if (node instanceof PlanNode.Aggregation a) {
-            return reaches(a.input(), scan);
-        }
-        if (node instanceof PlanNode.Filter f) {
-            return belowAggregation(f.input(), scan);
-        }
-        if (node instanceof PlanNode.Project p) {
-            return belowAggregation(p.input(), scan);
-        }
-        if (node instanceof PlanNode.Join j) {
-            return belowAggregation(j.probe(), scan) || belowAggregation(j.build(), scan);
-        }
-        return false;
+        return walk(node, scan, false);
     }
 
-    private static boolean reaches(final PlanNode node, final PlanNode.Scan scan) {
+    private static boolean walk(final PlanNode node, final PlanNode.Scan scan, final boolean aggregated) {
         if (node == scan) {
-            return true;
-        }
-        if (node instanceof PlanNode.Filter f) {
-            return reaches(f.input(), scan);
-        }
-        if (node instanceof PlanNode.Project p) {
-            return reaches(p.input(), scan);
+            return aggregated;
         }
         if (node instanceof PlanNode.Aggregation a) {
-            return reaches(a.input(), scan);
+            return walk(a.input(), scan, true);
         }
-        if (node instanceof PlanNode.Join j) {
-            return reaches(j.probe(), scan) || reaches(j.build(), scan);
+        if (node instanceof PlanNode.Filter f) {
+            return walk(f.input(), scan, aggregated);
         }
-        return false;
+        if (node instanceof PlanNode.Project p) {
+            return walk(p.input(), scan, aggregated);
+        }
+        return node instanceof PlanNode.Join j && (walk(j.probe(), scan, aggregated) || walk(j.build(), scan, aggregated));
     }
 }
