@@ -32,6 +32,15 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
         if (function == AggregateFunction.COUNT) {
             return new CountAccumulator(e);
         }
+        if (e.type().isWide()) {
+            return switch (function) {
+                case MIN -> new Decimal128MinMaxAccumulator(e, false);
+                case MAX -> new Decimal128MinMaxAccumulator(e, true);
+                default -> throw new IllegalArgumentException(function + "(" + argument + ") as '" + name
+                        + "': the argument is a 128-bit decimal (a SUM result), which only MIN, MAX and COUNT take;"
+                        + " cast it to DOUBLE for " + function);
+            };
+        }
         if (!e.type().isExactNumeric()) {
             throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "
                     + e.type() + ", expected an integer, decimal or date");

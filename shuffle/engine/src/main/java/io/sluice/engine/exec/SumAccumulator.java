@@ -4,6 +4,7 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
@@ -15,8 +16,9 @@ import java.util.List;
 
 /**
  * SUM and AVG of integers or scaled decimals in a 128-bit accumulator (two longs per group), so
- * that no sum overflows however many rows it adds. SUM outputs the exact value (an error if it
- * no longer fits a long); AVG outputs sum / count as a double. Rows where the argument is NULL are
+ * that no sum overflows however many rows it adds. SUM outputs the exact value as a DECIMAL128 of
+ * the argument's scale (as DuckDB gives SUM of DECIMAL(p,s) a DECIMAL(38,s) and SUM of an integer
+ * a HUGEINT); AVG outputs sum / count as a double. Rows where the argument is NULL are
  * skipped, so both are NULL for a group without a non-NULL input (also the one group of an
  * aggregation without keys over no input). The state of a two-phase aggregation is the sum's two
  * halves and the count of non-NULL inputs, so the final phase sees the exact values and tells a
@@ -39,7 +41,7 @@ final class SumAccumulator extends Accumulator {
         if (average) {
             return DataType.DOUBLE;
         }
-        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type() : DataType.INT64;
+        return DataType.decimal128(scale());
     }
 
     @Override
@@ -151,24 +153,25 @@ final class SumAccumulator extends Accumulator {
     @Override
     ColumnVector output(final int from, final int to) {
         final int n = to - from;
-        final long[] values = new long[n];
         long[] nulls = null;
         for (int i = 0; i < n; i++) {
-            final int g = from + i;
-            if (counts[g] == 0) {
+            if (counts[from + i] == 0) {
                 nulls = nulls == null ? new long[NullMask.words(n)] : nulls;
                 NullMask.setNull(nulls, i);
-            } else if (average) {
+            }
+        }
+        if (!average) {
+            final long[] h = Arrays.copyOfRange(high, from, to);
+            final long[] l = Arrays.copyOfRange(low, from, to);
+            return new Decimal128Vector(type().storage(), h, l, n, nulls);
+        }
+        final long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            final int g = from + i;
+            if (counts[g] != 0) {
                 final BigDecimal sum = new BigDecimal(toBigInteger(high[g], low[g]), scale());
                 values[i] = Double.doubleToRawLongBits(
                         sum.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128).doubleValue());
-            } else {
-                if (high[g] != (low[g] >> 63)) {
-                    throw new ArithmeticException("SUM(" + argument + ") of a group is "
-                            + new BigDecimal(toBigInteger(high[g], low[g]), scale())
-                            + ", beyond the 64-bit range of a result column");
-                }
-                values[i] = low[g];
             }
         }
         return new LongVector(type().storage(), values, n, nulls);
@@ -180,6 +183,6 @@ final class SumAccumulator extends Accumulator {
 
     /** The 128-bit two's complement value {@code high:low}. */
     static BigInteger toBigInteger(final long high, final long low) {
-        return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        return Decimal128Vector.toBigInteger(high, low);
     }
 }
