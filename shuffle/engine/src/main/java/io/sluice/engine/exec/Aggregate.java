@@ -34,11 +34,13 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
         }
         if (e.type().isWide()) {
             return switch (function) {
+                case SUM -> new SumAccumulator(e, false);
+                case AVG -> new SumAccumulator(e, true);
                 case MIN -> new Decimal128MinMaxAccumulator(e, false);
                 case MAX -> new Decimal128MinMaxAccumulator(e, true);
                 default -> throw new IllegalArgumentException(function + "(" + argument + ") as '" + name
-                        + "': the argument is a 128-bit decimal (a SUM result), which only MIN, MAX and COUNT take;"
-                        + " cast it to DOUBLE for " + function);
+                        + "': the argument is a 128-bit decimal (a SUM result), which SUM, AVG, MIN, MAX and COUNT"
+                        + " take, " + function + " not yet");
             };
         }
         if (!e.type().isExactNumeric()) {

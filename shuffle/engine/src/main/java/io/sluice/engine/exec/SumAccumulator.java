@@ -27,6 +27,8 @@ import java.util.List;
 final class SumAccumulator extends Accumulator {
     private final Evaluator argument;
     private final boolean average;
+    /** Whether the argument is itself a DECIMAL128 (a sum of sums), read as two halves. */
+    private final boolean wide;
     private long[] high = new long[0];
     private long[] low = new long[0];
     private long[] counts = new long[0];
@@ -34,6 +36,7 @@ final class SumAccumulator extends Accumulator {
     SumAccumulator(final Evaluator argument, final boolean average) {
         this.argument = argument;
         this.average = average;
+        this.wide = argument.type().isWide();
     }
 
     @Override
@@ -56,6 +59,10 @@ final class SumAccumulator extends Accumulator {
 
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
+        if (wide) {
+            updateWide(batch, ids, n);
+            return;
+        }
         final long[] v = argument.longs(batch);
         final long[] nulls = argument.nulls(batch);
         if (nulls != null) {
@@ -76,6 +83,29 @@ final class SumAccumulator extends Accumulator {
         }
     }
 
+    /** Adds 128-bit arguments; a sum beyond 128 bits is an error, never a wrapped value. */
+    private void updateWide(final Batch batch, final int[] ids, final int n) {
+        final long[] h = argument.highs(batch);
+        final long[] l = argument.lows(batch);
+        final long[] nulls = argument.nulls(batch);
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && NullMask.isNull(nulls, i)) {
+                continue;
+            }
+            final int g = ids[i];
+            final long before = low[g];
+            final long after = before + l[i];
+            low[g] = after;
+            try {
+                high[g] = Math.addExact(Math.addExact(high[g], h[i]), Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            } catch (final ArithmeticException e) {
+                throw new ArithmeticException((average ? "AVG(" : "SUM(") + argument + ") of a group is beyond the"
+                        + " 128 bits of a DECIMAL128");
+            }
+            counts[g]++;
+        }
+    }
+
     private void updateSkippingNulls(final long[] v, final long[] nulls, final int[] ids, final int n) {
         for (int i = 0; i < n; i++) {
             if (NullMask.isNull(nulls, i)) {
@@ -93,6 +123,10 @@ final class SumAccumulator extends Accumulator {
 
     @Override
     void updateSingle(final Batch batch, final int n) {
+        if (wide) {
+            updateWide(batch, GROUP_ZERO, n);
+            return;
+        }
         final long[] v = argument.longs(batch);
         final long[] nulls = argument.nulls(batch);
         if (nulls != null) {
@@ -145,7 +179,8 @@ final class SumAccumulator extends Accumulator {
             final long before = low[g];
             final long after = before + lo[og];
             low[g] = after;
-            high[g] += hi[og] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            // exact: two 128-bit sums of sums can leave 128 bits, which is an error, not a wrap
+            high[g] = Math.addExact(Math.addExact(high[g], hi[og]), Long.compareUnsigned(after, before) < 0 ? 1 : 0);
             counts[g] += cnt[og];
         }
     }
@@ -178,7 +213,8 @@ final class SumAccumulator extends Accumulator {
     }
 
     private int scale() {
-        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type().scale() : 0;
+        final DataType t = argument.type();
+        return t.kind() == DataType.Kind.DECIMAL || t.isWide() ? t.scale() : 0;
     }
 
     /** The 128-bit two's complement value {@code high:low}. */

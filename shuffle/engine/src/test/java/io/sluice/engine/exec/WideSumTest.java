@@ -287,12 +287,26 @@ class WideSumTest {
     }
 
     @Test
+    void aSumOfSumsIsExactToo() {
+        final List<long[]> rows = rows(5_000, 5);
+        final BigDecimal total = reference(rows).values().stream().filter(v -> v != null)
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
+        final QueryResult result = sums(rows);
+        try (PipelineExecutor executor = new PipelineExecutor(2)) {
+            final HashAggregate sumOfSums = new HashAggregate(result.rowType(), List.of(), List.of(
+                    new Aggregate(AggregateFunction.SUM, col("s"), "total")));
+            assertThat(aggregate(executor, sumOfSums, result.rowType(), result.batches()).value(0, 0))
+                    .isEqualTo(total);
+        }
+    }
+
+    @Test
     void whatTakesNoWideValueSaysSoAndOverflowBeyondOneHundredTwentyEightBitsIsAnError() {
         final QueryResult result = sums(rows(1_000, 4));
         final RowType type = result.rowType();
         assertThatThrownBy(() -> new HashAggregate(type, List.of(), List.of(
-                new Aggregate(AggregateFunction.SUM, col("s"), "ss"))).outputType())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SUM(s)")
+                new Aggregate(AggregateFunction.COUNT_DISTINCT, col("s"), "ds"))).outputType())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("COUNT_DISTINCT(s)")
                 .hasMessageContaining("128-bit decimal");
         assertThatThrownBy(() -> new HashAggregate(type, List.of(NamedExpr.column("s")), List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("GROUP BY s");
