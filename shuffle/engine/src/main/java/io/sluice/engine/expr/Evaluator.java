@@ -33,6 +33,10 @@ public abstract class Evaluator {
 
     /** The values of an exact numeric expression, one per row of the batch. */
     public long[] longs(final Batch batch) {
+        if (type.isWide()) {
+            throw new IllegalArgumentException(this + " is a 128-bit decimal (a SUM result) and this operation takes"
+                    + " 64-bit values only: compare it, add, subtract or multiply it, divide it (a double), or order by it");
+        }
         throw new IllegalStateException(this + " of type " + type + " has no numeric value");
     }
 
