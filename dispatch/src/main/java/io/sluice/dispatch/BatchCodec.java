@@ -4,6 +4,7 @@ import io.sluice.format.Block;
 import io.sluice.format.BlockDecoder;
 import io.sluice.format.BlockEncoder;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
 import io.sluice.format.StringVector;
@@ -72,6 +73,8 @@ public final class BatchCodec {
             final ColumnVector v = batch.column(c);
             if (v instanceof LongVector) {
                 bytes += 8L * n;
+            } else if (v instanceof Decimal128Vector) {
+                bytes += 16L * n;
             } else if (v instanceof StringVector s && !s.isDictionary()) {
                 bytes += 4L * (n + 1) + (n == 0 ? 0 : s.offset(n) - s.offset(0));
             } else {

@@ -87,7 +87,7 @@ final class InspectJson {
             return;
         }
         switch (c.type().kind()) {
-            case INT64, INT32, DECIMAL -> json.number(KeyFormat.text(c.type(), key));
+            case INT64, INT32, DECIMAL, DECIMAL128 -> json.number(KeyFormat.text(c.type(), key));
             case DATE, STRING -> json.value(KeyFormat.text(c.type(), key));
         }
     }

@@ -22,7 +22,7 @@ final class KeyFormat {
     static String text(final ColumnType type, final long key) {
         return switch (type.kind()) {
             case INT64, INT32 -> Long.toString(key);
-            case DECIMAL -> BigDecimal.valueOf(key, type.scale()).toPlainString();
+            case DECIMAL, DECIMAL128 -> BigDecimal.valueOf(key, type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay(key).toString();
             case STRING -> stringPrefix(key);
         };
@@ -99,7 +99,7 @@ final class KeyFormat {
     /** A cut point as a JSON value: numbers stay numbers, dates and strings ({@link #cutPoint}) become JSON strings. */
     static String cutPointJson(final ColumnType type, final long key) {
         return switch (type.kind()) {
-            case INT64, INT32, DECIMAL -> text(type, key);
+            case INT64, INT32, DECIMAL, DECIMAL128 -> text(type, key);
             case DATE, STRING -> jsonString(cutPoint(type, key));
         };
     }

@@ -165,6 +165,10 @@ public final class CsvImporter {
                     case DECIMAL -> columns[f].appendLong(FieldParser.parseDecimal(text, type.precision(), type.scale()));
                     case DATE -> columns[f].appendInt(FieldParser.parseDate(text));
                     case STRING -> columns[f].appendString(text);
+                    case DECIMAL128 -> {
+                        final java.math.BigInteger v = FieldParser.parseDecimal128(text, type.precision(), type.scale());
+                        columns[f].appendDecimal128(v.shiftRight(64).longValue(), v.longValue());
+                    }
                     default -> throw new IllegalStateException("no CSV parser for " + type);
                 }
             } catch (final IllegalArgumentException e) {

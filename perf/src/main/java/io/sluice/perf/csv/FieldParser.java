@@ -65,6 +65,34 @@ final class FieldParser {
      * {@code scale} fractional digits. No exponent, no grouping.
      */
     static long parseDecimal(final String text, final int precision, final int scale) {
+        final int fracDigits = checkDecimal(text, precision, scale);
+        final int start = signLength(text);
+        final int dot = text.indexOf('.', start);
+        final int intEnd = dot < 0 ? text.length() : dot;
+        final int fracStart = dot < 0 ? text.length() : dot + 1;
+        long value = 0;
+        for (int i = start; i < intEnd; i++) {
+            value = value * 10 + (text.charAt(i) - '0');
+        }
+        long fraction = 0;
+        for (int i = fracStart; i < text.length(); i++) {
+            fraction = fraction * 10 + (text.charAt(i) - '0');
+        }
+        final long scaled = value * POWERS_OF_TEN[scale] + fraction * POWERS_OF_TEN[scale - fracDigits];
+        return text.charAt(0) == '-' ? -scaled : scaled;
+    }
+
+    /**
+     * A decimal(precision, scale) of 19 to 38 digits as its 128-bit integer scaled by 10^scale, under
+     * the rules of {@link #parseDecimal}.
+     */
+    static java.math.BigInteger parseDecimal128(final String text, final int precision, final int scale) {
+        checkDecimal(text, precision, scale);
+        return new java.math.BigDecimal(text).setScale(scale).unscaledValue();
+    }
+
+    /** Checks the text of a decimal(precision, scale) and returns its count of fractional digits. */
+    private static int checkDecimal(final String text, final int precision, final int scale) {
         final String expected = "decimal(" + precision + "," + scale + ")";
         final int start = signLength(text);
         final int dot = text.indexOf('.', start);
@@ -89,16 +117,7 @@ final class FieldParser {
             throw new IllegalArgumentException("has " + fracDigits + " fractional digits but " + expected
                     + " allows " + scale + " (round the value before importing)");
         }
-        long value = 0;
-        for (int i = significant; i < intEnd; i++) {
-            value = value * 10 + (text.charAt(i) - '0');
-        }
-        long fraction = 0;
-        for (int i = fracStart; i < text.length(); i++) {
-            fraction = fraction * 10 + (text.charAt(i) - '0');
-        }
-        final long scaled = value * POWERS_OF_TEN[scale] + fraction * POWERS_OF_TEN[scale - fracDigits];
-        return text.charAt(0) == '-' ? -scaled : scaled;
+        return fracDigits;
     }
 
     /** A date written {@code yyyy-mm-dd}, as days since 1970-01-01. */

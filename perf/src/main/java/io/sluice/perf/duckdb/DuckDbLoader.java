@@ -3,6 +3,7 @@ package io.sluice.perf.duckdb;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
@@ -42,7 +43,7 @@ public final class DuckDbLoader {
         return switch (type.kind()) {
             case INT64 -> "BIGINT";
             case INT32 -> "INTEGER";
-            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
+            case DECIMAL, DECIMAL128 -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
             case DATE -> "DATE";
             case STRING -> "VARCHAR";
         };
@@ -93,6 +94,7 @@ public final class DuckDbLoader {
             case INT64 -> appender.append(((LongVector) column).get(row));
             case INT32 -> appender.append(((IntVector) column).get(row));
             case DECIMAL -> appender.append(BigDecimal.valueOf(((LongVector) column).get(row), type.scale()));
+            case DECIMAL128 -> appender.append(((Decimal128Vector) column).get(row));
             case DATE -> appender.append(LocalDate.ofEpochDay(((IntVector) column).get(row)));
             case STRING -> appender.append(((StringVector) column).getString(row));
         }

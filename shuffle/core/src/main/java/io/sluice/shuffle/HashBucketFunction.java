@@ -2,6 +2,7 @@ package io.sluice.shuffle;
 
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.StringVector;
@@ -118,7 +119,7 @@ public final class HashBucketFunction implements BucketFunction {
         for (int k = 0; k < keys.length; k++) {
             checkKind(k, keys[k].type().kind());
         }
-        if (keys.length == 1 && !(keys[0] instanceof StringVector) && keys[0].nulls() == null) {
+        if (keys.length == 1 && (keys[0] instanceof LongVector || keys[0] instanceof IntVector) && keys[0].nulls() == null) {
             single(keys[0], rowCount, out);
             return;
         }
@@ -160,6 +161,14 @@ public final class HashBucketFunction implements BucketFunction {
         }
     }
 
+    /**
+     * The hash of a 128-bit value: that of the long when it fits one, so that equal values hash
+     * alike whether a column holds them as longs or as 128-bit decimals.
+     */
+    private static long hash128(final long high, final long low) {
+        return high == (low >> 63) ? hash(low) : hash(hash(high) * 31 + hash(low));
+    }
+
     /** Folds one key column into per-row running hashes: {@code h = hash(h * 31 + hash(key))} after the first. */
     private static void combine(final ColumnVector key, final int rowCount, final long[] h) {
         if (key instanceof LongVector lv) {
@@ -171,6 +180,12 @@ public final class HashBucketFunction implements BucketFunction {
             final int[] values = iv.values();
             for (int i = 0; i < rowCount; i++) {
                 h[i] = fold(h[i], hash(values[i]));
+            }
+        } else if (key instanceof Decimal128Vector dv) {
+            final long[] high = dv.high();
+            final long[] low = dv.low();
+            for (int i = 0; i < rowCount; i++) {
+                h[i] = fold(h[i], hash128(high[i], low[i]));
             }
         } else {
             final StringVector sv = (StringVector) key;

@@ -3,7 +3,6 @@ package io.sluice.shuffle;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
-import io.sluice.format.StringVector;
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
 import java.util.Arrays;
@@ -139,9 +138,10 @@ public final class RangeBucketFunction implements BucketFunction {
                 }
             }
         } else {
-            final StringVector sv = (StringVector) key;
+            // strings by prefix key, 128-bit decimals by their key saturated to the long range
+            // (monotone, so buckets stay ordered; values beyond the range share the outer buckets)
             for (int i = 0; i < rowCount; i++) {
-                out[i] = bucket(sv.key(i));
+                out[i] = bucket(key.key(i));
             }
         }
         final long[] nulls = key.nulls();

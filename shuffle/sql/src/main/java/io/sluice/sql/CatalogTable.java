@@ -49,7 +49,7 @@ final class CatalogTable extends AbstractTable {
         return switch (type.kind()) {
             case INT64 -> types.createSqlType(SqlTypeName.BIGINT);
             case INT32 -> types.createSqlType(SqlTypeName.INTEGER);
-            case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
+            case DECIMAL, DECIMAL128 -> types.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
             case DATE -> types.createSqlType(SqlTypeName.DATE);
             case STRING -> types.createSqlType(SqlTypeName.VARCHAR);
         };

@@ -253,7 +253,18 @@ final class RexTranslator {
     }
 
     private static Expr number(final BigDecimal v) {
-        return v.scale() <= 0 ? Expr.lit(v.longValueExact()) : Expr.dec(v.toPlainString());
+        BigDecimal x = v;
+        if (x.unscaledValue().bitLength() > 63) {
+            // Calcite writes constants at the scale of the type it casts them to (9e18 compared with
+            // a DECIMAL(38,2) sum is 9000000000000000000.00): the same value at its own scale may fit.
+            x = x.stripTrailingZeros();
+            x = x.scale() < 0 ? x.setScale(0) : x;
+        }
+        if (x.unscaledValue().bitLength() > 63) {
+            throw SqlException.unsupported("the constant " + v.toPlainString() + " has more digits than a 64-bit"
+                    + " decimal holds (18): write a smaller constant");
+        }
+        return x.scale() <= 0 ? Expr.lit(x.longValueExact()) : Expr.dec(x.toPlainString());
     }
 
     private Expr cast(final RexCall call) {

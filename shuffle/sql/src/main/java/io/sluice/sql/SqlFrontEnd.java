@@ -47,6 +47,7 @@ final class SqlFrontEnd {
                 .withConformance(SqlConformanceEnum.LENIENT);
         this.config = Frameworks.newConfigBuilder()
                 .parserConfig(parser)
+                .typeSystem(DecimalTypeSystem.INSTANCE)
                 .defaultSchema(store)
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false))
                 .context(Contexts.of(connectionConfig()))

@@ -234,6 +234,14 @@ public final class BlockDecoder {
                 BufferCopy.toLongs(buffer, p, values, rows);
                 return new LongVector(type, values, rows, nulls);
             }
+            case DECIMAL128 -> {
+                need(column, p, 16L * rows, end);
+                final long[] high = new long[rows];
+                final long[] low = new long[rows];
+                BufferCopy.toLongs(buffer, p, high, rows);
+                BufferCopy.toLongs(buffer, p + 8 * rows, low, rows);
+                return new Decimal128Vector(type, high, low, rows, nulls);
+            }
             case INT32, DATE -> {
                 need(column, p, 4 * rows, end);
                 final int[] values = reuse instanceof IntVector iv && iv.values().length >= rows

@@ -207,6 +207,11 @@ public final class BlockEncoder {
             BufferCopy.fromLongs(lv.values(), rows, buffer, p);
             return padTo8(buffer, p + 8 * rows);
         }
+        if (vector instanceof Decimal128Vector dv) {
+            BufferCopy.fromLongs(dv.high(), rows, buffer, p);
+            BufferCopy.fromLongs(dv.low(), rows, buffer, p + 8 * rows);
+            return padTo8(buffer, p + 16 * rows);
+        }
         if (vector instanceof IntVector iv) {
             BufferCopy.fromInts(iv.values(), rows, buffer, p);
             return padTo8(buffer, p + 4 * rows);

@@ -20,6 +20,7 @@ package io.sluice.format;
  * column data, one region per column:
  *   null bitmap (if has-nulls): ceil(rows/64) longs
  *   INT64, DECIMAL: rows longs; INT32, DATE: rows ints
+ *   DECIMAL128: rows longs of the high halves, then rows longs of the low halves
  *   STRING plain: int offsets[rows+1], bytes
  *   STRING dictionary: int dictCount, int dictBytes, int dictOffsets[dictCount+1], dict bytes, int codes[rows]
  * </pre>
@@ -27,7 +28,11 @@ package io.sluice.format;
 public final class BlockLayout {
     /** The first four bytes of every block, {@code 'SLCB'} read as a little-endian int. */
     public static final int MAGIC = 0x42434C53;
-    /** The format version this build writes and the only one it reads. */
+    /**
+     * The format version this build writes and the only one it reads. DECIMAL128 columns came
+     * without a new version: blocks without them are byte for byte what they were, and a reader
+     * that predates the kind rejects its ordinal as an unknown kind.
+     */
     public static final short VERSION = 1;
 
     /** Header offset of the magic (int). */

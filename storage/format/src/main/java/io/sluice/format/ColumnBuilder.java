@@ -8,6 +8,7 @@ public final class ColumnBuilder {
     private final ColumnType type;
     private int size;
     private long[] longs;
+    private long[] highs;
     private int[] ints;
     private int[] offsets;
     private byte[] bytes;
@@ -23,6 +24,10 @@ public final class ColumnBuilder {
         this.type = type;
         switch (type.kind()) {
             case INT64, DECIMAL -> longs = new long[Block.MAX_ROWS];
+            case DECIMAL128 -> {
+                longs = new long[Block.MAX_ROWS];
+                highs = new long[Block.MAX_ROWS];
+            }
             case INT32, DATE -> ints = new int[Block.MAX_ROWS];
             default -> {
                 offsets = new int[Block.MAX_ROWS + 1];
@@ -56,13 +61,32 @@ public final class ColumnBuilder {
      * @throws IllegalArgumentException when the column is not INT64 or DECIMAL
      */
     public void appendLong(final long value) {
-        if (longs == null) {
+        if (longs == null || highs != null) {
             throw wrongType("a 64-bit value");
         }
         if (size == longs.length) {
             longs = Arrays.copyOf(longs, size * 2);
         }
         longs[size++] = value;
+    }
+
+    /**
+     * Appends a DECIMAL128 value (already scaled) as its two halves.
+     *
+     * @param high the signed high 64 bits
+     * @param low  the low 64 bits
+     * @throws IllegalArgumentException when the column is not DECIMAL128
+     */
+    public void appendDecimal128(final long high, final long low) {
+        if (highs == null) {
+            throw wrongType("a 128-bit value");
+        }
+        if (size == longs.length) {
+            longs = Arrays.copyOf(longs, size * 2);
+            highs = Arrays.copyOf(highs, size * 2);
+        }
+        highs[size] = high;
+        longs[size++] = low;
     }
 
     /**
@@ -120,6 +144,7 @@ public final class ColumnBuilder {
         final int row = size;
         switch (type.kind()) {
             case INT64, DECIMAL -> appendLong(0);
+            case DECIMAL128 -> appendDecimal128(0, 0);
             case INT32, DATE -> appendInt(0);
             default -> appendString(bytes, 0, 0);
         }
@@ -156,6 +181,7 @@ public final class ColumnBuilder {
         }
         return switch (type.kind()) {
             case INT64, DECIMAL -> Long.compare(longs[a], longs[b]);
+            case DECIMAL128 -> Decimal128Vector.compare(highs[a], longs[a], highs[b], longs[b]);
             case INT32, DATE -> Integer.compare(ints[a], ints[b]);
             default -> Arrays.compareUnsigned(bytes, offsets[a], offsets[a + 1], bytes, offsets[b], offsets[b + 1]);
         };
@@ -202,6 +228,16 @@ public final class ColumnBuilder {
                     values[i] = longs[row(rows, from, i)];
                 }
                 return new LongVector(type, values, count, vectorNulls);
+            }
+            case DECIMAL128 -> {
+                final long[] high = new long[count];
+                final long[] low = new long[count];
+                for (int i = 0; i < count; i++) {
+                    final int r = row(rows, from, i);
+                    high[i] = highs[r];
+                    low[i] = longs[r];
+                }
+                return new Decimal128Vector(type, high, low, count, vectorNulls);
             }
             case INT32, DATE -> {
                 final int[] values = new int[count];

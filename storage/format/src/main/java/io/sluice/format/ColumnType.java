@@ -8,15 +8,19 @@ import java.util.regex.Pattern;
  * A column's logical type: its {@link TypeKind} plus precision and scale for decimals.
  *
  * <p>The text form, used by schemas on the command line and in manifests, is one of
- * {@code int64}, {@code int32}, {@code decimal(p,s)}, {@code date}, {@code string}.
+ * {@code int64}, {@code int32}, {@code decimal(p,s)}, {@code date}, {@code string}; a
+ * {@code decimal(p,s)} with p over {@link #MAX_DECIMAL_PRECISION} is a {@link TypeKind#DECIMAL128}.
  *
  * @param kind      the physical kind
- * @param precision total decimal digits, 1 to {@link #MAX_DECIMAL_PRECISION} for DECIMAL, 0 otherwise
- * @param scale     digits after the point, 0 to {@code precision} for DECIMAL, 0 otherwise
+ * @param precision total decimal digits, 1 to {@link #MAX_DECIMAL_PRECISION} for DECIMAL,
+ *                  {@code MAX_DECIMAL_PRECISION + 1} to {@link #MAX_DECIMAL128_PRECISION} for DECIMAL128, 0 otherwise
+ * @param scale     digits after the point, 0 to {@code precision} (at most 18) for decimals, 0 otherwise
  */
 public record ColumnType(TypeKind kind, int precision, int scale) {
     /** Largest precision a scaled long holds exactly. */
     public static final int MAX_DECIMAL_PRECISION = 18;
+    /** Largest precision of a DECIMAL128 (a 128-bit integer holds 38 digits exactly). */
+    public static final int MAX_DECIMAL128_PRECISION = 38;
 
     /** The {@code int64} type: a 64-bit signed integer. */
     public static final ColumnType INT64 = new ColumnType(TypeKind.INT64, 0, 0);
@@ -34,8 +38,9 @@ public record ColumnType(TypeKind kind, int precision, int scale) {
      * Checks precision and scale against the kind.
      *
      * @param kind      the physical kind
-     * @param precision total decimal digits, 1 to {@link #MAX_DECIMAL_PRECISION} for DECIMAL, 0 otherwise
-     * @param scale     digits after the point, 0 to {@code precision} for DECIMAL, 0 otherwise
+     * @param precision total decimal digits, 1 to {@link #MAX_DECIMAL_PRECISION} for DECIMAL, 19 to
+     *                  {@link #MAX_DECIMAL128_PRECISION} for DECIMAL128, 0 otherwise
+     * @param scale     digits after the point, 0 to {@code precision} (at most 18) for decimals, 0 otherwise
      * @throws IllegalArgumentException when a decimal's precision or scale is out of range, or another
      *                                  kind has either
      */
@@ -45,21 +50,30 @@ public record ColumnType(TypeKind kind, int precision, int scale) {
                 throw new IllegalArgumentException("decimal(" + precision + "," + scale + ") is not supported:"
                         + " precision must be 1.." + MAX_DECIMAL_PRECISION + " and scale 0..precision");
             }
+        } else if (kind == TypeKind.DECIMAL128) {
+            if (precision <= MAX_DECIMAL_PRECISION || precision > MAX_DECIMAL128_PRECISION || scale < 0
+                    || scale > MAX_DECIMAL_PRECISION) {
+                throw new IllegalArgumentException("decimal(" + precision + "," + scale + ") is not supported:"
+                        + " a 128-bit decimal has precision " + (MAX_DECIMAL_PRECISION + 1) + ".."
+                        + MAX_DECIMAL128_PRECISION + " and scale 0.." + MAX_DECIMAL_PRECISION);
+            }
         } else if (precision != 0 || scale != 0) {
             throw new IllegalArgumentException(kind + " takes no precision or scale");
         }
     }
 
     /**
-     * A DECIMAL(precision, scale) type.
+     * A DECIMAL(precision, scale) type: a DECIMAL up to {@link #MAX_DECIMAL_PRECISION} digits, a
+     * DECIMAL128 beyond.
      *
-     * @param precision total digits, 1 to {@link #MAX_DECIMAL_PRECISION}
-     * @param scale     digits after the point, 0 to {@code precision}
-     * @return the type; its values are longs scaled by 10^scale
+     * @param precision total digits, 1 to {@link #MAX_DECIMAL128_PRECISION}
+     * @param scale     digits after the point, 0 to {@code precision} (at most 18)
+     * @return the type; its values are longs (or 128-bit integers) scaled by 10^scale
      * @throws IllegalArgumentException when precision or scale is out of range
      */
     public static ColumnType decimal(final int precision, final int scale) {
-        return new ColumnType(TypeKind.DECIMAL, precision, scale);
+        return new ColumnType(precision > MAX_DECIMAL_PRECISION ? TypeKind.DECIMAL128 : TypeKind.DECIMAL,
+                precision, scale);
     }
 
     /**
@@ -99,7 +113,7 @@ public record ColumnType(TypeKind kind, int precision, int scale) {
 
     @Override
     public String toString() {
-        return kind == TypeKind.DECIMAL
+        return kind == TypeKind.DECIMAL || kind == TypeKind.DECIMAL128
                 ? "decimal(" + precision + "," + scale + ")"
                 : kind.name().toLowerCase(Locale.ROOT);
     }

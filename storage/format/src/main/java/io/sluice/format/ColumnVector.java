@@ -4,7 +4,7 @@ package io.sluice.format;
  * The values of one column for up to {@link Block#MAX_ROWS} rows, over primitive arrays so that
  * hot loops read them without boxing. Vectors are immutable once built.
  */
-public abstract sealed class ColumnVector permits LongVector, IntVector, StringVector {
+public abstract sealed class ColumnVector permits LongVector, IntVector, StringVector, Decimal128Vector {
     private final ColumnType type;
     private final int rowCount;
     private final long[] nulls;

@@ -11,7 +11,12 @@ public enum TypeKind {
     /** Days since 1970-01-01, stored in an {@link IntVector}. */
     DATE(4),
     /** Variable-length bytes (UTF-8), stored in a {@link StringVector}. */
-    STRING(-1);
+    STRING(-1),
+    /**
+     * DECIMAL(p,s) with p 19 to 38 as a 128-bit integer scaled by 10^s, stored in a
+     * {@link Decimal128Vector}; the kind of exact SUM results. Appended last: kinds are stored by ordinal.
+     */
+    DECIMAL128(16);
 
     private final int width;
 
@@ -22,7 +27,7 @@ public enum TypeKind {
     /**
      * Bytes per value for fixed-width kinds, -1 for {@link #STRING}.
      *
-     * @return 8, 4, or -1 for variable-length strings
+     * @return 16, 8, 4, or -1 for variable-length strings
      */
     public int width() {
         return width;
@@ -47,7 +52,8 @@ public enum TypeKind {
     }
 
     /**
-     * Compares two zonemap keys of this kind: signed for numbers and dates, unsigned for string
+     * Compares two zonemap keys of this kind: signed for numbers and dates (a
+     * {@link #DECIMAL128} key is its value saturated to the long range), unsigned for string
      * prefix keys (see {@link StringKey}).
      *
      * @param a the first key

@@ -3,10 +3,12 @@ package io.sluice.shuffle.operator;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
+import io.sluice.format.TypeKind;
 import java.util.Arrays;
 
 /**
@@ -20,6 +22,8 @@ final class BucketBuffer {
     static final byte LONG = 0;
     static final byte INT = 1;
     static final byte STRING = 2;
+    /** A DECIMAL128 column: the low halves in the long array, the high halves in their own. */
+    static final byte WIDE = 3;
     static final int CAPACITY = Block.MAX_ROWS;
     /** Row numbers in order: passed as the row list when a bucket's rows are one run of the batch. */
     static final int[] IDENTITY = new int[CAPACITY];
@@ -35,6 +39,7 @@ final class BucketBuffer {
     private final ColumnType[] types;
     private final byte[] shapes;
     private final long[][] longs;
+    private final long[][] highs;
     private final int[][] ints;
     private final int[][] offsets;
     private final byte[][] bytes;
@@ -55,6 +60,7 @@ final class BucketBuffer {
         this.shapes = shapes;
         final int columns = types.length;
         this.longs = new long[columns][];
+        this.highs = new long[columns][];
         this.ints = new int[columns][];
         this.offsets = new int[columns][];
         this.bytes = new byte[columns][];
@@ -64,6 +70,10 @@ final class BucketBuffer {
             switch (shapes[c]) {
                 case LONG -> longs[c] = new long[CAPACITY];
                 case INT -> ints[c] = new int[CAPACITY];
+                case WIDE -> {
+                    longs[c] = new long[CAPACITY];
+                    highs[c] = new long[CAPACITY];
+                }
                 default -> {
                     offsets[c] = new int[CAPACITY + 1];
                     bytes[c] = new byte[initialStringBytes];
@@ -74,8 +84,11 @@ final class BucketBuffer {
         this.reservedBytes = fixedBytes(shapes, initialStringBytes);
     }
 
-    /** The shape (LONG, INT or STRING) of a column type. */
+    /** The shape (LONG, INT, STRING or WIDE) of a column type. */
     static byte shapeOf(final ColumnType type) {
+        if (type.kind() == TypeKind.DECIMAL128) {
+            return WIDE;
+        }
         return type.kind().isLong() ? LONG : type.kind().isInt() ? INT : STRING;
     }
 
@@ -85,6 +98,7 @@ final class BucketBuffer {
         for (final byte shape : shapes) {
             total += 8L * NULL_WORDS + switch (shape) {
                 case LONG -> 8L * CAPACITY;
+                case WIDE -> 16L * CAPACITY;
                 case INT -> 4L * CAPACITY;
                 default -> 4L * (CAPACITY + 1) + initialStringBytes;
             };
@@ -153,6 +167,16 @@ final class BucketBuffer {
                         System.arraycopy(((IntVector) vector).values(), from, ints[c], size, count);
                     } else {
                         gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
+                    }
+                }
+                case WIDE -> {
+                    final Decimal128Vector d = (Decimal128Vector) vector;
+                    if (run) {
+                        System.arraycopy(d.low(), from, longs[c], size, count);
+                        System.arraycopy(d.high(), from, highs[c], size, count);
+                    } else {
+                        gather(d.low(), rows, from, to, longs[c], size);
+                        gather(d.high(), rows, from, to, highs[c], size);
                     }
                 }
                 default -> appendStrings(c, (StringVector) vector, rows, from, to);
@@ -260,6 +284,7 @@ final class BucketBuffer {
             columns[c] = switch (shapes[c]) {
                 case LONG -> new LongVector(types[c], longs[c], size, columnNulls);
                 case INT -> new IntVector(types[c], ints[c], size, columnNulls);
+                case WIDE -> new Decimal128Vector(types[c], highs[c], longs[c], size, columnNulls);
                 default -> StringVector.plain(offsets[c], bytes[c], size, columnNulls);
             };
         }

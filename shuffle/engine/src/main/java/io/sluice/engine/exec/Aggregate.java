@@ -32,6 +32,17 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
         if (function == AggregateFunction.COUNT) {
             return new CountAccumulator(e);
         }
+        if (e.type().isWide()) {
+            return switch (function) {
+                case SUM -> new SumAccumulator(e, false);
+                case AVG -> new SumAccumulator(e, true);
+                case MIN -> new Decimal128MinMaxAccumulator(e, false);
+                case MAX -> new Decimal128MinMaxAccumulator(e, true);
+                default -> throw new IllegalArgumentException(function + "(" + argument + ") as '" + name
+                        + "': the argument is a 128-bit decimal (a SUM result), which SUM, AVG, MIN, MAX and COUNT"
+                        + " take, " + function + " not yet");
+            };
+        }
         if (!e.type().isExactNumeric()) {
             throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "
                     + e.type() + ", expected an integer, decimal or date");

@@ -85,8 +85,13 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         final List<Expr> exprs = new ArrayList<>();
         final List<Expr> refs = new ArrayList<>();
         for (final NamedExpr k : keys) {
+            final DataType keyType = k.expr().bind(input).type();
+            if (keyType.isWide() && phase != AggregationPhase.FINAL) {
+                throw new IllegalArgumentException("GROUP BY " + k.name() + " = " + k.expr() + ": the key is a 128-bit"
+                        + " decimal (a SUM result), which a group key cannot be yet; group by the sum's inputs instead");
+            }
             names.add(k.name());
-            types.add(k.expr().bind(input).type());
+            types.add(keyType);
             exprs.add(k.expr());
             refs.add(Expr.col(k.name()));
         }

@@ -36,21 +36,63 @@ final class KeyColumns {
     int count;
 
     KeyColumns(final List<Expr> keys, final RowType input) {
-        evaluators = new Evaluator[keys.size()];
-        isString = new boolean[keys.size()];
-        longs = new long[keys.size()][];
-        strings = new StringVector[keys.size()];
-        nulls = new long[keys.size()][];
-        dictionaries = new StringVector[keys.size()];
-        dictionaryHashes = new long[keys.size()][];
-        for (int k = 0; k < evaluators.length; k++) {
-            evaluators[k] = keys.get(k).bind(input);
-            final DataType t = evaluators[k].type();
-            isString[k] = t.kind() == DataType.Kind.STRING;
-            if (!isString[k] && !t.isExactNumeric()) {
-                throw new IllegalArgumentException("key " + keys.get(k) + " has type " + t
-                        + ": keys are integers, decimals, dates or strings");
+        final List<Evaluator> bound = new java.util.ArrayList<>();
+        for (final Expr key : keys) {
+            final Evaluator e = key.bind(input);
+            final DataType t = e.type();
+            if (t.isWide()) {
+                // A 128-bit key (a SUM, as Q15 joins on) is two long key columns, its halves.
+                bound.add(new Decimal128Half(e, true));
+                bound.add(new Decimal128Half(e, false));
+                continue;
             }
+            if (t.kind() != DataType.Kind.STRING && !t.isExactNumeric()) {
+                throw new IllegalArgumentException("key " + key + " has type " + t
+                        + ": keys are integers, decimals, dates, strings or 128-bit decimals (sums)");
+            }
+            bound.add(e);
+        }
+        final int width = bound.size();
+        evaluators = bound.toArray(new Evaluator[0]);
+        isString = new boolean[width];
+        longs = new long[width][];
+        strings = new StringVector[width];
+        nulls = new long[width][];
+        dictionaries = new StringVector[width];
+        dictionaryHashes = new long[width][];
+        for (int k = 0; k < width; k++) {
+            isString[k] = evaluators[k].type().kind() == DataType.Kind.STRING;
+        }
+    }
+
+    /**
+     * One half of a 128-bit key as a long key column: the high half as INT64, the low half with the
+     * key's scale (so that a join checks both sides' scales). Both share the key's NULL rows.
+     */
+    private static final class Decimal128Half extends Evaluator {
+        private final Evaluator key;
+        private final boolean high;
+
+        Decimal128Half(final Evaluator key, final boolean high) {
+            super(high || key.type().scale() == 0 ? DataType.INT64 : DataType.decimal(key.type().scale()));
+            this.key = key;
+            this.high = high;
+        }
+
+        @Override
+        public long[] longs(final Batch batch) {
+            // The high half is read first (key columns are evaluated in order), as Evaluator.highs asks.
+            return high ? key.highs(batch) : key.lows(batch);
+        }
+
+        @Override
+        public long[] nulls(final Batch batch) {
+            return key.nulls(batch);
+        }
+
+        @Override
+        public String toString() {
+            return (high ? "high(" : "low(") + key + ")";
         }
     }
 

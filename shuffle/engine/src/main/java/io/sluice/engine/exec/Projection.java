@@ -6,6 +6,7 @@ import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
@@ -96,6 +97,11 @@ public final class Projection implements OperatorFactory {
             final long[] nulls = e.nulls(batch);
             final StringVector rows = s.rowCount() == n ? s : (StringVector) Vectors.slice(s, 0, n);
             return rows.nulls() == nulls ? rows : withNulls(rows, nulls, n);
+        }
+        if (t.isWide()) {
+            final long[] high = Arrays.copyOf(e.highs(batch), n);
+            final long[] low = Arrays.copyOf(e.lows(batch), n);
+            return new Decimal128Vector(t.storage(), high, low, n, copy(e.nulls(batch), n));
         }
         final long[] v = e.longs(batch);
         final long[] nulls = copy(e.nulls(batch), n);

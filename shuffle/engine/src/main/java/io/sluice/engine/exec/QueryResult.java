@@ -3,6 +3,7 @@ package io.sluice.engine.exec;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.StringVector;
@@ -56,7 +57,8 @@ public final class QueryResult {
     }
 
     /**
-     * One cell: Long (integers), BigDecimal (decimals, at their scale), Double (averages),
+     * One cell: Long (integers), BigDecimal (decimals and 128-bit decimals such as sums, at their
+     * scale), Double (averages),
      * LocalDate (dates), String, or null.
      */
     public Object value(final int row, final int column) {
@@ -70,6 +72,7 @@ public final class QueryResult {
             case INT64 -> ((LongVector) v).get(r);
             case INT32 -> (long) ((IntVector) v).get(r);
             case DECIMAL -> BigDecimal.valueOf(((LongVector) v).get(r), t.scale());
+            case DECIMAL128 -> ((Decimal128Vector) v).get(r);
             case DOUBLE -> Double.longBitsToDouble(((LongVector) v).get(r));
             case DATE -> LocalDate.ofEpochDay(((IntVector) v).get(r));
             case STRING -> ((StringVector) v).getString(r);

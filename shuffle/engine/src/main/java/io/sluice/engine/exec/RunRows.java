@@ -4,10 +4,12 @@ import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
+import io.sluice.format.TypeKind;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,6 +133,17 @@ final class RunRows {
                 out[i] = values[batchOf[row]][rowOf[row]];
             }
             return new IntVector(type, out, n, nulls);
+        }
+        if (type.kind() == TypeKind.DECIMAL128) {
+            final long[] high = new long[n];
+            final long[] low = new long[n];
+            for (int i = 0; i < n; i++) {
+                final int row = order[from + i];
+                final Decimal128Vector d = (Decimal128Vector) sources[batchOf[row]];
+                high[i] = d.high()[rowOf[row]];
+                low[i] = d.low()[rowOf[row]];
+            }
+            return new Decimal128Vector(type, high, low, n, nulls);
         }
         final StringVector[] strings = new StringVector[k];
         for (int b = 0; b < k; b++) {

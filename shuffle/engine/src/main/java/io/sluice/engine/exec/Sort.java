@@ -4,6 +4,7 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IndexSort;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
@@ -137,6 +138,9 @@ public final class Sort implements Sink<Sort.Rows> {
         }
         if (v instanceof IntVector iv) {
             return Integer.compare(iv.get(a), iv.get(b));
+        }
+        if (v instanceof Decimal128Vector d) {
+            return Decimal128Vector.compare(d.high()[a], d.low()[a], d.high()[b], d.low()[b]);
         }
         final StringVector s = (StringVector) v;
         final int oa = s.offset(a);

@@ -4,6 +4,7 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
@@ -15,8 +16,9 @@ import java.util.List;
 
 /**
  * SUM and AVG of integers or scaled decimals in a 128-bit accumulator (two longs per group), so
- * that no sum overflows however many rows it adds. SUM outputs the exact value (an error if it
- * no longer fits a long); AVG outputs sum / count as a double. Rows where the argument is NULL are
+ * that no sum overflows however many rows it adds. SUM outputs the exact value as a DECIMAL128 of
+ * the argument's scale (as DuckDB gives SUM of DECIMAL(p,s) a DECIMAL(38,s) and SUM of an integer
+ * a HUGEINT); AVG outputs sum / count as a double. Rows where the argument is NULL are
  * skipped, so both are NULL for a group without a non-NULL input (also the one group of an
  * aggregation without keys over no input). The state of a two-phase aggregation is the sum's two
  * halves and the count of non-NULL inputs, so the final phase sees the exact values and tells a
@@ -25,6 +27,8 @@ import java.util.List;
 final class SumAccumulator extends Accumulator {
     private final Evaluator argument;
     private final boolean average;
+    /** Whether the argument is itself a DECIMAL128 (a sum of sums), read as two halves. */
+    private final boolean wide;
     private long[] high = new long[0];
     private long[] low = new long[0];
     private long[] counts = new long[0];
@@ -32,6 +36,7 @@ final class SumAccumulator extends Accumulator {
     SumAccumulator(final Evaluator argument, final boolean average) {
         this.argument = argument;
         this.average = average;
+        this.wide = argument.type().isWide();
     }
 
     @Override
@@ -39,7 +44,7 @@ final class SumAccumulator extends Accumulator {
         if (average) {
             return DataType.DOUBLE;
         }
-        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type() : DataType.INT64;
+        return DataType.decimal128(scale());
     }
 
     @Override
@@ -54,6 +59,10 @@ final class SumAccumulator extends Accumulator {
 
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
+        if (wide) {
+            updateWide(batch, ids, n);
+            return;
+        }
         final long[] v = argument.longs(batch);
         final long[] nulls = argument.nulls(batch);
         if (nulls != null) {
@@ -74,6 +83,29 @@ final class SumAccumulator extends Accumulator {
         }
     }
 
+    /** Adds 128-bit arguments; a sum beyond 128 bits is an error, never a wrapped value. */
+    private void updateWide(final Batch batch, final int[] ids, final int n) {
+        final long[] h = argument.highs(batch);
+        final long[] l = argument.lows(batch);
+        final long[] nulls = argument.nulls(batch);
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && NullMask.isNull(nulls, i)) {
+                continue;
+            }
+            final int g = ids[i];
+            final long before = low[g];
+            final long after = before + l[i];
+            low[g] = after;
+            try {
+                high[g] = Math.addExact(Math.addExact(high[g], h[i]), Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            } catch (final ArithmeticException e) {
+                throw new ArithmeticException((average ? "AVG(" : "SUM(") + argument + ") of a group is beyond the"
+                        + " 128 bits of a DECIMAL128");
+            }
+            counts[g]++;
+        }
+    }
+
     private void updateSkippingNulls(final long[] v, final long[] nulls, final int[] ids, final int n) {
         for (int i = 0; i < n; i++) {
             if (NullMask.isNull(nulls, i)) {
@@ -91,6 +123,10 @@ final class SumAccumulator extends Accumulator {
 
     @Override
     void updateSingle(final Batch batch, final int n) {
+        if (wide) {
+            updateWide(batch, GROUP_ZERO, n);
+            return;
+        }
         final long[] v = argument.longs(batch);
         final long[] nulls = argument.nulls(batch);
         if (nulls != null) {
@@ -143,7 +179,8 @@ final class SumAccumulator extends Accumulator {
             final long before = low[g];
             final long after = before + lo[og];
             low[g] = after;
-            high[g] += hi[og] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            // exact: two 128-bit sums of sums can leave 128 bits, which is an error, not a wrap
+            high[g] = Math.addExact(Math.addExact(high[g], hi[og]), Long.compareUnsigned(after, before) < 0 ? 1 : 0);
             counts[g] += cnt[og];
         }
     }
@@ -151,35 +188,37 @@ final class SumAccumulator extends Accumulator {
     @Override
     ColumnVector output(final int from, final int to) {
         final int n = to - from;
-        final long[] values = new long[n];
         long[] nulls = null;
         for (int i = 0; i < n; i++) {
-            final int g = from + i;
-            if (counts[g] == 0) {
+            if (counts[from + i] == 0) {
                 nulls = nulls == null ? new long[NullMask.words(n)] : nulls;
                 NullMask.setNull(nulls, i);
-            } else if (average) {
+            }
+        }
+        if (!average) {
+            final long[] h = Arrays.copyOfRange(high, from, to);
+            final long[] l = Arrays.copyOfRange(low, from, to);
+            return new Decimal128Vector(type().storage(), h, l, n, nulls);
+        }
+        final long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            final int g = from + i;
+            if (counts[g] != 0) {
                 final BigDecimal sum = new BigDecimal(toBigInteger(high[g], low[g]), scale());
                 values[i] = Double.doubleToRawLongBits(
                         sum.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128).doubleValue());
-            } else {
-                if (high[g] != (low[g] >> 63)) {
-                    throw new ArithmeticException("SUM(" + argument + ") of a group is "
-                            + new BigDecimal(toBigInteger(high[g], low[g]), scale())
-                            + ", beyond the 64-bit range of a result column");
-                }
-                values[i] = low[g];
             }
         }
         return new LongVector(type().storage(), values, n, nulls);
     }
 
     private int scale() {
-        return argument.type().kind() == DataType.Kind.DECIMAL ? argument.type().scale() : 0;
+        final DataType t = argument.type();
+        return t.kind() == DataType.Kind.DECIMAL || t.isWide() ? t.scale() : 0;
     }
 
     /** The 128-bit two's complement value {@code high:low}. */
     static BigInteger toBigInteger(final long high, final long low) {
-        return BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        return Decimal128Vector.toBigInteger(high, low);
     }
 }

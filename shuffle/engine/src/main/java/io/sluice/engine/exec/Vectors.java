@@ -2,10 +2,12 @@ package io.sluice.engine.exec;
 
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
+import io.sluice.format.TypeKind;
 import java.util.Arrays;
 import java.util.List;
 
@@ -48,6 +50,18 @@ public final class Vectors {
                 out[i] = r < 0 ? 0 : src[r];
             }
             return new IntVector(v.type(), out, n, nulls);
+        }
+        if (v instanceof Decimal128Vector d) {
+            final long[] srcHigh = d.high();
+            final long[] srcLow = d.low();
+            final long[] high = new long[n];
+            final long[] low = new long[n];
+            for (int i = 0; i < n; i++) {
+                final int r = rows[i];
+                high[i] = r < 0 ? 0 : srcHigh[r];
+                low[i] = r < 0 ? 0 : srcLow[r];
+            }
+            return new Decimal128Vector(v.type(), high, low, n, nulls);
         }
         final StringVector s = (StringVector) v;
         if (s.isDictionary()) {
@@ -97,6 +111,9 @@ public final class Vectors {
                 out[i] = src[rows[i]];
             }
             return new IntVector(v.type(), out, n, nulls);
+        }
+        if (v instanceof Decimal128Vector) {
+            return gather(v, rows, n);
         }
         final StringVector s = (StringVector) v;
         if (s.isDictionary() && s.dictionary().rowCount() > 0) {
@@ -179,6 +196,17 @@ public final class Vectors {
             }
             return new IntVector(type, out, n, nulls);
         }
+        if (type.kind() == TypeKind.DECIMAL128) {
+            final long[] high = new long[n];
+            final long[] low = new long[n];
+            int base = 0;
+            for (final ColumnVector p : parts) {
+                System.arraycopy(((Decimal128Vector) p).high(), 0, high, base, p.rowCount());
+                System.arraycopy(((Decimal128Vector) p).low(), 0, low, base, p.rowCount());
+                base += p.rowCount();
+            }
+            return new Decimal128Vector(type, high, low, n, nulls);
+        }
         return concatStrings(parts, n, nulls);
     }
 
@@ -229,6 +257,9 @@ public final class Vectors {
         }
         if (type.kind().isInt()) {
             return new IntVector(type, new int[0], 0, null);
+        }
+        if (type.kind() == TypeKind.DECIMAL128) {
+            return new Decimal128Vector(type, new long[0], new long[0], 0, null);
         }
         return StringVector.plain(new int[1], new byte[0], 0, null);
     }

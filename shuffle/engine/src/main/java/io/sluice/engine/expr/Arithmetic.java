@@ -6,7 +6,7 @@ import io.sluice.shuffle.operator.Batch;
 /**
  * {@code a + b}, {@code a - b}, {@code a * b} over integers and decimals with exact scale
  * arithmetic: sums align to the larger scale, products add scales (DECIMAL(15,2) * DECIMAL(15,2)
- * has scale 4); and a date plus or minus a number of days. Overflow throws
+ * has scale 4), in 128 bits when an operand is a DECIMAL128 (a SUM); and a date plus or minus a number of days. Overflow throws
  * {@link ArithmeticException}, never wraps. The result is NULL where an operand is NULL.
  */
 public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
@@ -21,6 +21,9 @@ public record Arithmetic(Op op, Expr left, Expr right) implements Expr {
         if (dates) {
             requireDateSum(a, b);
             return exact(DataType.DATE, a, b);
+        }
+        if (a.type().isWide() || b.type().isWide()) {
+            return Decimal128Values.arithmetic(op, a, b, toString());
         }
         Scales.requireNumeric(a, toString(), false);
         Scales.requireNumeric(b, toString(), false);

@@ -32,6 +32,14 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
         if (ka == DataType.Kind.DOUBLE || kb == DataType.Kind.DOUBLE) {
             return new Longs(DataType.DOUBLE, c, asDouble(then, a0, input), asDouble(otherwise, b0, input));
         }
+        if (a0.type().isWide() || b0.type().isWide()) {
+            if (!Decimal128Values.takes(a0) || !Decimal128Values.takes(b0)) {
+                throw new IllegalArgumentException(this + ": the branches have types " + a0.type() + " and "
+                        + b0.type() + ", expected numbers to meet a 128-bit decimal");
+            }
+            final int scale = Math.max(Scales.scale(a0.type()), Scales.scale(b0.type()));
+            return new Wide(scale, c, a0, b0);
+        }
         Scales.requireNumeric(a0, toString(), false);
         Scales.requireNumeric(b0, toString(), false);
         final boolean decimal = ka == DataType.Kind.DECIMAL || kb == DataType.Kind.DECIMAL;
@@ -139,6 +147,38 @@ public record CaseWhen(Expr condition, Expr then, Expr otherwise) implements Exp
                 out[i] = when[i] ? x[i] : y[i];
             }
             return out;
+        }
+    }
+
+    /** A CASE whose values are 128-bit decimals (a branch is a SUM). */
+    private final class Wide extends Bound {
+        private final Decimal128Values x;
+        private final Decimal128Values y;
+        private final long[] high = new long[MAX_ROWS];
+        private final long[] low = new long[MAX_ROWS];
+
+        Wide(final int scale, final Evaluator c, final Evaluator a, final Evaluator b) {
+            super(DataType.decimal128(scale), c, a, b);
+            this.x = new Decimal128Values(a, scale, CaseWhen.this.toString());
+            this.y = new Decimal128Values(b, scale, CaseWhen.this.toString());
+        }
+
+        @Override
+        public long[] highs(final Batch batch) {
+            final boolean[] when = c.trues(batch);
+            x.read(batch);
+            y.read(batch);
+            final int n = batch.rowCount();
+            for (int i = 0; i < n; i++) {
+                high[i] = when[i] ? x.high()[i] : y.high()[i];
+                low[i] = when[i] ? x.low()[i] : y.low()[i];
+            }
+            return high;
+        }
+
+        @Override
+        public long[] lows(final Batch batch) {
+            return low;
         }
     }
 

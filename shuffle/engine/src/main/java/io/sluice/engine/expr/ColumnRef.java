@@ -1,6 +1,7 @@
 package io.sluice.engine.expr;
 
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.StringVector;
@@ -29,7 +30,21 @@ public record ColumnRef(String name) implements Expr {
                     }
                     return widened;
                 }
+                if (v instanceof Decimal128Vector) {
+                    throw new IllegalArgumentException(name + " is a 128-bit decimal (a SUM result) and this"
+                            + " operation takes 64-bit values only: cast it to DOUBLE or compare it instead");
+                }
                 return super.longs(batch);
+            }
+
+            @Override
+            public long[] highs(final Batch batch) {
+                return batch.column(index) instanceof Decimal128Vector d ? d.high() : super.highs(batch);
+            }
+
+            @Override
+            public long[] lows(final Batch batch) {
+                return batch.column(index) instanceof Decimal128Vector d ? d.low() : super.lows(batch);
             }
 
             @Override

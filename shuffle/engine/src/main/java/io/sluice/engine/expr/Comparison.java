@@ -57,6 +57,12 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
             }
             return DoubleValues.compare(op, a, b, toString());
         }
+        if (a.type().isWide() || b.type().isWide()) {
+            if (Literal.isNullLiteral(left) || Literal.isNullLiteral(right)) {
+                return Literal.ofNull(DataType.BOOLEAN).bind(input);
+            }
+            return Decimal128Values.compare(op, a, b, toString());
+        }
         if ((a.type().kind() == DataType.Kind.DATE) != (b.type().kind() == DataType.Kind.DATE)) {
             throw new IllegalArgumentException(this + " compares " + a.type() + " with " + b.type()
                     + ": compare dates with dates (write date constants with Expr.date)");

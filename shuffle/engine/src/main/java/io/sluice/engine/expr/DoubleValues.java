@@ -2,25 +2,39 @@ package io.sluice.engine.expr;
 
 import io.sluice.shuffle.operator.Batch;
 
-/** The values of a numeric evaluator as doubles: DOUBLE bits decoded, exact numbers divided by 10^scale. */
+/**
+ * The values of a numeric evaluator as doubles: DOUBLE bits decoded, exact numbers (DECIMAL128
+ * included) divided by 10^scale.
+ */
 final class DoubleValues {
     private final Evaluator e;
     private final boolean isDouble;
+    private final boolean isWide;
     private final double divisor;
     private final double[] out = new double[Evaluator.MAX_ROWS];
 
     DoubleValues(final Evaluator e, final String where) {
         this.e = e;
         this.isDouble = e.type().kind() == DataType.Kind.DOUBLE;
-        if (!isDouble) {
+        this.isWide = e.type().isWide();
+        if (!isDouble && !isWide) {
             Scales.requireNumeric(e, where, false);
         }
         this.divisor = isDouble ? 1 : Scales.power(Scales.scale(e.type()));
     }
 
     double[] doubles(final Batch batch) {
-        final long[] v = e.longs(batch);
         final int n = batch.rowCount();
+        if (isWide) {
+            final long[] h = e.highs(batch);
+            final long[] l = e.lows(batch);
+            final int scale = e.type().scale();
+            for (int i = 0; i < n; i++) {
+                out[i] = Int128.toDouble(h[i], l[i], scale, divisor);
+            }
+            return out;
+        }
+        final long[] v = e.longs(batch);
         if (isDouble) {
             for (int i = 0; i < n; i++) {
                 out[i] = Double.longBitsToDouble(v[i]);

@@ -11,7 +11,8 @@ import io.sluice.shuffle.operator.Batch;
  * array is valid until the next call on the same evaluator and must not be modified.
  *
  * <p>Exact numbers (integers, decimals as scaled longs, dates as epoch days) come out of
- * {@link #longs}, predicates out of {@link #bools}, strings out of {@link #strings}. Which rows
+ * {@link #longs}, 128-bit decimals (SUM results) out of {@link #highs} and {@link #lows}, predicates
+ * out of {@link #bools}, strings out of {@link #strings}. Which rows
  * are NULL comes out of {@link #nulls}, apart from the values: a NULL row's value is undefined.
  */
 public abstract class Evaluator {
@@ -32,7 +33,25 @@ public abstract class Evaluator {
 
     /** The values of an exact numeric expression, one per row of the batch. */
     public long[] longs(final Batch batch) {
+        if (type.isWide()) {
+            throw new IllegalArgumentException(this + " is a 128-bit decimal (a SUM result) and this operation takes"
+                    + " 64-bit values only: compare it, add, subtract or multiply it, divide it (a double), or order by it");
+        }
         throw new IllegalStateException(this + " of type " + type + " has no numeric value");
+    }
+
+    /**
+     * The high halves of a DECIMAL128 expression's 128-bit values, one per row of the batch (see
+     * {@link io.sluice.format.Decimal128Vector}); {@link #lows} holds the low halves. Call this
+     * before {@link #lows} for each batch: an evaluator may compute both halves here.
+     */
+    public long[] highs(final Batch batch) {
+        throw new IllegalArgumentException(this + " of type " + type + " has no 128-bit value");
+    }
+
+    /** The low halves of a DECIMAL128 expression's 128-bit values, one per row of the batch. */
+    public long[] lows(final Batch batch) {
+        throw new IllegalArgumentException(this + " of type " + type + " has no 128-bit value");
     }
 
     /**

@@ -63,6 +63,7 @@ public record Literal(DataType type, long value, String string, boolean isNull) 
     public Evaluator bind(final RowType input) {
         return new Evaluator(type) {
             private final long[] values = filled();
+            private final long[] highs = type.isWide() ? signs() : null;
             private final boolean[] bools = type.kind() == DataType.Kind.BOOLEAN ? truths() : null;
             private final long[] nulls = isNull ? NullRows.all() : null;
             private final StringVector strings = type.kind() == DataType.Kind.STRING ? constantStrings() : null;
@@ -73,6 +74,12 @@ public record Literal(DataType type, long value, String string, boolean isNull) 
                 }
                 final long[] v = new long[MAX_ROWS];
                 Arrays.fill(v, value);
+                return v;
+            }
+
+            private long[] signs() {
+                final long[] v = new long[MAX_ROWS];
+                Arrays.fill(v, value >> 63);
                 return v;
             }
 
@@ -89,7 +96,17 @@ public record Literal(DataType type, long value, String string, boolean isNull) 
 
             @Override
             public long[] longs(final Batch batch) {
-                return values == null ? super.longs(batch) : values;
+                return values == null || highs != null ? super.longs(batch) : values;
+            }
+
+            @Override
+            public long[] highs(final Batch batch) {
+                return highs == null ? super.highs(batch) : highs;
+            }
+
+            @Override
+            public long[] lows(final Batch batch) {
+                return highs == null ? super.lows(batch) : values;
             }
 
             @Override
@@ -123,7 +140,7 @@ public record Literal(DataType type, long value, String string, boolean isNull) 
             return "'" + string + "'";
         }
         return switch (type.kind()) {
-            case DECIMAL -> BigDecimal.valueOf(value, type.scale()).toPlainString();
+            case DECIMAL, DECIMAL128 -> BigDecimal.valueOf(value, type.scale()).toPlainString();
             case DATE -> "DATE '" + LocalDate.ofEpochDay(value) + "'";
             case BOOLEAN -> value != 0 ? "TRUE" : "FALSE";
             case DOUBLE -> Double.toString(Double.longBitsToDouble(value));

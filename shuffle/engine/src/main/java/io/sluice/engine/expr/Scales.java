@@ -24,7 +24,7 @@ final class Scales {
 
     /** The scale of an exact numeric type (0 for integers and dates). */
     static int scale(final DataType t) {
-        return t.kind() == DataType.Kind.DECIMAL ? t.scale() : 0;
+        return t.kind() == DataType.Kind.DECIMAL || t.kind() == DataType.Kind.DECIMAL128 ? t.scale() : 0;
     }
 
     /** Checks that an evaluator is an exact number (integer, decimal, or date when dates are allowed). */

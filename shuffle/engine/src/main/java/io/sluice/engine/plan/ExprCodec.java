@@ -48,7 +48,7 @@ final class ExprCodec {
 
     static final EnumCodes<DataType.Kind> KINDS = EnumCodes.of(DataType.Kind.class,
             DataType.Kind.INT64, DataType.Kind.INT32, DataType.Kind.DECIMAL, DataType.Kind.DATE,
-            DataType.Kind.STRING, DataType.Kind.BOOLEAN, DataType.Kind.DOUBLE);
+            DataType.Kind.STRING, DataType.Kind.BOOLEAN, DataType.Kind.DOUBLE, DataType.Kind.DECIMAL128);
     static final EnumCodes<Arithmetic.Op> ARITHMETIC_OPS = EnumCodes.of(Arithmetic.Op.class,
             Arithmetic.Op.ADD, Arithmetic.Op.SUB, Arithmetic.Op.MUL);
     static final EnumCodes<DoubleArithmetic.Op> DOUBLE_ARITHMETIC_OPS = EnumCodes.of(DoubleArithmetic.Op.class,

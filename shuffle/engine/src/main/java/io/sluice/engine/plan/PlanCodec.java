@@ -62,7 +62,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * routing when_proven 0, never 1, required 2; runtime filter mode off 0, local 1, global 2; join inner 0, left 1, semi 2, anti 3;
  * aggregate sum 0, count 1, count_star 2, count_distinct 3, avg 4, min 5, max 6;
  * zonemap op eq 0, lt 1, le 2, gt 3, ge 4; kind int64 0, int32 1, decimal 2, date 3, string 4,
- * boolean 5, double 6; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
+ * boolean 5, double 6, decimal128 7; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
  * ge 5; logical and 0, or 1; sort distribution local_sort 0, gather_sort 1, merge_sort 2.
  *
  * <p>Decoding trusts nothing: every tag, code, count and length is checked before it is used,
@@ -71,8 +71,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * naming the field by its path in the plan, e.g. {@code plan.join.probe.scan.columns[2]}.
  */
 public final class PlanCodec {
-    /** The format version this build writes and reads. */
-    public static final short VERSION = 5;
+    /** The format version this build writes and reads (6 added the union node and the kind decimal128). */
+    public static final short VERSION = 6;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */

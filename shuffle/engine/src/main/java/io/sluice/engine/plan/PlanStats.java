@@ -126,6 +126,7 @@ final class PlanStats {
             final ColumnOrigin o = origin(node, column);
             width += o == null ? COMPUTED_BYTES : switch (o.table().schema().type(o.column()).kind()) {
                 case INT64, DECIMAL -> 8;
+                case DECIMAL128 -> 16;
                 case INT32, DATE -> 4;
                 case STRING -> STRING_BYTES;
             };

@@ -94,6 +94,7 @@ class PlanCodecTest {
                         new NamedExpr("flag", new Literal(DataType.BOOLEAN, 1, null)),
                         new NamedExpr("ratio", new Literal(DataType.DOUBLE, Double.doubleToLongBits(0.25), null)),
                         new NamedExpr("small", new Literal(DataType.INT32, Integer.MIN_VALUE, null)),
+                        new NamedExpr("wide", new Literal(DataType.decimal128(2), 0, null, true)),
                         new NamedExpr("high", new Literal(DataType.decimal(18), Long.MAX_VALUE, null)),
                         new NamedExpr("missing", Expr.caseWhen(Expr.isNull(col("l_comment")), Expr.nullOf(DataType.decimal(2)))),
                         new NamedExpr("known", Expr.caseWhen(Expr.isNotNull(col("l_tax")), col("l_tax"),
@@ -270,13 +271,13 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionFiveIsPinned() {
+    void formatVersionSixIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0500" + "04"
+                "534c4350" + "0600" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f" + "01"
@@ -323,7 +324,7 @@ class PlanCodecTest {
                 CompareOp.LE, 2, CompareOp.GT, 3, CompareOp.GE, 4));
         assertThat(codes(ExprCodec.KINDS, DataType.Kind.class)).isEqualTo(Map.of(DataType.Kind.INT64, 0,
                 DataType.Kind.INT32, 1, DataType.Kind.DECIMAL, 2, DataType.Kind.DATE, 3, DataType.Kind.STRING, 4,
-                DataType.Kind.BOOLEAN, 5, DataType.Kind.DOUBLE, 6));
+                DataType.Kind.BOOLEAN, 5, DataType.Kind.DOUBLE, 6, DataType.Kind.DECIMAL128, 7));
         assertThat(codes(ExprCodec.ARITHMETIC_OPS, Arithmetic.Op.class)).isEqualTo(Map.of(Arithmetic.Op.ADD, 0,
                 Arithmetic.Op.SUB, 1, Arithmetic.Op.MUL, 2));
         assertThat(codes(ExprCodec.COMPARISON_OPS, Comparison.Op.class)).isEqualTo(Map.of(Comparison.Op.EQ, 0,
@@ -419,7 +420,7 @@ class PlanCodecTest {
         new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 5:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 6:"
                         + " run the same Sluice version on the coordinator and every CN");
     }
 
