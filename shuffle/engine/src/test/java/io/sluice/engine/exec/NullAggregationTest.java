@@ -151,7 +151,7 @@ class NullAggregationTest {
             final List<Long> v = g.getValue();
             final long total = v.stream().mapToLong(Long::longValue).sum();
             final List<Object> row = new ArrayList<>(g.getKey());
-            row.add(v.isEmpty() ? null : total);
+            row.add(v.isEmpty() ? null : BigDecimal.valueOf(total));
             row.add(v.isEmpty() ? null : total / (double) v.size());
             row.add(v.isEmpty() ? null : v.stream().mapToLong(Long::longValue).min().getAsLong());
             row.add(v.isEmpty() ? null : v.stream().mapToLong(Long::longValue).max().getAsLong());
