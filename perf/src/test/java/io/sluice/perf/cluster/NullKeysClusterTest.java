@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.agrona.CloseHelper;
 
 /**
  * NULL group keys, aggregates of NULLs, NULL join keys and NOT IN on an embedded cluster of three
@@ -85,22 +86,9 @@ class NullKeysClusterTest {
     }
 
     @AfterAll
-    static void close() throws Exception {
-        try {
-            if (session != null) {
-                session.close();
-            }
-        } finally {
-            try {
-                if (duck != null) {
-                    duck.close();
-                }
-            } finally {
-                if (catalog != null) {
-                    catalog.close();
-                }
-            }
-        }
+    static void close() {
+        // In order, each also when one before it fails; null when setup failed before it.
+        CloseHelper.closeAll(session, duck, catalog);
     }
 
     /**

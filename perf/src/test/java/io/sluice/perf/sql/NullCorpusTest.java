@@ -44,6 +44,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.agrona.CloseHelper;
 
 /**
  * The NULL corpus: every statement of every {@code *.sql} file in {@code null-corpus/} is one test,
@@ -116,22 +117,9 @@ class NullCorpusTest {
     }
 
     @AfterAll
-    static void close() throws Exception {
-        try {
-            if (session != null) {
-                session.close();
-            }
-        } finally {
-            try {
-                if (catalog != null) {
-                    catalog.close();
-                }
-            } finally {
-                if (duck != null) {
-                    duck.close();
-                }
-            }
-        }
+    static void close() {
+        // In order, each also when one before it fails; null when setup failed before it.
+        CloseHelper.closeAll(session, catalog, duck);
     }
 
     @TestFactory
