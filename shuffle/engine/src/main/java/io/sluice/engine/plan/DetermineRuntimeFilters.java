@@ -5,7 +5,6 @@ import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.filter.RuntimeFilterMode;
-import io.sluice.shuffle.Topology;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -37,46 +36,46 @@ final class DetermineRuntimeFilters {
                   FilterScope scope, boolean colocated, LocalShuffle how) {
     }
 
-    static List<Target> decide(final PlanNode root, final StrategyConfig config, final PlanStats stats,
-                               final Topology topology) {
+    /** @param joins each join's distribution, decided once for the query */
+    static List<Target> decide(final PlanNode root, final StrategyConfig config, final JoinDistributions joins) {
         final List<Target> targets = new ArrayList<>();
-        visit(root, config, stats, topology, targets);
+        visit(root, config, joins, targets);
         return targets;
     }
 
-    private static void visit(final PlanNode node, final StrategyConfig config, final PlanStats stats,
-                              final Topology topology, final List<Target> out) {
+    private static void visit(final PlanNode node, final StrategyConfig config, final JoinDistributions joins,
+                              final List<Target> out) {
         if (node instanceof PlanNode.Join j) {
-            final Target t = target(j, out.size(), config, stats, topology);
+            final Target t = target(j, out.size(), config, joins);
             if (t != null) {
                 out.add(t);
             }
-            visit(j.probe(), config, stats, topology, out);
-            visit(j.build(), config, stats, topology, out);
+            visit(j.probe(), config, joins, out);
+            visit(j.build(), config, joins, out);
         } else if (node instanceof PlanNode.Filter f) {
-            visit(f.input(), config, stats, topology, out);
+            visit(f.input(), config, joins, out);
         } else if (node instanceof PlanNode.Project p) {
-            visit(p.input(), config, stats, topology, out);
+            visit(p.input(), config, joins, out);
         } else if (node instanceof PlanNode.Aggregation a) {
-            visit(a.input(), config, stats, topology, out);
+            visit(a.input(), config, joins, out);
         } else if (node instanceof PlanNode.OrderBy o) {
-            visit(o.input(), config, stats, topology, out);
+            visit(o.input(), config, joins, out);
         } else if (node instanceof PlanNode.Limit l) {
-            visit(l.input(), config, stats, topology, out);
+            visit(l.input(), config, joins, out);
         } else if (node instanceof PlanNode.UnionAll u) {
             for (final PlanNode in : u.inputs()) {
-                visit(in, config, stats, topology, out);
+                visit(in, config, joins, out);
             }
         }
     }
 
     private static Target target(final PlanNode.Join j, final int id, final StrategyConfig config,
-                                 final PlanStats stats, final Topology topology) {
+                                 final JoinDistributions joins) {
         if (config.runtimeFilters().mode() == RuntimeFilterMode.OFF
                 || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI)) {
             return null;
         }
-        final LocalShuffle how = DetermineJoinDistribution.decide(j, config, stats, topology);
+        final LocalShuffle how = joins.of(j);
         final FilterScope scope = switch (how.choice()) {
             case BROADCAST, HYBRID -> FilterScope.LOCAL;
             case SHUFFLE_HASH -> FilterScope.GLOBAL;

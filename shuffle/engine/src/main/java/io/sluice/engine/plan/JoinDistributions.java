@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Each join's distribution in one query, decided once by {@link DetermineJoinDistribution} the
  * first time a rule or the compiler asks, and the same answer for every later question (the join
- * itself, the partitioning it delivers to the operators above it, its runtime filter).
+ * itself, the partitioning it delivers to the operators above it, its runtime filter in
+ * {@link DetermineRuntimeFilters}).
  */
 final class JoinDistributions {
     private final StrategyConfig config;

@@ -166,8 +166,8 @@ public final class PipelineCompiler {
     /** Compiles a plan. */
     public Compiled compile(final Plan plan) {
         final PlanNode decided = DetermineSortDistribution.apply(plan.node(), config, topology, exchanges.distributed());
-        for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(decided, config, stats,
-                topology)) {
+        for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(decided, config,
+                joinDistributions)) {
             filterOfJoin.put(t.join(), t);
             filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
         }
