@@ -33,6 +33,11 @@ public final class ResultCollector implements Sink<ResultCollector.Rows> {
         return "result";
     }
 
+    /** The collected batches, in the order they were combined (after the pipeline finished). */
+    public List<Batch> batches() {
+        return List.copyOf(batches);
+    }
+
     /** The collected rows (after the pipeline finished). */
     public QueryResult result() {
         return new QueryResult(rowType, batches);

@@ -7,12 +7,12 @@ import java.util.List;
 
 /**
  * UNION ALL of several inputs: each input's pipeline ends in one of its sinks ({@link #input(int)}),
- * which keeps the batches it receives, and one later pipeline reads the batches of all of them
- * ({@link #output()}). Columns are matched by position; the output has the first input's names.
+ * a {@link ResultCollector} keeping the batches it receives, and one later pipeline reads the
+ * batches of all of them ({@link #output()}). Columns are matched by position; the output has the first input's names.
  */
 public final class UnionAll {
     private final RowType rowType;
-    private final List<Input> inputs = new ArrayList<>();
+    private final List<ResultCollector> inputs = new ArrayList<>();
 
     /**
      * @param inputs the row types of the inputs, in order: the same column count and types
@@ -37,7 +37,7 @@ public final class UnionAll {
                             + ": project the inputs to the same column types");
                 }
             }
-            this.inputs.add(new Input());
+            this.inputs.add(new ResultCollector(in));
         }
     }
 
@@ -55,44 +55,10 @@ public final class UnionAll {
     public Source output() {
         return new MaterializedSource(rowType, () -> {
             final List<Batch> all = new ArrayList<>();
-            for (final Input in : inputs) {
-                all.addAll(in.batches);
+            for (final ResultCollector in : inputs) {
+                all.addAll(in.batches());
             }
             return all;
         }, false);
-    }
-
-    /** The sink of one input: its workers' batches, kept. */
-    private static final class Input implements Sink<Rows> {
-        private final List<Batch> batches = new ArrayList<>();
-
-        @Override
-        public Rows createLocal() {
-            return new Rows();
-        }
-
-        @Override
-        public synchronized void combine(final Rows local) {
-            batches.addAll(local.batches);
-        }
-
-        @Override
-        public void finish() {
-        }
-
-        @Override
-        public String toString() {
-            return "union all input";
-        }
-    }
-
-    /** A worker's batches of one input. */
-    private static final class Rows implements BatchConsumer {
-        private final List<Batch> batches = new ArrayList<>();
-
-        @Override
-        public void accept(final Batch batch) {
-            batches.add(batch);
-        }
     }
 }
