@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The rows of a {@link ShuffleExchange}, one morsel per bucket: a worker that takes bucket
+ * The rows of a {@link ShuffleExchange} or a shuffle group's groups, one morsel per bucket: a worker that takes bucket
  * {@code b} gets all of its batches, tagged {@code shuffleIdx = b}, so a hash table built or
  * aggregated from them holds the whole bucket and needs no merge with other workers'.
  */
@@ -22,6 +22,14 @@ public final class BucketSource implements Source {
         this.buckets = buckets;
     }
 
+    /**
+     * Morsels as many as the supplier's list has, read when the pipeline starts, whose batches already
+     * carry their bucket (a shuffle group's groups).
+     */
+    static BucketSource tagged(final RowType rowType, final Supplier<List<List<Batch>>> buckets) {
+        return new BucketSource(rowType, -1, buckets);
+    }
+
     @Override
     public RowType rowType() {
         return rowType;
@@ -30,7 +38,7 @@ public final class BucketSource implements Source {
     @Override
     public int morselCount() {
         resolved = buckets.get();
-        return bucketCount;
+        return bucketCount < 0 ? resolved.size() : bucketCount;
     }
 
     @Override
@@ -42,13 +50,13 @@ public final class BucketSource implements Source {
     public Reader openReader() {
         return (morsel, out) -> {
             for (final Batch b : resolved.get(morsel)) {
-                out.accept(b.withShuffleIdx(morsel));
+                out.accept(bucketCount < 0 ? b : b.withShuffleIdx(morsel));
             }
         };
     }
 
     @Override
     public String toString() {
-        return "buckets of " + rowType.names() + " (" + bucketCount + ")";
+        return "buckets of " + rowType.names() + (bucketCount < 0 ? "" : " (" + bucketCount + ")");
     }
 }

@@ -41,6 +41,8 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
     private final RowType output;
     private final List<Groups> tables = new ArrayList<>();
     private List<Batch> result;
+    /** A shuffle group's groups by bucket. */
+    private List<List<Batch>> resultByBucket;
 
     /** A merge group: each worker aggregates its morsels, {@link #finish()} merges the workers' tables. */
     public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates) {
@@ -157,9 +159,14 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         return output;
     }
 
-    /** The groups, for the pipeline that reads them (valid after {@link #finish()}). */
+    /**
+     * The groups, for the pipeline that reads them (valid after {@link #finish()}): a shuffle group's
+     * one morsel per bucket, tagged with it (the buckets of its input, which split the groups), so that
+     * a partitioned join or group-by above needs no new shuffle; a merge group's one morsel per batch.
+     */
     public Source output() {
-        return new MaterializedSource(output, () -> result, false);
+        return partitioned ? BucketSource.tagged(output, () -> resultByBucket)
+                : new MaterializedSource(output, () -> result, false);
     }
 
     @Override
@@ -175,11 +182,25 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
     @Override
     public void finish() {
         if (partitioned) {
-            final List<Batch> all = new ArrayList<>();
+            final List<List<Batch>> byBucket = new ArrayList<>();
+            final List<Batch> untagged = new ArrayList<>();
             for (final Groups t : tables) {
-                all.addAll(t.batches());
+                t.seal();
+                for (final Bucket b : t.sealed) {
+                    if (b.bucket() == Batch.NO_SHUFFLE_IDX) {
+                        untagged.addAll(b.batches());
+                        continue;
+                    }
+                    while (byBucket.size() <= b.bucket()) {
+                        byBucket.add(new ArrayList<>());
+                    }
+                    byBucket.get(b.bucket()).addAll(b.batches());
+                }
             }
-            result = all;
+            for (final Batch b : untagged) {
+                byBucket.add(List.of(b));
+            }
+            resultByBucket = byBucket;
             tables.clear();
             return;
         }
@@ -200,15 +221,29 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 + (partitioned ? "shuffle group " : "merge group ") + keys + " " + aggregates;
     }
 
-    /** A worker's hash table of groups and one accumulator per aggregate. */
+    /** A shuffle group's finished groups of one bucket. */
+    private record Bucket(int bucket, List<Batch> batches) {
+    }
+
+    /**
+     * A worker's hash table of groups and one accumulator per aggregate. In a shuffle group the worker
+     * takes whole buckets one after another: when a batch of another bucket comes, the table of the
+     * last one is final and is sealed into its batches, and a fresh table takes the next.
+     */
     public final class Groups implements BatchConsumer {
         private final KeyColumns keyColumns;
-        private final KeyTable table;
-        private final Accumulator[] accumulators;
+        private KeyTable table;
+        private Accumulator[] accumulators;
         private final int[] ids = new int[Block.MAX_ROWS];
+        private int bucket = Batch.NO_SHUFFLE_IDX;
+        private final List<Bucket> sealed = new ArrayList<>();
 
         Groups() {
             keyColumns = new KeyColumns(consumedKeys, consumed);
+            reset();
+        }
+
+        private void reset() {
             table = new KeyTable(keyColumns.types());
             accumulators = new Accumulator[aggregates.size()];
             for (int a = 0; a < accumulators.length; a++) {
@@ -216,9 +251,32 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             }
         }
 
+        /**
+         * A shuffle group: ends the current bucket's table. Groups of untagged batches (an input whose
+         * buckets nobody named) are sealed untagged, each batch a morsel of its own.
+         */
+        void seal() {
+            if (bucket == Batch.NO_SHUFFLE_IDX && table.size() == 0) {
+                return;
+            }
+            final List<Batch> out = new ArrayList<>();
+            for (final Batch b : batches()) {
+                out.add(bucket == Batch.NO_SHUFFLE_IDX ? b : b.withShuffleIdx(bucket));
+            }
+            sealed.add(new Bucket(bucket, out));
+            bucket = Batch.NO_SHUFFLE_IDX;
+            reset();
+        }
+
         @Override
         public void accept(final Batch batch) {
             final int n = batch.rowCount();
+            if (partitioned && batch.shuffleIdx() != bucket) {
+                if (bucket != Batch.NO_SHUFFLE_IDX || table.size() > 0) {
+                    seal();
+                }
+                bucket = batch.shuffleIdx();
+            }
             if (keys.isEmpty()) {
                 ensureGlobalGroup();
             } else {

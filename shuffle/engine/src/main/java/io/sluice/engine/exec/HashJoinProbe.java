@@ -197,7 +197,9 @@ public final class HashJoinProbe implements OperatorFactory {
                 columns[probeColumns + c] = candidates ? Vectors.gatherPresent(table.column(c), buildRows, pairs)
                         : Vectors.gather(table.column(c), buildRows, pairs);
             }
-            Batch out = Batch.of(columns);
+            // The probe batch's bucket goes on with its rows, for a partitioned join or group-by above.
+            Batch out = batch.shuffleIdx() == Batch.NO_SHUFFLE_IDX ? Batch.of(columns)
+                    : Batch.of(columns).withShuffleIdx(batch.shuffleIdx());
             if (candidates) {
                 if (extra != null) {
                     final boolean[] pass = extra.trues(out);

@@ -37,13 +37,13 @@ final class DetermineRuntimeFilters {
     }
 
     /** @param joins each join's distribution, decided once for the query */
-    static List<Target> decide(final PlanNode root, final StrategyConfig config, final JoinDistributions joins) {
+    static List<Target> decide(final PlanNode root, final StrategyConfig config, final Distributions joins) {
         final List<Target> targets = new ArrayList<>();
         visit(root, config, joins, targets);
         return targets;
     }
 
-    private static void visit(final PlanNode node, final StrategyConfig config, final JoinDistributions joins,
+    private static void visit(final PlanNode node, final StrategyConfig config, final Distributions joins,
                               final List<Target> out) {
         if (node instanceof PlanNode.Join j) {
             final Target t = target(j, out.size(), config, joins);
@@ -70,7 +70,7 @@ final class DetermineRuntimeFilters {
     }
 
     private static Target target(final PlanNode.Join j, final int id, final StrategyConfig config,
-                                 final JoinDistributions joins) {
+                                 final Distributions joins) {
         if (config.runtimeFilters().mode() == RuntimeFilterMode.OFF
                 || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI)) {
             return null;
@@ -116,7 +116,7 @@ final class DetermineRuntimeFilters {
         if (best == null || keepsEveryRow(j.build())) {
             return null;
         }
-        final boolean colocated = how.choice() == Distribution.COLOCATE && j.probe() == best;
+        final boolean colocated = how.probeReadColocated() && j.probe() == best;
         return new Target(id, j, best, byScan.get(best), columns.get(best), scope, colocated, how);
     }
 

@@ -14,8 +14,16 @@ public enum Distribution {
     COLOCATE,
     /** Join: probe rows hash-shuffled inside their CN, build rows to the matching core of every CN. */
     HYBRID,
-    /** Group-by on the key of the shuffle its input already went through: no new shuffle, no merge. */
-    REUSE_SHUFFLE;
+    /**
+     * Group-by on the key of the shuffle its input already went through: no new shuffle, no merge;
+     * join whose sides are both already range-partitioned on their keys by the same buckets: no exchange.
+     */
+    REUSE_SHUFFLE,
+    /**
+     * Join (seed 001's PKEY): one side keeps the range partitioning it already has on its key, the other
+     * is repartitioned by those buckets (or, a scan stored in key order, read colocated on them).
+     */
+    PKEY;
 
     /** Whether rows go one bucket per core. */
     public boolean isShuffle() {

@@ -5,15 +5,42 @@ import io.sluice.shuffle.RangeBoundaries;
 /**
  * A planner rule's choice for one join or group-by.
  *
- * @param choice     the distribution
- * @param boundaries the range boundaries for {@link Distribution#SHUFFLE_RANGE} and
- *                   {@link Distribution#COLOCATE}, else null
- * @param rangeKey   the column the range boundaries split (a join's first probe key, one of a
- *                   group-by's keys), else null
- * @param reason     why, with the numbers
+ * @param choice        the distribution
+ * @param boundaries    the range boundaries for {@link Distribution#SHUFFLE_RANGE}, {@link Distribution#COLOCATE},
+ *                      {@link Distribution#PKEY} and a join's {@link Distribution#REUSE_SHUFFLE}, else null
+ * @param rangeKey      the column the range boundaries split (a join's first probe key, one of a
+ *                      group-by's keys), else null
+ * @param reason        why, with the numbers
+ * @param kept          the sides of a join that keep the partitioning they already have (no exchange)
+ * @param colocatedScan for {@link Distribution#PKEY}: the side not kept is a scan stored in key order,
+ *                      read colocated on the kept side's buckets instead of shuffled
  */
-record LocalShuffle(Distribution choice, RangeBoundaries boundaries, String rangeKey, String reason) {
+record LocalShuffle(Distribution choice, RangeBoundaries boundaries, String rangeKey, String reason, Kept kept,
+                    boolean colocatedScan) {
+    /** Which sides of a join keep their partitioning. */
+    enum Kept {
+        NONE, PROBE, BUILD, BOTH;
+
+        boolean probe() {
+            return this == PROBE || this == BOTH;
+        }
+
+        boolean build() {
+            return this == BUILD || this == BOTH;
+        }
+    }
+
+    LocalShuffle(final Distribution choice, final RangeBoundaries boundaries, final String rangeKey,
+                 final String reason) {
+        this(choice, boundaries, rangeKey, reason, Kept.NONE, false);
+    }
+
     static LocalShuffle of(final Distribution choice, final String reason) {
         return new LocalShuffle(choice, null, null, reason);
+    }
+
+    /** Whether a join's probe side, where it is a scan, is read by colocated scans of the buckets. */
+    boolean probeReadColocated() {
+        return choice == Distribution.COLOCATE || choice == Distribution.PKEY && kept == Kept.BUILD && colocatedScan;
     }
 }

@@ -6,7 +6,6 @@ import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.HashJoinBuild;
 import io.sluice.engine.exec.HashJoinProbe;
-import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
 import io.sluice.engine.exec.MergeSort;
@@ -42,7 +41,6 @@ import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,7 +81,7 @@ public final class PipelineCompiler {
     private final int cn;
     private final ExchangeFactory exchanges;
     private final PlanStats stats;
-    private final JoinDistributions joinDistributions;
+    private final Distributions distributions;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
@@ -127,7 +125,7 @@ public final class PipelineCompiler {
         this.cn = cn;
         this.exchanges = exchanges;
         this.stats = new PlanStats(tables);
-        this.joinDistributions = new JoinDistributions(config, stats, topology);
+        this.distributions = new Distributions(config, stats, topology, exchanges.distributed());
         this.router = exchanges.runtimeFilterRouter();
     }
 
@@ -167,7 +165,7 @@ public final class PipelineCompiler {
     public Compiled compile(final Plan plan) {
         final PlanNode decided = DetermineSortDistribution.apply(plan.node(), config, topology, exchanges.distributed());
         for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(decided, config,
-                joinDistributions)) {
+                distributions)) {
             filterOfJoin.put(t.join(), t);
             filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
         }
@@ -256,8 +254,8 @@ public final class PipelineCompiler {
         /** Whether the rows are all on the coordinator (a SINGLE fragment). */
         final boolean single;
         RowType rowType;
-        /** The shuffle this pipeline's morsels are buckets of, as slots of equal columns; null: none. */
-        List<Set<String>> partitioning;
+        /** The shuffle this pipeline's morsels are buckets of; null: none. */
+        Partitioning partitioning;
 
         Open(final Source source, final Pipeline dependency, final FragmentType type) {
             this.source = source;
@@ -341,7 +339,7 @@ public final class PipelineCompiler {
     }
 
     private Open aggregate(final PlanNode.Aggregation a) {
-        final LocalShuffle how = DetermineGroupStrategy.decide(a, partitioningOf(a.input()), config, stats, topology);
+        final LocalShuffle how = distributions.of(a);
         final Open in;
         switch (how.choice()) {
             case MERGE -> {
@@ -369,7 +367,10 @@ public final class PipelineCompiler {
                     + " but its input is not bucketed");
         }
         final HashAggregate sink = new HashAggregate(in.rowType, a.keys(), a.aggregates(), true);
-        return breaker(in, sink, sink.output(), "shuffle group");
+        // One morsel per bucket, tagged with it: the groups stay bucketed for the operators above.
+        final Open out = new Open(sink.output(), close(in, sink, "shuffle group"), in.type);
+        out.partitioning = distributions.delivered(a);
+        return out;
     }
 
     /**
@@ -392,7 +393,7 @@ public final class PipelineCompiler {
     }
 
     private Open join(final PlanNode.Join j) {
-        final LocalShuffle how = joinDistributions.of(j);
+        final LocalShuffle how = distributions.of(j);
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
         final boolean buildRows = j.condition() != null || !j.type().probeColumnsOnly();
         if (how.choice() == Distribution.BROADCAST) {
@@ -423,22 +424,17 @@ public final class PipelineCompiler {
             buildKeys.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
         }
         final boolean hybrid = how.choice() == Distribution.HYBRID;
-        final Open buildSide = bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER);
+        final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
+                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER);
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows);
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
-        final Open probe = bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
+        final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
+                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
         probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
         probe.dependencies.add(buildPipeline);
-        if (hybrid && exchanges.distributed()) {
-            // Each CN joins its own probe rows: buckets of the same core on different CNs hold equal keys.
-            probe.partitioning = null;
-        } else if (j.type() == JoinType.INNER) {
-            for (int k = 0; k < used; k++) {
-                probe.partitioning.get(k).add(buildKeys.get(k));
-            }
-        }
+        probe.partitioning = distributions.delivered(j);
         return probe;
     }
 
@@ -504,6 +500,20 @@ public final class PipelineCompiler {
     }
 
     /**
+     * A join side that keeps the partitioning it delivers ({@link Distribution#PKEY} or a join's
+     * {@link Distribution#REUSE_SHUFFLE}): its pipeline goes on, its morsels already the join's buckets.
+     */
+    private Open partitioned(final PlanNode node, final List<String> keys, final LocalShuffle how) {
+        final Open in = open(node);
+        if (in.partitioning == null || !in.partitioning.rangeOn(keys.get(0))) {
+            throw new IllegalStateException("join side " + node.getClass().getSimpleName() + " was planned as "
+                    + how.choice() + " keeping its partitioning on " + keys.get(0) + ", but its pipeline delivers "
+                    + in.partitioning);
+        }
+        return in;
+    }
+
+    /**
      * A pipeline whose morsels are this CN's buckets of a shuffle of a node's rows by the key
      * columns: a colocated scan when the node is a scan and the shuffle a colocated range, else the
      * node's pipeline ended by an exchange in {@code mode}.
@@ -511,7 +521,7 @@ public final class PipelineCompiler {
     private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode) {
         final Open bucketed;
         final boolean range = how.boundaries() != null;
-        if (how.choice() == Distribution.COLOCATE && node instanceof PlanNode.Scan s) {
+        if ((how.choice() == Distribution.COLOCATE || how.colocatedScan()) && node instanceof PlanNode.Scan s) {
             final TableScan scan = filtered(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(),
                     s.filter()));
             bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(keys.get(0)), how.boundaries(),
@@ -529,63 +539,9 @@ public final class PipelineCompiler {
             bucketed = exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
                     mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
         }
-        bucketed.partitioning = new ArrayList<>();
-        for (final String k : keys) {
-            bucketed.partitioning.add(new HashSet<>(Set.of(k)));
-        }
+        bucketed.partitioning = range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
+                : Partitioning.hash(keys);
         return bucketed;
-    }
-
-    /** The shuffle a node's output rows are bucketed by without a new exchange: only a join's can be. */
-    private List<Set<String>> partitioningOf(final PlanNode node) {
-        if (node instanceof PlanNode.Filter f) {
-            return partitioningOf(f.input());
-        }
-        if (node instanceof PlanNode.Project p) {
-            return renamed(partitioningOf(p.input()), p.items());
-        }
-        if (node instanceof PlanNode.Join j) {
-            final LocalShuffle how = joinDistributions.of(j);
-            if (how.choice() == Distribution.BROADCAST) {
-                return partitioningOf(j.probe());
-            }
-            if (how.choice() == Distribution.HYBRID && exchanges.distributed()) {
-                return null;
-            }
-            final int used = how.boundaries() != null ? 1 : j.probeKeys().size();
-            final List<Set<String>> slots = new ArrayList<>();
-            for (int k = 0; k < used; k++) {
-                final Set<String> slot = new HashSet<>();
-                slot.add(DetermineJoinDistribution.name(j.probeKeys().get(k)));
-                if (j.type() == JoinType.INNER) {
-                    slot.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
-                }
-                slots.add(slot);
-            }
-            return slots;
-        }
-        return null;
-    }
-
-    /** A partitioning after a projection: each slot keeps the columns passed on unchanged; null if one loses all. */
-    private static List<Set<String>> renamed(final List<Set<String>> partitioning, final List<NamedExpr> items) {
-        if (partitioning == null) {
-            return null;
-        }
-        final List<Set<String>> out = new ArrayList<>();
-        for (final Set<String> slot : partitioning) {
-            final Set<String> kept = new HashSet<>();
-            for (final NamedExpr item : items) {
-                if (item.expr() instanceof ColumnRef r && slot.contains(r.name())) {
-                    kept.add(item.name());
-                }
-            }
-            if (kept.isEmpty()) {
-                return null;
-            }
-            out.add(kept);
-        }
-        return out;
     }
 
     private static List<String> names(final List<NamedExpr> keys) {
@@ -622,7 +578,7 @@ public final class PipelineCompiler {
         if (node instanceof PlanNode.Project p) {
             final Open in = open(p.input());
             in.add(new Projection(in.rowType, p.items()));
-            in.partitioning = renamed(in.partitioning, p.items());
+            in.partitioning = in.partitioning == null ? null : in.partitioning.renamed(p.items());
             return in;
         }
         if (node instanceof PlanNode.Aggregation a) {

@@ -36,7 +36,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *          groupShuffleMinDistinct (longs), shuffle poolBytes (long), shuffle routing (byte code),
  *          runtime filters: mode (byte code), waitMillis (long), inListMaxKeys, bitmapMaxBytes (ints),
  *          bloomFpp (double as long bits), bloomMinBytes, bloomMaxBytes (ints), sampleRows (long),
- *          minRejection (double as long bits), mergeSort (boolean)
+ *          minRejection (double as long bits), mergeSort (boolean), partitionReuse (boolean)
  * node:    tag (byte), then by tag
  *   1 scan         table, columns (strings), pruning (predicates), filter (optional expr)
  *   2 filter       input node, predicate expr
@@ -71,8 +71,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * naming the field by its path in the plan, e.g. {@code plan.join.probe.scan.columns[2]}.
  */
 public final class PlanCodec {
-    /** The format version this build writes and reads (6 added the union node and the kind decimal128). */
-    public static final short VERSION = 6;
+    /** The format version this build writes and reads (6 added the union node and the kind decimal128, 7 the partition reuse switch). */
+    public static final short VERSION = 7;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -156,6 +156,7 @@ public final class PlanCodec {
         out.writeLong(filters.sampleRows());
         out.writeLong(Double.doubleToLongBits(filters.minRejection()));
         out.writeBoolean(config.mergeSort());
+        out.writeBoolean(config.partitionReuse());
         writeNode(out, plan.node(), "plan", 0);
     }
 
@@ -240,8 +241,9 @@ public final class PlanCodec {
         final RuntimeFilterConfig filters = build(in, "config.runtimeFilters", filtersAt, () -> new RuntimeFilterConfig(
                 mode, wait, inList, bitmap, fpp, bloomMin, bloomMax, sample, rejection));
         final boolean mergeSort = in.readBoolean("config.mergeSort");
+        final boolean partitionReuse = in.readBoolean("config.partitionReuse");
         return build(in, "config", at, () -> new StrategyConfig(strategy, joinRows, movingRows, distinct, shuffle,
-                filters, mergeSort));
+                filters, mergeSort, partitionReuse));
     }
 
     private static void writeNode(final WireWriter out, final PlanNode node, final String path, final int depth) {

@@ -14,7 +14,7 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  * from {@value #DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS} build rows (MatrixOne's ~2M). Each can
  * be overridden with a system property ({@code sluice.strategy}, {@code sluice.join.shuffleMinBuildRows},
  * {@code sluice.join.movingShuffleMinBuildRows}, {@code sluice.group.shuffleMinDistinct},
- * {@code sluice.sort.merge}).
+ * {@code sluice.sort.merge}, {@code sluice.join.partitionReuse}).
  *
  * @param strategy                       auto, or the strategy every join and group-by is forced to
  * @param joinShuffleMinBuildRows        estimated build rows from which auto shuffles a join it can colocate
@@ -26,10 +26,14 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  * @param mergeSort                      whether a distributed ORDER BY sorts on each core and merges the sorted
  *                                       runs on the coordinator (true, the default) or gathers every row and
  *                                       sorts it there ({@link DetermineSortDistribution})
+ * @param partitionReuse                 whether a shuffle join keeps a range partitioning a side already has
+ *                                       (PKEY, or no exchange when both have it; true, the default) or shuffles
+ *                                       both sides as planned without regard to their inputs
+ *                                       ({@link DeterminePartitionReuse})
  */
 public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, long joinMovingShuffleMinBuildRows,
                              long groupShuffleMinDistinct, ShuffleOptions shuffle, RuntimeFilterConfig runtimeFilters,
-                             boolean mergeSort) {
+                             boolean mergeSort, boolean partitionReuse) {
     /** Default build-side rows from which a join is shuffled. */
     public static final long DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS = 120_000;
     /** Default build-side rows from which a join that cannot be colocated is shuffled. */
@@ -49,17 +53,25 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
         }
     }
 
-    /** A config that merges sorted runs of a distributed ORDER BY unless {@code sluice.sort.merge} is false. */
+    /**
+     * A config that merges sorted runs of a distributed ORDER BY unless {@code sluice.sort.merge} is false,
+     * and reuses partitionings unless {@code sluice.join.partitionReuse} is false.
+     */
     public StrategyConfig(final Strategy strategy, final long joinShuffleMinBuildRows,
                           final long joinMovingShuffleMinBuildRows, final long groupShuffleMinDistinct,
                           final ShuffleOptions shuffle, final RuntimeFilterConfig runtimeFilters) {
         this(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct, shuffle,
-                runtimeFilters, mergeSortDefault());
+                runtimeFilters, mergeSortDefault(), partitionReuseDefault());
     }
 
     /** {@code sluice.sort.merge}, true unless set to false. */
     private static boolean mergeSortDefault() {
         return Boolean.parseBoolean(System.getProperty("sluice.sort.merge", "true"));
+    }
+
+    /** {@code sluice.join.partitionReuse}, true unless set to false. */
+    private static boolean partitionReuseDefault() {
+        return Boolean.parseBoolean(System.getProperty("sluice.join.partitionReuse", "true"));
     }
 
     /** A config with the default runtime filters ({@link RuntimeFilterConfig#defaults()}). */
@@ -77,25 +89,25 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
                 Long.getLong("sluice.join.shuffleMinBuildRows", DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong("sluice.join.movingShuffleMinBuildRows", DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong("sluice.group.shuffleMinDistinct", DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
-                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults(), mergeSortDefault());
+                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults(), mergeSortDefault(), partitionReuseDefault());
     }
 
     /** The same thresholds with another strategy. */
     public StrategyConfig withStrategy(final Strategy s) {
         return new StrategyConfig(s, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct,
-                shuffle, runtimeFilters, mergeSort);
+                shuffle, runtimeFilters, mergeSort, partitionReuse);
     }
 
     /** The same config with other auto thresholds (one build-row threshold for every join shuffle). */
     public StrategyConfig withThresholds(final long joinBuildRows, final long groupDistinct) {
         return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle, runtimeFilters,
-                mergeSort);
+                mergeSort, partitionReuse);
     }
 
     /** The same config with other runtime filter settings. */
     public StrategyConfig withRuntimeFilters(final RuntimeFilterConfig filters) {
         return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
-                groupShuffleMinDistinct, shuffle, filters, mergeSort);
+                groupShuffleMinDistinct, shuffle, filters, mergeSort, partitionReuse);
     }
 
     /** The same config with another runtime filter mode. */
@@ -109,6 +121,15 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
      */
     public StrategyConfig withMergeSort(final boolean merge) {
         return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
-                groupShuffleMinDistinct, shuffle, runtimeFilters, merge);
+                groupShuffleMinDistinct, shuffle, runtimeFilters, merge, partitionReuse);
+    }
+
+    /**
+     * The same config with shuffle joins keeping the range partitionings their sides already have (true) or
+     * shuffling both sides as planned (false).
+     */
+    public StrategyConfig withPartitionReuse(final boolean reuse) {
+        return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
+                groupShuffleMinDistinct, shuffle, runtimeFilters, mergeSort, reuse);
     }
 }
