@@ -54,9 +54,19 @@ public record Exchange(long queryId, int exchangeId, Topology topology, Dispatch
         return new Exchange(queryId, exchangeId, topology, DispatchMode.GATHER, schema, sendersPerCn, gatherBucket);
     }
 
-    /** Whether bucket {@code bucket} has a receiver in this exchange. */
+    /**
+     * Whether bucket {@code bucket} has a receiver in this exchange: every bucket, but only
+     * {@code gatherBucket} for a GATHER and each CN's first core for a BROADCAST (one copy per CN).
+     */
     public boolean receives(final int bucket) {
-        return mode == DispatchMode.GATHER ? bucket == gatherBucket : bucket >= 0 && bucket < topology.bucketCount();
+        if (bucket < 0 || bucket >= topology.bucketCount()) {
+            return false;
+        }
+        return switch (mode) {
+            case GATHER -> bucket == gatherBucket;
+            case BROADCAST -> topology.coreOf(bucket) == 0;
+            default -> true;
+        };
     }
 
     /** Whether a receiver on {@code receiverCn} expects end-of-stream from the senders of {@code senderCn}. */

@@ -55,10 +55,10 @@ final class Routing {
                 return topology.cnCount();
             }
             case BROADCAST:
-                for (int b = 0; b < buckets; b++) {
-                    out[b] = b;
+                for (int cn = 0; cn < topology.cnCount(); cn++) {
+                    out[cn] = topology.firstBucketOf(cn);
                 }
-                return buckets;
+                return topology.cnCount();
             case ANY:
                 out[0] = nextAny;
                 nextAny = nextAny + 1 == buckets ? 0 : nextAny + 1;

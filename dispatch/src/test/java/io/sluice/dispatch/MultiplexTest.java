@@ -55,7 +55,8 @@ class MultiplexTest {
                                 topology.bucketCount(), random.split());
                         for (final Batch batch : batches) {
                             for (int b = 0; b < topology.bucketCount(); b++) {
-                                if (run.exchange.mode() == DispatchMode.BROADCAST || b == batch.shuffleIdx()) {
+                                if (run.exchange.mode() == DispatchMode.BROADCAST ? run.exchange.receives(b)
+                                        : b == batch.shuffleIdx()) {
                                     TestBatches.collectIds(batch, byBucket.get(b));
                                 }
                             }

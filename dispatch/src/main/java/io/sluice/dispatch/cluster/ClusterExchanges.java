@@ -22,8 +22,7 @@ import org.agrona.CloseHelper;
  * on every CN): each becomes a dispatch {@link Exchange} with one sending pipeline per core, a
  * {@link DispatchSink} ending the sending pipeline and a {@link StreamedSource} over this CN's
  * destinations, opened now (before any sender starts) and read while the senders send. A broadcast
- * goes to core 0 of every CN ({@code ALL_CN} of bucket 0: one copy per CN), a gather to bucket 0, the
- * coordinator's core 0.
+ * goes to core 0 of every CN (one copy per CN), a gather to bucket 0, the coordinator's core 0.
  */
 final class ClusterExchanges implements ExchangeFactory {
     private final ComputeNode node;
@@ -78,7 +77,6 @@ final class ClusterExchanges implements ExchangeFactory {
         final Exchange exchange = switch (mode) {
             case GATHER -> Exchange.gather(queryId, id, topology, schema, senders,
                     topology.firstBucketOf(PipelineCompiler.COORDINATOR));
-            case BROADCAST -> Exchange.of(queryId, id, topology, DispatchMode.ALL_CN, schema, senders);
             default -> Exchange.of(queryId, id, topology, mode, schema, senders);
         };
         final boolean shuffles = mode.readsShuffleIdx();

@@ -21,7 +21,11 @@ public enum DispatchMode {
      * each): one copy per CN, so always crosses the network. Used by hybrid shuffle.
      */
     ALL_CN,
-    /** Every destination of the exchange gets a copy: the build side of a broadcast join. */
+    /**
+     * One copy per CN, to its first core's destination, whatever {@code shuffleIdx} says: the build side
+     * of a broadcast join, which one pipeline of each CN receives and builds into the table all its
+     * cores share (seed 000's PASS_TO_ONE on the receiving side).
+     */
     BROADCAST,
     /** Any one destination, round-robin: spreads work where no bucket owns the rows (pass to one). */
     ANY,
