@@ -1,5 +1,6 @@
 package io.sluice.engine.plan;
 
+import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.shuffle.RangeBoundaries;
@@ -16,6 +17,8 @@ import java.util.Set;
  * {@link StrategyConfig#groupShuffleMinDistinct()} distinct values (or without an estimate: no
  * integer or date key with zonemaps) merges; more shuffle, by range
  * when a key's zonemaps allow it (colocated when the input is a scan in key order), by hash otherwise.
+ * On a cluster a COUNT DISTINCT, whose partial states cannot be merged, is hash-shuffled whatever its
+ * estimate: a merge group would gather every input row to the coordinator.
  */
 final class DetermineGroupStrategy {
     private DetermineGroupStrategy() {
@@ -47,6 +50,12 @@ final class DetermineGroupStrategy {
         }
         if (strategy == Strategy.SHUFFLE_HASH) {
             return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
+        }
+        if ((strategy == Strategy.AUTO || strategy == Strategy.HYBRID) && topology.cnCount() > 1
+                && !HashAggregate.splittable(agg.aggregates())) {
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, "a COUNT DISTINCT has no partial state to merge across"
+                    + " CNs: a hash shuffle on the keys gives each bucket whole groups instead of gathering every row"
+                    + " to the coordinator (seed 000's distinct streaming agg)");
         }
         final String why;
         if (strategy == Strategy.AUTO || strategy == Strategy.HYBRID) {

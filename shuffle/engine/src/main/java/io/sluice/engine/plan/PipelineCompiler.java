@@ -140,15 +140,17 @@ public final class PipelineCompiler {
 
     /**
      * The compiled query on this CN: its pipelines in run order, the fragment type of each, the sink
-     * holding the result (complete on the coordinator), each join's and group-by's strategy, and its
-     * runtime filters as planned and as they run here.
+     * holding the result (complete on the coordinator), each join's and group-by's strategy, its
+     * runtime filters as planned and as they run here, and the local exchange in front of each operator
+     * input ({@link DetermineLocalExchanges}).
      */
     public record Compiled(List<Pipeline> pipelines, Map<Pipeline, FragmentType> fragments, ResultCollector result,
                            List<Decision> decisions, List<RuntimeFilterPlan> runtimeFilters,
-                           List<RuntimeFilterHandle> runtimeFilterHandles) {
+                           List<RuntimeFilterHandle> runtimeFilterHandles, List<LocalExchange> localExchanges) {
         public Compiled {
             runtimeFilters = List.copyOf(runtimeFilters);
             runtimeFilterHandles = List.copyOf(runtimeFilterHandles);
+            localExchanges = List.copyOf(localExchanges);
         }
 
         /** What each runtime filter did on this CN. */
@@ -169,6 +171,8 @@ public final class PipelineCompiler {
             filterOfJoin.put(t.join(), t);
             filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
         }
+        final List<LocalExchange> local = DetermineLocalExchanges.decide(decided, distributions,
+                exchanges.distributed());
         Open root = open(decided);
         if (exchanges.distributed() && !root.single) {
             root = gathered(root, "result");
@@ -179,7 +183,7 @@ public final class PipelineCompiler {
         final List<RuntimeFilterHandle> handles = new ArrayList<>();
         attachRuntimeFilters(planned, handles);
         return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions), planned,
-                handles);
+                handles, local);
     }
 
     /** A join build that makes a runtime filter: its sink, its rows' type and its pipeline. */
