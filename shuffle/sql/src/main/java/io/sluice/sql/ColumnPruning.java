@@ -98,6 +98,19 @@ final class ColumnPruning {
             }
             return new PlanNode.UnionAll(inputs);
         }
+        if (node instanceof PlanNode.Window w) {
+            // Every function is kept (its argument may be all that reads a column); the keys are read.
+            final Set<String> needed = new HashSet<>(required);
+            needed.addAll(w.partitionBy());
+            for (final SortKey k : w.orderBy()) {
+                needed.add(k.column());
+            }
+            for (final io.sluice.engine.exec.WindowFunction f : w.functions()) {
+                ExprColumns.collect(f.argument(), needed);
+            }
+            return new PlanNode.Window(prune(w.input(), within(needed, PlanColumns.of(w.input()))), w.partitionBy(),
+                    w.orderBy(), w.functions());
+        }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return new PlanNode.Limit(prune(l.input(), required), l.limit());
     }

@@ -62,6 +62,8 @@ final class DetermineRuntimeFilters {
             visit(o.input(), config, joins, out);
         } else if (node instanceof PlanNode.Limit l) {
             visit(l.input(), config, joins, out);
+        } else if (node instanceof PlanNode.Window w) {
+            visit(w.input(), config, joins, out);
         } else if (node instanceof PlanNode.UnionAll u) {
             for (final PlanNode in : u.inputs()) {
                 visit(in, config, joins, out);

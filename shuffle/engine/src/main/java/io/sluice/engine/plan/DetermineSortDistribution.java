@@ -61,6 +61,10 @@ final class DetermineSortDistribution {
             }
             return same ? u : new PlanNode.UnionAll(inputs);
         }
+        if (node instanceof PlanNode.Window w) {
+            final PlanNode in = apply(w.input(), config, topology, distributed);
+            return in == w.input() ? w : new PlanNode.Window(in, w.partitionBy(), w.orderBy(), w.functions());
+        }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         final PlanNode in = apply(l.input(), config, topology, distributed);
         return in == l.input() ? l : new PlanNode.Limit(in, l.limit());

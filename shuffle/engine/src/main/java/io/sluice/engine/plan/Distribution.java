@@ -1,6 +1,6 @@
 package io.sluice.engine.plan;
 
-/** How one join or group-by was distributed over the cores and CNs, as reported by {@link Decision}. */
+/** How one join, group-by or window was distributed over the cores and CNs, as reported by {@link Decision}. */
 public enum Distribution {
     /** Join: one build table shared by all cores. */
     BROADCAST,
@@ -15,10 +15,12 @@ public enum Distribution {
     /** Join: probe rows hash-shuffled inside their CN, build rows to the matching core of every CN. */
     HYBRID,
     /** Group-by on the key of the shuffle its input already went through: no new shuffle, no merge. */
-    REUSE_SHUFFLE;
+    REUSE_SHUFFLE,
+    /** Window without PARTITION BY: all rows gathered to the coordinator (a SINGLE fragment). */
+    GATHER;
 
     /** Whether rows go one bucket per core. */
     public boolean isShuffle() {
-        return this != BROADCAST && this != MERGE;
+        return this != BROADCAST && this != MERGE && this != GATHER;
     }
 }

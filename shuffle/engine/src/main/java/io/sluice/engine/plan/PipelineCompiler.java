@@ -26,6 +26,7 @@ import io.sluice.engine.exec.SortedRuns;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.exec.UnionAll;
+import io.sluice.engine.exec.Window;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
@@ -495,6 +496,29 @@ public final class PipelineCompiler {
         return out;
     }
 
+    /**
+     * Window functions, as {@link DetermineWindowDistribution} decided: each partition whole in one
+     * sink, by a hash shuffle on the partition keys (or the shuffle the input already went through),
+     * or, without PARTITION BY, gathered to the coordinator. The output stays where it was computed.
+     */
+    private Open window(final PlanNode.Window w) {
+        final LocalShuffle how = DetermineWindowDistribution.decide(w, partitioningOf(w.input()));
+        decisions.add(new Decision("window partition by " + w.partitionBy() + " order by " + w.orderBy(),
+                how.choice(), how.reason()));
+        final Open in = switch (how.choice()) {
+            case GATHER -> gathered(open(w.input()), "window");
+            case REUSE_SHUFFLE -> open(w.input());
+            default -> bucketed(w.input(), w.partitionBy(), how, DispatchMode.TO_OWNER);
+        };
+        final boolean partitioned = how.choice() != Distribution.GATHER;
+        if (partitioned && in.partitioning == null) {
+            throw new IllegalStateException("window partition by " + w.partitionBy() + " was planned as "
+                    + how.choice() + " but its input is not bucketed");
+        }
+        final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(), partitioned);
+        return breaker(in, sink, sink.output(), "window");
+    }
+
     private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
                                  final Pipeline pipeline) {
         final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
@@ -636,6 +660,9 @@ public final class PipelineCompiler {
         }
         if (node instanceof PlanNode.UnionAll u) {
             return unionAll(u);
+        }
+        if (node instanceof PlanNode.Window w) {
+            return window(w);
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());

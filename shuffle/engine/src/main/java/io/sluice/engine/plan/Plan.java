@@ -5,6 +5,7 @@ import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.zonemap.Predicate;
@@ -112,6 +113,17 @@ public final class Plan {
             inputs.add(o.node);
         }
         return new Plan(new PlanNode.UnionAll(inputs));
+    }
+
+    /**
+     * Window functions over partitions of this plan's rows: the output is this plan's columns, then
+     * one column per function.
+     *
+     * @param partitionBy the partition key columns; empty: all rows are one partition
+     * @param orderBy     the order within each partition; empty: a partition's rows are all peers
+     */
+    public Plan window(final List<String> partitionBy, final List<SortKey> orderBy, final WindowFunction... functions) {
+        return new Plan(new PlanNode.Window(node, partitionBy, orderBy, List.of(functions)));
     }
 
     /** ORDER BY. */

@@ -59,6 +59,9 @@ final class PlanStats {
             // Rows of several inputs: no one stored column's statistics describe them.
             return null;
         }
+        if (node instanceof PlanNode.Window w) {
+            return columns(w.input()).contains(column) ? origin(w.input(), column) : null;
+        }
         return origin(((PlanNode.Limit) node).input(), column);
     }
 
@@ -164,6 +167,11 @@ final class PlanStats {
         if (node instanceof PlanNode.UnionAll u) {
             return columns(u.inputs().get(0));
         }
+        if (node instanceof PlanNode.Window w) {
+            final List<String> out = new ArrayList<>(columns(w.input()));
+            w.functions().forEach(f -> out.add(f.name()));
+            return out;
+        }
         return columns(((PlanNode.Limit) node).input());
     }
 
@@ -211,6 +219,9 @@ final class PlanStats {
                 sum = r > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + r;
             }
             return sum;
+        }
+        if (node instanceof PlanNode.Window w) {
+            return rows(w.input());
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return Math.min(l.limit(), rows(l.input()));
