@@ -121,7 +121,7 @@ public final class ControlCodec {
 
     static final EnumCodes<Distribution> DISTRIBUTIONS = EnumCodes.of(Distribution.class, Distribution.BROADCAST,
             Distribution.MERGE, Distribution.SHUFFLE_HASH, Distribution.SHUFFLE_RANGE, Distribution.COLOCATE,
-            Distribution.HYBRID, Distribution.REUSE_SHUFFLE);
+            Distribution.HYBRID, Distribution.REUSE_SHUFFLE, Distribution.GATHER);
     static final EnumCodes<MemberState> STATES = EnumCodes.of(MemberState.class, MemberState.ALIVE,
             MemberState.SUSPECT, MemberState.DEAD);
 

@@ -94,9 +94,12 @@ final class RelTranslator {
         if (rel instanceof SetOp op) {
             return new SetOperations(this).plan(op);
         }
+        if (rel instanceof org.apache.calcite.rel.core.Window w) {
+            return new WindowFunctions(this).plan(w);
+        }
         throw SqlException.unsupported("the relational operator " + rel.getRelTypeName()
-                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins, sorts and set"
-                + " operations)");
+                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins, sorts, set"
+                + " operations and window functions)");
     }
 
     private Relation scan(final TableScan s) {

@@ -19,9 +19,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
     private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
-            "CAST", "COALESCE", "NULLIF");
+            "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK");
 
-    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.OVER, SqlKind.VALUES);
+    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.VALUES);
 
     private SupportedSql() {
     }

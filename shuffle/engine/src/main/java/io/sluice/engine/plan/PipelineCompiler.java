@@ -506,7 +506,7 @@ public final class PipelineCompiler {
         decisions.add(new Decision("window partition by " + w.partitionBy() + " order by " + w.orderBy(),
                 how.choice(), how.reason()));
         final Open in = switch (how.choice()) {
-            case GATHER -> gathered(open(w.input()), "window");
+            case GATHER -> exchanges.distributed() ? gathered(open(w.input()), "window") : open(w.input());
             case REUSE_SHUFFLE -> open(w.input());
             default -> bucketed(w.input(), w.partitionBy(), how, DispatchMode.TO_OWNER);
         };
