@@ -98,6 +98,12 @@ final class ColumnPruning {
             }
             return new PlanNode.UnionAll(inputs);
         }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final Set<String> needed = new HashSet<>(required);
+            ExprColumns.collect(j.condition(), needed);
+            return new PlanNode.NestedLoopJoin(prune(j.probe(), within(needed, PlanColumns.of(j.probe()))),
+                    prune(j.build(), within(needed, PlanColumns.of(j.build()))), j.type(), j.condition());
+        }
         if (node instanceof PlanNode.Window w) {
             // Every function is kept (its argument may be all that reads a column); the keys are read.
             final Set<String> needed = new HashSet<>(required);

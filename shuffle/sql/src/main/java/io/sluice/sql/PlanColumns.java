@@ -41,6 +41,13 @@ final class PlanColumns {
         if (node instanceof PlanNode.UnionAll u) {
             return of(u.inputs().get(0));
         }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final List<String> out = new ArrayList<>(of(j.probe()));
+            if (!j.type().probeColumnsOnly()) {
+                out.addAll(of(j.build()));
+            }
+            return out;
+        }
         if (node instanceof PlanNode.Window w) {
             final List<String> out = new ArrayList<>(of(w.input()));
             w.functions().forEach(f -> out.add(f.name()));

@@ -64,6 +64,9 @@ final class DetermineRuntimeFilters {
             visit(l.input(), config, joins, out);
         } else if (node instanceof PlanNode.Window w) {
             visit(w.input(), config, joins, out);
+        } else if (node instanceof PlanNode.NestedLoopJoin j) {
+            visit(j.probe(), config, joins, out);
+            visit(j.build(), config, joins, out);
         } else if (node instanceof PlanNode.UnionAll u) {
             for (final PlanNode in : u.inputs()) {
                 visit(in, config, joins, out);

@@ -10,6 +10,8 @@ import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
 import io.sluice.engine.exec.MergeSort;
+import io.sluice.engine.exec.NestedLoopJoinBuild;
+import io.sluice.engine.exec.NestedLoopJoinProbe;
 import io.sluice.engine.exec.OperatorFactory;
 import io.sluice.engine.exec.PartitionedHashJoinBuild;
 import io.sluice.engine.exec.Pipeline;
@@ -519,6 +521,28 @@ public final class PipelineCompiler {
         return breaker(in, sink, sink.output(), "window");
     }
 
+    /**
+     * A nested-loop join (seed 000: build BROADCAST, probe ADAPTIVE_PASSTHROUGH): the build side is
+     * materialized once per CN (broadcast to every CN, or gathered to the coordinator when the probe
+     * rows are all there) and shared read-only by the workers; the probe rows stay where they are and
+     * stream through. Without keys there is nothing to shuffle by, so every strategy decides alike.
+     */
+    private Open nestedLoopJoin(final PlanNode.NestedLoopJoin j) {
+        decisions.add(new Decision(j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on "
+                + j.condition(), Distribution.BROADCAST, "no equality keys: every probe row meets every build row"));
+        final Open probe = open(j.probe());
+        Open buildSide = open(j.build());
+        if (exchanges.distributed()) {
+            buildSide = probe.single ? gathered(buildSide, "nested loop join build")
+                    : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
+        }
+        final NestedLoopJoinBuild build = new NestedLoopJoinBuild(buildSide.rowType);
+        final Pipeline buildPipeline = close(buildSide, build, "nested loop join build");
+        probe.add(new NestedLoopJoinProbe(probe.rowType, build, j.type(), j.condition()));
+        probe.dependencies.add(buildPipeline);
+        return probe;
+    }
+
     private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
                                  final Pipeline pipeline) {
         final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
@@ -663,6 +687,9 @@ public final class PipelineCompiler {
         }
         if (node instanceof PlanNode.Window w) {
             return window(w);
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            return nestedLoopJoin(j);
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());

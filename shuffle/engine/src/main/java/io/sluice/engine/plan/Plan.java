@@ -103,6 +103,15 @@ public final class Plan {
     }
 
     /**
+     * Joins this plan (probe side) with {@code build} where {@code condition} holds, without equality
+     * keys: each probe row meets every build row (the build side is copied to every CN). A null
+     * condition is a cross join.
+     */
+    public Plan nestedLoopJoin(final JoinType type, final Plan build, final Expr condition) {
+        return new Plan(new PlanNode.NestedLoopJoin(node, build.node, type, condition));
+    }
+
+    /**
      * UNION ALL of this plan's rows and the others': columns matched by position, which must have
      * the same types; the result is named as this plan's columns.
      */

@@ -53,6 +53,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   8 unionAll     inputs (int count, at least 2, and nodes)
  *   9 window       input node, partition columns (strings), order keys (as orderBy's), functions (type code,
  *                  optional argument expr, frame code, name)
+ *  10 nestedLoopJoin probe node, build node, type code (not null_aware_anti), condition (optional expr)
  * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
  *            3 in (column, keys: int count and longs)
  * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, isNull boolean, value long,
@@ -80,7 +81,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class PlanCodec {
     /**
      * The format version this build writes and reads (6 added the union node and the kind decimal128,
-     * 7 the window node).
+     * 7 the window and nested-loop join nodes).
      */
     public static final short VERSION = 7;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
@@ -99,6 +100,7 @@ public final class PlanCodec {
     static final byte LIMIT = 7;
     static final byte UNION_ALL = 8;
     static final byte WINDOW = 9;
+    static final byte NESTED_LOOP_JOIN = 10;
 
     static final byte PREDICATE_COMPARISON = 1;
     static final byte PREDICATE_BETWEEN = 2;
@@ -338,6 +340,13 @@ public final class PlanCodec {
                 WINDOW_FRAMES.write(out, f.frame());
                 writeString(out, f.name(), fp + ".name");
             }
+        } else if (node instanceof PlanNode.NestedLoopJoin j) {
+            final String p = path + ".nestedLoopJoin";
+            out.writeByte(NESTED_LOOP_JOIN);
+            writeNode(out, j.probe(), p + ".probe", d);
+            writeNode(out, j.build(), p + ".build", d);
+            JOIN_TYPES.write(out, require(j.type(), p + ".type"));
+            ExprCodec.writeOptional(out, j.condition(), p + ".condition", d);
         } else if (node instanceof PlanNode.Limit l) {
             out.writeByte(LIMIT);
             writeNode(out, l.input(), path + ".limit.input", d);
@@ -455,8 +464,16 @@ public final class PlanCodec {
                 }
                 yield build(in, p, at, () -> new PlanNode.Window(input, partitionBy, orderBy, functions));
             }
+            case NESTED_LOOP_JOIN -> {
+                final String p = path + ".nestedLoopJoin";
+                final PlanNode probe = readNode(in, p + ".probe", d);
+                final PlanNode build = readNode(in, p + ".build", d);
+                final JoinType type = JOIN_TYPES.read(in, p + ".type");
+                final Expr condition = ExprCodec.readOptional(in, p + ".condition", d);
+                yield build(in, p, at, () -> new PlanNode.NestedLoopJoin(probe, build, type, condition));
+            }
             default -> throw in.error(path, at, "unknown node tag " + tag + ": expected " + SCAN + " (scan) to "
-                    + WINDOW + " (window)");
+                    + NESTED_LOOP_JOIN + " (nested loop join)");
         };
     }
 

@@ -105,4 +105,18 @@ public sealed interface PlanNode {
             }
         }
     }
+
+    /**
+     * A nested-loop join, for conditions without equality keys: every probe row meets every
+     * {@code build} row and the pairs where {@code condition} holds match (null: all pairs, a cross
+     * join). INNER, LEFT, SEMI or ANTI.
+     */
+    record NestedLoopJoin(PlanNode probe, PlanNode build, JoinType type, Expr condition) implements PlanNode {
+        public NestedLoopJoin {
+            if (type == JoinType.NULL_AWARE_ANTI) {
+                throw new IllegalArgumentException("a nested-loop join cannot be a null-aware anti join (NOT IN):"
+                        + " plan NOT IN as a hash join on its key");
+            }
+        }
+    }
 }

@@ -62,6 +62,10 @@ final class PlanStats {
         if (node instanceof PlanNode.Window w) {
             return columns(w.input()).contains(column) ? origin(w.input(), column) : null;
         }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final ColumnOrigin o = origin(j.probe(), column);
+            return o != null || j.type().probeColumnsOnly() ? o : origin(j.build(), column);
+        }
         return origin(((PlanNode.Limit) node).input(), column);
     }
 
@@ -172,6 +176,13 @@ final class PlanStats {
             w.functions().forEach(f -> out.add(f.name()));
             return out;
         }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final List<String> out = new ArrayList<>(columns(j.probe()));
+            if (!j.type().probeColumnsOnly()) {
+                out.addAll(columns(j.build()));
+            }
+            return out;
+        }
         return columns(((PlanNode.Limit) node).input());
     }
 
@@ -222,6 +233,14 @@ final class PlanStats {
         }
         if (node instanceof PlanNode.Window w) {
             return rows(w.input());
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final long probe = rows(j.probe());
+            if (j.type().probeColumnsOnly()) {
+                return probe;
+            }
+            final long build = Math.max(1, rows(j.build()));
+            return probe > Long.MAX_VALUE / build ? Long.MAX_VALUE : probe * build;
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return Math.min(l.limit(), rows(l.input()));

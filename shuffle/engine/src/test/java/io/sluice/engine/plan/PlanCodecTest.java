@@ -150,7 +150,14 @@ class PlanCodecTest {
                         WindowFunction.aggregate(WindowFunctionType.MAX, col("o_totalprice"), WindowFrame.PARTITION,
                                 "mx"))
                 .window(List.of(), List.of(), WindowFunction.ranking(WindowFunctionType.ROW_NUMBER, "n"));
-        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows);
+        final Plan nestedLoops = Plan.scan("part", "p_size")
+                .nestedLoopJoin(JoinType.INNER, Plan.scan("supplier", "s_lo", "s_hi"),
+                        Expr.between(col("p_size"), col("s_lo"), col("s_hi")))
+                .nestedLoopJoin(JoinType.LEFT, Plan.scan("nation", "n_nationkey"), null)
+                .nestedLoopJoin(JoinType.SEMI, Plan.scan("region", "r_regionkey"), Expr.lt(col("p_size"),
+                        col("r_regionkey")))
+                .nestedLoopJoin(JoinType.ANTI, Plan.scan("orders", "o_x"), Expr.gt(col("p_size"), col("o_x")));
+        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows, nestedLoops);
     }
 
     /** Configs that together hold every strategy and routing, with thresholds at their extremes. */
@@ -210,7 +217,7 @@ class PlanCodecTest {
             assertThat(reached.valuesOf(type)).as(type.getName()).containsExactlyInAnyOrder(type.getEnumConstants());
         }
         final Set<String> optional = Set.of("Scan.filter", "Join.condition", "Aggregate.argument", "Literal.string",
-                "OrderBy.distribution", "WindowFunction.argument");
+                "OrderBy.distribution", "WindowFunction.argument", "NestedLoopJoin.condition");
         assertThat(reached.nulls).containsAll(optional);
         assertThat(reached.nonNulls).containsAll(optional);
         assertThat(reached.emptyLists).contains("Scan.columns", "Scan.pruning", "Project.items", "Aggregation.keys",
@@ -584,7 +591,7 @@ class PlanCodecTest {
                         "plan.scan.pruning[0].comparison.op", HEADER_BYTES + 1 + 5 + 4 + 4 + 1 + 5,
                         "unknown CompareOp code 5"),
                 Arguments.of("node tag 0", header(PlanCodec.VERSION).writeByte((byte) 0).toByteArray(),
-                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 9 (window)"),
+                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 10 (nested loop join)"),
                 Arguments.of("node tag 12", header(PlanCodec.VERSION).writeByte((byte) 12).toByteArray(),
                         "plan", HEADER_BYTES, "unknown node tag 12"),
                 Arguments.of("an unknown strategy", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)

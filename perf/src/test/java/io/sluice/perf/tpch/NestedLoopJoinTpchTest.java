@@ -1,0 +1,180 @@
+package io.sluice.perf.tpch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.engine.plan.Decision;
+import io.sluice.engine.plan.Distribution;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.PlanNode;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.shuffle.Topology;
+import io.sluice.sql.SqlPlanner;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Joins without equality keys from SQL over TPC-H SF 0.01: comma joins on less-than, a join on
+ * BETWEEN, a cross join, a LEFT join, EXISTS and NOT EXISTS with non-equi correlations, a comparison
+ * with an uncorrelated scalar subquery, and lineitem against a table of ranges, each planned by
+ * {@link SqlPlanner} into nested-loop joins and run under every strategy on one CN's three workers
+ * and on embedded clusters of 1x1 and 3x2, return what DuckDB returns for the same text (every
+ * query orders its result completely, so rows are compared in order).
+ */
+class NestedLoopJoinTpchTest {
+    static final Map<String, String> QUERIES = new LinkedHashMap<>();
+
+    static {
+        QUERIES.put("a comma join on less-than", """
+                select n_name, r_name from nation, region
+                where n_regionkey < r_regionkey
+                order by n_name, r_name""");
+        QUERIES.put("a join on BETWEEN", """
+                select o_orderkey, c_custkey from orders join customer
+                  on c_custkey between o_custkey - 1 and o_custkey + 1
+                where o_custkey <= 60
+                order by o_orderkey, c_custkey""");
+        QUERIES.put("a cross join", """
+                select r_name, n_name from region cross join nation
+                where n_nationkey < 4
+                order by r_name, n_name""");
+        QUERIES.put("a left join without keys", """
+                select n_name, r_name from nation left join region
+                  on n_regionkey < r_regionkey and r_regionkey > 2
+                order by n_name, r_name""");
+        QUERIES.put("exists without keys", """
+                select n_name from nation
+                where exists (select * from region where r_regionkey > n_regionkey + 2)
+                order by n_name""");
+        QUERIES.put("not exists without keys", """
+                select n_name from nation
+                where not exists (select * from region where r_regionkey > n_regionkey + 2)
+                order by n_name""");
+        QUERIES.put("a comparison with an uncorrelated scalar subquery", """
+                select c_custkey, c_acctbal from customer
+                where c_acctbal > (select avg(c_acctbal) * 1.8 from customer)
+                order by c_custkey""");
+        QUERIES.put("lineitem against a range table", """
+                select l_orderkey, l_linenumber, n_name from lineitem, nation
+                where l_orderkey < 200 and l_quantity between n_nationkey * 2 and n_nationkey * 2 + 1
+                order by l_orderkey, l_linenumber, n_name""");
+    }
+
+    private static final List<String> TOPOLOGIES = List.of("1x1", "3x2");
+
+    @TempDir
+    static Path dir;
+
+    private static TpchOracle oracle;
+    private static SqlPlanner planner;
+    private static Session session;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        oracle = TpchOracle.generate(dir, 0.01);
+        planner = new SqlPlanner(oracle.catalog(), oracle.store().tableNames());
+        session = new Session(oracle.store(), new Topology(1, 1));
+    }
+
+    @AfterAll
+    static void close() {
+        CloseHelper.closeAll(session, () -> {
+            if (oracle != null) {
+                oracle.close();
+            }
+        });
+    }
+
+    static Stream<Arguments> queriesAndStrategies() {
+        final List<Arguments> cases = new ArrayList<>();
+        for (final String q : QUERIES.keySet()) {
+            for (final Strategy s : Strategy.values()) {
+                cases.add(Arguments.of(q, s));
+            }
+        }
+        return cases.stream();
+    }
+
+    static Stream<Arguments> topologiesQueriesAndStrategies() {
+        final List<Arguments> cases = new ArrayList<>();
+        for (final String t : TOPOLOGIES) {
+            queriesAndStrategies().forEach(a -> cases.add(Arguments.of(t, a.get()[0], a.get()[1])));
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} on 3 cores")
+    @MethodSource("queriesAndStrategies")
+    void onOneCnTheSameAsDuckDb(final String name, final Strategy strategy) throws Exception {
+        final String sql = QUERIES.get(name);
+        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 3, StrategyConfig.defaults().withStrategy(strategy))) {
+            oracle.assertSameAsDuckDb(name, sql, runner.run(planner.plan(sql).plan()));
+        }
+    }
+
+    @ParameterizedTest(name = "{1} {2} on {0}")
+    @MethodSource("topologiesQueriesAndStrategies")
+    void onAClusterTheSameAsDuckDb(final String topology, final String name, final Strategy strategy)
+            throws Exception {
+        session.topology(Topology.parse(topology));
+        final String sql = QUERIES.get(name);
+        final Session.Execution execution = session.execute("nl-" + Math.abs(name.hashCode()),
+                planner.plan(sql).plan(), StrategyConfig.defaults().withStrategy(strategy));
+        oracle.assertSameAsDuckDb(name, sql, execution.result());
+    }
+
+    @Test
+    void joinsWithoutKeysBecomeNestedLoopJoinsBroadcastToEveryCn() throws Exception {
+        session.topology(Topology.parse("3x2"));
+        for (final Map.Entry<String, String> q : QUERIES.entrySet()) {
+            final Plan plan = planner.plan(q.getValue()).plan();
+            assertThat(nestedLoopJoins(plan.node())).as(q.getKey()).isPositive();
+            final Session.Execution execution = session.execute("nl-decisions", plan, StrategyConfig.defaults());
+            assertThat(execution.decisions()).as(q.getKey())
+                    .filteredOn(d -> d.operator().contains("nested loop join"))
+                    .isNotEmpty().extracting(Decision::choice).containsOnly(Distribution.BROADCAST);
+        }
+    }
+
+    private static int nestedLoopJoins(final PlanNode node) {
+        return count(node, PlanNode.NestedLoopJoin.class);
+    }
+
+    /** Nodes of a class in a plan tree, found through the records' node-valued components. */
+    private static int count(final Object node, final Class<?> type) {
+        if (node instanceof List<?> list) {
+            int n = 0;
+            for (final Object o : list) {
+                n += count(o, type);
+            }
+            return n;
+        }
+        if (!(node instanceof PlanNode)) {
+            return 0;
+        }
+        int n = type.isInstance(node) ? 1 : 0;
+        for (final RecordComponent c : node.getClass().getRecordComponents()) {
+            try {
+                n += count(c.getAccessor().invoke(node), type);
+            } catch (final ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return n;
+    }
+}
