@@ -55,6 +55,8 @@ final class PlanTables {
             scanned(l.input(), out);
         } else if (node instanceof PlanNode.Window w) {
             scanned(w.input(), out);
+        } else if (node instanceof PlanNode.AssertOneRow a) {
+            scanned(a.input(), out);
         } else if (node instanceof PlanNode.NestedLoopJoin j) {
             scanned(j.probe(), out);
             scanned(j.build(), out);

@@ -98,6 +98,13 @@ final class ColumnPruning {
             }
             return new PlanNode.UnionAll(inputs);
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            // Its rows are counted, not its columns: keep the keys and what is read above.
+            final Set<String> needed = new HashSet<>(required);
+            needed.addAll(a.keys());
+            return new PlanNode.AssertOneRow(prune(a.input(), within(needed, PlanColumns.of(a.input()))), a.keys(),
+                    a.where());
+        }
         if (node instanceof PlanNode.NestedLoopJoin j) {
             final Set<String> needed = new HashSet<>(required);
             ExprColumns.collect(j.condition(), needed);

@@ -41,6 +41,9 @@ final class PlanColumns {
         if (node instanceof PlanNode.UnionAll u) {
             return of(u.inputs().get(0));
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return of(a.input());
+        }
         if (node instanceof PlanNode.NestedLoopJoin j) {
             final List<String> out = new ArrayList<>(of(j.probe()));
             if (!j.type().probeColumnsOnly()) {

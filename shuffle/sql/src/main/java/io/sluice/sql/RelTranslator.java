@@ -216,6 +216,9 @@ final class RelTranslator {
             throw SqlException.unsupported("GROUPING SETS, ROLLUP and CUBE are not supported");
         }
         final Relation in = translate(a.getInput());
+        if (ScalarSubquery.isOne(a)) {
+            return new ScalarSubquery(this).plan(a, in);
+        }
         final List<String> columns = new ArrayList<>();
         final List<StoredColumn> stored = new ArrayList<>();
         final Set<String> keyNames = new LinkedHashSet<>();
@@ -275,7 +278,9 @@ final class RelTranslator {
             case COUNT -> call.isDistinct() ? Plan.countDistinct(arg, name) : Plan.count(arg, name);
             case SUM, SUM0 -> Plan.sum(arg, name);
             case AVG -> Plan.avg(arg, name);
-            case MIN, SINGLE_VALUE -> Plan.min(arg, name);
+            case MIN -> Plan.min(arg, name);
+            case SINGLE_VALUE -> throw SqlException.unsupported("a scalar subquery's value (SINGLE_VALUE) together"
+                    + " with other aggregates in one aggregation is not supported: " + call);
             case MAX -> Plan.max(arg, name);
             default -> throw SqlException.unsupported("the aggregate function " + call.getAggregation().getName()
                     + " is not supported (SUM, AVG, MIN, MAX, COUNT and COUNT(DISTINCT) are)");

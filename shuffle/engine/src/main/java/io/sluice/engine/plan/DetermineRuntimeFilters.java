@@ -64,6 +64,8 @@ final class DetermineRuntimeFilters {
             visit(l.input(), config, joins, out);
         } else if (node instanceof PlanNode.Window w) {
             visit(w.input(), config, joins, out);
+        } else if (node instanceof PlanNode.AssertOneRow a) {
+            visit(a.input(), config, joins, out);
         } else if (node instanceof PlanNode.NestedLoopJoin j) {
             visit(j.probe(), config, joins, out);
             visit(j.build(), config, joins, out);

@@ -67,6 +67,10 @@ final class DetermineSortDistribution {
             return probe == j.probe() && build == j.build() ? j
                     : new PlanNode.NestedLoopJoin(probe, build, j.type(), j.condition());
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            final PlanNode in = apply(a.input(), config, topology, distributed);
+            return in == a.input() ? a : new PlanNode.AssertOneRow(in, a.keys(), a.where());
+        }
         if (node instanceof PlanNode.Window w) {
             final PlanNode in = apply(w.input(), config, topology, distributed);
             return in == w.input() ? w : new PlanNode.Window(in, w.partitionBy(), w.orderBy(), w.functions());

@@ -1,6 +1,7 @@
 package io.sluice.engine.plan;
 
 import io.sluice.engine.exec.AggregationPhase;
+import io.sluice.engine.exec.AssertOneRow;
 import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
@@ -499,26 +500,47 @@ public final class PipelineCompiler {
     }
 
     /**
-     * Window functions, as {@link DetermineWindowDistribution} decided: each partition whole in one
+     * Window functions, as {@link DeterminePartitionDistribution} decided: each partition whole in one
      * sink, by a hash shuffle on the partition keys (or the shuffle the input already went through),
      * or, without PARTITION BY, gathered to the coordinator. The output stays where it was computed.
      */
     private Open window(final PlanNode.Window w) {
-        final LocalShuffle how = DetermineWindowDistribution.decide(w, partitioningOf(w.input()));
-        decisions.add(new Decision("window partition by " + w.partitionBy() + " order by " + w.orderBy(),
-                how.choice(), how.reason()));
-        final Open in = switch (how.choice()) {
-            case GATHER -> exchanges.distributed() ? gathered(open(w.input()), "window") : open(w.input());
-            case REUSE_SHUFFLE -> open(w.input());
-            default -> bucketed(w.input(), w.partitionBy(), how, DispatchMode.TO_OWNER);
-        };
-        final boolean partitioned = how.choice() != Distribution.GATHER;
-        if (partitioned && in.partitioning == null) {
-            throw new IllegalStateException("window partition by " + w.partitionBy() + " was planned as "
-                    + how.choice() + " but its input is not bucketed");
-        }
-        final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(), partitioned);
+        final String what = "window partition by " + w.partitionBy() + " order by " + w.orderBy();
+        final LocalShuffle how = DeterminePartitionDistribution.decide(w.partitionBy(), partitioningOf(w.input()),
+                "no PARTITION BY: all rows are one partition");
+        final Open in = keyed(w.input(), w.partitionBy(), how, what);
+        final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(),
+                how.choice() != Distribution.GATHER);
         return breaker(in, sink, sink.output(), "window");
+    }
+
+    /**
+     * The assertion that a scalar subquery gave at most one row (per key), as
+     * {@link DeterminePartitionDistribution} decided: without keys on the coordinator after a gather,
+     * with keys in each bucket of a hash shuffle on them.
+     */
+    private Open assertOneRow(final PlanNode.AssertOneRow a) {
+        final String what = "assert one row" + (a.keys().isEmpty() ? "" : " per " + a.keys());
+        final LocalShuffle how = DeterminePartitionDistribution.decide(a.keys(), partitioningOf(a.input()),
+                "at most one row in all: checked where all rows meet");
+        final Open in = keyed(a.input(), a.keys(), how, what);
+        final AssertOneRow sink = new AssertOneRow(in.rowType, a.keys(), a.where(),
+                how.choice() != Distribution.GATHER);
+        return breaker(in, sink, sink.output(), "assert one row");
+    }
+
+    /** A node's rows with all rows of equal keys in one morsel's worker, as decided; records the decision. */
+    private Open keyed(final PlanNode node, final List<String> keys, final LocalShuffle how, final String what) {
+        decisions.add(new Decision(what, how.choice(), how.reason()));
+        final Open in = switch (how.choice()) {
+            case GATHER -> exchanges.distributed() ? gathered(open(node), what) : open(node);
+            case REUSE_SHUFFLE -> open(node);
+            default -> bucketed(node, keys, how, DispatchMode.TO_OWNER);
+        };
+        if (how.choice() != Distribution.GATHER && in.partitioning == null) {
+            throw new IllegalStateException(what + " was planned as " + how.choice() + " but its input is not bucketed");
+        }
+        return in;
     }
 
     /**
@@ -690,6 +712,9 @@ public final class PipelineCompiler {
         }
         if (node instanceof PlanNode.NestedLoopJoin j) {
             return nestedLoopJoin(j);
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return assertOneRow(a);
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());

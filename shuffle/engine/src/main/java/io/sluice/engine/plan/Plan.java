@@ -135,6 +135,14 @@ public final class Plan {
         return new Plan(new PlanNode.Window(node, partitionBy, orderBy, List.of(functions)));
     }
 
+    /**
+     * This plan's rows, which must be at most one (per key of {@code keys}): a scalar subquery. More
+     * fail the query with an error naming {@code where}; without keys, no row gives one row of NULLs.
+     */
+    public Plan assertOneRow(final List<String> keys, final String where) {
+        return new Plan(new PlanNode.AssertOneRow(node, keys, where));
+    }
+
     /** ORDER BY. */
     public Plan orderBy(final SortKey... keys) {
         return new Plan(new PlanNode.OrderBy(node, List.of(keys), Sort.NO_LIMIT));

@@ -54,6 +54,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   9 window       input node, partition columns (strings), order keys (as orderBy's), functions (type code,
  *                  optional argument expr, frame code, name)
  *  10 nestedLoopJoin probe node, build node, type code (not null_aware_anti), condition (optional expr)
+ *  11 assertOneRow input node, keys (strings), where (string)
  * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
  *            3 in (column, keys: int count and longs)
  * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, isNull boolean, value long,
@@ -81,7 +82,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class PlanCodec {
     /**
      * The format version this build writes and reads (6 added the union node and the kind decimal128,
-     * 7 the window and nested-loop join nodes).
+     * 7 the window, nested-loop join and assert-one-row nodes).
      */
     public static final short VERSION = 7;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
@@ -101,6 +102,7 @@ public final class PlanCodec {
     static final byte UNION_ALL = 8;
     static final byte WINDOW = 9;
     static final byte NESTED_LOOP_JOIN = 10;
+    static final byte ASSERT_ONE_ROW = 11;
 
     static final byte PREDICATE_COMPARISON = 1;
     static final byte PREDICATE_BETWEEN = 2;
@@ -347,6 +349,15 @@ public final class PlanCodec {
             writeNode(out, j.build(), p + ".build", d);
             JOIN_TYPES.write(out, require(j.type(), p + ".type"));
             ExprCodec.writeOptional(out, j.condition(), p + ".condition", d);
+        } else if (node instanceof PlanNode.AssertOneRow a) {
+            final String p = path + ".assertOneRow";
+            out.writeByte(ASSERT_ONE_ROW);
+            writeNode(out, a.input(), p + ".input", d);
+            out.writeInt(a.keys().size());
+            for (int i = 0; i < a.keys().size(); i++) {
+                writeString(out, a.keys().get(i), p + ".keys[" + i + "]");
+            }
+            writeString(out, a.where(), p + ".where");
         } else if (node instanceof PlanNode.Limit l) {
             out.writeByte(LIMIT);
             writeNode(out, l.input(), path + ".limit.input", d);
@@ -472,8 +483,18 @@ public final class PlanCodec {
                 final Expr condition = ExprCodec.readOptional(in, p + ".condition", d);
                 yield build(in, p, at, () -> new PlanNode.NestedLoopJoin(probe, build, type, condition));
             }
+            case ASSERT_ONE_ROW -> {
+                final String p = path + ".assertOneRow";
+                final PlanNode input = readNode(in, p + ".input", d);
+                final int n = in.readCount(p + ".keys", MIN_STRING_BYTES);
+                final List<String> keys = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    keys.add(in.readString(p + ".keys[" + i + "]"));
+                }
+                yield new PlanNode.AssertOneRow(input, keys, in.readString(p + ".where"));
+            }
             default -> throw in.error(path, at, "unknown node tag " + tag + ": expected " + SCAN + " (scan) to "
-                    + NESTED_LOOP_JOIN + " (nested loop join)");
+                    + ASSERT_ONE_ROW + " (assert one row)");
         };
     }
 

@@ -119,4 +119,16 @@ public sealed interface PlanNode {
             }
         }
     }
+
+    /**
+     * The rows of a scalar subquery, which SQL allows at most one of: more is an error naming
+     * {@code where}. Without keys, no row gives one row of NULLs; with keys the limit is one row per
+     * key (a decorrelated subquery, one value per outer key), rows with a NULL key unchecked (they
+     * match no outer row).
+     */
+    record AssertOneRow(PlanNode input, List<String> keys, String where) implements PlanNode {
+        public AssertOneRow {
+            keys = List.copyOf(keys);
+        }
+    }
 }

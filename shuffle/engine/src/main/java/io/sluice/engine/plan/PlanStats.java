@@ -62,6 +62,9 @@ final class PlanStats {
         if (node instanceof PlanNode.Window w) {
             return columns(w.input()).contains(column) ? origin(w.input(), column) : null;
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return origin(a.input(), column);
+        }
         if (node instanceof PlanNode.NestedLoopJoin j) {
             final ColumnOrigin o = origin(j.probe(), column);
             return o != null || j.type().probeColumnsOnly() ? o : origin(j.build(), column);
@@ -176,6 +179,9 @@ final class PlanStats {
             w.functions().forEach(f -> out.add(f.name()));
             return out;
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return columns(a.input());
+        }
         if (node instanceof PlanNode.NestedLoopJoin j) {
             final List<String> out = new ArrayList<>(columns(j.probe()));
             if (!j.type().probeColumnsOnly()) {
@@ -233,6 +239,9 @@ final class PlanStats {
         }
         if (node instanceof PlanNode.Window w) {
             return rows(w.input());
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return a.keys().isEmpty() ? 1 : rows(a.input());
         }
         if (node instanceof PlanNode.NestedLoopJoin j) {
             final long probe = rows(j.probe());

@@ -157,7 +157,9 @@ class PlanCodecTest {
                 .nestedLoopJoin(JoinType.SEMI, Plan.scan("region", "r_regionkey"), Expr.lt(col("p_size"),
                         col("r_regionkey")))
                 .nestedLoopJoin(JoinType.ANTI, Plan.scan("orders", "o_x"), Expr.gt(col("p_size"), col("o_x")));
-        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows, nestedLoops);
+        final Plan scalars = Plan.scan("nation", "n_name", "n_regionkey").assertOneRow(List.of("n_regionkey"), "per key")
+                .assertOneRow(List.of(), "the subquery over nation");
+        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows, nestedLoops, scalars);
     }
 
     /** Configs that together hold every strategy and routing, with thresholds at their extremes. */
@@ -222,7 +224,7 @@ class PlanCodecTest {
         assertThat(reached.nonNulls).containsAll(optional);
         assertThat(reached.emptyLists).contains("Scan.columns", "Scan.pruning", "Project.items", "Aggregation.keys",
                 "Aggregation.aggregates", "Join.probeKeys", "Join.buildKeys", "OrderBy.keys", "In.keys", "Window.partitionBy",
-                "Window.orderBy");
+                "Window.orderBy", "AssertOneRow.keys");
         assertThat(reached.limits).as("a top-N and an ORDER BY without limit").contains(Sort.NO_LIMIT, 10L);
     }
 
@@ -591,7 +593,7 @@ class PlanCodecTest {
                         "plan.scan.pruning[0].comparison.op", HEADER_BYTES + 1 + 5 + 4 + 4 + 1 + 5,
                         "unknown CompareOp code 5"),
                 Arguments.of("node tag 0", header(PlanCodec.VERSION).writeByte((byte) 0).toByteArray(),
-                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 10 (nested loop join)"),
+                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 11 (assert one row)"),
                 Arguments.of("node tag 12", header(PlanCodec.VERSION).writeByte((byte) 12).toByteArray(),
                         "plan", HEADER_BYTES, "unknown node tag 12"),
                 Arguments.of("an unknown strategy", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)

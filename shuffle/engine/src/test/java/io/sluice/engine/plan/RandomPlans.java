@@ -56,7 +56,7 @@ final class RandomPlans {
 
     /** A plan tree at most {@code depth} nodes deep. */
     PlanNode node(final int depth) {
-        final int kind = depth <= 1 ? 0 : random.nextInt(10);
+        final int kind = depth <= 1 ? 0 : random.nextInt(11);
         return switch (kind) {
             case 0 -> new PlanNode.Scan(name(), list(4, this::name), list(3, this::predicate),
                     random.nextBoolean() ? null : expr(3));
@@ -75,6 +75,7 @@ final class RandomPlans {
             case 8 -> new PlanNode.NestedLoopJoin(node(depth - 1), node(depth - 1),
                     pick(new JoinType[] {JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI}),
                     random.nextBoolean() ? null : expr(2));
+            case 9 -> new PlanNode.AssertOneRow(node(depth - 1), list(2, this::name), name());
             default -> new PlanNode.UnionAll(list(2, () -> node(depth - 1), 2));
         };
     }
