@@ -12,8 +12,10 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
- * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), window functions, VALUES,
- * INTERSECT ALL and EXCEPT ALL, and functions outside the ones Sluice evaluates. The error names
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), VALUES, INTERSECT ALL and
+ * EXCEPT ALL, and functions outside the ones Sluice evaluates (window functions among them: the
+ * frames and functions of OVER that Sluice does not compute are refused after validation, by
+ * {@link WindowFunctions}). The error names
  * the construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
