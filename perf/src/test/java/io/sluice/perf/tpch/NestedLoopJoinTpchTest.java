@@ -69,6 +69,10 @@ class NestedLoopJoinTpchTest {
                 select c_custkey, c_acctbal from customer
                 where c_acctbal > (select avg(c_acctbal) * 1.8 from customer)
                 order by c_custkey""");
+        QUERIES.put("a table against an aggregate's one row", """
+                select n_name, c from nation, (select count(*) as c from orders) x
+                where n_nationkey * 600 < c
+                order by n_name""");
         QUERIES.put("lineitem against a range table", """
                 select l_orderkey, l_linenumber, n_name from lineitem, nation
                 where l_orderkey < 200 and l_quantity between n_nationkey * 2 and n_nationkey * 2 + 1

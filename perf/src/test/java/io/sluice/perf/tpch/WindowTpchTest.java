@@ -73,6 +73,12 @@ class WindowTpchTest {
                   sum(count(*)) over (order by o_orderpriority) as run_n
                 from orders group by o_orderpriority
                 order by o_orderpriority""");
+        QUERIES.put("partitions of a group-by's groups", """
+                select o_orderstatus, o_orderpriority, count(*) as n,
+                  rank() over (partition by o_orderstatus order by count(*) desc) as r,
+                  sum(count(*)) over (partition by o_orderstatus) as status_total
+                from orders group by o_orderstatus, o_orderpriority
+                order by o_orderstatus, o_orderpriority""");
         QUERIES.put("top 2 per nation", """
                 select c_nationkey, c_custkey, c_acctbal, rn from (
                   select c_nationkey, c_custkey, c_acctbal,
