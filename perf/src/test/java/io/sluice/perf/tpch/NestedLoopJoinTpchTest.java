@@ -7,16 +7,10 @@ import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanNode;
-import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
-import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.shuffle.Topology;
 import io.sluice.sql.SqlPlanner;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.agrona.CloseHelper;
@@ -79,76 +73,48 @@ class NestedLoopJoinTpchTest {
                 order by l_orderkey, l_linenumber, n_name""");
     }
 
-    private static final List<String> TOPOLOGIES = List.of("1x1", "3x2");
-
     @TempDir
     static Path dir;
 
-    private static TpchOracle oracle;
-    private static SqlPlanner planner;
-    private static Session session;
+    private static SqlOracle sql;
 
     @BeforeAll
     static void generate() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.01);
-        planner = new SqlPlanner(oracle.catalog(), oracle.store().tableNames());
-        session = new Session(oracle.store(), new Topology(1, 1));
+        sql = SqlOracle.generate(dir);
     }
 
     @AfterAll
     static void close() {
-        CloseHelper.closeAll(session, () -> {
-            if (oracle != null) {
-                oracle.close();
-            }
-        });
+        CloseHelper.close(sql);
     }
 
     static Stream<Arguments> queriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final String q : QUERIES.keySet()) {
-            for (final Strategy s : Strategy.values()) {
-                cases.add(Arguments.of(q, s));
-            }
-        }
-        return cases.stream();
+        return SqlOracle.withStrategies(QUERIES.keySet());
     }
 
     static Stream<Arguments> topologiesQueriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final String t : TOPOLOGIES) {
-            queriesAndStrategies().forEach(a -> cases.add(Arguments.of(t, a.get()[0], a.get()[1])));
-        }
-        return cases.stream();
+        return SqlOracle.withTopologiesAndStrategies(QUERIES.keySet());
     }
 
     @ParameterizedTest(name = "{0} {1} on 3 cores")
     @MethodSource("queriesAndStrategies")
     void onOneCnTheSameAsDuckDb(final String name, final Strategy strategy) throws Exception {
-        final String sql = QUERIES.get(name);
-        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 3, StrategyConfig.defaults().withStrategy(strategy))) {
-            oracle.assertSameAsDuckDb(name, sql, runner.run(planner.plan(sql).plan()));
-        }
+        sql.assertOnOneCn(name, QUERIES.get(name), strategy);
     }
 
     @ParameterizedTest(name = "{1} {2} on {0}")
     @MethodSource("topologiesQueriesAndStrategies")
     void onAClusterTheSameAsDuckDb(final String topology, final String name, final Strategy strategy)
             throws Exception {
-        session.topology(Topology.parse(topology));
-        final String sql = QUERIES.get(name);
-        final Session.Execution execution = session.execute("nl-" + Math.abs(name.hashCode()),
-                planner.plan(sql).plan(), StrategyConfig.defaults().withStrategy(strategy));
-        oracle.assertSameAsDuckDb(name, sql, execution.result());
+        sql.assertOnCluster(topology, name, QUERIES.get(name), strategy);
     }
 
     @Test
     void joinsWithoutKeysBecomeNestedLoopJoinsBroadcastToEveryCn() throws Exception {
-        session.topology(Topology.parse("3x2"));
         for (final Map.Entry<String, String> q : QUERIES.entrySet()) {
-            final Plan plan = planner.plan(q.getValue()).plan();
+            final Plan plan = sql.planner().plan(q.getValue()).plan();
             assertThat(nestedLoopJoins(plan.node())).as(q.getKey()).isPositive();
-            final Session.Execution execution = session.execute("nl-decisions", plan, StrategyConfig.defaults());
+            final Session.Execution execution = sql.assertOnCluster("3x2", q.getKey(), q.getValue(), Strategy.AUTO);
             assertThat(execution.decisions()).as(q.getKey())
                     .filteredOn(d -> d.operator().contains("nested loop join"))
                     .isNotEmpty().extracting(Decision::choice).containsOnly(Distribution.BROADCAST);
@@ -156,29 +122,6 @@ class NestedLoopJoinTpchTest {
     }
 
     private static int nestedLoopJoins(final PlanNode node) {
-        return count(node, PlanNode.NestedLoopJoin.class);
-    }
-
-    /** Nodes of a class in a plan tree, found through the records' node-valued components. */
-    private static int count(final Object node, final Class<?> type) {
-        if (node instanceof List<?> list) {
-            int n = 0;
-            for (final Object o : list) {
-                n += count(o, type);
-            }
-            return n;
-        }
-        if (!(node instanceof PlanNode)) {
-            return 0;
-        }
-        int n = type.isInstance(node) ? 1 : 0;
-        for (final RecordComponent c : node.getClass().getRecordComponents()) {
-            try {
-                n += count(c.getAccessor().invoke(node), type);
-            } catch (final ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return n;
+        return SqlOracle.count(node, PlanNode.NestedLoopJoin.class);
     }
 }

@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanNode;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.shuffle.Topology;
-import io.sluice.sql.SqlPlanner;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -67,67 +63,40 @@ class ScalarSubqueryTpchTest {
                 from nation n1 order by n1.n_name""");
     }
 
-    private static final List<String> TOPOLOGIES = List.of("1x1", "3x2");
-
     @TempDir
     static Path dir;
 
-    private static TpchOracle oracle;
-    private static SqlPlanner planner;
-    private static Session session;
+    private static SqlOracle sql;
 
     @BeforeAll
     static void generate() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.01);
-        planner = new SqlPlanner(oracle.catalog(), oracle.store().tableNames());
-        session = new Session(oracle.store(), new Topology(1, 1));
+        sql = SqlOracle.generate(dir);
     }
 
     @AfterAll
     static void close() {
-        CloseHelper.closeAll(session, () -> {
-            if (oracle != null) {
-                oracle.close();
-            }
-        });
+        CloseHelper.close(sql);
     }
 
     static Stream<Arguments> queriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final String q : QUERIES.keySet()) {
-            for (final Strategy s : Strategy.values()) {
-                cases.add(Arguments.of(q, s));
-            }
-        }
-        return cases.stream();
+        return SqlOracle.withStrategies(QUERIES.keySet());
     }
 
     static Stream<Arguments> topologiesQueriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final String t : TOPOLOGIES) {
-            queriesAndStrategies().forEach(a -> cases.add(Arguments.of(t, a.get()[0], a.get()[1])));
-        }
-        return cases.stream();
+        return SqlOracle.withTopologiesAndStrategies(QUERIES.keySet());
     }
 
     @ParameterizedTest(name = "{0} {1} on 3 cores")
     @MethodSource("queriesAndStrategies")
     void onOneCnTheSameAsDuckDb(final String name, final Strategy strategy) throws Exception {
-        final String sql = QUERIES.get(name);
-        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 3, StrategyConfig.defaults().withStrategy(strategy))) {
-            oracle.assertSameAsDuckDb(name, sql, runner.run(planner.plan(sql).plan()));
-        }
+        sql.assertOnOneCn(name, QUERIES.get(name), strategy);
     }
 
     @ParameterizedTest(name = "{1} {2} on {0}")
     @MethodSource("topologiesQueriesAndStrategies")
     void onAClusterTheSameAsDuckDb(final String topology, final String name, final Strategy strategy)
             throws Exception {
-        session.topology(Topology.parse(topology));
-        final String sql = QUERIES.get(name);
-        final Session.Execution execution = session.execute("scalar-" + Math.abs(name.hashCode()),
-                planner.plan(sql).plan(), StrategyConfig.defaults().withStrategy(strategy));
-        oracle.assertSameAsDuckDb(name, sql, execution.result());
+        sql.assertOnCluster(topology, name, QUERIES.get(name), strategy);
     }
 
     static Stream<Arguments> failingEverywhere() {
@@ -145,19 +114,18 @@ class ScalarSubqueryTpchTest {
     @ParameterizedTest(name = "{0} {1} on {2}")
     @MethodSource("failingEverywhere")
     void twoRowsFailInSluiceAsInDuckDb(final String name, final Strategy strategy, final String where) {
-        final String sql = FAILING.get(name);
-        assertThatThrownBy(() -> oracle.assertSameAsDuckDb(name, sql, null))
+        final String text = FAILING.get(name);
+        assertThatThrownBy(() -> sql.oracle().assertSameAsDuckDb(name, text, null))
                 .as("DuckDB refuses it").isInstanceOf(SQLException.class).hasMessageContaining("More than one row");
-        final Plan plan = planner.plan(sql).plan();
+        final Plan plan = sql.planner().plan(text).plan();
         final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
         final Throwable thrown = catchThrowable(() -> {
             if (where.equals("one CN")) {
-                try (QueryRunner runner = new QueryRunner(oracle.catalog(), 3, config)) {
+                try (QueryRunner runner = new QueryRunner(sql.oracle().catalog(), 3, config)) {
                     runner.run(plan);
                 }
             } else {
-                session.topology(Topology.parse(where));
-                session.execute("scalar-failing", plan, config);
+                sql.session(where).execute("scalar-failing", plan, config);
             }
         });
         assertThat(thrown).as("Sluice refuses it").isNotNull();
@@ -166,10 +134,10 @@ class ScalarSubqueryTpchTest {
 
     @Test
     void aSingleValueBecomesAnAssertionNotAnAggregate() {
-        for (final String sql : List.of(QUERIES.get("one row"), FAILING.get("two rows for an outer key"))) {
-            final PlanNode root = planner.plan(sql).plan().node();
-            assertThat(count(root, PlanNode.AssertOneRow.class)).as(sql).isEqualTo(1);
-            assertThat(count(root, PlanNode.Aggregation.class)).as(sql).isZero();
+        for (final String text : List.of(QUERIES.get("one row"), FAILING.get("two rows for an outer key"))) {
+            final PlanNode root = sql.planner().plan(text).plan().node();
+            assertThat(SqlOracle.count(root, PlanNode.AssertOneRow.class)).as(text).isEqualTo(1);
+            assertThat(SqlOracle.count(root, PlanNode.Aggregation.class)).as(text).isZero();
         }
     }
 
@@ -180,28 +148,5 @@ class ScalarSubqueryTpchTest {
             sb.append(c).append('\n');
         }
         return sb.toString();
-    }
-
-    /** Nodes of a class in a plan tree, found through the records' node-valued components. */
-    private static int count(final Object node, final Class<?> type) {
-        if (node instanceof List<?> list) {
-            int n = 0;
-            for (final Object o : list) {
-                n += count(o, type);
-            }
-            return n;
-        }
-        if (!(node instanceof PlanNode)) {
-            return 0;
-        }
-        int n = type.isInstance(node) ? 1 : 0;
-        for (final RecordComponent c : node.getClass().getRecordComponents()) {
-            try {
-                n += count(c.getAccessor().invoke(node), type);
-            } catch (final ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return n;
     }
 }

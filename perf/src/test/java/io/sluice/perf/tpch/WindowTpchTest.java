@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Distribution;
-import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
-import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.shuffle.Topology;
 import io.sluice.sql.SqlPlanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,91 +85,60 @@ class WindowTpchTest {
                 order by c_nationkey, rn""");
     }
 
-    private static final List<String> TOPOLOGIES = List.of("1x1", "3x2");
-
     @TempDir
     static Path dir;
 
-    private static TpchOracle oracle;
-    private static SqlPlanner planner;
-    private static Session session;
+    private static SqlOracle sql;
 
     @BeforeAll
     static void generate() throws Exception {
-        oracle = TpchOracle.generate(dir, 0.01);
-        planner = new SqlPlanner(oracle.catalog(), oracle.store().tableNames());
-        session = new Session(oracle.store(), new Topology(1, 1));
+        sql = SqlOracle.generate(dir);
     }
 
     @AfterAll
     static void close() {
-        CloseHelper.closeAll(session, () -> {
-            if (oracle != null) {
-                oracle.close();
-            }
-        });
+        CloseHelper.close(sql);
     }
 
     static Stream<Arguments> queriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final String q : QUERIES.keySet()) {
-            for (final Strategy s : Strategy.values()) {
-                cases.add(Arguments.of(q, s));
-            }
-        }
-        return cases.stream();
+        return SqlOracle.withStrategies(QUERIES.keySet());
     }
 
     static Stream<Arguments> topologiesQueriesAndStrategies() {
-        final List<Arguments> cases = new ArrayList<>();
-        for (final String t : TOPOLOGIES) {
-            queriesAndStrategies().forEach(a -> cases.add(Arguments.of(t, a.get()[0], a.get()[1])));
-        }
-        return cases.stream();
+        return SqlOracle.withTopologiesAndStrategies(QUERIES.keySet());
     }
 
     @ParameterizedTest(name = "{0} {1} on 3 cores")
     @MethodSource("queriesAndStrategies")
     void onOneCnTheSameAsDuckDb(final String name, final Strategy strategy) throws Exception {
-        final String sql = QUERIES.get(name);
-        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 3, StrategyConfig.defaults().withStrategy(strategy))) {
-            oracle.assertSameAsDuckDb(name, sql, runner.run(planner.plan(sql).plan()));
-        }
+        sql.assertOnOneCn(name, QUERIES.get(name), strategy);
     }
 
     @ParameterizedTest(name = "{1} {2} on {0}")
     @MethodSource("topologiesQueriesAndStrategies")
     void onAClusterTheSameAsDuckDb(final String topology, final String name, final Strategy strategy)
             throws Exception {
-        session.topology(Topology.parse(topology));
-        final String sql = QUERIES.get(name);
-        final Session.Execution execution = session.execute("window-" + Math.abs(name.hashCode()),
-                planner.plan(sql).plan(), StrategyConfig.defaults().withStrategy(strategy));
-        oracle.assertSameAsDuckDb(name, sql, execution.result());
+        sql.assertOnCluster(topology, name, QUERIES.get(name), strategy);
     }
 
     @Test
     void aWindowPartitionedByTheKeyOfAShuffleJoinReusesItsShuffle() throws Exception {
-        session.topology(Topology.parse("3x2"));
-        final String sql = """
+        final String text = """
                 select o_orderkey, l_linenumber, sum(l_extendedprice) over (partition by o_orderkey) as order_total
                 from orders join lineitem on o_orderkey = l_orderkey
                 where o_orderdate < date '1992-04-01'
                 order by o_orderkey, l_linenumber""";
-        final Session.Execution execution = session.execute("window-reuse", planner.plan(sql).plan(),
-                StrategyConfig.defaults().withStrategy(Strategy.SHUFFLE_HASH));
-        oracle.assertSameAsDuckDb("window-reuse", sql, execution.result());
+        final Session.Execution execution = sql.assertOnCluster("3x2", "window-reuse", text, Strategy.SHUFFLE_HASH);
         assertThat(windowChoices(execution.decisions())).containsExactly(Distribution.REUSE_SHUFFLE);
     }
 
     @Test
     void aWindowWithoutPartitionByIsGatheredAndOneWithItHashShuffled() throws Exception {
-        session.topology(Topology.parse("3x2"));
-        final Session.Execution gathered = session.execute("window-gather",
-                planner.plan(QUERIES.get("a whole small table with peers")).plan(), StrategyConfig.defaults());
+        final Session.Execution gathered = sql.assertOnCluster("3x2", "window-gather",
+                QUERIES.get("a whole small table with peers"), Strategy.AUTO);
         assertThat(windowChoices(gathered.decisions())).isNotEmpty().containsOnly(Distribution.GATHER);
-        final Session.Execution shuffled = session.execute("window-hash",
-                planner.plan(QUERIES.get("top 2 per nation")).plan(), StrategyConfig.defaults());
+        final Session.Execution shuffled = sql.assertOnCluster("3x2", "window-hash", QUERIES.get("top 2 per nation"),
+                Strategy.AUTO);
         assertThat(windowChoices(shuffled.decisions())).containsExactly(Distribution.SHUFFLE_HASH);
     }
 
