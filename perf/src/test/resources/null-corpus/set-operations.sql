@@ -77,5 +77,5 @@ select t.id as tid, u.id as uid from t right join u on t.k = u.k and t.d > u.d;
 select k from t intersect all select k from u;
 -- error: EXCEPT ALL is not supported
 select k from t except all select k from u;
--- error: OVER is not supported
-select id, row_number() over (order by id) as r from t;
+-- error: the function ntile is not supported
+select id, ntile(2) over (order by id) as r from t;

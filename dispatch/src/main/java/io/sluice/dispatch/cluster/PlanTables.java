@@ -53,6 +53,13 @@ final class PlanTables {
             scanned(o.input(), out);
         } else if (node instanceof PlanNode.Limit l) {
             scanned(l.input(), out);
+        } else if (node instanceof PlanNode.Window w) {
+            scanned(w.input(), out);
+        } else if (node instanceof PlanNode.AssertOneRow a) {
+            scanned(a.input(), out);
+        } else if (node instanceof PlanNode.NestedLoopJoin j) {
+            scanned(j.probe(), out);
+            scanned(j.build(), out);
         } else if (node instanceof PlanNode.UnionAll u) {
             for (final PlanNode in : u.inputs()) {
                 scanned(in, out);

@@ -98,6 +98,32 @@ final class ColumnPruning {
             }
             return new PlanNode.UnionAll(inputs);
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            // Its rows are counted, not its columns: keep the keys and what is read above.
+            final Set<String> needed = new HashSet<>(required);
+            needed.addAll(a.keys());
+            return new PlanNode.AssertOneRow(prune(a.input(), within(needed, PlanColumns.of(a.input()))), a.keys(),
+                    a.where());
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final Set<String> needed = new HashSet<>(required);
+            ExprColumns.collect(j.condition(), needed);
+            return new PlanNode.NestedLoopJoin(prune(j.probe(), within(needed, PlanColumns.of(j.probe()))),
+                    prune(j.build(), within(needed, PlanColumns.of(j.build()))), j.type(), j.condition());
+        }
+        if (node instanceof PlanNode.Window w) {
+            // Every function is kept (its argument may be all that reads a column); the keys are read.
+            final Set<String> needed = new HashSet<>(required);
+            needed.addAll(w.partitionBy());
+            for (final SortKey k : w.orderBy()) {
+                needed.add(k.column());
+            }
+            for (final io.sluice.engine.exec.WindowFunction f : w.functions()) {
+                ExprColumns.collect(f.argument(), needed);
+            }
+            return new PlanNode.Window(prune(w.input(), within(needed, PlanColumns.of(w.input()))), w.partitionBy(),
+                    w.orderBy(), w.functions());
+        }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return new PlanNode.Limit(prune(l.input(), required), l.limit());
     }

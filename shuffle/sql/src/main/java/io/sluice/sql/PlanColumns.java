@@ -41,6 +41,21 @@ final class PlanColumns {
         if (node instanceof PlanNode.UnionAll u) {
             return of(u.inputs().get(0));
         }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return of(a.input());
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final List<String> out = new ArrayList<>(of(j.probe()));
+            if (!j.type().probeColumnsOnly()) {
+                out.addAll(of(j.build()));
+            }
+            return out;
+        }
+        if (node instanceof PlanNode.Window w) {
+            final List<String> out = new ArrayList<>(of(w.input()));
+            w.functions().forEach(f -> out.add(f.name()));
+            return out;
+        }
         return of(((PlanNode.Limit) node).input());
     }
 

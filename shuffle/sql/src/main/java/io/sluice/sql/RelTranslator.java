@@ -43,7 +43,7 @@ import org.roaringbitmap.RoaringBitmap;
  * Translates a rewritten Calcite tree into a Sluice {@link Plan}, bottom up, one relational
  * operator at a time: filters go into the scans below them with the block pruning they imply
  * ({@link BlockPruning}), inner joins are reordered and given build sides from estimates
- * ({@link JoinOrder}), an inner join with a duplicate-free subquery on its keys and a left join
+ * ({@link JoinOrder}), a join without an equality between its sides becomes a nested-loop join, an inner join with a duplicate-free subquery on its keys and a left join
  * kept only where nothing matched become semi and anti joins, and Calcite's form of NOT IN over
  * keys that may be NULL a null-aware anti join ({@link NotInSubquery}). Each decision's estimates
  * are recorded for EXPLAIN.
@@ -94,9 +94,12 @@ final class RelTranslator {
         if (rel instanceof SetOp op) {
             return new SetOperations(this).plan(op);
         }
+        if (rel instanceof org.apache.calcite.rel.core.Window w) {
+            return new WindowFunctions(this).plan(w);
+        }
         throw SqlException.unsupported("the relational operator " + rel.getRelTypeName()
-                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins, sorts and set"
-                + " operations)");
+                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins, sorts, set"
+                + " operations and window functions)");
     }
 
     private Relation scan(final TableScan s) {
@@ -213,6 +216,9 @@ final class RelTranslator {
             throw SqlException.unsupported("GROUPING SETS, ROLLUP and CUBE are not supported");
         }
         final Relation in = translate(a.getInput());
+        if (ScalarSubquery.isOne(a)) {
+            return new ScalarSubquery(this).plan(a, in);
+        }
         final List<String> columns = new ArrayList<>();
         final List<StoredColumn> stored = new ArrayList<>();
         final Set<String> keyNames = new LinkedHashSet<>();
@@ -272,7 +278,9 @@ final class RelTranslator {
             case COUNT -> call.isDistinct() ? Plan.countDistinct(arg, name) : Plan.count(arg, name);
             case SUM, SUM0 -> Plan.sum(arg, name);
             case AVG -> Plan.avg(arg, name);
-            case MIN, SINGLE_VALUE -> Plan.min(arg, name);
+            case MIN -> Plan.min(arg, name);
+            case SINGLE_VALUE -> throw SqlException.unsupported("a scalar subquery's value (SINGLE_VALUE) together"
+                    + " with other aggregates in one aggregation is not supported: " + call);
             case MAX -> Plan.max(arg, name);
             default -> throw SqlException.unsupported("the aggregate function " + call.getAggregation().getName()
                     + " is not supported (SUM, AVG, MIN, MAX, COUNT and COUNT(DISTINCT) are)");
@@ -504,12 +512,9 @@ final class RelTranslator {
                 residual.add(rex.translate(c));
             }
         }
-        if (probeKeys.isEmpty()) {
-            probeKeys.add(Expr.lit(0));
-            buildKeys.add(Expr.lit(0));
-        }
         final Expr extra = residual.isEmpty() ? null
                 : residual.size() == 1 ? residual.get(0) : Expr.and(residual.toArray(new Expr[0]));
+        final boolean nestedLoop = probeKeys.isEmpty();
         final double matchFraction = extra == null ? 1 : Selectivity.UNKNOWN_COMPARISON;
         final double inner = probe.rows() * build.rows() / keyDistinct * matchFraction;
         final double rows = switch (type) {
@@ -518,11 +523,13 @@ final class RelTranslator {
             case SEMI -> Math.min(probe.rows(), inner);
             case ANTI, NULL_AWARE_ANTI -> Math.max(probe.rows() * 0.1, probe.rows() - Math.min(probe.rows(), inner));
         };
-        estimates.add(type.name().toLowerCase(java.util.Locale.ROOT) + " join " + probeKeys + " = " + buildKeys
-                + ": probe ~" + Math.round(probe.rows()) + " rows, build ~" + Math.round(build.rows()) + " rows, ~"
-                + Math.round(Math.max(1, rows)) + " rows out");
-        final Plan plan = Plan.of(new PlanNode.Join(probe.plan().node(), build.plan().node(), type, probeKeys,
-                buildKeys, extra));
+        estimates.add(type.name().toLowerCase(java.util.Locale.ROOT) + (nestedLoop ? " nested loop join on " + extra
+                : " join " + probeKeys + " = " + buildKeys) + ": probe ~" + Math.round(probe.rows()) + " rows, build ~"
+                + Math.round(build.rows()) + " rows, ~" + Math.round(Math.max(1, rows)) + " rows out");
+        // Without an equality there is no key to hash: every probe row meets every build row.
+        final Plan plan = Plan.of(nestedLoop
+                ? new PlanNode.NestedLoopJoin(probe.plan().node(), build.plan().node(), type, extra)
+                : new PlanNode.Join(probe.plan().node(), build.plan().node(), type, probeKeys, buildKeys, extra));
         final boolean both = type == JoinType.INNER || type == JoinType.LEFT;
         final List<String> columns = both ? all : probe.columns();
         final StoredColumn[] stored = Arrays.copyOf(probe.stats(), columns.size());

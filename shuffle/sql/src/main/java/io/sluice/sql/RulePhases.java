@@ -43,6 +43,9 @@ final class RulePhases {
             CoreRules.PROJECT_MERGE,
             CoreRules.PROJECT_REMOVE);
 
+    /** Window functions (RexOver in a projection) become a window operator between two projections. */
+    private static final List<RelOptRule> WINDOWS = List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
+
     private RulePhases() {
     }
 
@@ -52,7 +55,8 @@ final class RulePhases {
         rel = RelDecorrelator.decorrelateQuery(rel, builder);
         rel = run(rel, PUSH_DOWN);
         rel = run(rel, SEMI_JOINS);
-        return run(rel, PUSH_DOWN);
+        rel = run(rel, PUSH_DOWN);
+        return run(rel, WINDOWS);
     }
 
     private static RelNode run(final RelNode rel, final List<RelOptRule> rules) {

@@ -48,6 +48,7 @@ final class SqlFrontEnd {
         this.config = Frameworks.newConfigBuilder()
                 .parserConfig(parser)
                 .typeSystem(DecimalTypeSystem.INSTANCE)
+                .convertletTable(WindowConvertlets.INSTANCE)
                 .defaultSchema(store)
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false))
                 .context(Contexts.of(connectionConfig()))

@@ -12,16 +12,18 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
- * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), window functions, VALUES,
- * INTERSECT ALL and EXCEPT ALL, and functions outside the ones Sluice evaluates. The error names
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), VALUES, INTERSECT ALL and
+ * EXCEPT ALL, and functions outside the ones Sluice evaluates (window functions among them: the
+ * frames and functions of OVER that Sluice does not compute are refused after validation, by
+ * {@link WindowFunctions}). The error names
  * the construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
     private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
-            "CAST", "COALESCE", "NULLIF");
+            "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK");
 
-    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.OVER, SqlKind.VALUES);
+    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.VALUES);
 
     private SupportedSql() {
     }

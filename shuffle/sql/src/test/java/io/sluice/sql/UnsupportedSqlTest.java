@@ -24,7 +24,9 @@ class UnsupportedSqlTest extends OverTestStore {
             select k from t\\n  except all select k from t       | UNSUPPORTED | 1 | 1  | EXCEPT ALL is not supported
             select k,\\n  upper(s) from t                         | UNSUPPORTED | 2 | 3  | the function upper is not supported
             select k from t where\\n   abs(k) > 1                 | UNSUPPORTED | 2 | 4  | is not supported; Sluice evaluates
-            select k, rank() over (order by k) from t             | UNSUPPORTED | 1 | 11 | OVER is not supported
+            select k, sum(k) over (order by k rows 2 preceding) from t | UNSUPPORTED | 0 | 0 | the window frame ROWS BETWEEN 2 PRECEDING AND CURRENT ROW is not supported
+            select k, count(distinct k) over (partition by s) from t | UNSUPPORTED | 0 | 0 | COUNT(DISTINCT ...) OVER (...) is not supported
+            select k, ntile(2) over (order by k) from t          | UNSUPPORTED | 1 | 11 | the function ntile is not supported
             select nosuch from t                                  | VALIDATION  | 1 | 8  | Column 'nosuch' not found
             select k from\\n nowhere                              | VALIDATION  | 2 | 2  | Object 'nowhere' not found
             select k from t where k = 'x' and                     | SYNTAX      | 1 | 31 | Encountered "and <EOF>"

@@ -93,6 +93,18 @@ final class DetermineLocalExchanges {
             scanFeeding(l.input(), visit(l.input()), "limit");
             return From.SPREAD;
         }
+        if (node instanceof PlanNode.Window w) {
+            window(w);
+            return From.SPREAD;
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            nestedLoopJoin(j);
+            return From.SPREAD;
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            assertOneRow(a);
+            return From.SPREAD;
+        }
         throw new IllegalArgumentException("no local exchange rule for " + node.getClass().getSimpleName()
                 + ": add its row to LocalExchangeRule and its case to DetermineLocalExchanges");
     }
@@ -176,6 +188,66 @@ final class DetermineLocalExchanges {
         }
         side(name, "input", rule, rule.input(), a.input(), how.choice() == Distribution.REUSE_SHUFFLE,
                 how.choice() == Distribution.COLOCATE);
+    }
+
+    /**
+     * A window: without PARTITION BY all rows are one partition, gathered (analytic rule 1); with it the
+     * partitions meet by a hash shuffle on their keys (rule 2). The window sorts each partition itself,
+     * so the seed's rule 3 (a window behind its own sort node) and the colocated case of rule 2 have no
+     * plan here.
+     */
+    private void window(final PlanNode.Window w) {
+        final String name = "window partition by " + w.partitionBy() + " order by " + w.orderBy();
+        final LocalShuffle how = distributions.of(w);
+        if (how.choice() == Distribution.GATHER) {
+            oneGroup(name, LocalExchangeRule.ANALYTIC_NO_PARTITION, w.input());
+            return;
+        }
+        side(name, "input", LocalExchangeRule.ANALYTIC_PARTITION, LocalExchangeRule.ANALYTIC_PARTITION.input(),
+                w.input(), how.choice() == Distribution.REUSE_SHUFFLE, false);
+    }
+
+    /**
+     * A scalar subquery's row count: in all, where every row meets (the assert-rows rule); per key of a
+     * decorrelated subquery, a count per key, which needs each key's rows in one place as a group-by does
+     * (aggregation rule 5).
+     */
+    private void assertOneRow(final PlanNode.AssertOneRow a) {
+        final String name = "assert one row" + (a.keys().isEmpty() ? "" : " per " + a.keys());
+        final LocalShuffle how = distributions.of(a);
+        if (how.choice() == Distribution.GATHER) {
+            oneGroup(name, LocalExchangeRule.ASSERT_ROWS, a.input());
+            return;
+        }
+        side(name, "input", LocalExchangeRule.AGG_BLOCKING_KEYS, LocalExchangeRule.AGG_BLOCKING_KEYS.input(),
+                a.input(), how.choice() == Distribution.REUSE_SHUFFLE, false);
+    }
+
+    /** An operator whose rows all meet in one sink: gathered to the coordinator on a cluster. */
+    private void oneGroup(final String name, final LocalExchangeRule rule, final PlanNode input) {
+        final From from = visit(input);
+        if (distributed) {
+            scanFeeding(input, from, "exchange sink of " + name);
+            place(name, "input", rule, rule.input(), From.EXCHANGE, false);
+        } else {
+            place(name, "input", rule, rule.input(), from, false);
+        }
+    }
+
+    /**
+     * A nested-loop join (rule 5; its rule 2 has no plan here, NOT IN is a hash join): the build is
+     * materialized once per CN and read by every task, the probe rows stay where they are.
+     */
+    private void nestedLoopJoin(final PlanNode.NestedLoopJoin j) {
+        final String name = j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on "
+                + j.condition();
+        final LocalExchangeRule rule = LocalExchangeRule.NL_JOIN_OTHER;
+        final From build = visit(j.build());
+        if (distributed) {
+            scanFeeding(j.build(), build, "exchange sink of " + name);
+        }
+        place(name, "build", rule, rule.build(), distributed ? From.EXCHANGE : build, false);
+        place(name, "probe", rule, rule.input(), visit(j.probe()), false);
     }
 
     /** Whether a group-by deduplicates a union: a set operation. */

@@ -62,6 +62,13 @@ final class DetermineRuntimeFilters {
             visit(o.input(), config, joins, out);
         } else if (node instanceof PlanNode.Limit l) {
             visit(l.input(), config, joins, out);
+        } else if (node instanceof PlanNode.Window w) {
+            visit(w.input(), config, joins, out);
+        } else if (node instanceof PlanNode.AssertOneRow a) {
+            visit(a.input(), config, joins, out);
+        } else if (node instanceof PlanNode.NestedLoopJoin j) {
+            visit(j.probe(), config, joins, out);
+            visit(j.build(), config, joins, out);
         } else if (node instanceof PlanNode.UnionAll u) {
             for (final PlanNode in : u.inputs()) {
                 visit(in, config, joins, out);

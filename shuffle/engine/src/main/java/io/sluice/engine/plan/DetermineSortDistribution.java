@@ -61,6 +61,20 @@ final class DetermineSortDistribution {
             }
             return same ? u : new PlanNode.UnionAll(inputs);
         }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final PlanNode probe = apply(j.probe(), config, topology, distributed);
+            final PlanNode build = apply(j.build(), config, topology, distributed);
+            return probe == j.probe() && build == j.build() ? j
+                    : new PlanNode.NestedLoopJoin(probe, build, j.type(), j.condition());
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            final PlanNode in = apply(a.input(), config, topology, distributed);
+            return in == a.input() ? a : new PlanNode.AssertOneRow(in, a.keys(), a.where());
+        }
+        if (node instanceof PlanNode.Window w) {
+            final PlanNode in = apply(w.input(), config, topology, distributed);
+            return in == w.input() ? w : new PlanNode.Window(in, w.partitionBy(), w.orderBy(), w.functions());
+        }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         final PlanNode in = apply(l.input(), config, topology, distributed);
         return in == l.input() ? l : new PlanNode.Limit(in, l.limit());

@@ -1,6 +1,6 @@
 package io.sluice.engine.plan;
 
-/** How one join or group-by was distributed over the cores and CNs, as reported by {@link Decision}. */
+/** How one join, group-by or window was distributed over the cores and CNs, as reported by {@link Decision}. */
 public enum Distribution {
     /** Join: one build table shared by all cores. */
     BROADCAST,
@@ -23,10 +23,12 @@ public enum Distribution {
      * Join (seed 001's PKEY): one side keeps the range partitioning it already has on its key, the other
      * is repartitioned by those buckets (or, a scan stored in key order, read colocated on them).
      */
-    PKEY;
+    PKEY,
+    /** Window or scalar subquery without keys: all rows gathered to the coordinator (a SINGLE fragment). */
+    GATHER;
 
     /** Whether rows go one bucket per core. */
     public boolean isShuffle() {
-        return this != BROADCAST && this != MERGE;
+        return this != BROADCAST && this != MERGE && this != GATHER;
     }
 }

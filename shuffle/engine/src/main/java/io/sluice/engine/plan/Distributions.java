@@ -26,6 +26,7 @@ final class Distributions {
     private final boolean distributed;
     private final Map<PlanNode.Join, LocalShuffle> joins = new IdentityHashMap<>();
     private final Map<PlanNode.Aggregation, LocalShuffle> groups = new IdentityHashMap<>();
+    private final Map<PlanNode, LocalShuffle> keyed = new IdentityHashMap<>();
 
     /** @param distributed whether the query runs on a cluster (where a hybrid join's probe stays on its CN) */
     Distributions(final StrategyConfig config, final PlanStats stats, final Topology topology,
@@ -55,11 +56,26 @@ final class Distributions {
         if (known != null) {
             return known;
         }
-        final Partitioning input = delivered(agg.input());
-        final LocalShuffle decided = DetermineGroupStrategy.decide(agg, input == null ? null : input.slots(), config,
+        final LocalShuffle decided = DetermineGroupStrategy.decide(agg, slots(delivered(agg.input())), config,
                 stats, topology);
         groups.put(agg, decided);
         return decided;
+    }
+
+    /** Where a window's partitions meet ({@link DeterminePartitionDistribution}). */
+    LocalShuffle of(final PlanNode.Window w) {
+        return keyed.computeIfAbsent(w, n -> DeterminePartitionDistribution.decide(w.partitionBy(),
+                slots(delivered(w.input())), "no PARTITION BY: all rows are one partition"));
+    }
+
+    /** Where a scalar subquery's rows (per key) meet to be counted ({@link DeterminePartitionDistribution}). */
+    LocalShuffle of(final PlanNode.AssertOneRow a) {
+        return keyed.computeIfAbsent(a, n -> DeterminePartitionDistribution.decide(a.keys(),
+                slots(delivered(a.input())), "at most one row in all: checked where all rows meet"));
+    }
+
+    private static List<Set<String>> slots(final Partitioning p) {
+        return p == null ? null : p.slots();
     }
 
     /**

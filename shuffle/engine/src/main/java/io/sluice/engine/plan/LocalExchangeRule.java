@@ -12,6 +12,11 @@ import static io.sluice.engine.plan.LocalExchangeType.PASS_TO_ONE;
  * Seed 000's per-operator tables, one constant per row: the local exchange an operator needs in front
  * of each input, before the {@link GeneralRule general rules} (which take precedence) apply. Joins have
  * a build and a probe input; the other operators one input, in {@link #input}.
+ *
+ * <p>Four rows have no plan in this engine: a window sorts its partitions itself and is never
+ * colocated ({@link #ANALYTIC_PARTITION_COLOCATE}, {@link #ANALYTIC_OTHER}), a union's inputs are not
+ * stored buckets ({@link #SET_OPERATION_COLOCATE}), and NOT IN is a hash join
+ * ({@link #NL_JOIN_NULL_AWARE_ANTI}).
  */
 public enum LocalExchangeRule {
     /** Hash join rule 1: a broadcast join. */

@@ -1,6 +1,7 @@
 package io.sluice.engine.plan;
 
 import io.sluice.engine.exec.AggregationPhase;
+import io.sluice.engine.exec.AssertOneRow;
 import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
@@ -9,6 +10,8 @@ import io.sluice.engine.exec.HashJoinProbe;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
 import io.sluice.engine.exec.MergeSort;
+import io.sluice.engine.exec.NestedLoopJoinBuild;
+import io.sluice.engine.exec.NestedLoopJoinProbe;
 import io.sluice.engine.exec.OperatorFactory;
 import io.sluice.engine.exec.PartitionedHashJoinBuild;
 import io.sluice.engine.exec.Pipeline;
@@ -25,6 +28,7 @@ import io.sluice.engine.exec.SortedRuns;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.exec.UnionAll;
+import io.sluice.engine.exec.Window;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
@@ -495,6 +499,72 @@ public final class PipelineCompiler {
         return out;
     }
 
+    /**
+     * Window functions, as {@link DeterminePartitionDistribution} decided: each partition whole in one
+     * sink, by a hash shuffle on the partition keys (or the shuffle the input already went through),
+     * or, without PARTITION BY, gathered to the coordinator. The output stays where it was computed.
+     */
+    private Open window(final PlanNode.Window w) {
+        final String what = "window partition by " + w.partitionBy() + " order by " + w.orderBy();
+        final LocalShuffle how = distributions.of(w);
+        final Open in = keyed(w.input(), w.partitionBy(), how, what);
+        final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(),
+                how.choice() != Distribution.GATHER);
+        return breaker(in, sink, sink.output(), "window");
+    }
+
+    /**
+     * The assertion that a scalar subquery gave at most one row (per key), as
+     * {@link DeterminePartitionDistribution} decided: without keys on the coordinator after a gather,
+     * with keys in each bucket of a hash shuffle on them.
+     */
+    private Open assertOneRow(final PlanNode.AssertOneRow a) {
+        final String what = "assert one row" + (a.keys().isEmpty() ? "" : " per " + a.keys());
+        final LocalShuffle how = distributions.of(a);
+        final Open in = keyed(a.input(), a.keys(), how, what);
+        final AssertOneRow sink = new AssertOneRow(in.rowType, a.keys(), a.where(),
+                how.choice() != Distribution.GATHER);
+        return breaker(in, sink, sink.output(), "assert one row");
+    }
+
+    /** A node's rows with all rows of equal keys in one morsel's worker, as decided; records the decision. */
+    private Open keyed(final PlanNode node, final List<String> keys, final LocalShuffle how, final String what) {
+        decisions.add(new Decision(what, how.choice(), how.reason()));
+        final Open in = switch (how.choice()) {
+            case GATHER -> exchanges.distributed() ? gathered(open(node), what) : open(node);
+            case REUSE_SHUFFLE -> open(node);
+            default -> bucketed(node, keys, how, DispatchMode.TO_OWNER);
+        };
+        if (how.choice() != Distribution.GATHER && in.partitioning == null) {
+            throw new IllegalStateException(what + " was planned as " + how.choice() + " but its input is not bucketed");
+        }
+        return in;
+    }
+
+    /**
+     * A nested-loop join (seed 000: build BROADCAST, probe ADAPTIVE_PASSTHROUGH): the build side is
+     * materialized once per CN (broadcast to every CN, or gathered to the coordinator when the probe
+     * rows are all there) and shared read-only by the workers; the probe rows stay where they are and
+     * stream through. Without keys there is nothing to shuffle by, so every strategy decides alike.
+     */
+    private Open nestedLoopJoin(final PlanNode.NestedLoopJoin j) {
+        decisions.add(new Decision(j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on "
+                + j.condition(), Distribution.BROADCAST, "no equality keys: every probe row meets every build row"));
+        final Open probe = open(j.probe());
+        Open buildSide = open(j.build());
+        if (exchanges.distributed()) {
+            buildSide = probe.single ? gathered(buildSide, "nested loop join build")
+                    : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
+        }
+        final NestedLoopJoinBuild build = new NestedLoopJoinBuild(buildSide.rowType);
+        final Pipeline buildPipeline = close(buildSide, build, "nested loop join build");
+        probe.add(new NestedLoopJoinProbe(probe.rowType, build, j.type(), j.condition()));
+        probe.dependencies.add(buildPipeline);
+        // Its output batches are new: they carry no bucket of the probe side's.
+        probe.partitioning = null;
+        return probe;
+    }
+
     private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
                                  final Pipeline pipeline) {
         final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
@@ -596,6 +666,15 @@ public final class PipelineCompiler {
         }
         if (node instanceof PlanNode.UnionAll u) {
             return unionAll(u);
+        }
+        if (node instanceof PlanNode.Window w) {
+            return window(w);
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            return nestedLoopJoin(j);
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return assertOneRow(a);
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());

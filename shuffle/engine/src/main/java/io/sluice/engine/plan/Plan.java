@@ -5,6 +5,7 @@ import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.zonemap.Predicate;
@@ -102,6 +103,15 @@ public final class Plan {
     }
 
     /**
+     * Joins this plan (probe side) with {@code build} where {@code condition} holds, without equality
+     * keys: each probe row meets every build row (the build side is copied to every CN). A null
+     * condition is a cross join.
+     */
+    public Plan nestedLoopJoin(final JoinType type, final Plan build, final Expr condition) {
+        return new Plan(new PlanNode.NestedLoopJoin(node, build.node, type, condition));
+    }
+
+    /**
      * UNION ALL of this plan's rows and the others': columns matched by position, which must have
      * the same types; the result is named as this plan's columns.
      */
@@ -112,6 +122,25 @@ public final class Plan {
             inputs.add(o.node);
         }
         return new Plan(new PlanNode.UnionAll(inputs));
+    }
+
+    /**
+     * Window functions over partitions of this plan's rows: the output is this plan's columns, then
+     * one column per function.
+     *
+     * @param partitionBy the partition key columns; empty: all rows are one partition
+     * @param orderBy     the order within each partition; empty: a partition's rows are all peers
+     */
+    public Plan window(final List<String> partitionBy, final List<SortKey> orderBy, final WindowFunction... functions) {
+        return new Plan(new PlanNode.Window(node, partitionBy, orderBy, List.of(functions)));
+    }
+
+    /**
+     * This plan's rows, which must be at most one (per key of {@code keys}): a scalar subquery. More
+     * fail the query with an error naming {@code where}; without keys, no row gives one row of NULLs.
+     */
+    public Plan assertOneRow(final List<String> keys, final String where) {
+        return new Plan(new PlanNode.AssertOneRow(node, keys, where));
     }
 
     /** ORDER BY. */

@@ -4,6 +4,9 @@ import io.sluice.engine.exec.Aggregate;
 import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.WindowFrame;
+import io.sluice.engine.exec.WindowFunction;
+import io.sluice.engine.exec.WindowFunctionType;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
@@ -48,6 +51,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *                  (optional byte code)
  *   7 limit        input node, limit (long)
  *   8 unionAll     inputs (int count, at least 2, and nodes)
+ *   9 window       input node, partition columns (strings), order keys (as orderBy's), functions (type code,
+ *                  optional argument expr, frame code, name)
+ *  10 nestedLoopJoin probe node, build node, type code (not null_aware_anti), condition (optional expr)
+ *  11 assertOneRow input node, keys (strings), where (string)
  * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
  *            3 in (column, keys: int count and longs)
  * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, isNull boolean, value long,
@@ -63,7 +70,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * aggregate sum 0, count 1, count_star 2, count_distinct 3, avg 4, min 5, max 6;
  * zonemap op eq 0, lt 1, le 2, gt 3, ge 4; kind int64 0, int32 1, decimal 2, date 3, string 4,
  * boolean 5, double 6, decimal128 7; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
- * ge 5; logical and 0, or 1; sort distribution local_sort 0, gather_sort 1, merge_sort 2.
+ * ge 5; logical and 0, or 1; sort distribution local_sort 0, gather_sort 1, merge_sort 2;
+ * window function row_number 0, rank 1, dense_rank 2, sum 3, count 4, count_star 5, avg 6, min 7, max 8;
+ * window frame range_to_current_row 0, rows_to_current_row 1, partition 2.
  *
  * <p>Decoding trusts nothing: every tag, code, count and length is checked before it is used,
  * nesting is limited to {@value #MAX_DEPTH} levels, the rules of every record constructor apply,
@@ -71,8 +80,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * naming the field by its path in the plan, e.g. {@code plan.join.probe.scan.columns[2]}.
  */
 public final class PlanCodec {
-    /** The format version this build writes and reads (6 added the union node and the kind decimal128, 7 the partition reuse switch). */
-    public static final short VERSION = 7;
+    /**
+     * The format version this build writes and reads (6 added the union node and the kind decimal128,
+     * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch).
+     */
+    public static final short VERSION = 8;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -88,6 +100,9 @@ public final class PlanCodec {
     static final byte ORDER_BY = 6;
     static final byte LIMIT = 7;
     static final byte UNION_ALL = 8;
+    static final byte WINDOW = 9;
+    static final byte NESTED_LOOP_JOIN = 10;
+    static final byte ASSERT_ONE_ROW = 11;
 
     static final byte PREDICATE_COMPARISON = 1;
     static final byte PREDICATE_BETWEEN = 2;
@@ -100,6 +115,8 @@ public final class PlanCodec {
     private static final int MIN_AGGREGATE_BYTES = 1 + 1 + 4;
     /** The smallest sort key: empty column name, direction. */
     private static final int MIN_SORT_KEY_BYTES = 4 + 1 + 1;
+    /** The smallest window function: type code, absent argument, frame code, empty name. */
+    private static final int MIN_WINDOW_FUNCTION_BYTES = 1 + 1 + 1 + 4;
 
     static final EnumCodes<Strategy> STRATEGIES = EnumCodes.of(Strategy.class, Strategy.AUTO, Strategy.BROADCAST,
             Strategy.SHUFFLE_HASH, Strategy.SHUFFLE_RANGE, Strategy.COLOCATE, Strategy.HYBRID);
@@ -114,6 +131,12 @@ public final class PlanCodec {
             AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX);
     static final EnumCodes<SortDistribution> SORT_DISTRIBUTIONS = EnumCodes.of(SortDistribution.class,
             SortDistribution.LOCAL_SORT, SortDistribution.GATHER_SORT, SortDistribution.MERGE_SORT);
+    static final EnumCodes<WindowFunctionType> WINDOW_FUNCTIONS = EnumCodes.of(WindowFunctionType.class,
+            WindowFunctionType.ROW_NUMBER, WindowFunctionType.RANK, WindowFunctionType.DENSE_RANK,
+            WindowFunctionType.SUM, WindowFunctionType.COUNT, WindowFunctionType.COUNT_STAR, WindowFunctionType.AVG,
+            WindowFunctionType.MIN, WindowFunctionType.MAX);
+    static final EnumCodes<WindowFrame> WINDOW_FRAMES = EnumCodes.of(WindowFrame.class,
+            WindowFrame.RANGE_TO_CURRENT_ROW, WindowFrame.ROWS_TO_CURRENT_ROW, WindowFrame.PARTITION);
     static final EnumCodes<CompareOp> COMPARE_OPS = EnumCodes.of(CompareOp.class,
             CompareOp.EQ, CompareOp.LT, CompareOp.LE, CompareOp.GT, CompareOp.GE);
 
@@ -297,18 +320,46 @@ public final class PlanCodec {
             final String p = path + ".orderBy";
             out.writeByte(ORDER_BY);
             writeNode(out, o.input(), p + ".input", d);
-            out.writeInt(o.keys().size());
-            for (int i = 0; i < o.keys().size(); i++) {
-                final SortKey k = require(o.keys().get(i), p + ".keys[" + i + "]");
-                writeString(out, k.column(), p + ".keys[" + i + "].column");
-                out.writeBoolean(k.descending());
-                out.writeBoolean(k.nullsFirst());
-            }
+            writeSortKeys(out, o.keys(), p + ".keys");
             out.writeLong(o.limit());
             out.writeBoolean(o.distribution() != null);
             if (o.distribution() != null) {
                 SORT_DISTRIBUTIONS.write(out, o.distribution());
             }
+        } else if (node instanceof PlanNode.Window w) {
+            final String p = path + ".window";
+            out.writeByte(WINDOW);
+            writeNode(out, w.input(), p + ".input", d);
+            out.writeInt(w.partitionBy().size());
+            for (int i = 0; i < w.partitionBy().size(); i++) {
+                writeString(out, w.partitionBy().get(i), p + ".partitionBy[" + i + "]");
+            }
+            writeSortKeys(out, w.orderBy(), p + ".orderBy");
+            out.writeInt(w.functions().size());
+            for (int i = 0; i < w.functions().size(); i++) {
+                final String fp = p + ".functions[" + i + "]";
+                final WindowFunction f = require(w.functions().get(i), fp);
+                WINDOW_FUNCTIONS.write(out, f.type());
+                ExprCodec.writeOptional(out, f.argument(), fp + ".argument", d);
+                WINDOW_FRAMES.write(out, f.frame());
+                writeString(out, f.name(), fp + ".name");
+            }
+        } else if (node instanceof PlanNode.NestedLoopJoin j) {
+            final String p = path + ".nestedLoopJoin";
+            out.writeByte(NESTED_LOOP_JOIN);
+            writeNode(out, j.probe(), p + ".probe", d);
+            writeNode(out, j.build(), p + ".build", d);
+            JOIN_TYPES.write(out, require(j.type(), p + ".type"));
+            ExprCodec.writeOptional(out, j.condition(), p + ".condition", d);
+        } else if (node instanceof PlanNode.AssertOneRow a) {
+            final String p = path + ".assertOneRow";
+            out.writeByte(ASSERT_ONE_ROW);
+            writeNode(out, a.input(), p + ".input", d);
+            out.writeInt(a.keys().size());
+            for (int i = 0; i < a.keys().size(); i++) {
+                writeString(out, a.keys().get(i), p + ".keys[" + i + "]");
+            }
+            writeString(out, a.where(), p + ".where");
         } else if (node instanceof PlanNode.Limit l) {
             out.writeByte(LIMIT);
             writeNode(out, l.input(), path + ".limit.input", d);
@@ -385,13 +436,7 @@ public final class PlanCodec {
             case ORDER_BY -> {
                 final String p = path + ".orderBy";
                 final PlanNode input = readNode(in, p + ".input", d);
-                final int n = in.readCount(p + ".keys", MIN_SORT_KEY_BYTES);
-                final List<SortKey> keys = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    final String column = in.readString(p + ".keys[" + i + "].column");
-                    final boolean descending = in.readBoolean(p + ".keys[" + i + "].descending");
-                    keys.add(new SortKey(column, descending, in.readBoolean(p + ".keys[" + i + "].nullsFirst")));
-                }
+                final List<SortKey> keys = readSortKeys(in, p + ".keys");
                 final long limit = in.readLong(p + ".limit");
                 final SortDistribution distribution = in.readBoolean(p + ".distribution.present")
                         ? SORT_DISTRIBUTIONS.read(in, p + ".distribution") : null;
@@ -410,9 +455,70 @@ public final class PlanCodec {
                 }
                 yield build(in, p, at, () -> new PlanNode.UnionAll(inputs));
             }
+            case WINDOW -> {
+                final String p = path + ".window";
+                final PlanNode input = readNode(in, p + ".input", d);
+                final int partitions = in.readCount(p + ".partitionBy", MIN_STRING_BYTES);
+                final List<String> partitionBy = new ArrayList<>(partitions);
+                for (int i = 0; i < partitions; i++) {
+                    partitionBy.add(in.readString(p + ".partitionBy[" + i + "]"));
+                }
+                final List<SortKey> orderBy = readSortKeys(in, p + ".orderBy");
+                final int n = in.readCount(p + ".functions", MIN_WINDOW_FUNCTION_BYTES);
+                final List<WindowFunction> functions = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    final String fp = p + ".functions[" + i + "]";
+                    final int fAt = in.position();
+                    final WindowFunctionType type = WINDOW_FUNCTIONS.read(in, fp + ".type");
+                    final Expr argument = ExprCodec.readOptional(in, fp + ".argument", d);
+                    final WindowFrame frame = WINDOW_FRAMES.read(in, fp + ".frame");
+                    final String name = in.readString(fp + ".name");
+                    functions.add(build(in, fp, fAt, () -> new WindowFunction(type, argument, frame, name)));
+                }
+                yield build(in, p, at, () -> new PlanNode.Window(input, partitionBy, orderBy, functions));
+            }
+            case NESTED_LOOP_JOIN -> {
+                final String p = path + ".nestedLoopJoin";
+                final PlanNode probe = readNode(in, p + ".probe", d);
+                final PlanNode build = readNode(in, p + ".build", d);
+                final JoinType type = JOIN_TYPES.read(in, p + ".type");
+                final Expr condition = ExprCodec.readOptional(in, p + ".condition", d);
+                yield build(in, p, at, () -> new PlanNode.NestedLoopJoin(probe, build, type, condition));
+            }
+            case ASSERT_ONE_ROW -> {
+                final String p = path + ".assertOneRow";
+                final PlanNode input = readNode(in, p + ".input", d);
+                final int n = in.readCount(p + ".keys", MIN_STRING_BYTES);
+                final List<String> keys = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    keys.add(in.readString(p + ".keys[" + i + "]"));
+                }
+                yield new PlanNode.AssertOneRow(input, keys, in.readString(p + ".where"));
+            }
             default -> throw in.error(path, at, "unknown node tag " + tag + ": expected " + SCAN + " (scan) to "
-                    + UNION_ALL + " (union all)");
+                    + ASSERT_ONE_ROW + " (assert one row)");
         };
+    }
+
+    private static void writeSortKeys(final WireWriter out, final List<SortKey> keys, final String path) {
+        out.writeInt(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            final SortKey k = require(keys.get(i), path + "[" + i + "]");
+            writeString(out, k.column(), path + "[" + i + "].column");
+            out.writeBoolean(k.descending());
+            out.writeBoolean(k.nullsFirst());
+        }
+    }
+
+    private static List<SortKey> readSortKeys(final WireReader in, final String path) {
+        final int n = in.readCount(path, MIN_SORT_KEY_BYTES);
+        final List<SortKey> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            final String column = in.readString(path + "[" + i + "].column");
+            final boolean descending = in.readBoolean(path + "[" + i + "].descending");
+            keys.add(new SortKey(column, descending, in.readBoolean(path + "[" + i + "].nullsFirst")));
+        }
+        return keys;
     }
 
     private static void writeNamedList(final WireWriter out, final List<NamedExpr> items, final String path,

@@ -3,6 +3,7 @@ package io.sluice.engine.plan;
 import io.sluice.engine.exec.Aggregate;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.zonemap.Predicate;
@@ -84,6 +85,50 @@ public sealed interface PlanNode {
                         + (inputs == null ? "none" : inputs.size()) + ": union a plan with at least one other");
             }
             inputs = List.copyOf(inputs);
+        }
+    }
+
+    /**
+     * Window functions: the input's rows with one column per function added, each computed over the
+     * row's partition (rows with equal {@code partitionBy} columns, NULLs alike; all rows without
+     * any) in {@code orderBy} order. A partition is computed whole in one place.
+     */
+    record Window(PlanNode input, List<String> partitionBy, List<SortKey> orderBy, List<WindowFunction> functions)
+            implements PlanNode {
+        public Window {
+            partitionBy = List.copyOf(partitionBy);
+            orderBy = List.copyOf(orderBy);
+            functions = List.copyOf(functions);
+            if (functions.isEmpty()) {
+                throw new IllegalArgumentException("a window node needs at least one function: compute ROW_NUMBER,"
+                        + " RANK, DENSE_RANK, SUM, COUNT, AVG, MIN or MAX over the partition");
+            }
+        }
+    }
+
+    /**
+     * A nested-loop join, for conditions without equality keys: every probe row meets every
+     * {@code build} row and the pairs where {@code condition} holds match (null: all pairs, a cross
+     * join). INNER, LEFT, SEMI or ANTI.
+     */
+    record NestedLoopJoin(PlanNode probe, PlanNode build, JoinType type, Expr condition) implements PlanNode {
+        public NestedLoopJoin {
+            if (type == JoinType.NULL_AWARE_ANTI) {
+                throw new IllegalArgumentException("a nested-loop join cannot be a null-aware anti join (NOT IN):"
+                        + " plan NOT IN as a hash join on its key");
+            }
+        }
+    }
+
+    /**
+     * The rows of a scalar subquery, which SQL allows at most one of: more is an error naming
+     * {@code where}. Without keys, no row gives one row of NULLs; with keys the limit is one row per
+     * key (a decorrelated subquery, one value per outer key), rows with a NULL key unchecked (they
+     * match no outer row).
+     */
+    record AssertOneRow(PlanNode input, List<String> keys, String where) implements PlanNode {
+        public AssertOneRow {
+            keys = List.copyOf(keys);
         }
     }
 }

@@ -59,6 +59,16 @@ final class PlanStats {
             // Rows of several inputs: no one stored column's statistics describe them.
             return null;
         }
+        if (node instanceof PlanNode.Window w) {
+            return columns(w.input()).contains(column) ? origin(w.input(), column) : null;
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return origin(a.input(), column);
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final ColumnOrigin o = origin(j.probe(), column);
+            return o != null || j.type().probeColumnsOnly() ? o : origin(j.build(), column);
+        }
         return origin(((PlanNode.Limit) node).input(), column);
     }
 
@@ -164,6 +174,21 @@ final class PlanStats {
         if (node instanceof PlanNode.UnionAll u) {
             return columns(u.inputs().get(0));
         }
+        if (node instanceof PlanNode.Window w) {
+            final List<String> out = new ArrayList<>(columns(w.input()));
+            w.functions().forEach(f -> out.add(f.name()));
+            return out;
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return columns(a.input());
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final List<String> out = new ArrayList<>(columns(j.probe()));
+            if (!j.type().probeColumnsOnly()) {
+                out.addAll(columns(j.build()));
+            }
+            return out;
+        }
         return columns(((PlanNode.Limit) node).input());
     }
 
@@ -211,6 +236,20 @@ final class PlanStats {
                 sum = r > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + r;
             }
             return sum;
+        }
+        if (node instanceof PlanNode.Window w) {
+            return rows(w.input());
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return a.keys().isEmpty() ? 1 : rows(a.input());
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            final long probe = rows(j.probe());
+            if (j.type().probeColumnsOnly()) {
+                return probe;
+            }
+            final long build = Math.max(1, rows(j.build()));
+            return probe > Long.MAX_VALUE / build ? Long.MAX_VALUE : probe * build;
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return Math.min(l.limit(), rows(l.input()));

@@ -5,7 +5,8 @@
  * {@link io.sluice.engine.plan.QueryRunner} that runs a plan over the tables of a
  * {@link io.sluice.format.spi.Catalog}. Planner rules, one class each, decide how each join, group-by
  * and sort is distributed ({@code DetermineJoinDistribution}, {@code DetermineGroupStrategy},
- * {@code DetermineSortDistribution}, {@code DetermineRuntimeFilters}).
+ * {@code DetermineSortDistribution}, {@code DetermineRuntimeFilters}; windows and per-key row
+ * assertions by {@code DeterminePartitionDistribution}).
  * {@link io.sluice.engine.plan.PlanCodec} is the versioned binary form in which a coordinator
  * ships a plan and its {@link io.sluice.engine.plan.StrategyConfig} to the compute nodes, each of
  * which decodes a {@link io.sluice.engine.plan.ShippedPlan} and compiles it itself.

@@ -13,6 +13,9 @@ import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.WindowFrame;
+import io.sluice.engine.exec.WindowFunction;
+import io.sluice.engine.exec.WindowFunctionType;
 import io.sluice.engine.expr.Arithmetic;
 import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Comparison;
@@ -131,7 +134,32 @@ class PlanCodecTest {
         final Plan unions = Plan.scan("orders", "o_orderkey")
                 .unionAll(Plan.scan("lineitem", "l_orderkey"), Plan.scan("partsupp", "ps_partkey").limit(2))
                 .orderBy(SortKey.asc("o_orderkey"));
-        return List.of(lineitem, topN, joins, empties, expressionKeys, unions);
+        final Plan windows = Plan.scan("orders", "o_orderkey", "o_custkey", "o_totalprice")
+                .window(List.of("o_custkey"), List.of(SortKey.desc("o_totalprice").withNullsFirst(true)),
+                        WindowFunction.ranking(WindowFunctionType.ROW_NUMBER, "rn"),
+                        WindowFunction.ranking(WindowFunctionType.RANK, "r"),
+                        WindowFunction.ranking(WindowFunctionType.DENSE_RANK, "dr"),
+                        WindowFunction.aggregate(WindowFunctionType.SUM, col("o_totalprice"),
+                                WindowFrame.RANGE_TO_CURRENT_ROW, "s"),
+                        WindowFunction.aggregate(WindowFunctionType.COUNT, col("o_orderkey"),
+                                WindowFrame.ROWS_TO_CURRENT_ROW, "c"),
+                        WindowFunction.aggregate(WindowFunctionType.COUNT_STAR, null, WindowFrame.PARTITION, "cs"),
+                        WindowFunction.aggregate(WindowFunctionType.AVG, col("o_totalprice"), WindowFrame.PARTITION, "a"),
+                        WindowFunction.aggregate(WindowFunctionType.MIN, col("o_totalprice"), WindowFrame.PARTITION,
+                                "mn"),
+                        WindowFunction.aggregate(WindowFunctionType.MAX, col("o_totalprice"), WindowFrame.PARTITION,
+                                "mx"))
+                .window(List.of(), List.of(), WindowFunction.ranking(WindowFunctionType.ROW_NUMBER, "n"));
+        final Plan nestedLoops = Plan.scan("part", "p_size")
+                .nestedLoopJoin(JoinType.INNER, Plan.scan("supplier", "s_lo", "s_hi"),
+                        Expr.between(col("p_size"), col("s_lo"), col("s_hi")))
+                .nestedLoopJoin(JoinType.LEFT, Plan.scan("nation", "n_nationkey"), null)
+                .nestedLoopJoin(JoinType.SEMI, Plan.scan("region", "r_regionkey"), Expr.lt(col("p_size"),
+                        col("r_regionkey")))
+                .nestedLoopJoin(JoinType.ANTI, Plan.scan("orders", "o_x"), Expr.gt(col("p_size"), col("o_x")));
+        final Plan scalars = Plan.scan("nation", "n_name", "n_regionkey").assertOneRow(List.of("n_regionkey"), "per key")
+                .assertOneRow(List.of(), "the subquery over nation");
+        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows, nestedLoops, scalars);
     }
 
     /** Configs that together hold every strategy and routing, with thresholds at their extremes. */
@@ -187,15 +215,17 @@ class PlanCodecTest {
         assertThat(reached.subtypesOf(Predicate.class)).isEqualTo(Set.of(Predicate.class.getPermittedSubclasses()));
         for (final Class<? extends Enum<?>> type : List.of(AggregateFunction.class, JoinType.class,
                 Comparison.Op.class, Arithmetic.Op.class, DoubleArithmetic.Op.class, Logical.Op.class, CompareOp.class, Strategy.class,
-                WholeBatchRouting.class, DataType.Kind.class, SortDistribution.class)) {
+                WholeBatchRouting.class, DataType.Kind.class, SortDistribution.class, WindowFunctionType.class,
+                WindowFrame.class)) {
             assertThat(reached.valuesOf(type)).as(type.getName()).containsExactlyInAnyOrder(type.getEnumConstants());
         }
         final Set<String> optional = Set.of("Scan.filter", "Join.condition", "Aggregate.argument", "Literal.string",
-                "OrderBy.distribution");
+                "OrderBy.distribution", "WindowFunction.argument", "NestedLoopJoin.condition");
         assertThat(reached.nulls).containsAll(optional);
         assertThat(reached.nonNulls).containsAll(optional);
         assertThat(reached.emptyLists).contains("Scan.columns", "Scan.pruning", "Project.items", "Aggregation.keys",
-                "Aggregation.aggregates", "Join.probeKeys", "Join.buildKeys", "OrderBy.keys", "In.keys");
+                "Aggregation.aggregates", "Join.probeKeys", "Join.buildKeys", "OrderBy.keys", "In.keys", "Window.partitionBy",
+                "Window.orderBy", "AssertOneRow.keys");
         assertThat(reached.limits).as("a top-N and an ORDER BY without limit").contains(Sort.NO_LIMIT, 10L);
     }
 
@@ -272,13 +302,13 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionSevenIsPinned() {
+    void formatVersionEightIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0700" + "04"
+                "534c4350" + "0800" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f" + "01" + "01"
@@ -321,6 +351,12 @@ class PlanCodecTest {
                 AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6));
         assertThat(codes(PlanCodec.SORT_DISTRIBUTIONS, SortDistribution.class)).isEqualTo(Map.of(
                 SortDistribution.LOCAL_SORT, 0, SortDistribution.GATHER_SORT, 1, SortDistribution.MERGE_SORT, 2));
+        assertThat(codes(PlanCodec.WINDOW_FUNCTIONS, WindowFunctionType.class)).isEqualTo(Map.of(
+                WindowFunctionType.ROW_NUMBER, 0, WindowFunctionType.RANK, 1, WindowFunctionType.DENSE_RANK, 2,
+                WindowFunctionType.SUM, 3, WindowFunctionType.COUNT, 4, WindowFunctionType.COUNT_STAR, 5,
+                WindowFunctionType.AVG, 6, WindowFunctionType.MIN, 7, WindowFunctionType.MAX, 8));
+        assertThat(codes(PlanCodec.WINDOW_FRAMES, WindowFrame.class)).isEqualTo(Map.of(
+                WindowFrame.RANGE_TO_CURRENT_ROW, 0, WindowFrame.ROWS_TO_CURRENT_ROW, 1, WindowFrame.PARTITION, 2));
         assertThat(codes(PlanCodec.COMPARE_OPS, CompareOp.class)).isEqualTo(Map.of(CompareOp.EQ, 0, CompareOp.LT, 1,
                 CompareOp.LE, 2, CompareOp.GT, 3, CompareOp.GE, 4));
         assertThat(codes(ExprCodec.KINDS, DataType.Kind.class)).isEqualTo(Map.of(DataType.Kind.INT64, 0,
@@ -421,7 +457,7 @@ class PlanCodecTest {
         new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 7:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 8:"
                         + " run the same Sluice version on the coordinator and every CN");
     }
 
@@ -558,9 +594,9 @@ class PlanCodecTest {
                         "plan.scan.pruning[0].comparison.op", HEADER_BYTES + 1 + 5 + 4 + 4 + 1 + 5,
                         "unknown CompareOp code 5"),
                 Arguments.of("node tag 0", header(PlanCodec.VERSION).writeByte((byte) 0).toByteArray(),
-                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 8 (union all)"),
-                Arguments.of("node tag 9", header(PlanCodec.VERSION).writeByte((byte) 9).toByteArray(),
-                        "plan", HEADER_BYTES, "unknown node tag 9"),
+                        "plan", HEADER_BYTES, "unknown node tag 0: expected 1 (scan) to 11 (assert one row)"),
+                Arguments.of("node tag 12", header(PlanCodec.VERSION).writeByte((byte) 12).toByteArray(),
+                        "plan", HEADER_BYTES, "unknown node tag 12"),
                 Arguments.of("an unknown strategy", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 6).toByteArray(), "config.strategy", 6, "unknown Strategy code 6"),
                 Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)

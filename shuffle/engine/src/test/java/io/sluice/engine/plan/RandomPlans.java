@@ -5,6 +5,9 @@ import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.WindowFrame;
+import io.sluice.engine.exec.WindowFunction;
+import io.sluice.engine.exec.WindowFunctionType;
 import io.sluice.engine.expr.Arithmetic;
 import io.sluice.engine.expr.CaseWhen;
 import io.sluice.engine.expr.ColumnRef;
@@ -53,7 +56,7 @@ final class RandomPlans {
 
     /** A plan tree at most {@code depth} nodes deep. */
     PlanNode node(final int depth) {
-        final int kind = depth <= 1 ? 0 : random.nextInt(8);
+        final int kind = depth <= 1 ? 0 : random.nextInt(11);
         return switch (kind) {
             case 0 -> new PlanNode.Scan(name(), list(4, this::name), list(3, this::predicate),
                     random.nextBoolean() ? null : expr(3));
@@ -66,6 +69,13 @@ final class RandomPlans {
                     random.nextBoolean() ? Sort.NO_LIMIT : count(),
                     random.nextBoolean() ? null : pick(SortDistribution.values()));
             case 6 -> new PlanNode.Limit(node(depth - 1), count());
+            case 7 -> new PlanNode.Window(node(depth - 1), list(2, this::name),
+                    list(2, () -> new SortKey(name(), random.nextBoolean(), random.nextBoolean())),
+                    list(3, this::windowFunction, 1));
+            case 8 -> new PlanNode.NestedLoopJoin(node(depth - 1), node(depth - 1),
+                    pick(new JoinType[] {JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI}),
+                    random.nextBoolean() ? null : expr(2));
+            case 9 -> new PlanNode.AssertOneRow(node(depth - 1), list(2, this::name), name());
             default -> new PlanNode.UnionAll(list(2, () -> node(depth - 1), 2));
         };
     }
@@ -115,6 +125,12 @@ final class RandomPlans {
     private Aggregate aggregate() {
         final AggregateFunction f = pick(AggregateFunction.values());
         return new Aggregate(f, f == AggregateFunction.COUNT_STAR ? null : expr(2), name());
+    }
+
+    private WindowFunction windowFunction() {
+        final WindowFunctionType t = pick(WindowFunctionType.values());
+        final boolean argument = !t.ranking() && t != WindowFunctionType.COUNT_STAR;
+        return new WindowFunction(t, argument ? expr(2) : null, pick(WindowFrame.values()), name());
     }
 
     private Predicate predicate() {
