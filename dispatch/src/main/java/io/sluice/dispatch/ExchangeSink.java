@@ -191,7 +191,7 @@ public final class ExchangeSink implements AutoCloseable {
                 acquireCredit(bucket);
                 publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength);
                 dataFramesSent[bucket]++;
-                counters.onRemote(bucket, rows, encodedLength);
+                counters.onRemote(bucket, rows, encodedLength, codec.lastWasStored());
             }
         }
     }
