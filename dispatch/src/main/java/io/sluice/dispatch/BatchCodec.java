@@ -31,14 +31,28 @@ public final class BatchCodec {
 
     private ColumnVector[] vectors = new ColumnVector[0];
     private ZoneMap[] zoneMaps = new ZoneMap[0];
+    private final boolean sendStored;
     private boolean stored;
+
+    /** A codec that writes a batch carrying its stored block as stored. */
+    public BatchCodec() {
+        this(true);
+    }
+
+    /**
+     * @param sendStored whether a batch carrying its stored block is written as stored (else encoded
+     *                   like any batch: {@link DispatchContext#SEND_STORED_PROP_NAME})
+     */
+    public BatchCodec(final boolean sendStored) {
+        this.sendStored = sendStored;
+    }
 
     /**
      * Writes a batch into {@link #buffer()} from offset 0, as stored when it carries its stored block,
      * else encoded, and returns its length.
      */
     public int encode(final Batch batch) {
-        final StoredBlock storedBlock = batch.storedBlock();
+        final StoredBlock storedBlock = sendStored ? batch.storedBlock() : null;
         stored = storedBlock != null;
         if (stored) {
             return storedBlock.copyTo(buffer, 0);
