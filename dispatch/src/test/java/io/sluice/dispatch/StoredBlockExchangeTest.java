@@ -2,6 +2,7 @@ package io.sluice.dispatch;
 
 import static io.sluice.dispatch.ExchangeRun.pollUntilFailure;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.engine.exec.Vectors;
 import io.sluice.format.Block;
@@ -189,6 +190,24 @@ class StoredBlockExchangeTest {
                     .hasMessageContaining("from CN 1").hasMessageContaining("column 1 checksum mismatch")
                     .hasMessageContaining("query 7");
         }
+    }
+
+    @Test
+    void aStoredBlockIsAttachedOnlyToItsOwnRowsAndKeptOnlyWhileTheyStayTheSame() {
+        final Batch first = Batch.of(table.readBlock(0, PROJECTION));
+        assertThatThrownBy(() -> first.withStoredBlock(table.storedBlock(1, PROJECTION)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("block 1 of table 't'")
+                .hasMessageContaining("unfiltered and unprojected");
+        assertThatThrownBy(() -> first.withStoredBlock(table.storedBlock(0, 0, 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 columns");
+        final Batch stored = scanned(0);
+        assertThat(stored.withShuffleIdx(1).withSortedBy(0).storedBlock()).isSameAs(stored.storedBlock());
+        final int[] allButLast = new int[stored.rowCount() - 1];
+        for (int i = 0; i < allButLast.length; i++) {
+            allButLast[i] = i;
+        }
+        assertThat(Vectors.select(stored, allButLast, allButLast.length).storedBlock()).isNull();
+        assertThat(BatchSlicer.slice(stored.withShuffleIdx(0), 0, 10).storedBlock()).isNull();
     }
 
     /** Every batch until the source finishes, within a generous deadline. */
