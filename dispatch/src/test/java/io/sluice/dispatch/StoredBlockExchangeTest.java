@@ -186,9 +186,9 @@ class StoredBlockExchangeTest {
                     ByteOrder.LITTLE_ENDIAN);
             payload.putByte(data + 200, (byte) (payload.getByte(data + 200) ^ 0x10));
             raw.send(7, exchange.exchangeId(), 1, 0, FrameKind.DATA, payload, 0, length);
-            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("DATA frame")
+            assertThat(pollUntilFailure(source, 10_000)).hasMessageContaining("refused the DATA frame")
                     .hasMessageContaining("from CN 1").hasMessageContaining("column 1 checksum mismatch")
-                    .hasMessageContaining("query 7");
+                    .hasMessageContaining("damaged at CN 1").hasMessageContaining("query 7");
         }
     }
 
