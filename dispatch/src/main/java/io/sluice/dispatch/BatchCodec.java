@@ -7,6 +7,7 @@ import io.sluice.format.ColumnVector;
 import io.sluice.format.Decimal128Vector;
 import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
+import io.sluice.format.StoredBlock;
 import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.operator.Batch;
@@ -16,8 +17,12 @@ import org.agrona.ExpandableDirectByteBuffer;
 
 /**
  * A batch on the wire: its columns in the block layout (the on-disk format, checksummed), with the
- * batch's zonemaps when it has them. {@code shuffleIdx} is not written: the frame header's bucket
- * says where the rows go. One encoder buffer, reused for every batch; not thread-safe.
+ * batch's zonemaps when it has them. A batch that is exactly a stored block's rows of the columns a
+ * scan read ({@link Batch#storedBlock()}) is not encoded: its stored column bytes, zonemaps and
+ * checksums are copied from the block's file as they lie there, under a header for those columns
+ * ({@link io.sluice.format.BlockProjection}); the receiver cannot tell the two apart and verifies both
+ * alike. {@code shuffleIdx} is not written: the frame header's bucket says where the rows go. One
+ * buffer, reused for every batch; not thread-safe.
  */
 public final class BatchCodec {
     private final BlockEncoder encoder = new BlockEncoder();
@@ -26,9 +31,32 @@ public final class BatchCodec {
 
     private ColumnVector[] vectors = new ColumnVector[0];
     private ZoneMap[] zoneMaps = new ZoneMap[0];
+    private final boolean sendStored;
+    private boolean stored;
 
-    /** Encodes a batch into {@link #buffer()} from offset 0 and returns its length. */
+    /** A codec that writes a batch carrying its stored block as stored. */
+    public BatchCodec() {
+        this(true);
+    }
+
+    /**
+     * @param sendStored whether a batch carrying its stored block is written as stored (else encoded
+     *                   like any batch: {@link DispatchContext#SEND_STORED_PROP_NAME})
+     */
+    public BatchCodec(final boolean sendStored) {
+        this.sendStored = sendStored;
+    }
+
+    /**
+     * Writes a batch into {@link #buffer()} from offset 0, as stored when it carries its stored block,
+     * else encoded, and returns its length.
+     */
     public int encode(final Batch batch) {
+        final StoredBlock storedBlock = sendStored ? batch.storedBlock() : null;
+        stored = storedBlock != null;
+        if (stored) {
+            return storedBlock.copyTo(buffer, 0);
+        }
         final int columns = batch.columnCount();
         if (vectors.length != columns) {
             vectors = new ColumnVector[columns];
@@ -48,6 +76,11 @@ public final class BatchCodec {
         // The arrays are reused for the next batch: drop the references to this one's columns.
         Arrays.fill(vectors, null);
         return length;
+    }
+
+    /** Whether the last {@link #encode} copied a stored block instead of encoding the batch. */
+    public boolean lastWasStored() {
+        return stored;
     }
 
     /** The buffer the last {@link #encode} wrote. */

@@ -52,6 +52,12 @@ public final class DispatchContext {
     public static final String PENDING_BYTES_PROP_NAME = "sluice.dispatch.pending.bytes";
     /** Aeron fragments a CN reads from its stream per poll. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "sluice.dispatch.fragment.limit";
+    /**
+     * Whether a batch that is exactly a stored block's rows of the columns a scan read goes to remote CNs
+     * as the block's stored bytes (true, the default) or is encoded again like any batch (false: to
+     * compare the two, or to rule the stored path out).
+     */
+    public static final String SEND_STORED_PROP_NAME = "sluice.dispatch.send.stored";
     /** How senders wait on a full queue and receivers on an empty one: backoff, yielding or sleeping. */
     public static final String IDLE_STRATEGY_PROP_NAME = "sluice.dispatch.idle.strategy";
 
@@ -87,6 +93,7 @@ public final class DispatchContext {
     private int fragmentLimit;
     private long pendingBytes;
     private TransportContext.IdleKind idleKind;
+    private boolean sendStored;
 
     /** The defaults, overridden by any {@code sluice.dispatch.*} system property set. */
     public DispatchContext() {
@@ -100,6 +107,7 @@ public final class DispatchContext {
         creditWindow = SystemUtil.getSizeAsInt(CREDIT_WINDOW_PROP_NAME, CREDIT_WINDOW_DEFAULT);
         fragmentLimit = SystemUtil.getSizeAsInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
         pendingBytes = SystemUtil.getSizeAsLong(PENDING_BYTES_PROP_NAME, PENDING_BYTES_DEFAULT);
+        sendStored = Boolean.parseBoolean(System.getProperty(SEND_STORED_PROP_NAME, "true").trim());
         final String idle = System.getProperty(IDLE_STRATEGY_PROP_NAME, "backoff");
         try {
             idleKind = TransportContext.IdleKind.valueOf(idle.trim().toUpperCase(Locale.ROOT));
@@ -227,6 +235,16 @@ public final class DispatchContext {
 
     public DispatchContext idleKind(final TransportContext.IdleKind idleKind) {
         this.idleKind = idleKind;
+        return this;
+    }
+
+    /** See {@link #SEND_STORED_PROP_NAME} (default true). */
+    public boolean sendStored() {
+        return sendStored;
+    }
+
+    public DispatchContext sendStored(final boolean sendStored) {
+        this.sendStored = sendStored;
         return this;
     }
 

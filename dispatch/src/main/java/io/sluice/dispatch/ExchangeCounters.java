@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * What one exchange moved, as counted on one CN (or, merged, on the cluster): rows and
  * batches delivered locally through queues, rows, batches and payload bytes sent through Aeron,
+ * how many of those frames carried a stored block as it lies in its file instead of a re-encoded batch,
  * batches and rows per destination bucket, and batches dropped for destinations that finished early:
  * by a local sender, which sees its queue closed, or by the receiving CN, which drops the DATA frames
  * that arrive for them (remote senders cannot tell, and send them). Thread-safe; updated once per
@@ -18,6 +19,8 @@ public final class ExchangeCounters {
     private final AtomicLong remoteRows = new AtomicLong();
     private final AtomicLong remoteBatches = new AtomicLong();
     private final AtomicLong remoteBytes = new AtomicLong();
+    private final AtomicLong storedBatches = new AtomicLong();
+    private final AtomicLong storedBytes = new AtomicLong();
     private final AtomicLong droppedBatches = new AtomicLong();
     private final AtomicLong droppedRemoteBatches = new AtomicLong();
     private final AtomicLong localQueueWaits = new AtomicLong();
@@ -40,10 +43,14 @@ public final class ExchangeCounters {
         rowsByBucket.addAndGet(bucket, rows);
     }
 
-    void onRemote(final int bucket, final int rows, final int bytes) {
+    void onRemote(final int bucket, final int rows, final int bytes, final boolean stored) {
         remoteRows.addAndGet(rows);
         remoteBatches.incrementAndGet();
         remoteBytes.addAndGet(bytes);
+        if (stored) {
+            storedBatches.incrementAndGet();
+            storedBytes.addAndGet(bytes);
+        }
         batchesByBucket.incrementAndGet(bucket);
         rowsByBucket.addAndGet(bucket, rows);
     }
@@ -80,6 +87,8 @@ public final class ExchangeCounters {
         total.remoteRows.addAndGet(remoteRows.get());
         total.remoteBatches.addAndGet(remoteBatches.get());
         total.remoteBytes.addAndGet(remoteBytes.get());
+        total.storedBatches.addAndGet(storedBatches.get());
+        total.storedBytes.addAndGet(storedBytes.get());
         total.droppedBatches.addAndGet(droppedBatches.get());
         total.droppedRemoteBatches.addAndGet(droppedRemoteBatches.get());
         total.localQueueWaits.addAndGet(localQueueWaits.get());
@@ -120,6 +129,19 @@ public final class ExchangeCounters {
     /** Payload bytes of DATA frames (block layout, headers not counted). */
     public long remoteBytes() {
         return remoteBytes.get();
+    }
+
+    /**
+     * DATA frames whose payload was a stored block copied from its file as it lies there (the columns a
+     * scan read of it, unfiltered), not a batch encoded again; part of {@link #remoteBatches}.
+     */
+    public long storedBatches() {
+        return storedBatches.get();
+    }
+
+    /** Payload bytes of the {@link #storedBatches} frames; part of {@link #remoteBytes}. */
+    public long storedBytes() {
+        return storedBytes.get();
     }
 
     /** Batches a sender did not put in a local destination's queue because it had finished early. */
@@ -170,6 +192,7 @@ public final class ExchangeCounters {
     public String toString() {
         return "ExchangeCounters{localRows=" + localRows + ", localBatches=" + localBatches + ", remoteRows="
                 + remoteRows + ", remoteBatches=" + remoteBatches + ", remoteBytes=" + remoteBytes
+                + ", storedBatches=" + storedBatches + ", storedBytes=" + storedBytes
                 + ", droppedBatches=" + droppedBatches + ", droppedRemoteBatches=" + droppedRemoteBatches
                 + ", localQueueWaits=" + localQueueWaits
                 + ", remoteBackPressureRetries=" + remoteBackPressureRetries + ", splitBatches=" + splitBatches + '}';

@@ -60,7 +60,7 @@ public final class ExchangeSink implements AutoCloseable {
     private final FramePublisher[] remoteByCn;
     private final FramePublisher[] remoteByBucket;
     private final int maxRemotePayload;
-    private final BatchCodec codec = new BatchCodec();
+    private final BatchCodec codec;
     private final IdleStrategy idleStrategy;
     private final ExchangeCounters counters;
     /** Credit for the remote destinations; null when this sink sends to none. */
@@ -88,6 +88,7 @@ public final class ExchangeSink implements AutoCloseable {
         this.routing = new Routing(exchange, cn, pipeline);
         this.destinations = new int[routing.maxDestinations()];
         this.idleStrategy = node.dispatchContext().newIdleStrategy();
+        this.codec = new BatchCodec(node.dispatchContext().sendStored());
         this.counters = node.counters(exchange);
         this.endOfStream = new EndOfStream(cn, pipeline, EndOfStream.LOCAL);
         this.cancellation = node.cancellation();
@@ -191,7 +192,7 @@ public final class ExchangeSink implements AutoCloseable {
                 acquireCredit(bucket);
                 publish(bucket, FrameKind.DATA, codec.buffer(), encodedLength);
                 dataFramesSent[bucket]++;
-                counters.onRemote(bucket, rows, encodedLength);
+                counters.onRemote(bucket, rows, encodedLength, codec.lastWasStored());
             }
         }
     }

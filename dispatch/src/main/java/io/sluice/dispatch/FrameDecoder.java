@@ -1,5 +1,6 @@
 package io.sluice.dispatch;
 
+import io.sluice.format.CorruptBlockException;
 import io.sluice.shuffle.Topology;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.MalformedFrameException;
@@ -46,6 +47,13 @@ final class FrameDecoder {
                 try {
                     return new RemoteBatch(senderCn, codec.decode(exchange.schema(), buffer, offset, length, origin,
                             sequence));
+                } catch (final CorruptBlockException e) {
+                    // Past the transport's checks but not the block's: damaged at the sender (its memory, or the
+                    // block file a stored block was copied from), or on the way where frames are not signed.
+                    return new DispatchException(origin + " refused the DATA frame " + sequence + " from CN " + senderCn
+                            + ": " + e.getMessage() + "; the rows were damaged at CN " + senderCn + " or, in a cluster"
+                            + " without a secret, on the way: check CN " + senderCn
+                            + "'s store with `sluice inspect --store DIR --verify`", e);
                 } catch (final RuntimeException e) {
                     return new DispatchException(origin + " could not decode the DATA frame " + sequence
                             + " from CN " + senderCn + ": " + e.getMessage(), e);

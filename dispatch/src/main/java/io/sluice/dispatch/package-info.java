@@ -11,7 +11,8 @@
  *   <li>{@link io.sluice.dispatch.ExchangeSink}: the dispatch at the end of a sending pipeline. Local
  *       destinations get the batch itself through a bounded Agrona queue (no copy; a full queue makes
  *       the sender wait); remote ones get it encoded once in the block layout, as a DATA frame to the
- *       destination's CN. {@code shuffleIdx} is never serialized: the frame's bucket says where the
+ *       destination's CN; a batch that is exactly a scanned block's rows goes as the block's stored
+ *       bytes instead, copied from its file ({@link io.sluice.dispatch.BatchCodec}). {@code shuffleIdx} is never serialized: the frame's bucket says where the
  *       rows go.</li>
  *   <li>{@link io.sluice.dispatch.ExchangeSource}: one destination's receiving end; finished when every
  *       expected sender has sent end-of-stream exactly once (also senders with no rows). Duplicate or

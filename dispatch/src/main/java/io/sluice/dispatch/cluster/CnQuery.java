@@ -219,7 +219,8 @@ final class CnQuery implements Runnable {
                 bucketRows[b] = counters.rowsTo(b);
             }
             list.add(new QueryStats.ExchangeStats(i, sink.plannedMode().name(), sink.keyNames(), counters.remoteRows(),
-                    counters.remoteBytes(), counters.localRows(), counters.localBytes(), bucketRows));
+                    counters.remoteBytes(), counters.localRows(), counters.localBytes(), bucketRows,
+                    counters.storedBatches(), counters.storedBytes()));
         }
         for (final Pipeline p : compiled.pipelines()) {
             if (p.source() instanceof ColocatedScan scan) {

@@ -165,7 +165,8 @@ final class CoordinatedQuery {
             rows[i] += b.bucketRows()[i];
         }
         return new QueryStats.ExchangeStats(a.id(), a.mode(), a.keys(), a.rowsRemote() + b.rowsRemote(),
-                a.bytesRemote() + b.bytesRemote(), a.rowsLocal() + b.rowsLocal(), a.bytesLocal() + b.bytesLocal(), rows);
+                a.bytesRemote() + b.bytesRemote(), a.rowsLocal() + b.rowsLocal(), a.bytesLocal() + b.bytesLocal(), rows,
+                a.blocksSentStored() + b.blocksSentStored(), a.bytesSentStored() + b.bytesSentStored());
     }
 
     /** "query q (name)", for messages. */

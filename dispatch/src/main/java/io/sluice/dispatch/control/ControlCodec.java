@@ -74,8 +74,8 @@ public final class ControlCodec {
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
     /**
      * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
-     * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY and GATHER
-     * distribution in decisions.
+     * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY and
+     * GATHER distributions in decisions and the blocks each exchange sent as stored.
      */
     public static final short VERSION = 5;
     /** Bytes before the fields: magic, version, type. */
@@ -437,6 +437,8 @@ public final class ControlCodec {
             for (final long rows : e.bucketRows()) {
                 out.writeLong(rows);
             }
+            out.writeLong(e.blocksSentStored());
+            out.writeLong(e.bytesSentStored());
         }
         out.writeInt(s.runtimeFilters().size());
         for (final RuntimeFilterStats f : s.runtimeFilters()) {
@@ -736,7 +738,7 @@ public final class ControlCodec {
         final long wallMillis = in.readLong(field + ".wallMillis");
         final long whole = in.readLong(field + ".wholeBlockRoutes");
         final long split = in.readLong(field + ".splitBatches");
-        final int n = in.readCount(field + ".exchanges", 4 + MIN_STRING * 2 + 4 * 8 + 4);
+        final int n = in.readCount(field + ".exchanges", 4 + MIN_STRING * 2 + 6 * 8 + 4);
         final List<QueryStats.ExchangeStats> exchanges = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             final String p = field + ".exchanges[" + i + "]";
@@ -752,8 +754,10 @@ public final class ControlCodec {
             for (int b = 0; b < buckets; b++) {
                 bucketRows[b] = in.readLong(p + ".bucketRows[" + b + "]");
             }
+            final long blocksStored = in.readLong(p + ".blocksSentStored");
+            final long bytesStored = in.readLong(p + ".bytesSentStored");
             exchanges.add(new QueryStats.ExchangeStats(id, mode, keys, rowsRemote, bytesRemote, rowsLocal, bytesLocal,
-                    bucketRows));
+                    bucketRows, blocksStored, bytesStored));
         }
         final int f = in.readCount(field + ".runtimeFilters", 4 + 4 * 3 + MIN_STRING * 2 + 5 * 8);
         final List<RuntimeFilterStats> filters = new ArrayList<>(f);

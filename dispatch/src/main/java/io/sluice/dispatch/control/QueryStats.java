@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * What one distributed query moved, summed over every CN: per exchange and in total, the rows and
  * bytes that went from one CN to another through Aeron (remote) and those delivered inside a CN
- * (local), plus how the shuffle operators routed batches. Bytes are the encoded block layout:
+ * (local), plus how the shuffle operators routed batches, and how many of the remote batches went as
+ * their stored block, copied from its file, instead of encoded again. Bytes are the block layout:
  * the frame payloads for remote rows, the same encoding's size for local ones.
  *
  * @param query            the query's name
@@ -79,9 +80,17 @@ public record QueryStats(String query, String strategy, Topology topology, long 
      * @param mode      the dispatch mode the plan asked for
      * @param keys      the key columns it shuffles by (empty when it does not shuffle)
      * @param bucketRows rows delivered to each bucket (a broadcast counts each copy)
+     * @param blocksSentStored DATA frames that carried a stored block as it lies in its file (part of the
+     *                         remote batches)
+     * @param bytesSentStored  their payload bytes (part of {@code bytesRemote})
      */
     public record ExchangeStats(int id, String mode, List<String> keys, long rowsRemote, long bytesRemote,
-            long rowsLocal, long bytesLocal, long[] bucketRows) {
+            long rowsLocal, long bytesLocal, long[] bucketRows, long blocksSentStored, long bytesSentStored) {
+        /** An exchange that sent nothing as stored. */
+        public ExchangeStats(final int id, final String mode, final List<String> keys, final long rowsRemote,
+                final long bytesRemote, final long rowsLocal, final long bytesLocal, final long[] bucketRows) {
+            this(id, mode, keys, rowsRemote, bytesRemote, rowsLocal, bytesLocal, bucketRows, 0, 0);
+        }
     }
 
     public long rowsRemote() {
@@ -98,5 +107,15 @@ public record QueryStats(String query, String strategy, Topology topology, long 
 
     public long bytesLocal() {
         return exchanges.stream().mapToLong(ExchangeStats::bytesLocal).sum();
+    }
+
+    /** DATA frames, over every exchange, that carried a stored block instead of a re-encoded batch. */
+    public long blocksSentStored() {
+        return exchanges.stream().mapToLong(ExchangeStats::blocksSentStored).sum();
+    }
+
+    /** Payload bytes of the {@link #blocksSentStored} frames. */
+    public long bytesSentStored() {
+        return exchanges.stream().mapToLong(ExchangeStats::bytesSentStored).sum();
     }
 }

@@ -7,11 +7,14 @@ import io.sluice.engine.filter.FilterKind;
 /**
  * {@code sluice query --stats-json}: what a distributed query moved, as one JSON object with the
  * keys query, strategy, cn, cores, buckets, wall_ms, rows_remote, bytes_remote, rows_local,
- * bytes_local, whole_block_routes, split_batches, exchanges (id, mode, keys, rows_remote,
- * bytes_remote, rows_local, bytes_local, bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
+ * bytes_local, blocks_sent_stored, bytes_sent_stored, whole_block_routes, split_batches, exchanges (id,
+ * mode, keys, rows_remote, bytes_remote, rows_local, bytes_local, blocks_sent_stored, bytes_sent_stored,
+ * bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
  * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state) and sorts (merged_rows,
  * merged_runs, full_sorts: what the coordinator's MERGE SORTs merged and how many sorts of every row it
- * ran). Remote means from one CN to another through Aeron.
+ * ran). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
+ * bytes, part of bytes_remote) that carried a stored block copied from its file instead of a batch
+ * encoded again.
  */
 final class StatsJson {
     private StatsJson() {
@@ -29,6 +32,8 @@ final class StatsJson {
                 .name("bytes_remote").value(stats.bytesRemote())
                 .name("rows_local").value(stats.rowsLocal())
                 .name("bytes_local").value(stats.bytesLocal())
+                .name("blocks_sent_stored").value(stats.blocksSentStored())
+                .name("bytes_sent_stored").value(stats.bytesSentStored())
                 .name("whole_block_routes").value(stats.wholeBlockRoutes())
                 .name("split_batches").value(stats.splitBatches())
                 .name("exchanges").beginArray();
@@ -45,6 +50,8 @@ final class StatsJson {
                     .name("bytes_remote").value(e.bytesRemote())
                     .name("rows_local").value(e.rowsLocal())
                     .name("bytes_local").value(e.bytesLocal())
+                    .name("blocks_sent_stored").value(e.blocksSentStored())
+                    .name("bytes_sent_stored").value(e.bytesSentStored())
                     .name("bucket_rows").beginArray();
             for (final long r : e.bucketRows()) {
                 json.value(r);

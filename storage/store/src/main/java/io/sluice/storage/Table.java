@@ -3,6 +3,7 @@ package io.sluice.storage;
 import io.sluice.format.Block;
 import io.sluice.format.Schema;
 import io.sluice.format.StorageException;
+import io.sluice.format.StoredBlock;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import java.io.IOException;
@@ -217,6 +218,26 @@ public final class Table implements BlockTable, AutoCloseable {
         try (BlockFileCache.Handle handle = acquire(block)) {
             return handle.file().read(schema(), projection.length == 0 ? null : projection);
         }
+    }
+
+    /**
+     * The stored bytes of the columns {@link #readBlock} reads for the same arguments, copied from the
+     * block's file when they are sent (see {@link StoredColumns}); opens nothing now.
+     */
+    @Override
+    public StoredBlock storedBlock(final int block, final int... projection) {
+        if (block < 0 || block >= blockCount()) {
+            throw new IndexOutOfBoundsException("block " + block + " of table '" + name() + "' with "
+                    + blockCount() + " blocks");
+        }
+        final int columns = schema().size();
+        for (final int c : projection) {
+            if (c < 0 || c >= columns) {
+                throw new IndexOutOfBoundsException("column " + c + " of table '" + name() + "' with " + columns
+                        + " columns");
+            }
+        }
+        return new StoredColumns(this, block, projection.length == 0 ? null : projection.clone());
     }
 
     /** Closes the block files this table has open (those in use once their readers release them). */

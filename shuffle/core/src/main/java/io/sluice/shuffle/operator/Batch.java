@@ -2,6 +2,7 @@ package io.sluice.shuffle.operator;
 
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.StoredBlock;
 import io.sluice.format.ZoneMap;
 
 /**
@@ -13,6 +14,11 @@ import io.sluice.format.ZoneMap;
  *
  * <p>{@code shuffleIdx} is never serialized: it means something only between a shuffle operator and
  * the dispatch in the same pipeline (seed 003).
+ *
+ * <p>A batch that is exactly a stored block's rows of the columns a scan read may carry that block's
+ * {@link StoredBlock}: dispatch then sends the stored bytes instead of encoding the batch. Only
+ * {@link #withShuffleIdx} and {@link #withSortedBy}, which keep the rows and columns, keep it; every
+ * batch built from columns (a filter's, a projection's, a shuffle buffer's) starts without.
  *
  * <p>A batch emitted by a shuffle operator from its per-bucket buffers is <em>pooled</em>: its
  * vectors are views over buffer memory that goes back to the pool on {@link #release()}. Every
@@ -31,6 +37,7 @@ public final class Batch {
     private final int shuffleIdx;
     private final BucketBuffer owner;
     private final int lease;
+    private final StoredBlock stored;
 
     /**
      * A batch over the given columns.
@@ -46,7 +53,7 @@ public final class Batch {
      */
     public Batch(final ColumnVector[] columns, final ZoneMap[] zoneMaps, final int sortedBy) {
         this(columns.clone(), validRowCount(columns), zoneMaps == null ? null : zoneMaps.clone(), sortedBy,
-                NO_SHUFFLE_IDX, null, 0);
+                NO_SHUFFLE_IDX, null, 0, null);
         if (this.zoneMaps != null) {
             checkZoneMaps(this.zoneMaps, this.columns, rowCount);
         }
@@ -54,7 +61,7 @@ public final class Batch {
     }
 
     private Batch(final ColumnVector[] columns, final int rowCount, final ZoneMap[] zoneMaps, final int sortedBy,
-                  final int shuffleIdx, final BucketBuffer owner, final int lease) {
+                  final int shuffleIdx, final BucketBuffer owner, final int lease, final StoredBlock stored) {
         this.columns = columns;
         this.rowCount = rowCount;
         this.zoneMaps = zoneMaps;
@@ -62,6 +69,7 @@ public final class Batch {
         this.shuffleIdx = shuffleIdx;
         this.owner = owner;
         this.lease = lease;
+        this.stored = stored;
     }
 
     /**
@@ -89,7 +97,7 @@ public final class Batch {
     /** A pooled batch over a shuffle buffer's arrays; checked by the buffer that builds it. */
     static Batch pooled(final ColumnVector[] columns, final int rowCount, final int shuffleIdx,
                         final BucketBuffer owner, final int lease) {
-        return new Batch(columns, rowCount, null, NOT_SORTED, shuffleIdx, owner, lease);
+        return new Batch(columns, rowCount, null, NOT_SORTED, shuffleIdx, owner, lease, null);
     }
 
     private static int validRowCount(final ColumnVector[] columns) {
@@ -149,7 +157,7 @@ public final class Batch {
         if (bucket < 0) {
             throw new IllegalArgumentException("shuffleIdx must be a bucket (0 or more), got " + bucket);
         }
-        return new Batch(columns, rowCount, zoneMaps, sortedBy, bucket, owner, lease);
+        return new Batch(columns, rowCount, zoneMaps, sortedBy, bucket, owner, lease, stored);
     }
 
     /**
@@ -161,7 +169,37 @@ public final class Batch {
      */
     public Batch withSortedBy(final int column) {
         checkSortedBy(column, columns.length);
-        return new Batch(columns, rowCount, zoneMaps, column, shuffleIdx, owner, lease);
+        return new Batch(columns, rowCount, zoneMaps, column, shuffleIdx, owner, lease, stored);
+    }
+
+    /**
+     * The same batch, declared to be exactly {@code block}'s stored rows of these columns (the caller,
+     * a scan that has just decoded them, vouches for it), so that dispatch can send it as stored.
+     *
+     * @param block the stored columns, or null for none (this batch is returned)
+     * @return a new batch over the same vectors, zonemaps, order and tag, carrying {@code block}
+     * @throws IllegalArgumentException when the stored block has other row or column counts, or this
+     *                                  batch is pooled
+     */
+    public Batch withStoredBlock(final StoredBlock block) {
+        if (block == null) {
+            return this;
+        }
+        if (block.rowCount() != rowCount || block.columnCount() != columns.length || owner != null) {
+            throw new IllegalArgumentException(block.describe() + " holds " + block.rowCount() + " rows of "
+                    + block.columnCount() + " columns, but the batch " + this + " is not those rows: attach a stored"
+                    + " block only to the batch decoded from it, unfiltered and unprojected");
+        }
+        return new Batch(columns, rowCount, zoneMaps, sortedBy, shuffleIdx, owner, lease, block);
+    }
+
+    /**
+     * The stored block this batch is exactly the rows of, or null.
+     *
+     * @return what {@link #withStoredBlock} attached, kept by {@link #withShuffleIdx} and {@link #withSortedBy}
+     */
+    public StoredBlock storedBlock() {
+        return stored;
     }
 
     /**
@@ -245,6 +283,6 @@ public final class Batch {
         return "Batch[rows=" + rowCount + ", columns=" + columns.length
                 + (shuffleIdx == NO_SHUFFLE_IDX ? "" : ", shuffleIdx=" + shuffleIdx)
                 + (sortedBy == NOT_SORTED ? "" : ", sortedBy=" + sortedBy)
-                + (owner == null ? "" : ", pooled") + "]";
+                + (owner == null ? "" : ", pooled") + (stored == null ? "" : ", stored") + "]";
     }
 }

@@ -17,7 +17,8 @@ import org.roaringbitmap.RoaringBitmap;
 /**
  * Scans a stored table: one morsel per block that the zonemap predicates leave in
  * ({@link BlockPruner}), reading only the projected columns, then keeping the rows that pass the
- * row filter. A batch that passes whole keeps its block's zonemaps.
+ * row filter. A batch that passes whole keeps its block's zonemaps and its stored bytes
+ * ({@link BlockTable#storedBlock}).
  */
 public final class TableScan implements Source {
     private final BlockTable table;
@@ -169,7 +170,10 @@ public final class TableScan implements Source {
         if (probing != null && probing.skips(block, bucket)) {
             return null;
         }
-        final Batch batch = sortedBy(block, Batch.of(table.readBlock(block, projection)));
+        // The block's rows as read carry its stored bytes, which dispatch sends instead of encoding them
+        // again as long as no filter drops a row (a selection of every row is the batch itself).
+        final Batch batch = sortedBy(block, Batch.of(table.readBlock(block, projection))
+                .withStoredBlock(table.storedBlock(block, projection)));
         if (probing == null) {
             return predicate == null ? batch : Vectors.select(batch, predicate.trues(batch), scratch);
         }

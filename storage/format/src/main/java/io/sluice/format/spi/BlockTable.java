@@ -2,6 +2,7 @@ package io.sluice.format.spi;
 
 import io.sluice.format.Block;
 import io.sluice.format.Schema;
+import io.sluice.format.StoredBlock;
 import io.sluice.format.ZoneMap;
 
 /**
@@ -62,6 +63,21 @@ public interface BlockTable {
      * @throws io.sluice.format.StorageException when the block cannot be read, naming it
      */
     Block readBlock(int block, int... projection);
+
+    /**
+     * The stored bytes of the columns {@link #readBlock} reads for the same arguments, when the table
+     * keeps its blocks in the {@link io.sluice.format.BlockLayout}: what dispatch sends instead of
+     * encoding a batch that holds exactly those rows and columns. Cheap: it opens nothing until the
+     * bytes are copied.
+     *
+     * @param block      the block's number, 0 to {@link #blockCount()} - 1
+     * @param projection positions in {@link #schema()} of the columns read, or none for all
+     * @return the stored columns, or null (the default) when the table's blocks are not stored in the
+     *         block layout and must be encoded to be sent
+     */
+    default StoredBlock storedBlock(final int block, final int... projection) {
+        return null;
+    }
 
     /**
      * The column rows are sorted by, or null when they are in no known order.
