@@ -74,8 +74,8 @@ public final class ControlCodec {
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'C' << 24;
     /**
      * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
-     * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY and
-     * GATHER distributions in decisions and the blocks each exchange sent as stored.
+     * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY,
+     * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored.
      */
     public static final short VERSION = 5;
     /** Bytes before the fields: magic, version, type. */
@@ -122,7 +122,8 @@ public final class ControlCodec {
 
     static final EnumCodes<Distribution> DISTRIBUTIONS = EnumCodes.of(Distribution.class, Distribution.BROADCAST,
             Distribution.MERGE, Distribution.SHUFFLE_HASH, Distribution.SHUFFLE_RANGE, Distribution.COLOCATE,
-            Distribution.HYBRID, Distribution.REUSE_SHUFFLE, Distribution.PKEY, Distribution.GATHER);
+            Distribution.HYBRID, Distribution.REUSE_SHUFFLE, Distribution.PKEY, Distribution.GATHER,
+            Distribution.ROUND_ROBIN);
     static final EnumCodes<MemberState> STATES = EnumCodes.of(MemberState.class, MemberState.ALIVE,
             MemberState.SUSPECT, MemberState.DEAD);
 

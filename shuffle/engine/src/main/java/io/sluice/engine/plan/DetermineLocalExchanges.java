@@ -247,7 +247,13 @@ final class DetermineLocalExchanges {
             scanFeeding(j.build(), build, "exchange sink of " + name);
         }
         place(name, "build", rule, rule.build(), distributed ? From.EXCHANGE : build, false);
-        place(name, "probe", rule, rule.input(), visit(j.probe()), false);
+        final From probe = visit(j.probe());
+        if (distributed && distributions.of(j).choice() == Distribution.ROUND_ROBIN) {
+            scanFeeding(j.probe(), probe, "round-robin exchange sink of " + name);
+            place(name, "probe", rule, rule.input(), From.EXCHANGE, false);
+        } else {
+            place(name, "probe", rule, rule.input(), probe, false);
+        }
     }
 
     /** Whether a group-by deduplicates a union: a set operation. */

@@ -25,10 +25,16 @@ public enum Distribution {
      */
     PKEY,
     /** Window or scalar subquery without keys: all rows gathered to the coordinator (a SINGLE fragment). */
-    GATHER;
+    GATHER,
+    /**
+     * Nested-loop join whose probe rows are all on the coordinator: they are spread round-robin over the
+     * cores of every CN, and the build side copied to every CN, so that each CN computes a share of the
+     * pairs (Trino's ROUND_ROBIN fragment).
+     */
+    ROUND_ROBIN;
 
     /** Whether rows go one bucket per core. */
     public boolean isShuffle() {
-        return this != BROADCAST && this != MERGE && this != GATHER;
+        return this != BROADCAST && this != MERGE && this != GATHER && this != ROUND_ROBIN;
     }
 }

@@ -62,6 +62,46 @@ final class Distributions {
         return decided;
     }
 
+    /** How a nested-loop join is distributed ({@link DetermineNestedLoopDistribution}). */
+    LocalShuffle of(final PlanNode.NestedLoopJoin j) {
+        return keyed.computeIfAbsent(j, n -> DetermineNestedLoopDistribution.decide(j, distributed
+                && onCoordinator(j.probe()), distributed && onCoordinator(j.build()), topology.cnCount(), config,
+                stats));
+    }
+
+    /**
+     * Whether a node's rows are all on the coordinator on a cluster (a SINGLE fragment): after a merge
+     * group-by, an ORDER BY, a LIMIT, a window or assertion without keys, through filters, projections,
+     * the probe side of broadcast and nested-loop joins, and unions of such inputs only.
+     */
+    boolean onCoordinator(final PlanNode node) {
+        if (node instanceof PlanNode.Filter f) {
+            return onCoordinator(f.input());
+        }
+        if (node instanceof PlanNode.Project p) {
+            return onCoordinator(p.input());
+        }
+        if (node instanceof PlanNode.Aggregation a) {
+            return of(a).choice() == Distribution.MERGE;
+        }
+        if (node instanceof PlanNode.Join j) {
+            return of(j).choice() == Distribution.BROADCAST && onCoordinator(j.probe());
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            return of(j).choice() != Distribution.ROUND_ROBIN && onCoordinator(j.probe());
+        }
+        if (node instanceof PlanNode.Window w) {
+            return of(w).choice() == Distribution.GATHER;
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return of(a).choice() == Distribution.GATHER;
+        }
+        if (node instanceof PlanNode.UnionAll u) {
+            return u.inputs().stream().allMatch(this::onCoordinator);
+        }
+        return node instanceof PlanNode.OrderBy || node instanceof PlanNode.Limit;
+    }
+
     /** Where a window's partitions meet ({@link DeterminePartitionDistribution}). */
     LocalShuffle of(final PlanNode.Window w) {
         return keyed.computeIfAbsent(w, n -> DeterminePartitionDistribution.decide(w.partitionBy(),

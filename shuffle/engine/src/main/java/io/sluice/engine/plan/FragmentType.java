@@ -11,6 +11,8 @@ public enum FragmentType {
     HASH,
     /** The CN's buckets of a range shuffle, or of a colocated scan. */
     RANGE,
+    /** Rows spread evenly over every CN's cores, whatever their keys (round-robin batches). */
+    ROUND_ROBIN,
     /** Every CN holds all rows (a broadcast build side). */
     BROADCAST,
     /** The coordinator holds all rows (after a gather). */

@@ -542,15 +542,24 @@ public final class PipelineCompiler {
     }
 
     /**
-     * A nested-loop join (seed 000: build BROADCAST, probe ADAPTIVE_PASSTHROUGH): the build side is
-     * materialized once per CN (broadcast to every CN, or gathered to the coordinator when the probe
-     * rows are all there) and shared read-only by the workers; the probe rows stay where they are and
-     * stream through. Without keys there is nothing to shuffle by, so every strategy decides alike.
+     * A nested-loop join as {@link DetermineNestedLoopDistribution} decided (seed 000: build BROADCAST,
+     * probe ADAPTIVE_PASSTHROUGH): the build side is materialized once per CN (broadcast to every CN, or
+     * gathered to the coordinator when the probe rows are all there) and shared read-only by the workers;
+     * the probe rows stream through where they are, or, all on the coordinator, are first spread
+     * round-robin over every CN. Without keys there is nothing to shuffle by, so every strategy decides alike.
      */
     private Open nestedLoopJoin(final PlanNode.NestedLoopJoin j) {
-        decisions.add(new Decision(j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on "
-                + j.condition(), Distribution.BROADCAST, "no equality keys: every probe row meets every build row"));
-        final Open probe = open(j.probe());
+        final LocalShuffle how = distributions.of(j);
+        final String what = j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on " + j.condition();
+        decisions.add(new Decision(what, how.choice(), how.reason()));
+        Open probe = open(j.probe());
+        if (exchanges.distributed() && probe.single != (how.choice() != Distribution.BROADCAST)) {
+            throw new IllegalStateException(what + " was planned as " + how.choice() + " but its probe rows are "
+                    + (probe.single ? "" : "not ") + "all on the coordinator");
+        }
+        if (exchanges.distributed() && how.choice() == Distribution.ROUND_ROBIN) {
+            probe = exchanged(probe, DispatchMode.ANY, null, null, FragmentType.ROUND_ROBIN, "round robin");
+        }
         Open buildSide = open(j.build());
         if (exchanges.distributed()) {
             buildSide = probe.single ? gathered(buildSide, "nested loop join build")
