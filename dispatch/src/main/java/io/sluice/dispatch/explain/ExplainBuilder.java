@@ -108,6 +108,7 @@ public final class ExplainBuilder {
     private final Map<Sink<?>, RecordedExchange> bySink = new IdentityHashMap<>();
     private final Map<Source, RecordedExchange> bySource = new IdentityHashMap<>();
     private final Node[] sourceNodeOf;
+    private int[] parentOf;
 
     private ExplainBuilder(final String query, final String strategy, final Topology topology, final boolean distributed,
                            final Catalog tables, final PipelineCompiler.Compiled compiled,
@@ -171,6 +172,12 @@ public final class ExplainBuilder {
         final List<ExplainOperator> operators = new ArrayList<>();
         for (final Node n : order) {
             operators.add(operator(n));
+        }
+        parentOf = new int[fragments.size()];
+        for (int f = 0; f < fragmentSources.size(); f++) {
+            for (final int child : fragmentSources.get(f)) {
+                parentOf[child] = f;
+            }
         }
         final List<ExplainFragment> out = new ArrayList<>();
         for (int f = 0; f < fragments.size(); f++) {
@@ -277,7 +284,7 @@ public final class ExplainBuilder {
             n.exchange = gathered;
             n.timeSteps.add(new int[] {q, 0});
             n.timeSteps.add(new int[] {q, 1});
-            n.output = pipeline.source().rowType();
+            n.output = ((MergeSort) sink).output().rowType();
             n.children.add(outputOf(sender(gathered), -1));
             n.sourcePipeline = q;
             sourceNodeOf[q] = n;
@@ -610,7 +617,7 @@ public final class ExplainBuilder {
         final FragmentType type = spine.sourcePipeline >= 0
                 ? compiled.fragments().get(pipelines.get(spine.sourcePipeline)) : FragmentType.SOURCE;
         final String output = top.kind == Kind.EXCHANGE_OUT
-                ? operatorName(top) + " " + ExplainLabels.exchange(top.exchange) + " to fragment of #" + top.id
+                ? operatorName(top) + " " + ExplainLabels.exchange(top.exchange) + ", read by fragment " + parentOf[id]
                 : "the result" + (distributed ? ", on the coordinator" : "");
         final List<Integer> ids = new ArrayList<>();
         for (final Node n : nodes) {

@@ -89,7 +89,7 @@ final class ClusterOptions {
         checkStatsPath();
         if (coordinator != null) {
             return QueryTarget.coordinator(coordinator, secret.context(), run.cn == null ? 0 : run.cn,
-                    run.cores == null ? 0 : run.cores, config, timeoutMillis);
+                    run.cores == null ? 0 : run.cores, config, timeoutMillis, store);
         }
         if (run.cn == null && network == null && !needClusterRuntime()) {
             return QueryTarget.local(catalog, workers, config);
