@@ -113,6 +113,10 @@ public final class QueryCommand extends CliCommand {
     private int report(final QueryTarget target, final Query query, final PrintWriter out, final PrintWriter err) {
         if (explain == ExplainMode.PLAN) {
             err.print(target.explain(query.name(), query.plan()).render());
+            if (cluster.statsJson != null) {
+                err.println("--stats-json " + cluster.statsJson + " not written: --explain=plan runs nothing;"
+                        + " --explain=analyze runs the query and writes it");
+            }
             return 0;
         }
         final QueryTarget.Outcome outcome = explain == ExplainMode.ANALYZE ? target.analyze(query.name(), query.plan())
