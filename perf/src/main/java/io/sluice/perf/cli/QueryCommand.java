@@ -101,7 +101,9 @@ public final class QueryCommand extends CliCommand {
                     + " reads: generate them with `sluice gen --sf " + sf + " --out " + store + " --tables "
                     + String.join(",", missing) + "`");
         }
-        try (StoreCatalog catalog = new StoreCatalog(s); QueryTarget target = cluster.open(run, s, catalog, config, network)) {
+        try (StoreCatalog catalog = new StoreCatalog(s);
+             QueryTarget target = explain == ExplainMode.PLAN ? cluster.openToPlan(run, s, catalog, config, network)
+                     : cluster.open(run, s, catalog, config, network)) {
             return report(target, query, out, err);
         }
     }

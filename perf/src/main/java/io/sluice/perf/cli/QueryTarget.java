@@ -47,11 +47,22 @@ final class QueryTarget implements AutoCloseable {
     private final Catalog catalog;
     private final StoreCatalog ownCatalog;
     private final int workers;
+    /** The shape plans are explained for, for a target that only plans; else null. */
+    private final Topology planned;
+    private final boolean plannedDistributed;
     private final CancelOnStop stop;
     private volatile Thread running;
 
     private QueryTarget(final StrategyConfig config, final long timeoutMillis, final QueryRunner runner,
                         final Session session, final Catalog catalog, final StoreCatalog ownCatalog, final int workers) {
+        this(config, timeoutMillis, runner, session, catalog, ownCatalog, workers, null, false);
+    }
+
+    private QueryTarget(final StrategyConfig config, final long timeoutMillis, final QueryRunner runner,
+                        final Session session, final Catalog catalog, final StoreCatalog ownCatalog, final int workers,
+                        final Topology planned, final boolean plannedDistributed) {
+        this.planned = planned;
+        this.plannedDistributed = plannedDistributed;
         this.config = config;
         this.timeoutMillis = timeoutMillis;
         this.runner = runner;
@@ -63,6 +74,15 @@ final class QueryTarget implements AutoCloseable {
         if (stop != null) {
             stop.cancels(session);
         }
+    }
+
+    /**
+     * A target that only explains plans, for {@code topology} (a cluster of it when {@code distributed}, else
+     * one process of its cores), over a catalog the caller owns: it starts no thread and no CN.
+     */
+    static QueryTarget planning(final Catalog catalog, final Topology topology, final boolean distributed,
+                                final StrategyConfig config) {
+        return new QueryTarget(config, 0, null, null, catalog, null, topology.coresPerCn(), topology, distributed);
     }
 
     /** {@code workers} threads of this process over the tables of a catalog the caller owns. */
@@ -103,6 +123,7 @@ final class QueryTarget implements AutoCloseable {
 
     /** Runs a plan; {@code name} names it in the cluster's logs and stats. */
     Outcome run(final String name, final Plan plan) {
+        onlyPlans();
         running = Thread.currentThread();
         try {
             if (session == null) {
@@ -128,6 +149,9 @@ final class QueryTarget implements AutoCloseable {
      * here without running anything.
      */
     ExplainPlan explain(final String name, final Plan plan) {
+        if (planned != null) {
+            return Explainer.plan(name, plan, config, planned, explainCatalog(), plannedDistributed);
+        }
         final Topology topology = session == null ? new Topology(1, workers) : session.topology();
         if (topology == null) {
             throw new IllegalArgumentException("--explain plans for a known shape: give --cn N and --cores K (the"
@@ -138,6 +162,7 @@ final class QueryTarget implements AutoCloseable {
 
     /** EXPLAIN ANALYZE: runs a plan and explains it with what each operator and exchange did, every CN summed. */
     Outcome analyze(final String name, final Plan plan) {
+        onlyPlans();
         if (session == null) {
             running = Thread.currentThread();
             try {
@@ -152,6 +177,13 @@ final class QueryTarget implements AutoCloseable {
         final ExplainPlan planned = Explainer.plan(name, plan, config, ran.stats().topology(), tables, true);
         final ExplainPlan analyzed = ExplainAnalyze.apply(planned, ran.stats().pipelines(), ran.stats().exchanges());
         return new Outcome(ran.result(), analyzed.render(), ran.stats(), analyzed);
+    }
+
+    private void onlyPlans() {
+        if (planned != null) {
+            throw new IllegalStateException("this target only explains plans (--explain=plan): open one that runs"
+                    + " them to run a query");
+        }
     }
 
     private Catalog explainCatalog() {

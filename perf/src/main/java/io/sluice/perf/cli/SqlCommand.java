@@ -74,7 +74,8 @@ public final class SqlCommand extends CliCommand {
         final Store s = Store.open(store);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         try (StoreCatalog catalog = new StoreCatalog(s);
-             QueryTarget target = cluster.open(run, s, catalog, config, null)) {
+             QueryTarget target = explain == ExplainMode.PLAN ? cluster.openToPlan(run, s, catalog, config, null)
+                     : cluster.open(run, s, catalog, config, null)) {
             final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(catalog, s.tableNames()), target,
                     run.format, explain, cluster);
             if (prompt) {
