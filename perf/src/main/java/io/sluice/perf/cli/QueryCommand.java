@@ -49,7 +49,7 @@ public final class QueryCommand extends CliCommand {
             description = "Print the plan on stderr: the strategy of each join and group-by, the operator table (ID,"
                 + " OPERATOR, NAME, EST. ROWS, COST, then outputs & filters) and the fragments with their exchanges."
                 + " --explain or --explain=plan only plans: the query does not run, no rows are printed and no stats"
-                + " written. --explain=analyze runs it, prints its rows, and adds to each operator its actual rows"
+                + " written. --explain=analyze runs it (as --explain did before), prints its rows on stdout, and adds to each operator its actual rows"
                 + " and time and to each exchange the rows and bytes it moved across and inside CNs (the numbers of"
                 + " --stats-json).")
     ExplainMode explain;

@@ -51,7 +51,7 @@ public final class SqlCommand extends CliCommand {
             description = "Print on stderr the planner's estimates (rows, blocks kept by pruning, join sides), the plan,"
                 + " the strategy of each join and group-by, the operator table and the fragments with their exchanges."
                 + " --explain or --explain=plan only plans each statement: nothing runs and no rows are printed."
-                + " --explain=analyze runs it, prints its rows, and adds each operator's actual rows and time and each"
+                + " --explain=analyze runs it (as --explain did before), prints its rows, and adds each operator's actual rows and time and each"
                 + " exchange's rows and bytes across and inside CNs.")
     ExplainMode explain;
 
