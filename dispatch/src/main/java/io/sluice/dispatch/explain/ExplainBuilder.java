@@ -5,7 +5,6 @@ import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.JoinType;
-import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.TableScan;

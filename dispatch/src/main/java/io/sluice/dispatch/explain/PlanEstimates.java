@@ -2,10 +2,8 @@ package io.sluice.dispatch.explain;
 
 import io.sluice.engine.exec.AggregationPhase;
 import io.sluice.engine.exec.ColocatedScan;
-import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.JoinType;
-import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.NamedExpr;
