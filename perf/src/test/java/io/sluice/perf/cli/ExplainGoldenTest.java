@@ -2,15 +2,19 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dispatch.explain.ExplainOperator;
 import io.sluice.dispatch.explain.ExplainPlan;
 import io.sluice.dispatch.explain.Explainer;
+import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.tpch.TpchOracle;
+import io.sluice.perf.tpch.TpchSql;
 import io.sluice.perf.tpch.TpchSqlQuery;
 import io.sluice.shuffle.Topology;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code sluice query --cores 2 --explain} prints it) and on a cluster of 3 CNs x 2 cores (3x2, as
  * {@code --cn 3 --cores 2 --explain}), is exactly the text in {@code src/test/resources/explain/}.
  * The plan only, so no timings and no host names: any change to the plan or its rendering shows here.
+ * And every TPC-H query under every strategy explains as a well-formed tree.
  *
  * <p>To regenerate after an intended change, run this test with {@code -Dsluice.explain.regenerate=true}
  * (it then writes the files under {@code perf/src/test/resources/explain/} and passes) and review the diff.
@@ -78,5 +83,32 @@ class ExplainGoldenTest {
                     .isNotNull();
             assertThat(actual).isEqualTo(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    static Stream<Arguments> everyQuery() {
+        return IntStream.rangeClosed(1, TpchSql.COUNT).boxed().flatMap(q -> Stream.of(Strategy.values())
+                .flatMap(s -> Stream.of(Arguments.of(q, s, 1), Arguments.of(q, s, 3))));
+    }
+
+    /**
+     * Every TPC-H query from its text, under every strategy, on 1x2 and 3x2, explains as a tree (pre-order
+     * ids, depths, exchanges paired, fragments cut at them) with one EXCHANGE OUT per exchange the compiler
+     * asked for, numbered 0..n-1, and no exchange estimated to cross CNs on one CN.
+     */
+    @ParameterizedTest(name = "q{0} {1} on {2}x2")
+    @MethodSource("everyQuery")
+    void explainsAsATree(final int number, final Strategy strategy, final int cns) {
+        final TpchSqlQuery q = new TpchSqlQuery(number, oracle.store());
+        final ExplainPlan plan = Explainer.plan(q.name(), q.plan(), StrategyConfig.defaults().withStrategy(strategy),
+                new Topology(cns, 2), oracle.catalog(), cns > 1);
+        ExplainTrees.assertTree(plan);
+        int id = 0;
+        for (final ExplainOperator out : plan.exchangeOuts()) {
+            assertThat(out.exchange().id()).isEqualTo(id++);
+            if (cns == 1) {
+                assertThat(out.exchange().estCrossCnRows()).isZero();
+            }
+        }
+        assertThat(plan.render()).isNotEmpty();
     }
 }
