@@ -12,10 +12,12 @@ import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Prepared;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.dispatch.control.StreamAddress;
+import io.sluice.dispatch.explain.RecordingExchanges;
 import io.sluice.engine.exec.Cancellation;
 import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.MergeSort;
 import io.sluice.engine.exec.Pipeline;
+import io.sluice.engine.exec.PipelineProfile;
 import io.sluice.engine.exec.QueryCancelledException;
 import io.sluice.engine.exec.RuntimeFilterHandle;
 import io.sluice.engine.exec.Sort;
@@ -116,24 +118,26 @@ final class CnQuery implements Runnable {
             exchanges = new ClusterExchanges(view, prepare.queryId(), 0, topology, shipped.config().shuffle(),
                     new RuntimeFilterRouting(server::send, prepare.queryId(), memberId, prepare.index(),
                             topology.cnCount(), server.maxMessageLength()));
+            final RecordingExchanges recorded = new RecordingExchanges(exchanges);
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
-                    prepare.index(), exchanges).compile(shipped.plan());
+                    prepare.index(), recorded).compile(shipped.plan());
             runtimeFilters = compiled.runtimeFilterHandles();
             server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
             awaitStart();
             final long startNs = System.nanoTime();
-            server.executor(prepare.cores()).run(compiled.pipelines(), cancellation);
+            final PipelineProfile profile = new PipelineProfile();
+            server.executor(prepare.cores()).run(compiled.pipelines(), cancellation, profile);
             final boolean gathers = prepare.index() == PipelineCompiler.COORDINATOR;
             if (gathers) {
                 ResultRows.send(prepare.queryId(), compiled.result().result(), server.results(),
                         server.context().prepareTimeoutNs());
             }
             final QueryStats stats = stats(shipped, topology, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
-                    compiled, exchanges, view);
+                    compiled, exchanges, view, profile);
             server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
-                    gathers ? DistributedExplain.render(prepare.name(), shipped.config(), topology, compiled, exchanges)
-                            : null));
+                    gathers ? DistributedExplain.render(prepare.name(), shipped.config(), topology, server::table,
+                            shipped.plan(), compiled, recorded.recorded()) : null));
         } catch (final Throwable t) {
             if (exchanges != null) {
                 for (final DispatchSink sink : exchanges.sinks()) {
@@ -204,7 +208,8 @@ final class CnQuery implements Runnable {
 
     /** What this CN's senders moved, per exchange, and how its shuffles and colocated scans routed batches. */
     private QueryStats stats(final ShippedPlan shipped, final Topology topology, final long wallMillis,
-            final PipelineCompiler.Compiled compiled, final ClusterExchanges exchanges, final ComputeNode view) {
+            final PipelineCompiler.Compiled compiled, final ClusterExchanges exchanges, final ComputeNode view,
+            final PipelineProfile profile) {
         long whole = 0;
         long split = 0;
         final List<QueryStats.ExchangeStats> list = new ArrayList<>();
@@ -228,6 +233,6 @@ final class CnQuery implements Runnable {
             }
         }
         return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
-                list, compiled.runtimeFilterStats(), sorts(compiled));
+                list, compiled.runtimeFilterStats(), sorts(compiled), profile.counters(compiled.pipelines()));
     }
 }

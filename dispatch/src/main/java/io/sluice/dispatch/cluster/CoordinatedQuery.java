@@ -8,6 +8,7 @@ import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.engine.exec.PipelineCounters;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -139,12 +140,14 @@ final class CoordinatedQuery {
         long whole = 0;
         long split = 0;
         QueryStats.SortStats sorts = QueryStats.SortStats.NONE;
+        List<PipelineCounters> pipelines = null;
         final List<CnUsage> usage = new ArrayList<>();
         for (int i = 0; i < finished.length; i++) {
             final QueryStats s = finished[i].stats();
             whole += s.wholeBlockRoutes();
             split += s.splitBatches();
             sorts = sorts.plus(s.sorts());
+            pipelines = pipelines == null ? new ArrayList<>(s.pipelines()) : summed(pipelines, s.pipelines());
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
                 exchanges.merge(e.id(), e, CoordinatedQuery::sum);
             }
@@ -155,8 +158,20 @@ final class CoordinatedQuery {
         }
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
-                new ArrayList<>(filters.values()), sorts);
+                new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines);
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
+    }
+
+    /** Each pipeline's counters of two CNs summed; none when one CN counted none. */
+    private static List<PipelineCounters> summed(final List<PipelineCounters> a, final List<PipelineCounters> b) {
+        if (a.size() != b.size()) {
+            return List.of();
+        }
+        final List<PipelineCounters> out = new ArrayList<>(a.size());
+        for (int p = 0; p < a.size(); p++) {
+            out.add(a.get(p).plus(b.get(p)));
+        }
+        return out;
     }
 
     private static QueryStats.ExchangeStats sum(final QueryStats.ExchangeStats a, final QueryStats.ExchangeStats b) {

@@ -11,7 +11,8 @@
  * {@code ExchangeFactory} for one query: each exchange's sending pipeline ends in a
  * {@link io.sluice.dispatch.cluster.DispatchSink} and its receiving pipeline starts with a
  * {@link io.sluice.dispatch.cluster.StreamedSource} that consumes while the senders send;
- * {@link io.sluice.dispatch.cluster.DistributedExplain} renders the distributed plan.
+ * {@link io.sluice.dispatch.cluster.DistributedExplain} renders the distributed plan with
+ * {@code io.sluice.dispatch.explain}.
  *
  * <p>Processes, each with its own media driver: one UDP port per process carries its streams
  * ({@link io.sluice.dispatch.cluster.Listener}); control on stream 10, data on 11, result rows to the

@@ -31,6 +31,7 @@ import io.sluice.dispatch.control.ControlMessage.Start;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.dispatch.control.ControlMessage.StatusRequest;
 import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.PipelineCounters;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.expr.RowType;
 import io.sluice.engine.filter.FilterKind;
@@ -462,6 +463,14 @@ public final class ControlCodec {
         out.writeLong(s.sorts().mergedRows());
         out.writeLong(s.sorts().mergedRuns());
         out.writeLong(s.sorts().fullSorts());
+        out.writeInt(s.pipelines().size());
+        for (final PipelineCounters p : s.pipelines()) {
+            out.writeInt(p.steps());
+            for (int step = 0; step < p.steps(); step++) {
+                out.writeLong(p.rows(step));
+                out.writeLong(p.nanos(step));
+            }
+        }
     }
 
     /**
@@ -789,8 +798,22 @@ public final class ControlCodec {
         final long mergedRows = in.readLong(field + ".sorts.mergedRows");
         final long mergedRuns = in.readLong(field + ".sorts.mergedRuns");
         final long fullSorts = in.readLong(field + ".sorts.fullSorts");
+        final int pipelineCount = in.readCount(field + ".pipelines", 4 + 2 * 2 * 8);
+        final List<PipelineCounters> pipelines = new ArrayList<>(pipelineCount);
+        for (int i = 0; i < pipelineCount; i++) {
+            final String p = field + ".pipelines[" + i + "]";
+            final int pipelineAt = in.position();
+            final int steps = in.readCount(p + ".steps", 2 * 8);
+            final long[] rows = new long[steps];
+            final long[] nanos = new long[steps];
+            for (int step = 0; step < steps; step++) {
+                rows[step] = in.readLong(p + ".rows[" + step + "]");
+                nanos[step] = in.readLong(p + ".nanos[" + step + "]");
+            }
+            pipelines.add(build(p, pipelineAt, () -> new PipelineCounters(rows, nanos)));
+        }
         return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters,
-                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts));
+                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts), pipelines);
     }
 
     /** Builds a record, turning a rule it refuses into a WireFormatException naming the field. */

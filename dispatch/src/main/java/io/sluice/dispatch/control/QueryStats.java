@@ -1,5 +1,6 @@
 package io.sluice.dispatch.control;
 
+import io.sluice.engine.exec.PipelineCounters;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.shuffle.Topology;
 import java.util.List;
@@ -21,15 +22,27 @@ import java.util.List;
  * @param exchanges        each exchange
  * @param runtimeFilters   each runtime filter, summed over the CNs
  * @param sorts            what the coordinator did for the query's ORDER BYs
+ * @param pipelines        each pipeline's rows and time per step, in run order (EXPLAIN ANALYZE); empty when
+ *                         not counted
  */
 public record QueryStats(String query, String strategy, Topology topology, long wallMillis, long wholeBlockRoutes,
-        long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters, SortStats sorts) {
+        long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters, SortStats sorts,
+        List<PipelineCounters> pipelines) {
     public QueryStats {
         exchanges = List.copyOf(exchanges);
         runtimeFilters = List.copyOf(runtimeFilters);
+        pipelines = List.copyOf(pipelines);
         if (sorts == null) {
             throw new IllegalArgumentException("query stats need sort stats: SortStats.NONE for a query without");
         }
+    }
+
+    /** Stats without per-pipeline counters. */
+    public QueryStats(final String query, final String strategy, final Topology topology, final long wallMillis,
+            final long wholeBlockRoutes, final long splitBatches, final List<ExchangeStats> exchanges,
+            final List<RuntimeFilterStats> runtimeFilters, final SortStats sorts) {
+        this(query, strategy, topology, wallMillis, wholeBlockRoutes, splitBatches, exchanges, runtimeFilters, sorts,
+                List.of());
     }
 
     /** Stats of a query whose coordinator neither merged nor sorted. */

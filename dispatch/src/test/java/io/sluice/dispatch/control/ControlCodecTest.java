@@ -36,6 +36,7 @@ import io.sluice.dispatch.control.ControlMessage.StatusRequest;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
 import io.sluice.engine.exec.RuntimeFilterState;
+import io.sluice.engine.exec.PipelineCounters;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.filter.FilterKind;
 import io.sluice.engine.filter.FilterPartial;
@@ -72,7 +73,9 @@ class ControlCodecTest {
                     new long[] {5, 0, 0, 0, 0, 0})),
             List.of(new RuntimeFilterStats(0, List.of("o_orderkey"), List.of("l_orderkey"),
                     List.of(FilterKind.MIN_MAX, FilterKind.BITMAP), FilterScope.PER_BUCKET, 1500, 6000, 300, 7, 2,
-                    RuntimeFilterState.APPLIED)), new QueryStats.SortStats(600_572, 6, 1));
+                    RuntimeFilterState.APPLIED)), new QueryStats.SortStats(600_572, 6, 1),
+            List.of(new PipelineCounters(new long[] {600_572, 300, 300}, new long[] {70, 8, 9}),
+                    new PipelineCounters(new long[] {5, 5}, new long[] {1, 2})));
     private static final List<Decision> DECISIONS = List.of(
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));

@@ -89,12 +89,26 @@ final class ClusterOptions {
         checkStatsPath();
         if (coordinator != null) {
             return QueryTarget.coordinator(coordinator, secret.context(), run.cn == null ? 0 : run.cn,
-                    run.cores == null ? 0 : run.cores, config, timeoutMillis);
+                    run.cores == null ? 0 : run.cores, config, timeoutMillis, store);
         }
         if (run.cn == null && network == null && !needClusterRuntime()) {
             return QueryTarget.local(catalog, workers, config);
         }
         return QueryTarget.embedded(store, new Topology(run.cn == null ? 1 : run.cn, workers),
                 Session.Network.parse(network == null ? "ipc" : network), config, timeoutMillis);
+    }
+
+    /**
+     * Where a query is explained without running it (--explain=plan): with --coordinator, the coordinator's
+     * cluster (for its shape); else a target that only plans, for the shape {@link #open} would start,
+     * starting nothing.
+     */
+    QueryTarget openToPlan(final RunOptions run, final Store store, final StoreCatalog catalog,
+                           final StrategyConfig config, final String network) {
+        if (coordinator != null) {
+            return open(run, store, catalog, config, network);
+        }
+        final boolean local = run.cn == null && network == null && !needClusterRuntime();
+        return QueryTarget.planning(catalog, new Topology(run.cn == null ? 1 : run.cn, run.workers()), !local, config);
     }
 }

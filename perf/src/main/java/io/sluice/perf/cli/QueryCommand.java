@@ -45,9 +45,14 @@ public final class QueryCommand extends CliCommand {
                 + " CN, UDP on loopback) (default: ipc). Runs on the cluster runtime, 1 CN unless --cn is given.")
     String network;
 
-    @Option(names = "--explain", description = "Print the plan on stderr: the strategy of each join and group-by"
-            + " and, on a cluster, the fragments and exchanges.")
-    boolean explain;
+    @Option(names = "--explain", arity = "0..1", paramLabel = "plan|analyze", preprocessor = ExplainMode.Preprocessor.class,
+            description = "Print the plan on stderr: the strategy of each join and group-by, the operator table (ID,"
+                + " OPERATOR, NAME, EST. ROWS, COST, then outputs & filters) and the fragments with their exchanges."
+                + " --explain or --explain=plan only plans: the query does not run, no rows are printed and no stats"
+                + " written. --explain=analyze runs it (as --explain did before), prints its rows on stdout, and adds to each operator its actual rows"
+                + " and time and to each exchange the rows and bytes it moved across and inside CNs (the numbers of"
+                + " --stats-json).")
+    ExplainMode explain;
 
     @Mixin
     RunOptions run;
@@ -75,8 +80,9 @@ public final class QueryCommand extends CliCommand {
                 : which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         if (onCluster) {
-            try (QueryTarget target = cluster.open(run, null, null, config, network)) {
-                return report(target.run(query.name(), query.plan()), out, err);
+            try (QueryTarget target = cluster.open(run, store == null ? null : Store.open(store), null, config,
+                    network)) {
+                return report(target, query, out, err);
             }
         }
         if (store == null) {
@@ -95,14 +101,29 @@ public final class QueryCommand extends CliCommand {
                     + " reads: generate them with `sluice gen --sf " + sf + " --out " + store + " --tables "
                     + String.join(",", missing) + "`");
         }
-        try (StoreCatalog catalog = new StoreCatalog(s); QueryTarget target = cluster.open(run, s, catalog, config, network)) {
-            return report(target.run(query.name(), query.plan()), out, err);
+        try (StoreCatalog catalog = new StoreCatalog(s);
+             QueryTarget target = explain == ExplainMode.PLAN ? cluster.openToPlan(run, s, catalog, config, network)
+                     : cluster.open(run, s, catalog, config, network)) {
+            return report(target, query, out, err);
         }
     }
 
-    /** Prints the plan (with --explain), writes the stats (with --stats-json) and the rows. */
-    private int report(final QueryTarget.Outcome outcome, final PrintWriter out, final PrintWriter err) {
-        if (explain) {
+    /**
+     * Plans only (--explain=plan) and prints the plan; or runs the query, prints the plan with what it did
+     * (--explain=analyze), writes the stats (with --stats-json) and the rows.
+     */
+    private int report(final QueryTarget target, final Query query, final PrintWriter out, final PrintWriter err) {
+        if (explain == ExplainMode.PLAN) {
+            err.print(target.explain(query.name(), query.plan()).render());
+            if (cluster.statsJson != null) {
+                err.println("--stats-json " + cluster.statsJson + " not written: --explain=plan runs nothing;"
+                        + " --explain=analyze runs the query and writes it");
+            }
+            return 0;
+        }
+        final QueryTarget.Outcome outcome = explain == ExplainMode.ANALYZE ? target.analyze(query.name(), query.plan())
+                : target.run(query.name(), query.plan());
+        if (explain != null) {
             err.print(outcome.explain());
         }
         cluster.writeStats(outcome.stats());

@@ -3,12 +3,16 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.explain.ExplainAnalyze;
+import io.sluice.dispatch.explain.ExplainPlan;
+import io.sluice.dispatch.explain.Explainer;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.RuntimeFilterPlan;
 import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -28,38 +32,70 @@ final class QueryTarget implements AutoCloseable {
      * @param explain the strategy of each join and group-by (and, on a cluster, the fragments and exchanges), as
      *                lines ending with a newline
      * @param stats   what crossed CNs; null when the plan ran on this process's threads, without a cluster
+     * @param analyzed the plan with what each operator did (EXPLAIN ANALYZE); null otherwise
      */
-    record Outcome(QueryResult result, String explain, QueryStats stats) {
+    record Outcome(QueryResult result, String explain, QueryStats stats, ExplainPlan analyzed) {
+        Outcome(final QueryResult result, final String explain, final QueryStats stats) {
+            this(result, explain, stats, null);
+        }
     }
 
     private final StrategyConfig config;
     private final long timeoutMillis;
     private final QueryRunner runner;
     private final Session session;
+    private final Catalog catalog;
+    private final StoreCatalog ownCatalog;
+    private final int workers;
+    /** The shape plans are explained for, for a target that only plans; else null. */
+    private final Topology planned;
+    private final boolean plannedDistributed;
     private final CancelOnStop stop;
     private volatile Thread running;
 
     private QueryTarget(final StrategyConfig config, final long timeoutMillis, final QueryRunner runner,
-                        final Session session) {
+                        final Session session, final Catalog catalog, final StoreCatalog ownCatalog, final int workers) {
+        this(config, timeoutMillis, runner, session, catalog, ownCatalog, workers, null, false);
+    }
+
+    private QueryTarget(final StrategyConfig config, final long timeoutMillis, final QueryRunner runner,
+                        final Session session, final Catalog catalog, final StoreCatalog ownCatalog, final int workers,
+                        final Topology planned, final boolean plannedDistributed) {
+        this.planned = planned;
+        this.plannedDistributed = plannedDistributed;
         this.config = config;
         this.timeoutMillis = timeoutMillis;
         this.runner = runner;
         this.session = session;
+        this.catalog = catalog;
+        this.ownCatalog = ownCatalog;
+        this.workers = workers;
         this.stop = session == null ? null : new CancelOnStop();
         if (stop != null) {
             stop.cancels(session);
         }
     }
 
+    /**
+     * A target that only explains plans, for {@code topology} (a cluster of it when {@code distributed}, else
+     * one process of its cores), over a catalog the caller owns: it starts no thread and no CN.
+     */
+    static QueryTarget planning(final Catalog catalog, final Topology topology, final boolean distributed,
+                                final StrategyConfig config) {
+        return new QueryTarget(config, 0, null, null, catalog, null, topology.coresPerCn(), topology, distributed);
+    }
+
     /** {@code workers} threads of this process over the tables of a catalog the caller owns. */
     static QueryTarget local(final StoreCatalog catalog, final int workers, final StrategyConfig config) {
-        return new QueryTarget(config, 0, new QueryRunner(catalog, workers, config), null);
+        return new QueryTarget(config, 0, new QueryRunner(catalog, workers, config), null, catalog, null, workers);
     }
 
     /** An embedded cluster of {@code topology} over a store, its CNs reaching each other over {@code network}. */
     static QueryTarget embedded(final Store store, final Topology topology, final Session.Network network,
                                 final StrategyConfig config, final long timeoutMillis) {
-        return new QueryTarget(config, timeoutMillis, null, new Session(store, topology, network));
+        final StoreCatalog explained = new StoreCatalog(store);
+        return new QueryTarget(config, timeoutMillis, null, new Session(store, topology, network), explained, explained,
+                topology.coresPerCn());
     }
 
     /**
@@ -67,11 +103,13 @@ final class QueryTarget implements AutoCloseable {
      * {@code cores} cores each (0: the fewest any of them offers).
      */
     static QueryTarget coordinator(final String hostPort, final ClusterContext context, final int cnCount,
-                                   final int cores, final StrategyConfig config, final long timeoutMillis) {
+                                   final int cores, final StrategyConfig config, final long timeoutMillis,
+                                   final Store store) {
         final Session session = Session.connect(Endpoint.parse(hostPort, false), Session.defaultTransport(), context);
         try {
             session.shape(cnCount, cores);
-            return new QueryTarget(config, timeoutMillis, null, session);
+            final StoreCatalog explained = store == null ? null : new StoreCatalog(store);
+            return new QueryTarget(config, timeoutMillis, null, session, explained, explained, cores);
         } catch (final RuntimeException e) {
             session.close();
             throw e;
@@ -85,6 +123,7 @@ final class QueryTarget implements AutoCloseable {
 
     /** Runs a plan; {@code name} names it in the cluster's logs and stats. */
     Outcome run(final String name, final Plan plan) {
+        onlyPlans();
         running = Thread.currentThread();
         try {
             if (session == null) {
@@ -103,6 +142,56 @@ final class QueryTarget implements AutoCloseable {
         } finally {
             running = null;
         }
+    }
+
+    /**
+     * EXPLAIN: the plan as the coordinator's CN compiles it (one process: as this process compiles it), built
+     * here without running anything.
+     */
+    ExplainPlan explain(final String name, final Plan plan) {
+        if (planned != null) {
+            return Explainer.plan(name, plan, config, planned, explainCatalog(), plannedDistributed);
+        }
+        final Topology topology = session == null ? new Topology(1, workers) : session.topology();
+        if (topology == null) {
+            throw new IllegalArgumentException("--explain plans for a known shape: give --cn N and --cores K (the"
+                    + " coordinator picks them only when the query runs), or --explain=analyze to run it");
+        }
+        return Explainer.plan(name, plan, config, topology, explainCatalog(), session != null);
+    }
+
+    /** EXPLAIN ANALYZE: runs a plan and explains it with what each operator and exchange did, every CN summed. */
+    Outcome analyze(final String name, final Plan plan) {
+        onlyPlans();
+        if (session == null) {
+            running = Thread.currentThread();
+            try {
+                final Explainer.Analyzed a = Explainer.analyzeLocally(name, plan, config, workers, catalog);
+                return new Outcome(a.result(), a.plan().render(), null, a.plan());
+            } finally {
+                running = null;
+            }
+        }
+        final Catalog tables = explainCatalog();
+        final Outcome ran = run(name, plan);
+        final ExplainPlan planned = Explainer.plan(name, plan, config, ran.stats().topology(), tables, true);
+        final ExplainPlan analyzed = ExplainAnalyze.apply(planned, ran.stats().pipelines(), ran.stats().exchanges());
+        return new Outcome(ran.result(), analyzed.render(), ran.stats(), analyzed);
+    }
+
+    private void onlyPlans() {
+        if (planned != null) {
+            throw new IllegalStateException("this target only explains plans (--explain=plan): open one that runs"
+                    + " them to run a query");
+        }
+    }
+
+    private Catalog explainCatalog() {
+        if (catalog == null) {
+            throw new IllegalArgumentException("--explain on a coordinator's cluster plans here over the store's"
+                    + " zonemaps: add --store DIR, the store the CNs read");
+        }
+        return catalog;
     }
 
     /**
@@ -129,6 +218,9 @@ final class QueryTarget implements AutoCloseable {
             }
             if (session != null) {
                 session.close();
+            }
+            if (ownCatalog != null) {
+                ownCatalog.close();
             }
         } finally {
             if (stop != null) {

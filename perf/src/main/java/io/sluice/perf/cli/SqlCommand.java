@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
                 + " an interactive prompt: statements over several lines end with ;, history in ~/.sluice_history,"
                 + " \\q, quit, exit or CTRL-D to leave, CTRL-C to drop the line typed or cancel the query running."},
         footer = {"", "Examples:", "  sluice sql --store data/sf1 \"select count(*) from lineitem\"",
-            "  sluice sql --store data/sf1 -f q12.sql --cn 3 --cores 2 --explain",
+            "  sluice sql --store data/sf1 -f q12.sql --cn 3 --cores 2 --explain=analyze",
             "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json s.json -f q12.sql",
             "  sluice sql --store data/sf1"})
 public final class SqlCommand extends CliCommand {
@@ -47,10 +47,13 @@ public final class SqlCommand extends CliCommand {
             + " prompt).")
     String text;
 
-    @Option(names = "--explain", description = "Print on stderr the planner's estimates (rows, blocks kept by"
-            + " pruning, join sides), the plan, the strategy of each join and group-by and, on a cluster, the"
-            + " fragments and exchanges.")
-    boolean explain;
+    @Option(names = "--explain", arity = "0..1", paramLabel = "plan|analyze", preprocessor = ExplainMode.Preprocessor.class,
+            description = "Print on stderr the planner's estimates (rows, blocks kept by pruning, join sides), the plan,"
+                + " the strategy of each join and group-by, the operator table and the fragments with their exchanges."
+                + " --explain or --explain=plan only plans each statement: nothing runs and no rows are printed."
+                + " --explain=analyze runs it (as --explain did before), prints its rows, and adds each operator's actual rows and time and each"
+                + " exchange's rows and bytes across and inside CNs.")
+    ExplainMode explain;
 
     @Mixin
     RunOptions run;
@@ -71,7 +74,8 @@ public final class SqlCommand extends CliCommand {
         final Store s = Store.open(store);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         try (StoreCatalog catalog = new StoreCatalog(s);
-             QueryTarget target = cluster.open(run, s, catalog, config, null)) {
+             QueryTarget target = explain == ExplainMode.PLAN ? cluster.openToPlan(run, s, catalog, config, null)
+                     : cluster.open(run, s, catalog, config, null)) {
             final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(catalog, s.tableNames()), target,
                     run.format, explain, cluster);
             if (prompt) {

@@ -31,11 +31,12 @@ final class SqlStatementRunner {
     private final SqlPlanner planner;
     private final QueryTarget target;
     private final ResultFormat format;
-    private final boolean explain;
+    private final ExplainMode explain;
     private final ClusterOptions cluster;
 
+    /** @param explain what --explain asked for; null without it */
     SqlStatementRunner(final SqlPlanner planner, final QueryTarget target, final ResultFormat format,
-                       final boolean explain, final ClusterOptions cluster) {
+                       final ExplainMode explain, final ClusterOptions cluster) {
         this.planner = planner;
         this.target = target;
         this.format = format;
@@ -50,17 +51,23 @@ final class SqlStatementRunner {
      */
     Ran run(final String sql, final PrintWriter out, final PrintWriter err) {
         final PlannedQuery planned = planner.plan(sql);
-        if (explain) {
+        if (explain != null) {
             err.printf(Locale.ROOT, "planned in %.1f ms%n", planned.planningNanos() / 1e6);
             for (final String line : planned.estimates()) {
                 err.println("estimate " + line);
             }
             err.println("plan " + planned.plan());
         }
+        if (explain == ExplainMode.PLAN) {
+            err.print(target.explain("sql", planned.plan()).render());
+            err.flush();
+            return new Ran(0, planned.planningNanos(), 0);
+        }
         final long start = System.nanoTime();
-        final QueryTarget.Outcome outcome = target.run("sql", planned.plan());
+        final QueryTarget.Outcome outcome = explain == ExplainMode.ANALYZE ? target.analyze("sql", planned.plan())
+                : target.run("sql", planned.plan());
         final long runNanos = System.nanoTime() - start;
-        if (explain) {
+        if (explain != null) {
             err.print(outcome.explain());
         }
         cluster.writeStats(outcome.stats());

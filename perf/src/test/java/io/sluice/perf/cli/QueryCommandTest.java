@@ -75,7 +75,7 @@ class QueryCommandTest {
     void onAClusterItExplainsThePlanAndWritesWhatCrossedCns() throws Exception {
         final Path json = dir.resolve("stats.json");
         final Cli.Result colocate = Cli.run("query", "--store", storeDir.toString(), "--workload", "join_lo",
-                "--cn", "3", "--cores", "2", "--strategy", "colocate", "--explain", "--stats-json", json.toString(),
+                "--cn", "3", "--cores", "2", "--strategy", "colocate", "--explain=analyze", "--stats-json", json.toString(),
                 "--format", "csv");
         assertThat(colocate.exitCode()).as(colocate.toString()).isZero();
         final Cli.Result local = Cli.run("query", "--store", storeDir.toString(), "--workload", "join_lo",
@@ -254,7 +254,7 @@ class QueryCommandTest {
     @Test
     void networkUdpWithoutCnRunsOneCnOverUdp() {
         final Cli.Result udp = Cli.run("query", "--store", storeDir.toString(), "--tpch", "6", "--network", "udp",
-                "--explain", "--format", "csv");
+                "--explain=analyze", "--format", "csv");
         assertThat(udp.exitCode()).as(udp.toString()).isZero();
         assertThat(udp.err()).contains("Distributed plan of q6 on 1x");
         assertThat(udp.out()).isEqualTo(Cli.run("query", "--store", storeDir.toString(), "--tpch", "6", "--format",

@@ -73,7 +73,7 @@ class SqlPromptTest {
                 new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), echo, StandardCharsets.UTF_8);
              QueryTarget target = QueryTarget.local(oracle.catalog(), 2, StrategyConfig.defaults())) {
             final SqlStatementRunner runner = new SqlStatementRunner(
-                    new SqlPlanner(oracle.catalog(), oracle.store().tableNames()), target, ResultFormat.csv, false,
+                    new SqlPlanner(oracle.catalog(), oracle.store().tableNames()), target, ResultFormat.csv, null,
                     new ClusterOptions());
             new SqlPrompt(terminal, runner, history, new PrintWriter(out, true), new PrintWriter(err, true),
                     "sluice sql: error: ", ResultFormat.csv).run();

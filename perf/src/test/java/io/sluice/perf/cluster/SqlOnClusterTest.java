@@ -75,7 +75,7 @@ class SqlOnClusterTest {
         final Path q12 = Files.writeString(dir.resolve("q12.sql"), TpchSql.text(12));
         final Path stats = dir.resolve("stats.json");
         final Cli.Result r = sql("-f", q12.toString(), "--strategy", "shuffle-hash", "--format", "csv",
-                "--stats-json", stats.toString(), "--explain", "--timeout", "120000");
+                "--stats-json", stats.toString(), "--explain=analyze", "--timeout", "120000");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(TpchSql.text(12)));
         assertThat(r.err()).contains("estimate scan lineitem", "Distributed plan of sql on 2x2");

@@ -157,6 +157,16 @@ public final class ColocatedScan implements Source {
         };
     }
 
+    /** The column of the scan's rows the range buckets split. */
+    public int keyColumn() {
+        return keyColumn;
+    }
+
+    /** The range buckets the blocks are read into. */
+    public BucketFunction bucketFunction() {
+        return function;
+    }
+
     /** The scan it reads through (its runtime filters apply to every bucket's blocks). */
     public TableScan scan() {
         return scan;

@@ -215,6 +215,11 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         tables.clear();
     }
 
+    /** The part of the aggregation this one runs. */
+    public AggregationPhase phase() {
+        return phase;
+    }
+
     @Override
     public String toString() {
         return (phase == AggregationPhase.SINGLE ? "" : phase.name().toLowerCase(Locale.ROOT) + " ")

@@ -69,6 +69,11 @@ public final class HashJoinProbe implements OperatorFactory {
         return new Probe(next);
     }
 
+    /** The build side this probe looks its keys up in. */
+    public JoinBuild build() {
+        return build;
+    }
+
     @Override
     public String toString() {
         return type + " hash join probe on " + probeKeys + " = " + build.keys()

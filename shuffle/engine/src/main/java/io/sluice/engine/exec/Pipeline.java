@@ -1,5 +1,6 @@
 package io.sluice.engine.exec;
 
+import io.sluice.shuffle.operator.Batch;
 import java.util.List;
 
 /**
@@ -38,6 +39,48 @@ public record Pipeline(String name, Source source, List<OperatorFactory> operato
             next = checked(operators.get(i).create(next), cancellation);
         }
         return next;
+    }
+
+    /**
+     * As {@link #chain(BatchConsumer, Cancellation)}, counting at each step: {@code rows[i]} the rows pushed
+     * into consumer {@code i} (operator {@code i}, the local sink state last), {@code inclusiveNanos[i]} the
+     * time inside that consumer, the steps after it included. Both arrays have {@code operators().size() + 1}
+     * entries and belong to one worker.
+     */
+    BatchConsumer countedChain(final BatchConsumer local, final Cancellation cancellation, final long[] rows,
+                               final long[] inclusiveNanos) {
+        BatchConsumer next = new Counted(local, cancellation, operators.size(), rows, inclusiveNanos);
+        for (int i = operators.size() - 1; i >= 0; i--) {
+            next = new Counted(operators.get(i).create(next), cancellation, i, rows, inclusiveNanos);
+        }
+        return next;
+    }
+
+    /** One step's counting: the rows of each batch passed in and the clock around the call, once per batch. */
+    private static final class Counted implements BatchConsumer {
+        private final BatchConsumer next;
+        private final Cancellation cancellation;
+        private final int step;
+        private final long[] rows;
+        private final long[] nanos;
+
+        Counted(final BatchConsumer next, final Cancellation cancellation, final int step, final long[] rows,
+                final long[] nanos) {
+            this.next = next;
+            this.cancellation = cancellation;
+            this.step = step;
+            this.rows = rows;
+            this.nanos = nanos;
+        }
+
+        @Override
+        public void accept(final Batch batch) {
+            cancellation.check();
+            rows[step] += batch.rowCount();
+            final long start = System.nanoTime();
+            next.accept(batch);
+            nanos[step] += System.nanoTime() - start;
+        }
     }
 
     private static BatchConsumer checked(final BatchConsumer next, final Cancellation cancellation) {

@@ -63,12 +63,20 @@ public final class PipelineExecutor implements AutoCloseable {
      * or from outside) and throws the first failure.
      */
     public void run(final List<Pipeline> pipelines, final Cancellation cancellation) {
+        run(pipelines, cancellation, null);
+    }
+
+    /**
+     * As {@link #run(List, Cancellation)}, counting each step's rows and time into {@code profile} (null:
+     * no counting).
+     */
+    public void run(final List<Pipeline> pipelines, final Cancellation cancellation, final PipelineProfile profile) {
         final List<List<Pipeline>> stages = stages(pipelines);
         final Set<Pipeline> done = new HashSet<>();
         while (!stages.isEmpty()) {
             cancellation.check();
             final List<Pipeline> stage = nextReady(stages, done);
-            runStage(stage, cancellation);
+            runStage(stage, cancellation, profile);
             done.addAll(stage);
         }
     }
@@ -150,10 +158,10 @@ public final class PipelineExecutor implements AutoCloseable {
     }
 
     /** Starts every pipeline of a stage, waits for all, and throws the first failure. */
-    private void runStage(final List<Pipeline> stage, final Cancellation cancellation) {
+    private void runStage(final List<Pipeline> stage, final Cancellation cancellation, final PipelineProfile profile) {
         final List<CompletableFuture<Void>> runs = new ArrayList<>(stage.size());
         for (final Pipeline p : stage) {
-            final CompletableFuture<Void> run = start(p, cancellation);
+            final CompletableFuture<Void> run = start(p, cancellation, profile);
             run.whenComplete((ignored, t) -> {
                 if (t != null) {
                     cancellation.cancel(asRuntime(t));
@@ -198,7 +206,8 @@ public final class PipelineExecutor implements AutoCloseable {
      * and the sink has finished, or with the first failure.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private CompletableFuture<Void> start(final Pipeline pipeline, final Cancellation cancellation) {
+    private CompletableFuture<Void> start(final Pipeline pipeline, final Cancellation cancellation,
+                                          final PipelineProfile profile) {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final Source source = pipeline.source();
         final Sink sink = pipeline.sink();
@@ -214,21 +223,39 @@ public final class PipelineExecutor implements AutoCloseable {
         final AtomicInteger running = new AtomicInteger(workers);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final Runnable worker = () -> {
+            final int steps = pipeline.operators().size() + 1;
+            final long[] rows = profile == null ? null : new long[steps];
+            final long[] inclusive = profile == null ? null : new long[steps];
+            long producing = 0;
+            long combining = 0;
             try {
                 final BatchConsumer local = sink.createLocal();
-                final BatchConsumer head = pipeline.chain(local, cancellation);
+                final BatchConsumer head = profile == null ? pipeline.chain(local, cancellation)
+                        : pipeline.countedChain(local, cancellation, rows, inclusive);
                 final Source.Reader reader = source.openReader();
                 int m;
                 while (failure.get() == null && (m = nextMorsel.getAndIncrement()) < morsels) {
                     cancellation.check();
+                    final long start = profile == null ? 0 : System.nanoTime();
                     reader.produce(m, head);
+                    producing += profile == null ? 0 : System.nanoTime() - start;
                 }
+                final long start = profile == null ? 0 : System.nanoTime();
                 sink.combine(local);
+                combining = profile == null ? 0 : System.nanoTime() - start;
             } catch (final Throwable t) {
                 failure.compareAndSet(null, t);
             } finally {
+                if (profile != null) {
+                    profile.add(pipeline, stepRows(rows), selfNanos(inclusive, producing, combining));
+                }
                 if (running.decrementAndGet() == 0) {
-                    finish(sink, failure.get(), done);
+                    final long start = System.nanoTime();
+                    finish(sink, failure.get(), done, profile == null ? null : () -> {
+                        final long[] finishing = new long[steps + 1];
+                        finishing[steps] = System.nanoTime() - start;
+                        profile.add(pipeline, new long[steps + 1], finishing);
+                    });
                 }
             }
         };
@@ -238,14 +265,41 @@ public final class PipelineExecutor implements AutoCloseable {
         return done;
     }
 
+    /**
+     * A worker's rows per step as {@link PipelineCounters} has them: out of the source, out of each
+     * operator, into the sink (each the rows pushed into the step after it).
+     */
+    private static long[] stepRows(final long[] pushedInto) {
+        final long[] out = new long[pushedInto.length + 1];
+        System.arraycopy(pushedInto, 0, out, 0, pushedInto.length);
+        out[pushedInto.length] = pushedInto[pushedInto.length - 1];
+        return out;
+    }
+
+    /** A worker's time per step alone, from the time inside each consumer with the steps after it. */
+    private static long[] selfNanos(final long[] inclusive, final long producing, final long combining) {
+        final int n = inclusive.length;
+        final long[] out = new long[n + 1];
+        out[0] = producing - inclusive[0];
+        for (int s = 0; s < n - 1; s++) {
+            out[s + 1] = inclusive[s] - inclusive[s + 1];
+        }
+        out[n] = inclusive[n - 1] + combining;
+        return out;
+    }
+
     @SuppressWarnings("rawtypes")
-    private static void finish(final Sink sink, final Throwable failure, final CompletableFuture<Void> done) {
+    private static void finish(final Sink sink, final Throwable failure, final CompletableFuture<Void> done,
+                               final Runnable counted) {
         if (failure != null) {
             done.completeExceptionally(failure);
             return;
         }
         try {
             sink.finish();
+            if (counted != null) {
+                counted.run();
+            }
             done.complete(null);
         } catch (final Throwable t) {
             done.completeExceptionally(t);

@@ -21,11 +21,12 @@ import org.roaringbitmap.RoaringBitmap;
  * scan's rows after block pruning, not after its row filter) and, for a column that is a stored
  * column passed on unchanged, that column's {@link KeyQuantiles}.
  */
-final class PlanStats {
+public final class PlanStats {
     private final Catalog tables;
     private final Map<String, KeyQuantiles> quantiles = new HashMap<>();
 
-    PlanStats(final Catalog tables) {
+    /** Statistics of plans over the tables of {@code tables}. */
+    public PlanStats(final Catalog tables) {
         this.tables = tables;
     }
 
@@ -123,14 +124,14 @@ final class PlanStats {
      * its output columns (8 bytes for 64-bit values and anything computed, 4 for ints and dates,
      * {@value #STRING_BYTES} for a string). What an exchange of the node's rows moves.
      */
-    long bytes(final PlanNode node) {
+    public long bytes(final PlanNode node) {
         final long rows = rows(node);
         final long width = rowWidth(node);
         return rows > Long.MAX_VALUE / width ? Long.MAX_VALUE : rows * width;
     }
 
     /** The estimated bytes of one output row of a node. */
-    long rowWidth(final PlanNode node) {
+    public long rowWidth(final PlanNode node) {
         long width = 0;
         for (final String column : columns(node)) {
             final ColumnOrigin o = origin(node, column);
@@ -145,7 +146,7 @@ final class PlanStats {
     }
 
     /** The names of a node's output columns. */
-    static List<String> columns(final PlanNode node) {
+    public static List<String> columns(final PlanNode node) {
         if (node instanceof PlanNode.Scan s) {
             return s.columns();
         }
@@ -193,7 +194,7 @@ final class PlanStats {
     }
 
     /** An upper estimate of a node's output rows. */
-    long rows(final PlanNode node) {
+    public long rows(final PlanNode node) {
         if (node instanceof PlanNode.Scan s) {
             final BlockTable t = tables.table(s.table());
             if (s.pruning().isEmpty()) {
