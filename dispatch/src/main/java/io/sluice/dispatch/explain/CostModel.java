@@ -9,6 +9,7 @@ package io.sluice.dispatch.explain;
  *   <li>FILTER, PROJECT, GROUP BY, LIMIT, UNION ALL: {@code in} (one step per row in)</li>
  *   <li>SORT: {@code in * ceil(log2(max(2, in)))}; EXCHANGE IN MERGE SORT: {@code in * ceil(log2(max(2, runs)))}</li>
  *   <li>HASH JOIN: {@code 2 * buildRows + probeRows} (insert each build row, look up each probe row)</li>
+ *   <li>NESTED-LOOP JOIN: {@code probeRows * buildRows} (every pair)</li>
  *   <li>EXCHANGE OUT: {@code rows * width + crossCnRows * width} (encode every row, send the ones that leave their CN)</li>
  *   <li>EXCHANGE IN: {@code rows * width} (decode)</li>
  * </ul>
@@ -37,6 +38,10 @@ final class CostModel {
 
     static long hashJoin(final long probeRows, final long buildRows) {
         return plus(times(2, buildRows), Math.max(0, probeRows));
+    }
+
+    static long nestedLoopJoin(final long probeRows, final long buildRows) {
+        return times(Math.max(0, probeRows), Math.max(0, buildRows));
     }
 
     static long exchangeOut(final long rows, final long width, final long crossCnRows) {

@@ -10,6 +10,7 @@ import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.plan.FragmentType;
+import io.sluice.engine.plan.LocalExchange;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.PlanNode;
 import io.sluice.engine.plan.PlanStats;
@@ -183,6 +184,8 @@ public final class ExplainBuilder {
                     details.add("runtime_filters(" + scan.runtimeFilters().size() + ")");
                 }
             }
+            case NESTED_LOOP_JOIN -> details.add("conds(" + (n instanceof PlanNode.NestedLoopJoin j && j.condition() != null
+                    ? j.condition() : "nil") + ")");
             case FILTER -> details.add("filter(" + (n instanceof PlanNode.Filter f ? f.predicate()
                     : ((Filter) x.exec).toString().replaceFirst("^filter ", "")) + ")");
             case PROJECT -> details.add("exprs(" + (n instanceof PlanNode.Project p ? p.items() : x.exec) + ")");
@@ -246,8 +249,34 @@ public final class ExplainBuilder {
         }
         final ExplainOperator.Counted counted = x.rowsPipeline < 0 ? null
                 : new ExplainOperator.Counted(x.rowsPipeline, x.rowsStep, x.timeSteps);
+        final List<String> local = new ArrayList<>();
+        for (final LocalExchange d : compiled.localExchanges()) {
+            if (ownsLocalExchanges(x.kind) && sameNode(x.plan, d.node())) {
+                local.add(d.brief());
+            }
+        }
         return new ExplainOperator(x.id, x.depth, operatorName(x), name, x.est, x.cost, x.fragment, outputs, details,
-                exchange, List.of(), children, counted, null);
+                exchange, local, children, counted, null);
+    }
+
+    /** Whether the operator is one a plan node's local exchanges are listed under (not its exchanges or merge). */
+    private static boolean ownsLocalExchanges(final OperatorKind kind) {
+        return kind != OperatorKind.EXCHANGE_IN && kind != OperatorKind.EXCHANGE_OUT
+                && kind != OperatorKind.MERGE_SORT_IN && kind != OperatorKind.MERGE_SORT;
+    }
+
+    /**
+     * Whether an operator runs the plan node a local exchange was decided for: the same node, or an ORDER BY
+     * that differs only in the distribution decided on it before compiling.
+     */
+    private static boolean sameNode(final PlanNode explained, final PlanNode decided) {
+        if (explained == null) {
+            return false;
+        }
+        if (explained instanceof PlanNode.OrderBy a && decided instanceof PlanNode.OrderBy b) {
+            return a.keys().equals(b.keys()) && a.limit() == b.limit() && a.input().equals(b.input());
+        }
+        return explained == decided || explained.equals(decided);
     }
 
     private static String operatorName(final OperatorNode x) {
@@ -261,6 +290,8 @@ public final class ExplainBuilder {
                 yield j == null || j.type() == JoinType.INNER ? "HASH JOIN"
                         : "HASH " + j.type().name().replace('_', ' ') + " JOIN";
             }
+            case NESTED_LOOP_JOIN -> x.plan instanceof PlanNode.NestedLoopJoin j && j.type() != JoinType.INNER
+                    ? "NESTED-LOOP " + j.type().name() + " JOIN" : "NESTED-LOOP JOIN";
             case GROUP_BY -> {
                 final HashAggregate a = (HashAggregate) x.exec;
                 final boolean scalar = x.plan instanceof PlanNode.Aggregation pa && pa.keys().isEmpty();

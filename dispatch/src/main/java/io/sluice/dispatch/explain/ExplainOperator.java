@@ -18,8 +18,9 @@ import java.util.List;
  * @param outputs        its output columns
  * @param details        its filters, keys, partitions, each as {@code name(value)}
  * @param exchange       for an exchange's two operators, which one and what it moves; else null
- * @param localExchanges the local exchanges (seed 000) planned on this operator's input, by type name,
- *                       printed as {@code LOCAL EXCHANGE (<TYPE>)} rows under it; empty until a rule decides them
+ * @param localExchanges the local exchanges (seed 000) decided in front of this operator's inputs
+ *                       ({@code LocalExchange.brief()}: type, input, rule), printed as
+ *                       {@code LOCAL EXCHANGE (<TYPE>) ...} rows under it
  * @param children       the ids of its inputs
  * @param counted        where a run's counters for it are; null when none are
  * @param actual         what a run did; null before ANALYZE

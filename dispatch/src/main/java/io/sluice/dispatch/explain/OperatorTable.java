@@ -34,8 +34,8 @@ public final class OperatorTable {
             }
             rows.add(row.toArray(String[]::new));
             for (final String local : o.localExchanges()) {
-                final List<String> l = new ArrayList<>(List.of("", " ".repeat(o.depth() + 1) + "LOCAL EXCHANGE ("
-                        + local + ")", "", "", ""));
+                final List<String> l = new ArrayList<>(List.of("", " ".repeat(o.depth() + 1) + "LOCAL EXCHANGE "
+                        + local, "", "", ""));
                 if (analyzed) {
                     l.add("");
                     l.add("");

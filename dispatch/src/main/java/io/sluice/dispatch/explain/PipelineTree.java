@@ -4,6 +4,7 @@ import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.HashJoinProbe;
+import io.sluice.engine.exec.NestedLoopJoinProbe;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MergeSort;
 import io.sluice.engine.exec.OperatorFactory;
@@ -80,14 +81,17 @@ final class PipelineTree {
         final Pipeline pipeline = pipelines.get(p);
         final OperatorFactory op = pipeline.operators().get(i);
         final OperatorKind kind = op instanceof Filter ? OperatorKind.FILTER : op instanceof Projection ? OperatorKind.PROJECT
-                : op instanceof HashJoinProbe ? OperatorKind.HASH_JOIN : OperatorKind.OTHER;
+                : op instanceof HashJoinProbe ? OperatorKind.HASH_JOIN
+                : op instanceof NestedLoopJoinProbe ? OperatorKind.NESTED_LOOP_JOIN : OperatorKind.OTHER;
         final OperatorNode n = new OperatorNode(kind, op).counted(p, i + 1);
         n.output = op.outputType();
         n.children.add(chain(p, i - 1));
-        if (op instanceof HashJoinProbe probe) {
-            final Integer b = pipelineOfSink.get(probe.build());
+        final Object joined = op instanceof HashJoinProbe probe ? probe.build()
+                : op instanceof NestedLoopJoinProbe loop ? loop.build() : null;
+        if (joined != null) {
+            final Integer b = pipelineOfSink.get(joined);
             if (b == null) {
-                throw new IllegalStateException("the build of " + probe + " ends no pipeline of " + query);
+                throw new IllegalStateException("the build of " + op + " ends no pipeline of " + query);
             }
             final Pipeline build = pipelines.get(b);
             n.children.add(chain(b, build.operators().size() - 1));

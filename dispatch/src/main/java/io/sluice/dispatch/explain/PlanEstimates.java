@@ -63,6 +63,15 @@ final class PlanEstimates {
                     match(x, null);
                 }
             }
+            case NESTED_LOOP_JOIN -> {
+                if (n instanceof PlanNode.NestedLoopJoin j) {
+                    x.plan = j;
+                    match(x.children.get(0), j.probe());
+                    match(x.children.get(1), j.build());
+                } else {
+                    match(x, null);
+                }
+            }
             case GROUP_BY -> {
                 if (n instanceof PlanNode.Aggregation a) {
                     x.plan = a;
@@ -157,6 +166,7 @@ final class PlanEstimates {
         switch (x.kind) {
             case SCAN, COLOCATED_SCAN -> own = CostModel.scan(x.est, x.width);
             case HASH_JOIN -> own = CostModel.hashJoin(x.children.get(0).est, x.children.get(1).est);
+            case NESTED_LOOP_JOIN -> own = CostModel.nestedLoopJoin(x.children.get(0).est, x.children.get(1).est);
             case SORT, SORTED_RUNS -> own = CostModel.sort(in);
             case MERGE_SORT, MERGE_SORT_IN -> own = CostModel.merge(in, topology.bucketCount());
             case EXCHANGE_OUT -> {

@@ -20,7 +20,7 @@ class OperatorTableTest {
                 List.of(), List.of(1), null, null);
         final ExplainOperator out = new ExplainOperator(1, 1, "EXCHANGE OUT DISTR", ":EX0", 30, 600, 1, List.of("k"),
                 List.of("dispatch(GATHER)", "est_cross_cn_rows(20)"),
-                new ExplainOperator.Exchange(0, "GATHER", List.of(), "SINGLE", 20, true), List.of("PASSTHROUGH"),
+                new ExplainOperator.Exchange(0, "GATHER", List.of(), "SINGLE", 20, true), List.of("(PASSTHROUGH)"),
                 List.of(2), null, null);
         final ExplainOperator scan = new ExplainOperator(2, 2, "TABLE SCAN", "t", 30, 240, 1, List.of("k"),
                 List.of("filter(nil)"), null, List.of(), List.of(), null, null);

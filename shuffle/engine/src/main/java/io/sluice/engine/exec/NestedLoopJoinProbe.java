@@ -28,6 +28,11 @@ public final class NestedLoopJoinProbe implements OperatorFactory {
     private final RowType joined;
 
     /** @param condition a predicate over probe and build columns, or null (every pair matches) */
+    /** The build side it probes. */
+    public NestedLoopJoinBuild build() {
+        return build;
+    }
+
     public NestedLoopJoinProbe(final RowType probe, final NestedLoopJoinBuild build, final JoinType type,
                                final Expr condition) {
         if (type == JoinType.NULL_AWARE_ANTI) {

@@ -110,6 +110,7 @@ final class DetermineLocalExchanges {
     }
 
     private void join(final PlanNode.Join j) {
+        final PlanNode owner = j;
         final String name = "join " + j.probeKeys() + " = " + j.buildKeys();
         final LocalShuffle how = distributions.of(j);
         final LocalExchangeRule rule;
@@ -127,15 +128,15 @@ final class DetermineLocalExchanges {
             // A broadcast build reaches each CN through an exchange; the probe stays in its pipeline.
             final From build = visit(j.build());
             if (distributed) {
-                scanFeeding(j.build(), build, "exchange sink of " + name);
+                scanFeeding(j.build(), build, "exchange sink");
             }
-            place(name, "build", rule, rule.build(), distributed ? From.EXCHANGE : build, false);
-            place(name, "probe", rule, rule.input(), visit(j.probe()), false);
+            place(owner, name, "build", rule, rule.build(), distributed ? From.EXCHANGE : build, false);
+            place(owner, name, "probe", rule, rule.input(), visit(j.probe()), false);
             return;
         }
-        side(name, "build", rule, rule.build(), j.build(), how.kept().build(),
+        side(owner, name, "build", rule, rule.build(), j.build(), how.kept().build(),
                 how.choice() == Distribution.COLOCATE || how.colocatedScan());
-        side(name, "probe", rule, rule.input(), j.probe(), how.kept().probe(),
+        side(owner, name, "probe", rule, rule.input(), j.probe(), how.kept().probe(),
                 how.choice() == Distribution.COLOCATE || how.colocatedScan());
     }
 
@@ -143,27 +144,28 @@ final class DetermineLocalExchanges {
      * One bucketed input of a shuffle join or group-by: kept (its partitioning already is the operator's),
      * a colocated scan, or shuffled (between CNs through an exchange, between cores in one process).
      */
-    private void side(final String name, final String input, final LocalExchangeRule rule,
+    private void side(final PlanNode owner, final String name, final String input, final LocalExchangeRule rule,
                       final LocalExchangeType planned, final PlanNode node, final boolean kept,
                       final boolean colocates) {
         if (kept) {
             visit(node);
-            place(name, input, rule, planned, From.SPREAD, true);
+            place(owner, name, input, rule, planned, From.SPREAD, true);
         } else if (colocates && node instanceof PlanNode.Scan) {
-            place(name, input, rule, planned, From.STORAGE_SCAN, false);
+            place(owner, name, input, rule, planned, From.STORAGE_SCAN, false);
         } else {
             final From from = visit(node);
             if (distributed) {
-                scanFeeding(node, from, "exchange sink of " + name);
-                place(name, input, rule, planned, From.EXCHANGE, false);
+                scanFeeding(node, from, "exchange sink");
+                place(owner, name, input, rule, planned, From.EXCHANGE, false);
             } else {
-                scanFeeding(node, from, input + " of " + name);
-                place(name, input, rule, planned, From.SPREAD, false);
+                scanFeeding(node, from, "local shuffle");
+                place(owner, name, input, rule, planned, From.SPREAD, false);
             }
         }
     }
 
     private void aggregate(final PlanNode.Aggregation a) {
+        final PlanNode owner = a;
         final List<String> keys = new ArrayList<>();
         for (final NamedExpr k : a.keys()) {
             keys.add(k.name());
@@ -173,7 +175,7 @@ final class DetermineLocalExchanges {
         if (how.choice() == Distribution.MERGE) {
             final LocalExchangeRule rule = a.keys().isEmpty() ? LocalExchangeRule.AGG_BLOCKING_NO_KEYS
                     : LocalExchangeRule.AGG_STREAMING;
-            place(name, "input", rule, rule.input(), visit(a.input()), false);
+            place(owner, name, "input", rule, rule.input(), visit(a.input()), false);
             return;
         }
         final LocalExchangeRule rule;
@@ -186,7 +188,7 @@ final class DetermineLocalExchanges {
         } else {
             rule = LocalExchangeRule.AGG_BLOCKING_KEYS;
         }
-        side(name, "input", rule, rule.input(), a.input(), how.choice() == Distribution.REUSE_SHUFFLE,
+        side(owner, name, "input", rule, rule.input(), a.input(), how.choice() == Distribution.REUSE_SHUFFLE,
                 how.choice() == Distribution.COLOCATE);
     }
 
@@ -197,13 +199,14 @@ final class DetermineLocalExchanges {
      * plan here.
      */
     private void window(final PlanNode.Window w) {
+        final PlanNode owner = w;
         final String name = "window partition by " + w.partitionBy() + " order by " + w.orderBy();
         final LocalShuffle how = distributions.of(w);
         if (how.choice() == Distribution.GATHER) {
-            oneGroup(name, LocalExchangeRule.ANALYTIC_NO_PARTITION, w.input());
+            oneGroup(owner, name, LocalExchangeRule.ANALYTIC_NO_PARTITION, w.input());
             return;
         }
-        side(name, "input", LocalExchangeRule.ANALYTIC_PARTITION, LocalExchangeRule.ANALYTIC_PARTITION.input(),
+        side(owner, name, "input", LocalExchangeRule.ANALYTIC_PARTITION, LocalExchangeRule.ANALYTIC_PARTITION.input(),
                 w.input(), how.choice() == Distribution.REUSE_SHUFFLE, false);
     }
 
@@ -213,24 +216,25 @@ final class DetermineLocalExchanges {
      * (aggregation rule 5).
      */
     private void assertOneRow(final PlanNode.AssertOneRow a) {
+        final PlanNode owner = a;
         final String name = "assert one row" + (a.keys().isEmpty() ? "" : " per " + a.keys());
         final LocalShuffle how = distributions.of(a);
         if (how.choice() == Distribution.GATHER) {
-            oneGroup(name, LocalExchangeRule.ASSERT_ROWS, a.input());
+            oneGroup(owner, name, LocalExchangeRule.ASSERT_ROWS, a.input());
             return;
         }
-        side(name, "input", LocalExchangeRule.AGG_BLOCKING_KEYS, LocalExchangeRule.AGG_BLOCKING_KEYS.input(),
+        side(owner, name, "input", LocalExchangeRule.AGG_BLOCKING_KEYS, LocalExchangeRule.AGG_BLOCKING_KEYS.input(),
                 a.input(), how.choice() == Distribution.REUSE_SHUFFLE, false);
     }
 
     /** An operator whose rows all meet in one sink: gathered to the coordinator on a cluster. */
-    private void oneGroup(final String name, final LocalExchangeRule rule, final PlanNode input) {
+    private void oneGroup(final PlanNode owner, final String name, final LocalExchangeRule rule, final PlanNode input) {
         final From from = visit(input);
         if (distributed) {
-            scanFeeding(input, from, "exchange sink of " + name);
-            place(name, "input", rule, rule.input(), From.EXCHANGE, false);
+            scanFeeding(input, from, "exchange sink");
+            place(owner, name, "input", rule, rule.input(), From.EXCHANGE, false);
         } else {
-            place(name, "input", rule, rule.input(), from, false);
+            place(owner, name, "input", rule, rule.input(), from, false);
         }
     }
 
@@ -239,20 +243,21 @@ final class DetermineLocalExchanges {
      * materialized once per CN and read by every task, the probe rows stay where they are.
      */
     private void nestedLoopJoin(final PlanNode.NestedLoopJoin j) {
+        final PlanNode owner = j;
         final String name = j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on "
                 + j.condition();
         final LocalExchangeRule rule = LocalExchangeRule.NL_JOIN_OTHER;
         final From build = visit(j.build());
         if (distributed) {
-            scanFeeding(j.build(), build, "exchange sink of " + name);
+            scanFeeding(j.build(), build, "exchange sink");
         }
-        place(name, "build", rule, rule.build(), distributed ? From.EXCHANGE : build, false);
+        place(owner, name, "build", rule, rule.build(), distributed ? From.EXCHANGE : build, false);
         final From probe = visit(j.probe());
         if (distributed && distributions.of(j).choice() == Distribution.ROUND_ROBIN) {
-            scanFeeding(j.probe(), probe, "round-robin exchange sink of " + name);
-            place(name, "probe", rule, rule.input(), From.EXCHANGE, false);
+            scanFeeding(j.probe(), probe, "round-robin exchange sink");
+            place(owner, name, "probe", rule, rule.input(), From.EXCHANGE, false);
         } else {
-            place(name, "probe", rule, rule.input(), probe, false);
+            place(owner, name, "probe", rule, rule.input(), probe, false);
         }
     }
 
@@ -267,15 +272,25 @@ final class DetermineLocalExchanges {
     private void orderBy(final PlanNode.OrderBy o) {
         final LocalExchangeRule rule = o.distribution() == SortDistribution.MERGE_SORT
                 ? LocalExchangeRule.SORT_PARTIAL : LocalExchangeRule.SORT_OTHER;
-        place("order by " + o.keys(), "input", rule, rule.input(), visit(o.input()), false);
+        place(o, "order by " + o.keys(), "input", rule, rule.input(), visit(o.input()), false);
     }
 
     /** A row for a plain scan whose rows go on to something that is not its operator's input: a PASSTHROUGH. */
     private void scanFeeding(final PlanNode node, final From from, final String consumer) {
         if (from == From.PLAIN_SCAN) {
-            out.add(new LocalExchange("scan " + scanned(node), consumer, null, LocalExchangeType.PASSTHROUGH,
+            out.add(new LocalExchange(scanNode(node), "scan " + scanned(node), consumer, null, LocalExchangeType.PASSTHROUGH,
                     GeneralRule.AFTER_PLAIN_SCAN, "a scan not read by storage distribution"));
         }
+    }
+
+    private static PlanNode scanNode(final PlanNode node) {
+        if (node instanceof PlanNode.Filter f) {
+            return scanNode(f.input());
+        }
+        if (node instanceof PlanNode.Project p) {
+            return scanNode(p.input());
+        }
+        return node;
     }
 
     private static String scanned(final PlanNode node) {
@@ -289,7 +304,7 @@ final class DetermineLocalExchanges {
     }
 
     /** Applies the general rules to the row's type for one input and records the outcome. */
-    private void place(final String operator, final String input, final LocalExchangeRule rule,
+    private void place(final PlanNode node, final String operator, final String input, final LocalExchangeRule rule,
                        final LocalExchangeType planned, final From from, final boolean satisfied) {
         final boolean shuffle = planned == LocalExchangeType.HASH_SHUFFLE
                 || planned == LocalExchangeType.BUCKET_HASH_SHUFFLE;
@@ -297,25 +312,25 @@ final class DetermineLocalExchanges {
                 || planned == LocalExchangeType.ADAPTIVE_PASSTHROUGH;
         final LocalExchange decided;
         if (from == From.PLAIN_SCAN && (passthrough || planned == LocalExchangeType.NOOP)) {
-            decided = new LocalExchange(operator, input, rule, LocalExchangeType.PASSTHROUGH,
+            decided = new LocalExchange(node, operator, input, rule, LocalExchangeType.PASSTHROUGH,
                     GeneralRule.AFTER_PLAIN_SCAN, "right after a scan not read by storage distribution");
         } else if (shuffle && (from == From.EXCHANGE || from == From.STORAGE_SCAN)) {
-            decided = new LocalExchange(operator, input, rule, LocalExchangeType.NOOP,
+            decided = new LocalExchange(node, operator, input, rule, LocalExchangeType.NOOP,
                     GeneralRule.AFTER_EXCHANGE_OR_STORAGE_SCAN, from == From.EXCHANGE
                     ? "the exchange between CNs delivers each bucket to its core"
                     : "a colocated scan reads each bucket's blocks");
         } else if (shuffle && satisfied) {
-            decided = new LocalExchange(operator, input, rule, LocalExchangeType.NOOP, GeneralRule.ALREADY_SATISFIED,
+            decided = new LocalExchange(node, operator, input, rule, LocalExchangeType.NOOP, GeneralRule.ALREADY_SATISFIED,
                     "the input keeps the buckets it already has");
         } else if (passthrough && from != From.ORDERED) {
-            decided = new LocalExchange(operator, input, rule, LocalExchangeType.NOOP, GeneralRule.ALREADY_SATISFIED,
+            decided = new LocalExchange(node, operator, input, rule, LocalExchangeType.NOOP, GeneralRule.ALREADY_SATISFIED,
                     "the rows are already spread over the tasks");
         } else {
             if (from == From.PLAIN_SCAN) {
-                out.add(new LocalExchange(operator, input, null, LocalExchangeType.PASSTHROUGH,
+                out.add(new LocalExchange(node, operator, input, null, LocalExchangeType.PASSTHROUGH,
                         GeneralRule.AFTER_PLAIN_SCAN, "right after a scan not read by storage distribution"));
             }
-            decided = new LocalExchange(operator, input, rule, planned, null, shuffle
+            decided = new LocalExchange(node, operator, input, rule, planned, null, shuffle
                     ? "rows move between the cores of this process" : "as the table says");
         }
         out.add(decided);
