@@ -270,7 +270,9 @@ final class DetermineLocalExchanges {
     }
 
     private void orderBy(final PlanNode.OrderBy o) {
+        // Rows already all on the coordinator are sorted there, whatever was decided: nothing to merge.
         final LocalExchangeRule rule = o.distribution() == SortDistribution.MERGE_SORT
+                && !(distributed && distributions.onCoordinator(o.input()))
                 ? LocalExchangeRule.SORT_PARTIAL : LocalExchangeRule.SORT_OTHER;
         place(o, "order by " + o.keys(), "input", rule, rule.input(), visit(o.input()), false);
     }
