@@ -22,8 +22,8 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The end of a sending pipeline on one CN: each worker tags its batches with a {@code shuffleIdx}
- * (through its own {@link ShuffleOperator} when the exchange shuffles, else bucket 0: core 0 of each CN for a
- * broadcast, the coordinator's for a gather) and
+ * (through its own {@link ShuffleOperator} when the exchange shuffles, else bucket 0: a broadcast goes to core
+ * 0 of each CN whatever the tag, a gather to the coordinator's) and
  * dispatches them through its own {@link ExchangeSink}, sending pipeline = worker. When the
  * pipeline ends, the CN's senders that had no work end their streams too, so every receiver hears
  * from every sender exactly once; {@link #abort} fails them all instead when the query failed.
@@ -44,7 +44,7 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
 
     /**
      * @param keyColumns      the columns {@code function} reads, or null for an exchange that does not shuffle
-     * @param planned         the mode the plan asked for (a broadcast is dispatched as ALL_CN of bucket 0)
+     * @param planned         the mode the plan asked for
      * @param number          the exchange's number within the query
      * @param keyNames        the names of the key columns, for EXPLAIN and stats
      */
@@ -140,7 +140,7 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
 
     /** The exchange as EXPLAIN names it: number, mode asked for, keys and bucket function. */
     String label() {
-        return "#" + number + " " + planned + (planned != exchange.mode() ? " (as " + exchange.mode() + " to core 0)" : "")
+        return "#" + number + " " + planned + (planned == DispatchMode.BROADCAST ? " (one copy per CN)" : "")
                 + (function == null ? "" : " by " + keyNames + " " + (function instanceof RangeBucketFunction
                 ? "range" : "hash") + " into " + function.bucketCount() + " buckets");
     }
