@@ -25,14 +25,6 @@ final class BucketBuffer {
     /** A DECIMAL128 column: the low halves in the long array, the high halves in their own. */
     static final byte WIDE = 3;
     static final int CAPACITY = Block.MAX_ROWS;
-    /** Row numbers in order: passed as the row list when a bucket's rows are one run of the batch. */
-    static final int[] IDENTITY = new int[CAPACITY];
-
-    static {
-        for (int i = 0; i < CAPACITY; i++) {
-            IDENTITY[i] = i;
-        }
-    }
     private static final int NULL_WORDS = NullMask.words(CAPACITY);
 
     private final BufferPool pool;
@@ -146,25 +138,29 @@ final class BucketBuffer {
     /**
      * Appends rows {@code rows[from .. from + count)} of {@code source}, column by column. The
      * caller has checked that they fit: {@code count <= room()} and every string column's bytes.
-     * With {@link #IDENTITY} as the row list the rows are one run, and fixed-width columns are
-     * copied in bulk.
+     * Row numbers ascend inside a bucket, so when the last is {@code count - 1} past the first the
+     * rows are one run of the batch, and every column is copied in bulk.
      */
     void append(final ColumnVector[] source, final int[] rows, final int from, final int count) {
+        if (count == 0) {
+            return;
+        }
         final int to = from + count;
-        final boolean run = rows == IDENTITY;
+        final int first = rows[from];
+        final boolean run = rows[to - 1] - first == count - 1;
         for (int c = 0; c < shapes.length; c++) {
             final ColumnVector vector = source[c];
             switch (shapes[c]) {
                 case LONG -> {
                     if (run) {
-                        System.arraycopy(((LongVector) vector).values(), from, longs[c], size, count);
+                        System.arraycopy(((LongVector) vector).values(), first, longs[c], size, count);
                     } else {
                         gather(((LongVector) vector).values(), rows, from, to, longs[c], size);
                     }
                 }
                 case INT -> {
                     if (run) {
-                        System.arraycopy(((IntVector) vector).values(), from, ints[c], size, count);
+                        System.arraycopy(((IntVector) vector).values(), first, ints[c], size, count);
                     } else {
                         gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
                     }
@@ -172,14 +168,14 @@ final class BucketBuffer {
                 case WIDE -> {
                     final Decimal128Vector d = (Decimal128Vector) vector;
                     if (run) {
-                        System.arraycopy(d.low(), from, longs[c], size, count);
-                        System.arraycopy(d.high(), from, highs[c], size, count);
+                        System.arraycopy(d.low(), first, longs[c], size, count);
+                        System.arraycopy(d.high(), first, highs[c], size, count);
                     } else {
                         gather(d.low(), rows, from, to, longs[c], size);
                         gather(d.high(), rows, from, to, highs[c], size);
                     }
                 }
-                default -> appendStrings(c, (StringVector) vector, rows, from, to);
+                default -> appendStrings(c, (StringVector) vector, rows, from, to, run);
             }
             final long[] sourceNulls = vector.nulls();
             if (sourceNulls != null) {
@@ -218,7 +214,8 @@ final class BucketBuffer {
         return any != 0;
     }
 
-    private void appendStrings(final int c, final StringVector vector, final int[] rows, final int from, final int to) {
+    private void appendStrings(final int c, final StringVector vector, final int[] rows, final int from, final int to,
+                               final boolean run) {
         final int[] targetOffsets = offsets[c];
         final byte[] target = bytes[c];
         final byte[] source = vector.bytes();
@@ -226,13 +223,15 @@ final class BucketBuffer {
         final int[] codes = vector.codes();
         int p = size;
         int end = targetOffsets[p];
-        if (rows == IDENTITY && codes == null) {
+        if (run && codes == null) {
             // One run of a plain vector: its bytes are contiguous; only the offsets need rebasing.
-            final int start = sourceOffsets[from];
-            System.arraycopy(source, start, target, end, sourceOffsets[to] - start);
+            final int firstRow = rows[from];
+            final int lastRow = firstRow + (to - from);
+            final int start = sourceOffsets[firstRow];
+            System.arraycopy(source, start, target, end, sourceOffsets[lastRow] - start);
             final int shift = end - start;
-            for (int k = from + 1; k <= to; k++) {
-                targetOffsets[++p] = sourceOffsets[k] + shift;
+            for (int r = firstRow + 1; r <= lastRow; r++) {
+                targetOffsets[++p] = sourceOffsets[r] + shift;
             }
             return;
         }

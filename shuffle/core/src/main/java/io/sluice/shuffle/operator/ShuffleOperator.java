@@ -8,6 +8,7 @@ import io.sluice.format.StringVector;
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.RowsByBucket;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -21,13 +22,16 @@ import java.util.Arrays;
  * batch that cannot be proven so from its zonemap but whose rows, once bucketed, all land in one
  * bucket is passed on whole too: bucketed, never copied.
  *
- * <p><b>Per-row path.</b> Otherwise the bucket function fills a bucket per row, a counting sort
- * orders the row numbers by bucket (stable, so rows keep their input order inside a bucket), and
- * each bucket's rows are gathered column by column into that bucket's buffer. A batch sorted by
- * the key whose buckets, as computed, indeed never go down (a sorted block that straddles a
- * boundary) skips the sort: each bucket's rows are one run, copied in bulk. A buffer is emitted
- * as a batch when it holds {@link Block#MAX_ROWS} rows; {@link #finish()} emits every non-empty
- * one, and empty buckets emit nothing. Dictionary strings are expanded to plain bytes on the way.
+ * <p><b>Per-row path.</b> Otherwise the split is columnar, as Trino's {@code PagePartitioner}: the
+ * bucket function groups the whole batch's row numbers by bucket first ({@link BucketFunction#group}:
+ * for up to 64 buckets each row goes to its bucket's list in the same pass that computes the bucket,
+ * for more a counting sort; either way stable, so rows keep their input order inside a bucket), then
+ * each bucket's rows are gathered column by column, in tight loops over primitive arrays, into that
+ * bucket's buffer. A batch sorted by the key whose buckets, as computed, indeed never go down (a
+ * sorted block that straddles a boundary) is grouped into runs instead; any bucket whose rows are
+ * consecutive is copied in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS}
+ * rows; {@link #finish()} emits every non-empty one, and empty buckets emit nothing. Dictionary
+ * strings are expanded to plain bytes on the way.
  *
  * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
  * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
@@ -65,16 +69,13 @@ public final class ShuffleOperator {
 
     private final ColumnVector[] keyVectors;
     private final ColumnVector[] source;
+    /** The bucket of each row of a batch sorted by the key, to find its runs. */
     private final int[] rowBuckets = new int[Block.MAX_ROWS];
-    private final int[] rowsByBucket = new int[Block.MAX_ROWS];
-    /** Bucket {@code b}'s rows are {@code rowsByBucket[starts[b] .. starts[b + 1])}. */
-    private final int[] starts;
-    private final int[] cursors;
+    /** The rows of the batch being split, grouped by bucket. */
+    private final RowsByBucket grouped;
 
     /** The split batch whose rows are not all in buffers yet, or null. */
     private Batch pending;
-    /** The row list of the pending batch: {@link #rowsByBucket}, or the identity when buckets are runs. */
-    private int[] pendingRows;
     private int pendingBucket;
     private int pendingPosition;
     private boolean finishing;
@@ -144,8 +145,7 @@ public final class ShuffleOperator {
         this.open = new BucketBuffer[bucketCount];
         this.keyVectors = new ColumnVector[keyColumns.length];
         this.source = new ColumnVector[types.length];
-        this.starts = new int[bucketCount + 1];
-        this.cursors = new int[bucketCount];
+        this.grouped = new RowsByBucket(bucketCount);
         this.rowsPerBucket = new long[bucketCount];
     }
 
@@ -288,10 +288,16 @@ public final class ShuffleOperator {
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
-        function.buckets(keyVectors, rows, rowBuckets);
+        if (keyColumns.length == 1 && batch.sortedBy() == keyColumns[0]) {
+            function.buckets(keyVectors, rows, rowBuckets);
+            if (!grouped.groupRuns(rowBuckets, rows)) {
+                grouped.group(rowBuckets, rows);
+            }
+        } else {
+            function.group(keyVectors, rows, grouped);
+        }
         Arrays.fill(keyVectors, null);
-        final boolean runs = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0] && countRuns(rows);
-        final int only = runs ? onlyRun(rows) : sameBucket(rows);
+        final int only = grouped.onlyBucket();
         if (only >= 0 && routing != WholeBatchRouting.NEVER) {
             wholeBatchRoutes++;
             wholeAfterBucketing++;
@@ -300,11 +306,6 @@ public final class ShuffleOperator {
             return;
         }
         splitBatches++;
-        if (!runs) {
-            count(rows);
-            order(rows);
-        }
-        pendingRows = runs ? BucketBuffer.IDENTITY : rowsByBucket;
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
         }
@@ -455,99 +456,12 @@ public final class ShuffleOperator {
         return bucket;
     }
 
-    /**
-     * Finds where each bucket's run starts, into {@link #starts}, if the buckets never go down along
-     * the rows (then each bucket's rows are one run and need no sort); false, with nothing usable,
-     * otherwise. The check makes a wrong "sorted" claim cost speed, never correctness. A scan for
-     * changes rather than a count: a run of one bucket would chain every increment of its counter.
-     */
-    private boolean countRuns(final int rows) {
-        final int[] buckets = rowBuckets;
-        int previous = buckets[0];
-        for (int b = 0; b <= previous; b++) {
-            starts[b] = 0;
-        }
-        for (int i = 1; i < rows; i++) {
-            final int b = buckets[i];
-            if (b != previous) {
-                if (b < previous) {
-                    return false;
-                }
-                for (int skipped = previous + 1; skipped <= b; skipped++) {
-                    starts[skipped] = i;
-                }
-                previous = b;
-            }
-        }
-        for (int b = previous + 1; b <= bucketCount; b++) {
-            starts[b] = rows;
-        }
-        return true;
-    }
-
-    /** The bucket holding all {@code rows} rows after {@link #countRuns}, or -1 when they are in several. */
-    private int onlyRun(final int rows) {
-        final int b = rowBuckets[0];
-        return starts[b + 1] - starts[b] == rows ? b : -1;
-    }
-
-    /**
-     * The bucket of every row when all {@code rows} rows share one, else -1. Compares blocks of 64 rows
-     * at a time without a branch per row and stops at the first block that differs, so a batch that
-     * splits costs a block or two.
-     */
-    private int sameBucket(final int rows) {
-        final int[] buckets = rowBuckets;
-        final int first = buckets[0];
-        for (int from = 0; from < rows; from += 64) {
-            final int to = Math.min(rows, from + 64);
-            int differs = 0;
-            for (int i = from; i < to; i++) {
-                differs |= buckets[i] ^ first;
-            }
-            if (differs != 0) {
-                return -1;
-            }
-        }
-        return first;
-    }
-
-    /**
-     * First half of a counting sort of row numbers by bucket: counts each bucket's rows and fills
-     * {@link #starts}, leaving each bucket's start in {@link #cursors} for {@link #order}.
-     */
-    private void count(final int rows) {
-        final int[] buckets = rowBuckets;
-        final int[] counts = cursors;
-        Arrays.fill(counts, 0);
-        for (int i = 0; i < rows; i++) {
-            counts[buckets[i]]++;
-        }
-        int sum = 0;
-        for (int b = 0; b < bucketCount; b++) {
-            starts[b] = sum;
-            final int count = counts[b];
-            counts[b] = sum;
-            sum += count;
-        }
-        starts[bucketCount] = sum;
-    }
-
-    /** Second half of the counting sort: row numbers into {@link #rowsByBucket}, stable, by bucket. */
-    private void order(final int rows) {
-        final int[] buckets = rowBuckets;
-        final int[] cursor = cursors;
-        final int[] order = rowsByBucket;
-        for (int i = 0; i < rows; i++) {
-            order[cursor[buckets[i]]++] = i;
-        }
-    }
-
     /** Gathers the pending batch's rows into bucket buffers until done or the pool runs dry. */
     private void scatterPending() {
+        final int[] rows = grouped.rows();
         for (int b = pendingBucket; b < bucketCount; b++) {
-            final int end = starts[b + 1];
-            int from = Math.max(pendingPosition, starts[b]);
+            final int end = grouped.end(b);
+            int from = Math.max(pendingPosition, grouped.start(b));
             while (from < end) {
                 BucketBuffer buffer = open[b];
                 if (buffer == null) {
@@ -561,13 +475,13 @@ public final class ShuffleOperator {
                 }
                 int count = Math.min(end - from, buffer.room());
                 if (hasStrings) {
-                    count = fitStrings(buffer, pendingRows, from, count);
+                    count = fitStrings(buffer, rows, from, count);
                     if (count == 0) {
                         suspend(b, from, from);
                         return;
                     }
                 }
-                buffer.append(source, pendingRows, from, count);
+                buffer.append(source, rows, from, count);
                 from += count;
                 if (buffer.room() == 0) {
                     emit(b);
