@@ -136,53 +136,80 @@ final class BucketBuffer {
     }
 
     /**
-     * Appends rows {@code rows[from .. from + count)} of {@code source}, column by column. The
-     * caller has checked that they fit: {@code count <= room()} and every string column's bytes.
-     * Row numbers ascend inside a bucket, so when the last is {@code count - 1} past the first the
-     * rows are one run of the batch, and every column is copied in bulk.
+     * Takes in rows {@code rows[from .. from + count)} of {@code source} except their fixed-width
+     * values: copies the string columns' bytes and every column's null bits, and reserves the
+     * positions that {@link #gather} fills later, column by column across buckets. The caller has
+     * checked that they fit: {@code count <= room()} and every string column's bytes.
+     *
+     * @return the position of the first of these rows in this buffer, for {@link #gather}
      */
-    void append(final ColumnVector[] source, final int[] rows, final int from, final int count) {
-        if (count == 0) {
-            return;
-        }
+    int reserve(final ColumnVector[] source, final int[] rows, final int from, final int count) {
+        final int at = size;
         final int to = from + count;
-        final int first = rows[from];
-        final boolean run = rows[to - 1] - first == count - 1;
+        final boolean run = isRun(rows, from, count);
         for (int c = 0; c < shapes.length; c++) {
             final ColumnVector vector = source[c];
-            switch (shapes[c]) {
-                case LONG -> {
-                    if (run) {
-                        System.arraycopy(((LongVector) vector).values(), first, longs[c], size, count);
-                    } else {
-                        gather(((LongVector) vector).values(), rows, from, to, longs[c], size);
-                    }
-                }
-                case INT -> {
-                    if (run) {
-                        System.arraycopy(((IntVector) vector).values(), first, ints[c], size, count);
-                    } else {
-                        gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
-                    }
-                }
-                case WIDE -> {
-                    final Decimal128Vector d = (Decimal128Vector) vector;
-                    if (run) {
-                        System.arraycopy(d.low(), first, longs[c], size, count);
-                        System.arraycopy(d.high(), first, highs[c], size, count);
-                    } else {
-                        gather(d.low(), rows, from, to, longs[c], size);
-                        gather(d.high(), rows, from, to, highs[c], size);
-                    }
-                }
-                default -> appendStrings(c, (StringVector) vector, rows, from, to, run);
+            if (shapes[c] == STRING) {
+                appendStrings(c, (StringVector) vector, rows, from, to, run);
             }
             final long[] sourceNulls = vector.nulls();
             if (sourceNulls != null) {
-                anyNull[c] |= gatherNulls(sourceNulls, rows, from, to, nulls[c], size);
+                anyNull[c] |= gatherNulls(sourceNulls, rows, from, to, nulls[c], at);
             }
         }
         size += count;
+        return at;
+    }
+
+    /**
+     * Fills positions {@code [at, at + count)}, reserved by {@link #reserve}, of one fixed-width
+     * column with rows {@code rows[from .. from + count)} of {@code vector}. Row numbers ascend inside
+     * a bucket, so when the last is {@code count - 1} past the first the rows are one run of the
+     * batch, copied in bulk.
+     */
+    void gather(final int column, final ColumnVector vector, final int[] rows, final int from, final int count,
+                final int at) {
+        final int to = from + count;
+        final boolean run = isRun(rows, from, count);
+        final int first = rows[from];
+        switch (shapes[column]) {
+            case LONG -> {
+                if (run) {
+                    System.arraycopy(((LongVector) vector).values(), first, longs[column], at, count);
+                } else {
+                    gather(((LongVector) vector).values(), rows, from, to, longs[column], at);
+                }
+            }
+            case INT -> {
+                if (run) {
+                    System.arraycopy(((IntVector) vector).values(), first, ints[column], at, count);
+                } else {
+                    gather(((IntVector) vector).values(), rows, from, to, ints[column], at);
+                }
+            }
+            case WIDE -> {
+                final Decimal128Vector d = (Decimal128Vector) vector;
+                if (run) {
+                    System.arraycopy(d.low(), first, longs[column], at, count);
+                    System.arraycopy(d.high(), first, highs[column], at, count);
+                } else {
+                    gather(d.low(), rows, from, to, longs[column], at);
+                    gather(d.high(), rows, from, to, highs[column], at);
+                }
+            }
+            default -> throw new IllegalArgumentException("column " + column + " is a string column: its bytes are "
+                    + "copied by reserve, not gathered");
+        }
+    }
+
+    /** Whether the ascending row numbers {@code rows[from .. from + count)} are consecutive. */
+    private static boolean isRun(final int[] rows, final int from, final int count) {
+        return rows[from + count - 1] - rows[from] == count - 1;
+    }
+
+    /** Whether a column's values are gathered by {@link #gather} (every shape but strings). */
+    static boolean isFixedWidth(final byte shape) {
+        return shape != STRING;
     }
 
     private static void gather(final long[] source, final int[] rows, final int from, final int to,

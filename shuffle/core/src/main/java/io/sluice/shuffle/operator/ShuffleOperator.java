@@ -74,6 +74,22 @@ public final class ShuffleOperator {
     /** The rows of the batch being split, grouped by bucket. */
     private final RowsByBucket grouped;
 
+    /** The columns that are gathered across buckets one column at a time (all but strings). */
+    private final int[] fixedColumns;
+    /**
+     * Rows taken into buffers whose fixed-width values are still to be gathered: piece {@code q} is
+     * rows {@code rows[pieceFrom[q] .. + pieceCount[q])} of the pending batch at position
+     * {@code pieceAt[q]} of {@code pieceBuffers[q]}.
+     */
+    private BucketBuffer[] pieceBuffers;
+    private int[] pieceFrom;
+    private int[] pieceCount;
+    private int[] pieceAt;
+    private int pieces;
+    /** Buffers filled by the pieces, emitted once their values are gathered. */
+    private BucketBuffer[] filled;
+    private int filledCount;
+
     /** The split batch whose rows are not all in buffers yet, or null. */
     private Batch pending;
     private int pendingBucket;
@@ -146,6 +162,22 @@ public final class ShuffleOperator {
         this.keyVectors = new ColumnVector[keyColumns.length];
         this.source = new ColumnVector[types.length];
         this.grouped = new RowsByBucket(bucketCount);
+        int fixed = 0;
+        for (final ColumnType type : types) {
+            fixed += BucketBuffer.isFixedWidth(BucketBuffer.shapeOf(type)) ? 1 : 0;
+        }
+        this.fixedColumns = new int[fixed];
+        for (int c = 0, f = 0; c < types.length; c++) {
+            if (BucketBuffer.isFixedWidth(BucketBuffer.shapeOf(types[c]))) {
+                fixedColumns[f++] = c;
+            }
+        }
+        final int initialPieces = 2 * Math.min(bucketCount, RowsByBucket.MAX_LIST_BUCKETS) + 2;
+        this.pieceBuffers = new BucketBuffer[initialPieces];
+        this.pieceFrom = new int[initialPieces];
+        this.pieceCount = new int[initialPieces];
+        this.pieceAt = new int[initialPieces];
+        this.filled = new BucketBuffer[initialPieces];
         this.rowsPerBucket = new long[bucketCount];
     }
 
@@ -456,7 +488,12 @@ public final class ShuffleOperator {
         return bucket;
     }
 
-    /** Gathers the pending batch's rows into bucket buffers until done or the pool runs dry. */
+    /**
+     * Takes the pending batch's rows into bucket buffers until done or the pool runs dry. Bucket by
+     * bucket, each buffer reserves its rows (and copies their string bytes); then the fixed-width
+     * values are gathered column by column across all buckets, so that one source column stays in
+     * cache while every bucket takes its rows of it; then filled buffers are emitted.
+     */
     private void scatterPending() {
         final int[] rows = grouped.rows();
         for (int b = pendingBucket; b < bucketCount; b++) {
@@ -467,6 +504,7 @@ public final class ShuffleOperator {
                 if (buffer == null) {
                     buffer = pool.take();
                     if (buffer == null) {
+                        gatherPieces(rows);
                         suspend(b, from, -1);
                         return;
                     }
@@ -477,20 +515,56 @@ public final class ShuffleOperator {
                 if (hasStrings) {
                     count = fitStrings(buffer, rows, from, count);
                     if (count == 0) {
+                        gatherPieces(rows);
                         suspend(b, from, from);
                         return;
                     }
                 }
-                buffer.append(source, rows, from, count);
+                addPiece(buffer, from, count, buffer.reserve(source, rows, from, count));
                 from += count;
                 if (buffer.room() == 0) {
-                    emit(b);
+                    open[b] = null;
+                    filled[filledCount++] = buffer;
                 }
             }
             pendingPosition = end;
         }
+        gatherPieces(rows);
         pending = null;
         Arrays.fill(source, null);
+    }
+
+    private void addPiece(final BucketBuffer buffer, final int from, final int count, final int at) {
+        if (pieces == pieceBuffers.length) {
+            final int grown = 2 * pieces;
+            pieceBuffers = Arrays.copyOf(pieceBuffers, grown);
+            pieceFrom = Arrays.copyOf(pieceFrom, grown);
+            pieceCount = Arrays.copyOf(pieceCount, grown);
+            pieceAt = Arrays.copyOf(pieceAt, grown);
+            filled = Arrays.copyOf(filled, grown);
+        }
+        pieceBuffers[pieces] = buffer;
+        pieceFrom[pieces] = from;
+        pieceCount[pieces] = count;
+        pieceAt[pieces] = at;
+        pieces++;
+    }
+
+    /** Gathers the fixed-width values of every piece, one column at a time, then emits the filled buffers. */
+    private void gatherPieces(final int[] rows) {
+        for (final int c : fixedColumns) {
+            final ColumnVector vector = source[c];
+            for (int q = 0; q < pieces; q++) {
+                pieceBuffers[q].gather(c, vector, rows, pieceFrom[q], pieceCount[q], pieceAt[q]);
+            }
+        }
+        Arrays.fill(pieceBuffers, 0, pieces, null);
+        pieces = 0;
+        for (int f = 0; f < filledCount; f++) {
+            emit(filled[f]);
+            filled[f] = null;
+        }
+        filledCount = 0;
     }
 
     /**
@@ -534,7 +608,8 @@ public final class ShuffleOperator {
         }
         if (fullest != null) {
             earlyFlushes++;
-            emit(fullest.bucket());
+            open[fullest.bucket()] = null;
+            emit(fullest);
             return;
         }
         // Checked before the stalled buffer goes back: a batch released on another thread since the pool
@@ -556,10 +631,9 @@ public final class ShuffleOperator {
         }
     }
 
-    private void emit(final int bucket) {
-        final BucketBuffer buffer = open[bucket];
-        open[bucket] = null;
-        emitted(bucket, buffer.size());
+    /** Emits a buffer no longer open. */
+    private void emit(final BucketBuffer buffer) {
+        emitted(buffer.bucket(), buffer.size());
         output.addLast(pool.lend(buffer));
     }
 
@@ -573,10 +647,10 @@ public final class ShuffleOperator {
         for (int b = 0; b < bucketCount; b++) {
             final BucketBuffer buffer = open[b];
             if (buffer != null) {
+                open[b] = null;
                 if (buffer.size() > 0) {
-                    emit(b);
+                    emit(buffer);
                 } else {
-                    open[b] = null;
                     pool.giveBack(buffer);
                 }
             }
