@@ -26,12 +26,14 @@ import java.util.Arrays;
  * bucket function groups the whole batch's row numbers by bucket first ({@link BucketFunction#group}:
  * for up to 64 buckets each row goes to its bucket's list in the same pass that computes the bucket,
  * for more a counting sort; either way stable, so rows keep their input order inside a bucket), then
- * each bucket's rows are gathered column by column, in tight loops over primitive arrays, into that
- * bucket's buffer. A batch sorted by the key whose buckets, as computed, indeed never go down (a
- * sorted block that straddles a boundary) is grouped into runs instead; any bucket whose rows are
- * consecutive is copied in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS}
- * rows; {@link #finish()} emits every non-empty one, and empty buckets emit nothing. Dictionary
- * strings are expanded to plain bytes on the way.
+ * each bucket's buffer reserves room for its rows (copying their string bytes and null bits), and the
+ * fixed-width values are gathered one column at a time across all buckets, in tight loops over
+ * primitive arrays, so that one source column stays in cache while every bucket takes its rows of it.
+ * A batch sorted by the key whose buckets, as computed, indeed never go down (a sorted block that
+ * straddles a boundary) is grouped into runs instead; any bucket whose rows are consecutive is copied
+ * in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS} rows; {@link #finish()}
+ * emits every non-empty one, and empty buckets emit nothing. Dictionary strings are expanded to plain
+ * bytes on the way.
  *
  * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
  * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
