@@ -23,17 +23,18 @@ import java.util.Arrays;
  * bucket is passed on whole too: bucketed, never copied.
  *
  * <p><b>Per-row path.</b> Otherwise the split is columnar, as Trino's {@code PagePartitioner}: the
- * bucket function groups the whole batch's row numbers by bucket first ({@link BucketFunction#group}:
- * for up to 64 buckets each row goes to its bucket's list in the same pass that computes the bucket,
- * for more a counting sort; either way stable, so rows keep their input order inside a bucket), then
- * each bucket's buffer reserves room for its rows (copying their string bytes and null bits), and the
- * fixed-width values are gathered one column at a time across all buckets, in tight loops over
- * primitive arrays, so that one source column stays in cache while every bucket takes its rows of it.
- * A batch sorted by the key whose buckets, as computed, indeed never go down (a sorted block that
- * straddles a boundary) is grouped into runs instead; any bucket whose rows are consecutive is copied
- * in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS} rows; {@link #finish()}
- * emits every non-empty one, and empty buckets emit nothing. Dictionary strings are expanded to plain
- * bytes on the way.
+ * bucket function fills a bucket per row for the whole batch, a branch-free scan of 64-row blocks
+ * finds a batch whose rows all share one bucket (passed on whole), and the row numbers are grouped
+ * by bucket ({@link RowsByBucket}: per-bucket lists filled in one pass for up to 64 buckets, a
+ * counting sort for more; stable either way, so rows keep their input order inside a bucket). Then
+ * each bucket's buffer reserves room for its rows (copying their string bytes and null bits), and
+ * the fixed-width values are gathered one column at a time across all buckets, in tight loops over
+ * primitive arrays, so that one source column stays in cache while every bucket takes its rows of
+ * it. Rows of one bucket, or of a batch sorted by the key whose buckets, as computed, indeed never
+ * go down (a sorted block that straddles a boundary), are grouped into runs instead, and a bucket
+ * whose rows are consecutive is copied in bulk. A buffer is emitted as a batch when it holds
+ * {@link Block#MAX_ROWS} rows; {@link #finish()} emits every non-empty one, and empty buckets emit
+ * nothing. Dictionary strings are expanded to plain bytes on the way.
  *
  * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
  * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
@@ -71,7 +72,7 @@ public final class ShuffleOperator {
 
     private final ColumnVector[] keyVectors;
     private final ColumnVector[] source;
-    /** The bucket of each row of a batch sorted by the key, to find its runs. */
+    /** The bucket of each row of the batch being split. */
     private final int[] rowBuckets = new int[Block.MAX_ROWS];
     /** The rows of the batch being split, grouped by bucket. */
     private final RowsByBucket grouped;
@@ -322,16 +323,9 @@ public final class ShuffleOperator {
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
-        if (keyColumns.length == 1 && batch.sortedBy() == keyColumns[0]) {
-            function.buckets(keyVectors, rows, rowBuckets);
-            if (!grouped.groupRuns(rowBuckets, rows)) {
-                grouped.group(rowBuckets, rows);
-            }
-        } else {
-            function.group(keyVectors, rows, grouped);
-        }
+        function.buckets(keyVectors, rows, rowBuckets);
         Arrays.fill(keyVectors, null);
-        final int only = grouped.onlyBucket();
+        final int only = sameBucket(rows);
         if (only >= 0 && routing != WholeBatchRouting.NEVER) {
             wholeBatchRoutes++;
             wholeAfterBucketing++;
@@ -340,6 +334,11 @@ public final class ShuffleOperator {
             return;
         }
         splitBatches++;
+        // Rows in one bucket, or sorted by the key, are runs: no row list to build, copied in bulk.
+        final boolean sorted = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0];
+        if (!((only >= 0 || sorted) && grouped.groupRuns(rowBuckets, rows))) {
+            grouped.group(rowBuckets, rows);
+        }
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
         }
@@ -488,6 +487,27 @@ public final class ShuffleOperator {
                         + "one bucket, or use WHEN_PROVEN");
         }
         return bucket;
+    }
+
+    /**
+     * The bucket of every row when all {@code rows} rows share one, else -1. Compares blocks of 64 rows
+     * at a time without a branch per row and stops at the first block that differs, so a batch that
+     * splits costs a block or two.
+     */
+    private int sameBucket(final int rows) {
+        final int[] buckets = rowBuckets;
+        final int first = buckets[0];
+        for (int from = 0; from < rows; from += 64) {
+            final int to = Math.min(rows, from + 64);
+            int differs = 0;
+            for (int i = from; i < to; i++) {
+                differs |= buckets[i] ^ first;
+            }
+            if (differs != 0) {
+                return -1;
+            }
+        }
+        return first;
     }
 
     /**
