@@ -12,8 +12,9 @@ import java.util.Arrays;
  * <p>Three layouts, picked per batch by whoever fills it:
  * <ul>
  *   <li><b>Lists</b>, for up to {@link #MAX_LIST_BUCKETS} buckets: every bucket owns a row list of a
- *       whole batch's capacity, so each row is appended to its bucket's list in one pass, without a
- *       count first. The lists sit a cache line apart modulo 4 KiB, so that the appends of up to 64
+ *       whole batch's capacity, so a bucket function appends each row to its bucket's list while it
+ *       computes the bucket ({@link BucketFunction#group}), in one pass, without a bucket array or a
+ *       count. The lists sit a cache line apart modulo 4 KiB, so that the appends of up to 64
  *       buckets do not evict each other.</li>
  *   <li><b>Counting sort</b>, for more buckets (whose lists would take too much memory): from a
  *       bucket per row, a count per bucket, then the row numbers placed stably.</li>
@@ -41,12 +42,14 @@ public final class RowsByBucket {
 
     private final int bucketCount;
     private final int[] starts;
-    /** Where each bucket's rows end; while rows are appended to lists, where each bucket's next row goes. */
+    /** Where each bucket's rows end; while a bucket function appends to lists, where the next row goes. */
     private final int[] ends;
     /** The row lists ({@code bucketCount} strides), or null until the first batch grouped into lists. */
     private int[] lists;
     /** Row numbers sorted by bucket, or null until the first counting sort. */
     private int[] sorted;
+    /** A bucket per row, or null until the first batch that needs one. */
+    private int[] bucketOfRow;
     private int[] rows = IDENTITY;
     private int rowCount;
     /** Whether {@link #starts} hold the lists' fixed starts (another layout overwrites them). */
@@ -132,18 +135,19 @@ public final class RowsByBucket {
         return -1;
     }
 
+    /** Whether a bucket function may append rows to per-bucket lists ({@link #beginLists}). */
+    boolean takesLists() {
+        return bucketCount <= MAX_LIST_BUCKETS;
+    }
+
     /**
-     * Groups rows {@code [0, rowCount)} by the bucket of each: into lists when there are few
-     * buckets, by a counting sort otherwise.
+     * Starts a grouping into per-bucket lists: empties every list and returns the cursors, where
+     * row {@code i} of bucket {@code b} goes to {@code lists[cursors[b]++]}. Only when
+     * {@link #takesLists()}.
      *
-     * @param buckets  the bucket of row {@code i} at index {@code i}, each 0 to {@link #bucketCount()} - 1
-     * @param rowCount the rows, 0 to {@link Block#MAX_ROWS}
+     * @return the cursors (the ends, which the appends move on)
      */
-    public void group(final int[] buckets, final int rowCount) {
-        if (bucketCount > MAX_LIST_BUCKETS) {
-            countingSort(buckets, rowCount);
-            return;
-        }
+    int[] beginLists(final int rows) {
         if (lists == null) {
             lists = new int[bucketCount * LIST_STRIDE];
         }
@@ -154,13 +158,45 @@ public final class RowsByBucket {
             listStarts = true;
         }
         System.arraycopy(starts, 0, ends, 0, bucketCount);
-        final int[] target = lists;
-        final int[] cursor = ends;
-        for (int i = 0; i < rowCount; i++) {
-            target[cursor[buckets[i]]++] = i;
+        this.rows = lists;
+        this.rowCount = rows;
+        return ends;
+    }
+
+    /** The row lists that {@link #beginLists} cursors index. */
+    int[] lists() {
+        return lists;
+    }
+
+    /**
+     * A bucket array of a batch's capacity for a function to fill before {@link #group(int[], int)}.
+     *
+     * @return an array of at least {@link Block#MAX_ROWS} entries, owned by this grouping
+     */
+    int[] bucketScratch() {
+        if (bucketOfRow == null) {
+            bucketOfRow = new int[Block.MAX_ROWS];
         }
-        this.rows = target;
-        this.rowCount = rowCount;
+        return bucketOfRow;
+    }
+
+    /**
+     * Groups rows {@code [0, rowCount)} by the bucket of each: into lists when there are few
+     * buckets, by a counting sort otherwise.
+     *
+     * @param buckets  the bucket of row {@code i} at index {@code i}, each 0 to {@link #bucketCount()} - 1
+     * @param rowCount the rows, 0 to {@link Block#MAX_ROWS}
+     */
+    public void group(final int[] buckets, final int rowCount) {
+        if (takesLists()) {
+            final int[] cursor = beginLists(rowCount);
+            final int[] target = lists;
+            for (int i = 0; i < rowCount; i++) {
+                target[cursor[buckets[i]]++] = i;
+            }
+            return;
+        }
+        countingSort(buckets, rowCount);
     }
 
     private void countingSort(final int[] buckets, final int rowCount) {

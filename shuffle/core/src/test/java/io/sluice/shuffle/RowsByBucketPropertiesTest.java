@@ -23,9 +23,9 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * Properties of grouping a batch's rows by bucket ({@link RowsByBucket}): every row appears once,
- * under the bucket an independent reference gives its key, in ascending order inside its bucket,
- * whatever the layout (lists up to 64 buckets, counting sort above, runs), the bucket function (range
+ * Properties of grouping a batch's rows by bucket ({@link RowsByBucket}, {@link BucketFunction#group}):
+ * every row appears once, under the bucket an independent reference gives its key, in ascending
+ * order inside its bucket, whatever the layout (lists, counting sort, runs), the function (range
  * with or without its slot table, hash), the key (64- or 32-bit, nulls or not) and the batch (empty,
  * one row, one bucket, every bucket, a full batch). One grouping is reused across batches of
  * different layouts, as an operator reuses it.
@@ -73,10 +73,10 @@ class RowsByBucketPropertiesTest {
             for (int r = 0; r < rows; r++) {
                 expected[r] = referenceBucket(function, cuts, key, r);
             }
-            final int[] buckets = new int[Block.MAX_ROWS];
-            function.buckets(new ColumnVector[] {key}, rows, buckets);
-            assertThat(Arrays.copyOf(buckets, rows)).as("buckets of %s", function).isEqualTo(expected);
-            grouped.group(buckets, rows);
+            // The function's own grouping, then the generic groupings of the same buckets.
+            function.group(new ColumnVector[] {key}, rows, grouped);
+            assertGrouped(grouped, expected, rows, "group() of " + function.getClass().getSimpleName());
+            grouped.group(expected.clone(), rows);
             assertGrouped(grouped, expected, rows, "group(buckets)");
             if (rows > 0) {
                 final boolean ascending = isNonDecreasing(expected, rows);
@@ -89,11 +89,12 @@ class RowsByBucketPropertiesTest {
     }
 
     @Test
-    void aBucketCountOutOfRangeIsRefusedWithTheRange() {
-        assertThatThrownBy(() -> new RowsByBucket(0))
+    void aGroupingForAnotherBucketCountIsRefusedWithBothCounts() {
+        final BucketFunction function = new HashBucketFunction(6, TypeKind.INT64);
+        assertThatThrownBy(() -> function.group(new ColumnVector[] {LongVector.ofInt64(1, 2)}, 2, new RowsByBucket(5)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("bucket count 0")
-                .hasMessageContaining("1.." + Topology.MAX_BUCKETS);
+                .hasMessageContaining("5 buckets")
+                .hasMessageContaining("function of 6");
     }
 
     /** Every bucket's slice holds exactly the rows of that bucket, ascending; the one bucket is found. */

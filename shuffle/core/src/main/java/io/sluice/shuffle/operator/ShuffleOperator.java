@@ -23,18 +23,20 @@ import java.util.Arrays;
  * bucket is passed on whole too: bucketed, never copied.
  *
  * <p><b>Per-row path.</b> Otherwise the split is columnar, as Trino's {@code PagePartitioner}: the
- * bucket function fills a bucket per row for the whole batch, a branch-free scan of 64-row blocks
- * finds a batch whose rows all share one bucket (passed on whole), and the row numbers are grouped
- * by bucket ({@link RowsByBucket}: per-bucket lists filled in one pass for up to 64 buckets, a
- * counting sort for more; stable either way, so rows keep their input order inside a bucket). Then
- * each bucket's buffer reserves room for its rows (copying their string bytes and null bits), and
- * the fixed-width values are gathered one column at a time across all buckets, in tight loops over
- * primitive arrays, so that one source column stays in cache while every bucket takes its rows of
- * it. Rows of one bucket, or of a batch sorted by the key whose buckets, as computed, indeed never
- * go down (a sorted block that straddles a boundary), are grouped into runs instead, and a bucket
- * whose rows are consecutive is copied in bulk. A buffer is emitted as a batch when it holds
- * {@link Block#MAX_ROWS} rows; {@link #finish()} emits every non-empty one, and empty buckets emit
- * nothing. Dictionary strings are expanded to plain bytes on the way.
+ * row numbers of the whole batch are grouped by bucket first ({@link RowsByBucket}, stable, so rows
+ * keep their input order inside a bucket), then moved column by column. When the first 64 rows
+ * already span buckets, the bucket function appends each row to its bucket's list in the same pass
+ * that computes the bucket ({@link BucketFunction#group}; a counting sort above 64 buckets).
+ * Otherwise (and for a batch sorted by the key) every row is bucketed into an array first, a
+ * branch-free scan of 64-row blocks finds a batch whose rows all share one bucket (passed on whole),
+ * and rows of one bucket, or sorted rows whose buckets, as computed, indeed never go down (a sorted
+ * block that straddles a boundary), are grouped as runs. Then each bucket's buffer reserves room for
+ * its rows (copying their string bytes and null bits), and the fixed-width values are gathered one
+ * column at a time across all buckets, in tight loops over primitive arrays, so that one source
+ * column stays in cache while every bucket takes its rows of it; a bucket whose rows are consecutive
+ * is copied in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS} rows;
+ * {@link #finish()} emits every non-empty one, and empty buckets emit nothing. Dictionary strings are
+ * expanded to plain bytes on the way.
  *
  * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
  * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
@@ -58,6 +60,8 @@ import java.util.Arrays;
 public final class ShuffleOperator {
     /** Bytes a string column's buffer starts with; it doubles as needed, within the pool budget. */
     static final int INITIAL_STRING_BYTES = 16 * 1024;
+    /** Rows bucketed first to tell a batch that may lie in one bucket from one that spans several. */
+    static final int PROBE_ROWS = 64;
 
     private final Schema schema;
     private final ColumnType[] types;
@@ -72,7 +76,7 @@ public final class ShuffleOperator {
 
     private final ColumnVector[] keyVectors;
     private final ColumnVector[] source;
-    /** The bucket of each row of the batch being split. */
+    /** The bucket of each row of a batch that is bucketed before it is grouped (probed, or sorted). */
     private final int[] rowBuckets = new int[Block.MAX_ROWS];
     /** The rows of the batch being split, grouped by bucket. */
     private final RowsByBucket grouped;
@@ -323,22 +327,29 @@ public final class ShuffleOperator {
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
-        function.buckets(keyVectors, rows, rowBuckets);
-        Arrays.fill(keyVectors, null);
-        final int only = sameBucket(rows);
-        if (only >= 0 && routing != WholeBatchRouting.NEVER) {
-            wholeBatchRoutes++;
-            wholeAfterBucketing++;
-            emitted(only, rows);
-            output.addLast(batch.withShuffleIdx(only));
-            return;
+        final boolean sorted = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0];
+        if (sorted || probeInOneBucket(rows)) {
+            // Likely in one bucket (or runs): bucket every row first, so that a batch in one bucket is
+            // found by the cheap scan, and group rows of one bucket, or sorted rows, as runs.
+            function.buckets(keyVectors, rows, rowBuckets);
+            Arrays.fill(keyVectors, null);
+            final int only = sameBucket(rows);
+            if (only >= 0 && routing != WholeBatchRouting.NEVER) {
+                wholeBatchRoutes++;
+                wholeAfterBucketing++;
+                emitted(only, rows);
+                output.addLast(batch.withShuffleIdx(only));
+                return;
+            }
+            if (!((only >= 0 || sorted) && grouped.groupRuns(rowBuckets, rows))) {
+                grouped.group(rowBuckets, rows);
+            }
+        } else {
+            // The probe saw two buckets: each row goes to its bucket's list as its bucket is computed.
+            function.group(keyVectors, rows, grouped);
+            Arrays.fill(keyVectors, null);
         }
         splitBatches++;
-        // Rows in one bucket, or sorted by the key, are runs: no row list to build, copied in bulk.
-        final boolean sorted = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0];
-        if (!((only >= 0 || sorted) && grouped.groupRuns(rowBuckets, rows))) {
-            grouped.group(rowBuckets, rows);
-        }
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
         }
@@ -487,6 +498,19 @@ public final class ShuffleOperator {
                         + "one bucket, or use WHEN_PROVEN");
         }
         return bucket;
+    }
+
+    /**
+     * Whether the first rows of the batch (up to {@link #PROBE_ROWS}) share one bucket. Appending
+     * every row of one bucket to one list would chain each row's cursor increment on the previous
+     * one, so such a batch is bucketed into an array first instead; a batch whose first rows span
+     * buckets cannot lie in one bucket and is grouped in one pass. Leaves the probed buckets in
+     * {@link #rowBuckets}.
+     */
+    private boolean probeInOneBucket(final int rows) {
+        final int probe = Math.min(rows, PROBE_ROWS);
+        function.buckets(keyVectors, probe, rowBuckets);
+        return sameBucket(probe) >= 0;
     }
 
     /**
