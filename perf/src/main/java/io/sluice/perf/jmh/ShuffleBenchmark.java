@@ -37,18 +37,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * counts rows, as a dispatch that hands batches on would.
  *
  * <p><b>Measured</b> (2026-12-01, 2-core KVM Xeon with AVX-512, JDK 17, machine load 1-2; M rows/s,
- * min-max of 5 one-second iterations, two rounds run alternately, before = the operator at
- * f4a281a, its jar given the profiler's class; after = the columnar split with {@code RowsByBucket};
- * wall and per-CPU-second figures agreed within 2% at this load):
+ * min-max of 5 one-second iterations, two rounds (four at 64 buckets) run alternately; before = the
+ * operator at f4a281a, its jar given the profiler's class; after = the columnar split with
+ * {@code RowsByBucket}; wall and per-CPU-second figures agreed within 2% at this load):
  * <pre>
  * java -cp perf/target/sluice.jar org.openjdk.jmh.Main 'ShuffleBenchmark.(rangeShuffle|hashShuffle|plainCopy)$' \
  *      -f 1 -wi 3 -i 5 -w 1 -r 1 -prof io.sluice.perf.jmh.CpuTimeProfiler
  *
  * benchmark                        buckets   before      after
  * rangeShuffle                     6         174-178     192-194
- * rangeShuffle                     64        143-148     113-146   (one round 113-115, one 142-146)
+ * rangeShuffle                     64        143-150     113-146   (4 rounds: 113-115, 142-146, 132-137, 137-141)
  * hashShuffle                      6         186-195     201-206
- * hashShuffle                      64        143-159     154-165
+ * hashShuffle                      64        143-162     150-165
  * plainCopy                        6 / 64    842-880     845-886
  * plainCopyIntoBucketSizedBuffers  6         481-495     496-500
  * plainCopyIntoBucketSizedBuffers  64        439-443     441-443
