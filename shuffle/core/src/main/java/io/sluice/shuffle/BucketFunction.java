@@ -31,6 +31,39 @@ public interface BucketFunction {
     void buckets(ColumnVector[] keys, int rowCount, int[] out);
 
     /**
+     * Groups rows {@code [0, rowCount)} by bucket into {@code out}: bucket {@code b}'s rows, in
+     * ascending order, are {@code out.rows()[out.start(b) .. out.end(b))}, each in the bucket
+     * {@link #buckets} gives it. The default buckets every row first, then groups them; the range and
+     * hash functions append each row to its bucket's list as they compute the bucket, in one pass.
+     *
+     * @param keys     the key columns, as for {@link #buckets}
+     * @param rowCount rows to group, 0 to {@link io.sluice.format.Block#MAX_ROWS} and at most each key
+     *                 column's row count
+     * @param out      the grouping to fill, made for this function's {@link #bucketCount()}
+     * @throws IllegalArgumentException as {@link #buckets} does, or when {@code out} is for another
+     *                                  bucket count
+     */
+    default void group(final ColumnVector[] keys, final int rowCount, final RowsByBucket out) {
+        checkGrouping(out);
+        final int[] buckets = out.bucketScratch();
+        buckets(keys, rowCount, buckets);
+        out.group(buckets, rowCount);
+    }
+
+    /**
+     * Checks that a grouping was made for this function's bucket count.
+     *
+     * @param out the grouping a caller passed to {@link #group}
+     * @throws IllegalArgumentException naming both counts when they differ
+     */
+    default void checkGrouping(final RowsByBucket out) {
+        if (out.bucketCount() != bucketCount()) {
+            throw new IllegalArgumentException("a grouping of " + out.bucketCount() + " buckets cannot take the rows of a "
+                    + "function of " + bucketCount() + ": make it with new RowsByBucket(function.bucketCount())");
+        }
+    }
+
+    /**
      * The one bucket that every non-null key within a zonemap's [min, max] maps to, or -1 when the
      * range may span buckets (or the function cannot tell, as hashing cannot unless min == max).
      * Lets a batch or block go to its bucket whole, without per-row work.

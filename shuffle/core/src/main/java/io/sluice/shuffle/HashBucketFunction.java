@@ -147,6 +147,35 @@ public final class HashBucketFunction implements BucketFunction {
         }
     }
 
+    /**
+     * {@inheritDoc} A single integer key without nulls goes to its bucket's list in the same pass that
+     * hashes it; other keys are bucketed first, then grouped.
+     */
+    @Override
+    public void group(final ColumnVector[] keys, final int rowCount, final RowsByBucket out) {
+        checkGrouping(out);
+        if (keys.length == 1 && keyKinds.length == 1 && keys[0].nulls() == null && out.takesLists()
+                && (keys[0] instanceof LongVector || keys[0] instanceof IntVector)) {
+            checkKind(0, keys[0].type().kind());
+            final int[] cursors = out.beginLists(rowCount);
+            final int[] lists = out.lists();
+            final long n = bucketCount;
+            if (keys[0] instanceof LongVector lv) {
+                final long[] values = lv.values();
+                for (int i = 0; i < rowCount; i++) {
+                    lists[cursors[(int) (((hash(values[i]) >>> 32) * n) >>> 32)]++] = i;
+                }
+            } else {
+                final int[] values = ((IntVector) keys[0]).values();
+                for (int i = 0; i < rowCount; i++) {
+                    lists[cursors[(int) (((hash(values[i]) >>> 32) * n) >>> 32)]++] = i;
+                }
+            }
+            return;
+        }
+        BucketFunction.super.group(keys, rowCount, out);
+    }
+
     private void single(final ColumnVector key, final int rowCount, final int[] out) {
         if (key instanceof LongVector lv) {
             final long[] values = lv.values();

@@ -160,6 +160,30 @@ public final class RangeBucketFunction implements BucketFunction {
         }
     }
 
+    /**
+     * {@inheritDoc} Integer keys without nulls go to their bucket's list in the same pass that looks
+     * the bucket up in the slot table; other keys are bucketed first, then grouped.
+     */
+    @Override
+    public void group(final ColumnVector[] keys, final int rowCount, final RowsByBucket out) {
+        checkGrouping(out);
+        if (keys.length == 1 && table != null && keys[0].nulls() == null && out.takesLists()) {
+            final ColumnVector key = keys[0];
+            checkKind(0, key.type().kind());
+            if (key instanceof LongVector lv) {
+                final int[] cursors = out.beginLists(rowCount);
+                table.group(lv.values(), rowCount, out.lists(), cursors);
+                return;
+            }
+            if (key instanceof IntVector iv) {
+                final int[] cursors = out.beginLists(rowCount);
+                table.group(iv.values(), rowCount, out.lists(), cursors);
+                return;
+            }
+        }
+        BucketFunction.super.group(keys, rowCount, out);
+    }
+
     @Override
     public void checkKeyKinds(final TypeKind... keyKinds) {
         if (keyKinds.length != 1) {

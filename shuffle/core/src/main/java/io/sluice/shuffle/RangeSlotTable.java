@@ -164,4 +164,34 @@ final class RangeSlotTable {
             out[i] = base[slot] + (int) ((inner[slot] - (offset & m)) >>> 63);
         }
     }
+
+    /** Appends row {@code i} of signed 64-bit keys to its bucket's list: {@code lists[cursors[b]++] = i}. */
+    void group(final long[] keys, final int rows, final int[] lists, final int[] cursors) {
+        final long lo = floor;
+        final long hi = last;
+        final int sh = shift;
+        final long m = mask;
+        final int[] base = slotBuckets;
+        final long[] inner = innerCuts;
+        for (int i = 0; i < rows; i++) {
+            final long offset = Math.min(Math.max(keys[i], lo), hi) - lo;
+            final int slot = (int) (offset >>> sh);
+            lists[cursors[base[slot] + (int) ((inner[slot] - (offset & m)) >>> 63)]++] = i;
+        }
+    }
+
+    /** Appends row {@code i} of 32-bit keys to its bucket's list: {@code lists[cursors[b]++] = i}. */
+    void group(final int[] keys, final int rows, final int[] lists, final int[] cursors) {
+        final long lo = floor;
+        final long hi = last;
+        final int sh = shift;
+        final long m = mask;
+        final int[] base = slotBuckets;
+        final long[] inner = innerCuts;
+        for (int i = 0; i < rows; i++) {
+            final long offset = Math.min(Math.max(keys[i], lo), hi) - lo;
+            final int slot = (int) (offset >>> sh);
+            lists[cursors[base[slot] + (int) ((inner[slot] - (offset & m)) >>> 63)]++] = i;
+        }
+    }
 }

@@ -1,7 +1,8 @@
 /**
  * Bucketing: the {@link io.sluice.shuffle.Topology} of a query (CNs x cores = buckets) and the
  * {@link io.sluice.shuffle.BucketFunction}s that map keys to buckets, range (ordered, can colocate,
- * can place a whole zonemap) and hash (needs no statistics), the boundaries and colocated scan
+ * can place a whole zonemap) and hash (needs no statistics), {@link io.sluice.shuffle.RowsByBucket}
+ * (a batch's rows grouped by bucket, the columnar half of a split), the boundaries and colocated scan
  * assignments of a range shuffle; the shuffle operator that uses them is in
  * {@code io.sluice.shuffle.operator}. With it, this is the bucketing core a storage engine embeds
  * (artifact {@code sluice-shuffle}).

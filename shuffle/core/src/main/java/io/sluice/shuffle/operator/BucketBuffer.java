@@ -25,14 +25,6 @@ final class BucketBuffer {
     /** A DECIMAL128 column: the low halves in the long array, the high halves in their own. */
     static final byte WIDE = 3;
     static final int CAPACITY = Block.MAX_ROWS;
-    /** Row numbers in order: passed as the row list when a bucket's rows are one run of the batch. */
-    static final int[] IDENTITY = new int[CAPACITY];
-
-    static {
-        for (int i = 0; i < CAPACITY; i++) {
-            IDENTITY[i] = i;
-        }
-    }
     private static final int NULL_WORDS = NullMask.words(CAPACITY);
 
     private final BufferPool pool;
@@ -144,49 +136,80 @@ final class BucketBuffer {
     }
 
     /**
-     * Appends rows {@code rows[from .. from + count)} of {@code source}, column by column. The
-     * caller has checked that they fit: {@code count <= room()} and every string column's bytes.
-     * With {@link #IDENTITY} as the row list the rows are one run, and fixed-width columns are
-     * copied in bulk.
+     * Takes in rows {@code rows[from .. from + count)} of {@code source} except their fixed-width
+     * values: copies the string columns' bytes and every column's null bits, and reserves the
+     * positions that {@link #gather} fills later, column by column across buckets. The caller has
+     * checked that they fit: {@code count <= room()} and every string column's bytes.
+     *
+     * @return the position of the first of these rows in this buffer, for {@link #gather}
      */
-    void append(final ColumnVector[] source, final int[] rows, final int from, final int count) {
+    int reserve(final ColumnVector[] source, final int[] rows, final int from, final int count) {
+        final int at = size;
         final int to = from + count;
-        final boolean run = rows == IDENTITY;
+        final boolean run = isRun(rows, from, count);
         for (int c = 0; c < shapes.length; c++) {
             final ColumnVector vector = source[c];
-            switch (shapes[c]) {
-                case LONG -> {
-                    if (run) {
-                        System.arraycopy(((LongVector) vector).values(), from, longs[c], size, count);
-                    } else {
-                        gather(((LongVector) vector).values(), rows, from, to, longs[c], size);
-                    }
-                }
-                case INT -> {
-                    if (run) {
-                        System.arraycopy(((IntVector) vector).values(), from, ints[c], size, count);
-                    } else {
-                        gather(((IntVector) vector).values(), rows, from, to, ints[c], size);
-                    }
-                }
-                case WIDE -> {
-                    final Decimal128Vector d = (Decimal128Vector) vector;
-                    if (run) {
-                        System.arraycopy(d.low(), from, longs[c], size, count);
-                        System.arraycopy(d.high(), from, highs[c], size, count);
-                    } else {
-                        gather(d.low(), rows, from, to, longs[c], size);
-                        gather(d.high(), rows, from, to, highs[c], size);
-                    }
-                }
-                default -> appendStrings(c, (StringVector) vector, rows, from, to);
+            if (shapes[c] == STRING) {
+                appendStrings(c, (StringVector) vector, rows, from, to, run);
             }
             final long[] sourceNulls = vector.nulls();
             if (sourceNulls != null) {
-                anyNull[c] |= gatherNulls(sourceNulls, rows, from, to, nulls[c], size);
+                anyNull[c] |= gatherNulls(sourceNulls, rows, from, to, nulls[c], at);
             }
         }
         size += count;
+        return at;
+    }
+
+    /**
+     * Fills positions {@code [at, at + count)}, reserved by {@link #reserve}, of one fixed-width
+     * column with rows {@code rows[from .. from + count)} of {@code vector}. Row numbers ascend inside
+     * a bucket, so when the last is {@code count - 1} past the first the rows are one run of the
+     * batch, copied in bulk.
+     */
+    void gather(final int column, final ColumnVector vector, final int[] rows, final int from, final int count,
+                final int at) {
+        final int to = from + count;
+        final boolean run = isRun(rows, from, count);
+        final int first = rows[from];
+        switch (shapes[column]) {
+            case LONG -> {
+                if (run) {
+                    System.arraycopy(((LongVector) vector).values(), first, longs[column], at, count);
+                } else {
+                    gather(((LongVector) vector).values(), rows, from, to, longs[column], at);
+                }
+            }
+            case INT -> {
+                if (run) {
+                    System.arraycopy(((IntVector) vector).values(), first, ints[column], at, count);
+                } else {
+                    gather(((IntVector) vector).values(), rows, from, to, ints[column], at);
+                }
+            }
+            case WIDE -> {
+                final Decimal128Vector d = (Decimal128Vector) vector;
+                if (run) {
+                    System.arraycopy(d.low(), first, longs[column], at, count);
+                    System.arraycopy(d.high(), first, highs[column], at, count);
+                } else {
+                    gather(d.low(), rows, from, to, longs[column], at);
+                    gather(d.high(), rows, from, to, highs[column], at);
+                }
+            }
+            default -> throw new IllegalArgumentException("column " + column + " is a string column: its bytes are "
+                    + "copied by reserve, not gathered");
+        }
+    }
+
+    /** Whether the ascending row numbers {@code rows[from .. from + count)} are consecutive. */
+    private static boolean isRun(final int[] rows, final int from, final int count) {
+        return rows[from + count - 1] - rows[from] == count - 1;
+    }
+
+    /** Whether a column's values are gathered by {@link #gather} (every shape but strings). */
+    static boolean isFixedWidth(final byte shape) {
+        return shape != STRING;
     }
 
     private static void gather(final long[] source, final int[] rows, final int from, final int to,
@@ -218,7 +241,8 @@ final class BucketBuffer {
         return any != 0;
     }
 
-    private void appendStrings(final int c, final StringVector vector, final int[] rows, final int from, final int to) {
+    private void appendStrings(final int c, final StringVector vector, final int[] rows, final int from, final int to,
+                               final boolean run) {
         final int[] targetOffsets = offsets[c];
         final byte[] target = bytes[c];
         final byte[] source = vector.bytes();
@@ -226,13 +250,15 @@ final class BucketBuffer {
         final int[] codes = vector.codes();
         int p = size;
         int end = targetOffsets[p];
-        if (rows == IDENTITY && codes == null) {
+        if (run && codes == null) {
             // One run of a plain vector: its bytes are contiguous; only the offsets need rebasing.
-            final int start = sourceOffsets[from];
-            System.arraycopy(source, start, target, end, sourceOffsets[to] - start);
+            final int firstRow = rows[from];
+            final int lastRow = firstRow + (to - from);
+            final int start = sourceOffsets[firstRow];
+            System.arraycopy(source, start, target, end, sourceOffsets[lastRow] - start);
             final int shift = end - start;
-            for (int k = from + 1; k <= to; k++) {
-                targetOffsets[++p] = sourceOffsets[k] + shift;
+            for (int r = firstRow + 1; r <= lastRow; r++) {
+                targetOffsets[++p] = sourceOffsets[r] + shift;
             }
             return;
         }

@@ -8,6 +8,7 @@ import io.sluice.format.StringVector;
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.RowsByBucket;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -21,13 +22,21 @@ import java.util.Arrays;
  * batch that cannot be proven so from its zonemap but whose rows, once bucketed, all land in one
  * bucket is passed on whole too: bucketed, never copied.
  *
- * <p><b>Per-row path.</b> Otherwise the bucket function fills a bucket per row, a counting sort
- * orders the row numbers by bucket (stable, so rows keep their input order inside a bucket), and
- * each bucket's rows are gathered column by column into that bucket's buffer. A batch sorted by
- * the key whose buckets, as computed, indeed never go down (a sorted block that straddles a
- * boundary) skips the sort: each bucket's rows are one run, copied in bulk. A buffer is emitted
- * as a batch when it holds {@link Block#MAX_ROWS} rows; {@link #finish()} emits every non-empty
- * one, and empty buckets emit nothing. Dictionary strings are expanded to plain bytes on the way.
+ * <p><b>Per-row path.</b> Otherwise the split is columnar, as Trino's {@code PagePartitioner}: the
+ * row numbers of the whole batch are grouped by bucket first ({@link RowsByBucket}, stable, so rows
+ * keep their input order inside a bucket), then moved column by column. When the first 64 rows
+ * already span buckets, the bucket function appends each row to its bucket's list in the same pass
+ * that computes the bucket ({@link BucketFunction#group}; a counting sort above 64 buckets).
+ * Otherwise (and for a batch sorted by the key) every row is bucketed into an array first, a
+ * branch-free scan of 64-row blocks finds a batch whose rows all share one bucket (passed on whole),
+ * and rows of one bucket, or sorted rows whose buckets, as computed, indeed never go down (a sorted
+ * block that straddles a boundary), are grouped as runs. Then each bucket's buffer reserves room for
+ * its rows (copying their string bytes and null bits), and the fixed-width values are gathered one
+ * column at a time across all buckets, in tight loops over primitive arrays, so that one source
+ * column stays in cache while every bucket takes its rows of it; a bucket whose rows are consecutive
+ * is copied in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS} rows;
+ * {@link #finish()} emits every non-empty one, and empty buckets emit nothing. Dictionary strings are
+ * expanded to plain bytes on the way.
  *
  * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
  * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
@@ -51,6 +60,8 @@ import java.util.Arrays;
 public final class ShuffleOperator {
     /** Bytes a string column's buffer starts with; it doubles as needed, within the pool budget. */
     static final int INITIAL_STRING_BYTES = 16 * 1024;
+    /** Rows bucketed first to tell a batch that may lie in one bucket from one that spans several. */
+    static final int PROBE_ROWS = 64;
 
     private final Schema schema;
     private final ColumnType[] types;
@@ -65,16 +76,29 @@ public final class ShuffleOperator {
 
     private final ColumnVector[] keyVectors;
     private final ColumnVector[] source;
+    /** The bucket of each row of a batch that is bucketed before it is grouped (probed, or sorted). */
     private final int[] rowBuckets = new int[Block.MAX_ROWS];
-    private final int[] rowsByBucket = new int[Block.MAX_ROWS];
-    /** Bucket {@code b}'s rows are {@code rowsByBucket[starts[b] .. starts[b + 1])}. */
-    private final int[] starts;
-    private final int[] cursors;
+    /** The rows of the batch being split, grouped by bucket. */
+    private final RowsByBucket grouped;
+
+    /** The columns that are gathered across buckets one column at a time (all but strings). */
+    private final int[] fixedColumns;
+    /**
+     * Rows taken into buffers whose fixed-width values are still to be gathered: piece {@code q} is
+     * rows {@code rows[pieceFrom[q] .. + pieceCount[q])} of the pending batch at position
+     * {@code pieceAt[q]} of {@code pieceBuffers[q]}.
+     */
+    private BucketBuffer[] pieceBuffers;
+    private int[] pieceFrom;
+    private int[] pieceCount;
+    private int[] pieceAt;
+    private int pieces;
+    /** Buffers filled by the pieces, emitted once their values are gathered. */
+    private BucketBuffer[] filled;
+    private int filledCount;
 
     /** The split batch whose rows are not all in buffers yet, or null. */
     private Batch pending;
-    /** The row list of the pending batch: {@link #rowsByBucket}, or the identity when buckets are runs. */
-    private int[] pendingRows;
     private int pendingBucket;
     private int pendingPosition;
     private boolean finishing;
@@ -144,8 +168,23 @@ public final class ShuffleOperator {
         this.open = new BucketBuffer[bucketCount];
         this.keyVectors = new ColumnVector[keyColumns.length];
         this.source = new ColumnVector[types.length];
-        this.starts = new int[bucketCount + 1];
-        this.cursors = new int[bucketCount];
+        this.grouped = new RowsByBucket(bucketCount);
+        int fixed = 0;
+        for (final ColumnType type : types) {
+            fixed += BucketBuffer.isFixedWidth(BucketBuffer.shapeOf(type)) ? 1 : 0;
+        }
+        this.fixedColumns = new int[fixed];
+        for (int c = 0, f = 0; c < types.length; c++) {
+            if (BucketBuffer.isFixedWidth(BucketBuffer.shapeOf(types[c]))) {
+                fixedColumns[f++] = c;
+            }
+        }
+        final int initialPieces = 2 * Math.min(bucketCount, RowsByBucket.MAX_LIST_BUCKETS) + 2;
+        this.pieceBuffers = new BucketBuffer[initialPieces];
+        this.pieceFrom = new int[initialPieces];
+        this.pieceCount = new int[initialPieces];
+        this.pieceAt = new int[initialPieces];
+        this.filled = new BucketBuffer[initialPieces];
         this.rowsPerBucket = new long[bucketCount];
     }
 
@@ -288,23 +327,29 @@ public final class ShuffleOperator {
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
-        function.buckets(keyVectors, rows, rowBuckets);
-        Arrays.fill(keyVectors, null);
-        final boolean runs = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0] && countRuns(rows);
-        final int only = runs ? onlyRun(rows) : sameBucket(rows);
-        if (only >= 0 && routing != WholeBatchRouting.NEVER) {
-            wholeBatchRoutes++;
-            wholeAfterBucketing++;
-            emitted(only, rows);
-            output.addLast(batch.withShuffleIdx(only));
-            return;
+        final boolean sorted = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0];
+        if (sorted || probeInOneBucket(rows)) {
+            // Likely in one bucket (or runs): bucket every row first, so that a batch in one bucket is
+            // found by the cheap scan, and group rows of one bucket, or sorted rows, as runs.
+            function.buckets(keyVectors, rows, rowBuckets);
+            Arrays.fill(keyVectors, null);
+            final int only = sameBucket(rows);
+            if (only >= 0 && routing != WholeBatchRouting.NEVER) {
+                wholeBatchRoutes++;
+                wholeAfterBucketing++;
+                emitted(only, rows);
+                output.addLast(batch.withShuffleIdx(only));
+                return;
+            }
+            if (!((only >= 0 || sorted) && grouped.groupRuns(rowBuckets, rows))) {
+                grouped.group(rowBuckets, rows);
+            }
+        } else {
+            // The probe saw two buckets: each row goes to its bucket's list as its bucket is computed.
+            function.group(keyVectors, rows, grouped);
+            Arrays.fill(keyVectors, null);
         }
         splitBatches++;
-        if (!runs) {
-            count(rows);
-            order(rows);
-        }
-        pendingRows = runs ? BucketBuffer.IDENTITY : rowsByBucket;
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
         }
@@ -456,39 +501,16 @@ public final class ShuffleOperator {
     }
 
     /**
-     * Finds where each bucket's run starts, into {@link #starts}, if the buckets never go down along
-     * the rows (then each bucket's rows are one run and need no sort); false, with nothing usable,
-     * otherwise. The check makes a wrong "sorted" claim cost speed, never correctness. A scan for
-     * changes rather than a count: a run of one bucket would chain every increment of its counter.
+     * Whether the first rows of the batch (up to {@link #PROBE_ROWS}) share one bucket. Appending
+     * every row of one bucket to one list would chain each row's cursor increment on the previous
+     * one, so such a batch is bucketed into an array first instead; a batch whose first rows span
+     * buckets cannot lie in one bucket and is grouped in one pass. Leaves the probed buckets in
+     * {@link #rowBuckets}.
      */
-    private boolean countRuns(final int rows) {
-        final int[] buckets = rowBuckets;
-        int previous = buckets[0];
-        for (int b = 0; b <= previous; b++) {
-            starts[b] = 0;
-        }
-        for (int i = 1; i < rows; i++) {
-            final int b = buckets[i];
-            if (b != previous) {
-                if (b < previous) {
-                    return false;
-                }
-                for (int skipped = previous + 1; skipped <= b; skipped++) {
-                    starts[skipped] = i;
-                }
-                previous = b;
-            }
-        }
-        for (int b = previous + 1; b <= bucketCount; b++) {
-            starts[b] = rows;
-        }
-        return true;
-    }
-
-    /** The bucket holding all {@code rows} rows after {@link #countRuns}, or -1 when they are in several. */
-    private int onlyRun(final int rows) {
-        final int b = rowBuckets[0];
-        return starts[b + 1] - starts[b] == rows ? b : -1;
+    private boolean probeInOneBucket(final int rows) {
+        final int probe = Math.min(rows, PROBE_ROWS);
+        function.buckets(keyVectors, probe, rowBuckets);
+        return sameBucket(probe) >= 0;
     }
 
     /**
@@ -513,46 +535,22 @@ public final class ShuffleOperator {
     }
 
     /**
-     * First half of a counting sort of row numbers by bucket: counts each bucket's rows and fills
-     * {@link #starts}, leaving each bucket's start in {@link #cursors} for {@link #order}.
+     * Takes the pending batch's rows into bucket buffers until done or the pool runs dry. Bucket by
+     * bucket, each buffer reserves its rows (and copies their string bytes); then the fixed-width
+     * values are gathered column by column across all buckets, so that one source column stays in
+     * cache while every bucket takes its rows of it; then filled buffers are emitted.
      */
-    private void count(final int rows) {
-        final int[] buckets = rowBuckets;
-        final int[] counts = cursors;
-        Arrays.fill(counts, 0);
-        for (int i = 0; i < rows; i++) {
-            counts[buckets[i]]++;
-        }
-        int sum = 0;
-        for (int b = 0; b < bucketCount; b++) {
-            starts[b] = sum;
-            final int count = counts[b];
-            counts[b] = sum;
-            sum += count;
-        }
-        starts[bucketCount] = sum;
-    }
-
-    /** Second half of the counting sort: row numbers into {@link #rowsByBucket}, stable, by bucket. */
-    private void order(final int rows) {
-        final int[] buckets = rowBuckets;
-        final int[] cursor = cursors;
-        final int[] order = rowsByBucket;
-        for (int i = 0; i < rows; i++) {
-            order[cursor[buckets[i]]++] = i;
-        }
-    }
-
-    /** Gathers the pending batch's rows into bucket buffers until done or the pool runs dry. */
     private void scatterPending() {
+        final int[] rows = grouped.rows();
         for (int b = pendingBucket; b < bucketCount; b++) {
-            final int end = starts[b + 1];
-            int from = Math.max(pendingPosition, starts[b]);
+            final int end = grouped.end(b);
+            int from = Math.max(pendingPosition, grouped.start(b));
             while (from < end) {
                 BucketBuffer buffer = open[b];
                 if (buffer == null) {
                     buffer = pool.take();
                     if (buffer == null) {
+                        gatherPieces(rows);
                         suspend(b, from, -1);
                         return;
                     }
@@ -561,22 +559,58 @@ public final class ShuffleOperator {
                 }
                 int count = Math.min(end - from, buffer.room());
                 if (hasStrings) {
-                    count = fitStrings(buffer, pendingRows, from, count);
+                    count = fitStrings(buffer, rows, from, count);
                     if (count == 0) {
+                        gatherPieces(rows);
                         suspend(b, from, from);
                         return;
                     }
                 }
-                buffer.append(source, pendingRows, from, count);
+                addPiece(buffer, from, count, buffer.reserve(source, rows, from, count));
                 from += count;
                 if (buffer.room() == 0) {
-                    emit(b);
+                    open[b] = null;
+                    filled[filledCount++] = buffer;
                 }
             }
             pendingPosition = end;
         }
+        gatherPieces(rows);
         pending = null;
         Arrays.fill(source, null);
+    }
+
+    private void addPiece(final BucketBuffer buffer, final int from, final int count, final int at) {
+        if (pieces == pieceBuffers.length) {
+            final int grown = 2 * pieces;
+            pieceBuffers = Arrays.copyOf(pieceBuffers, grown);
+            pieceFrom = Arrays.copyOf(pieceFrom, grown);
+            pieceCount = Arrays.copyOf(pieceCount, grown);
+            pieceAt = Arrays.copyOf(pieceAt, grown);
+            filled = Arrays.copyOf(filled, grown);
+        }
+        pieceBuffers[pieces] = buffer;
+        pieceFrom[pieces] = from;
+        pieceCount[pieces] = count;
+        pieceAt[pieces] = at;
+        pieces++;
+    }
+
+    /** Gathers the fixed-width values of every piece, one column at a time, then emits the filled buffers. */
+    private void gatherPieces(final int[] rows) {
+        for (final int c : fixedColumns) {
+            final ColumnVector vector = source[c];
+            for (int q = 0; q < pieces; q++) {
+                pieceBuffers[q].gather(c, vector, rows, pieceFrom[q], pieceCount[q], pieceAt[q]);
+            }
+        }
+        Arrays.fill(pieceBuffers, 0, pieces, null);
+        pieces = 0;
+        for (int f = 0; f < filledCount; f++) {
+            emit(filled[f]);
+            filled[f] = null;
+        }
+        filledCount = 0;
     }
 
     /**
@@ -620,7 +654,8 @@ public final class ShuffleOperator {
         }
         if (fullest != null) {
             earlyFlushes++;
-            emit(fullest.bucket());
+            open[fullest.bucket()] = null;
+            emit(fullest);
             return;
         }
         // Checked before the stalled buffer goes back: a batch released on another thread since the pool
@@ -642,10 +677,9 @@ public final class ShuffleOperator {
         }
     }
 
-    private void emit(final int bucket) {
-        final BucketBuffer buffer = open[bucket];
-        open[bucket] = null;
-        emitted(bucket, buffer.size());
+    /** Emits a buffer no longer open. */
+    private void emit(final BucketBuffer buffer) {
+        emitted(buffer.bucket(), buffer.size());
         output.addLast(pool.lend(buffer));
     }
 
@@ -659,10 +693,10 @@ public final class ShuffleOperator {
         for (int b = 0; b < bucketCount; b++) {
             final BucketBuffer buffer = open[b];
             if (buffer != null) {
+                open[b] = null;
                 if (buffer.size() > 0) {
-                    emit(b);
+                    emit(buffer);
                 } else {
-                    open[b] = null;
                     pool.giveBack(buffer);
                 }
             }

@@ -223,6 +223,68 @@ class ShuffleOperatorPropertiesTest {
         assertThat(tinyCounters.peakBufferedBytes()).isLessThanOrEqualTo(budget(PoolSize.ONE_BUFFER));
     }
 
+    @Provide
+    Arbitrary<Integer> splitBucketCounts() {
+        return Arbitraries.of(1, 2, 6, 63, 64, 65, 200);
+    }
+
+    /**
+     * The columnar split keeps the input order inside a bucket: the rows a bucket's pooled batches
+     * give, one after another, are the rows of that bucket in the batches that were split, in input
+     * order. Forces the split's edges: 64 buckets (the most grouped into lists) and 65 (counting
+     * sort), batches of 0, 1 and 8192 rows, one key value for a whole batch, null keys, and more rows
+     * of one bucket than its partly filled buffer has room for.
+     */
+    @Property(tries = 40)
+    void aBucketsRowsComeOutInInputOrder(@ForAll final long seed,
+                                         @ForAll("keyColumns") final int keyColumn,
+                                         @ForAll final boolean hash,
+                                         @ForAll("splitBucketCounts") final int bucketCount,
+                                         @ForAll("routings") final WholeBatchRouting routing,
+                                         @ForAll final Driver driver) {
+        final Random random = new Random(seed);
+        final Plan plan = plan(random, keyColumn, hash, bucketCount);
+        final List<Batch> input = TestBatches.batches(random, keyColumn, 2 + random.nextInt(5));
+        // A full batch of one key value after the others: its bucket's buffer is partly filled already.
+        final Batch full = TestBatches.batch(random, keyColumn, Block.MAX_ROWS, TestBatches.KeyShape.CONSTANT);
+        input.add(random.nextBoolean() ? full : Batch.of(columnsOf(full)));
+        final List<Emitted> out = new ArrayList<>();
+        drive(driver, random, plan, new ShuffleOptions(budget(PoolSize.AMPLE), routing), input, out);
+
+        final List<List<List<Object>>> expected = new ArrayList<>();
+        final List<List<List<Object>>> actual = new ArrayList<>();
+        for (int b = 0; b < bucketCount; b++) {
+            expected.add(new ArrayList<>());
+            actual.add(new ArrayList<>());
+        }
+        for (final Batch batch : input) {
+            final boolean whole = batch.rowCount() > 0 && routing == WholeBatchRouting.WHEN_PROVEN
+                    && (plan.provablyWhole(batch) || oneReferenceBucket(plan, batch, keyColumn));
+            if (!whole) {
+                for (int r = 0; r < batch.rowCount(); r++) {
+                    final List<Object> row = TestBatches.row(batch, r);
+                    expected.get(plan.referenceBucket(row.get(keyColumn))).add(row);
+                }
+            }
+        }
+        for (final Emitted e : out) {
+            if (e.pooled()) {
+                actual.get(e.shuffleIdx()).addAll(e.rows());
+            }
+        }
+        for (int b = 0; b < bucketCount; b++) {
+            assertThat(actual.get(b)).as("rows of bucket %d of %d, in order", b, bucketCount).isEqualTo(expected.get(b));
+        }
+    }
+
+    private static ColumnVector[] columnsOf(final Batch batch) {
+        final ColumnVector[] columns = new ColumnVector[batch.columnCount()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = batch.column(c);
+        }
+        return columns;
+    }
+
     private static List<List<Object>> rowsOf(final List<Emitted> out, final int bucket) {
         final List<List<Object>> rows = new ArrayList<>();
         for (final Emitted e : out) {

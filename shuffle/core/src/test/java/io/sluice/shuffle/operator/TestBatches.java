@@ -2,6 +2,7 @@ package io.sluice.shuffle.operator;
 
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
@@ -23,8 +24,8 @@ import java.util.Random;
  * readings the tests compare against: rows as tuples of Java objects, reference buckets.
  */
 final class TestBatches {
-    /** Every kind of column; the key is one of k (INT64), i (INT32), dt (DATE) or s (STRING). */
-    static final Schema SCHEMA = Schema.parse("k:int64,i:int32,d:decimal(15,2),dt:date,s:string,t:string");
+    /** Every kind of column; the key is one of k (INT64), i (INT32), dt (DATE) or s (STRING); w is DECIMAL128. */
+    static final Schema SCHEMA = Schema.parse("k:int64,i:int32,d:decimal(15,2),dt:date,s:string,t:string,w:decimal(30,2)");
     static final int K = 0;
     static final int I = 1;
     static final int DT = 3;
@@ -51,6 +52,11 @@ final class TestBatches {
         final int[] sizes = {0, 1, 7, 200, 1000, 3000, 8192};
         final int rows = sizes[random.nextInt(sizes.length)];
         final KeyShape shape = KeyShape.values()[random.nextInt(KeyShape.values().length)];
+        return batch(random, keyColumn, rows, shape);
+    }
+
+    /** A batch of the given size and key shape; nulls, zonemaps and the other columns at random. */
+    static Batch batch(final Random random, final int keyColumn, final int rows, final KeyShape shape) {
         final double nullRate = random.nextInt(3) == 0 ? 0.15 : 0;
         final double keyNullRate = shape == KeyShape.SORTED && random.nextBoolean() ? 0 : nullRate;
         final ColumnVector[] columns = new ColumnVector[SCHEMA.size()];
@@ -89,6 +95,18 @@ final class TestBatches {
             };
         }
         final ColumnType type = SCHEMA.type(c);
+        if (type.kind() == TypeKind.DECIMAL128) {
+            final long[] high = new long[rows];
+            final long[] low = new long[rows];
+            for (int r = 0; r < rows; r++) {
+                if (!anyNull || !NullMask.isNull(nulls, r)) {
+                    low[r] = random.nextLong();
+                    // Some values beyond the long range, most within it (high is low's sign then).
+                    high[r] = random.nextInt(4) == 0 ? random.nextInt(2001) - 1000 : low[r] >> 63;
+                }
+            }
+            return new Decimal128Vector(type, high, low, rows, anyNull ? nulls : null);
+        }
         if (type.kind() == TypeKind.STRING) {
             final byte[][] strings = new byte[rows][];
             for (int r = 0; r < rows; r++) {
@@ -198,6 +216,9 @@ final class TestBatches {
         }
         if (vector instanceof IntVector iv) {
             return iv.get(r);
+        }
+        if (vector instanceof Decimal128Vector dv) {
+            return dv.get(r);
         }
         final StringVector sv = (StringVector) vector;
         // Bytes, not decoded text: random bytes are not valid UTF-8 and must survive exactly.
