@@ -305,15 +305,22 @@ final class PlanEstimates {
         return e.function() instanceof RangeBucketFunction ? "RANGE" : "HASH";
     }
 
-    /** A join's build side shuffled into the buckets its probe side was read in, in place: seed 001's PKEY. */
+    /**
+     * A join side shuffled into the buckets its other side already has in place (read colocated, or kept from
+     * a shuffle below it): seed 001's PKEY.
+     */
     private static void markPkey(final OperatorNode join) {
-        final Bucketing probe = join.children.get(0).partitioning;
-        final OperatorNode build = join.children.get(1);
-        if (probe == null || !probe.colocated() || build.kind != OperatorKind.EXCHANGE_IN) {
+        markPkey(join.children.get(0), join.children.get(1));
+        markPkey(join.children.get(1), join.children.get(0));
+    }
+
+    private static void markPkey(final OperatorNode kept, final OperatorNode moved) {
+        final Bucketing buckets = kept.partitioning;
+        if (buckets == null || kept.kind == OperatorKind.EXCHANGE_IN || moved.kind != OperatorKind.EXCHANGE_IN) {
             return;
         }
-        final OperatorNode out = build.children.get(0);
-        if (out.exchange.function() != null && sameBuckets(probe.function(), out.exchange.function())) {
+        final OperatorNode out = moved.children.get(0);
+        if (out.exchange.function() != null && sameBuckets(buckets.function(), out.exchange.function())) {
             out.partitionLabel = "PKEY";
         }
     }
