@@ -5,10 +5,13 @@ import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
+import io.sluice.engine.exec.TableScan;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.plan.PlanNode;
 import io.sluice.engine.plan.PlanStats;
+import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockTable;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.Topology;
@@ -24,6 +27,9 @@ import java.util.Set;
  * each exchange the rows the plan sends across CNs and its partitioning (HASH, RANGE, PKEY, BROADCAST).
  */
 final class PlanEstimates {
+    /** Keys sampled per block, evenly over its zonemap's range, to see which CNs own its rows. */
+    private static final int SAMPLES = 64;
+
     private final PlanStats stats;
     private final Topology topology;
     private final boolean distributed;
@@ -277,7 +283,55 @@ final class PlanEstimates {
         if (mode == DispatchMode.TO_OWNER && alreadyBucketed(x.children.get(0).partitioning, x.exchange)) {
             return 0;
         }
-        return rows - rows / cns;
+        final double leaving = mode == DispatchMode.TO_OWNER ? leavingShare(x) : -1;
+        return leaving >= 0 ? Math.round(rows * leaving) : rows - rows / cns;
+    }
+
+    /**
+     * For a range shuffle of rows read by a scan of a stored table (through filters, projections, join
+     * probes and exchanges that keep rows on their CN) on the scan's own key column: the share of rows that leave their CN, from the blocks' zonemaps.
+     * Block b is read on CN b mod C, and its rows are taken as spread evenly over its key range; in a table
+     * stored in key order most of a block lies in a few buckets, so the share is far from (C-1)/C. -1 when
+     * the rows do not come so.
+     */
+    private double leavingShare(final OperatorNode out) {
+        if (!(out.exchange.function() instanceof RangeBucketFunction range) || out.exchange.keys().size() != 1) {
+            return -1;
+        }
+        OperatorNode n = out.children.get(0);
+        while (n.kind == OperatorKind.FILTER || n.kind == OperatorKind.PROJECT || n.kind == OperatorKind.HASH_JOIN
+                || n.kind == OperatorKind.EXCHANGE_IN && n.exchange.mode() == DispatchMode.LOCAL_ONLY
+                || n.kind == OperatorKind.EXCHANGE_OUT && n.exchange.mode() == DispatchMode.LOCAL_ONLY) {
+            // A LOCAL_ONLY exchange (a hybrid join's probe side) keeps every row on the CN that read it.
+            n = n.children.get(0);
+        }
+        final String key = out.exchange.keys().get(0);
+        if (n.kind != OperatorKind.SCAN || !(n.exec instanceof TableScan scan) || scan.rowType().indexOf(key) < 0) {
+            return -1;
+        }
+        final BlockTable table = scan.table();
+        final int column = table.schema().indexOf(key);
+        if (column < 0 || table.blockCount() == 0) {
+            return -1;
+        }
+        double all = 0;
+        double leaving = 0;
+        for (int b = 0; b < table.blockCount(); b++) {
+            final ZoneMap z = table.zoneMap(b, column);
+            final int rows = table.blockRowCount(b);
+            if (rows == 0 || z.nullCount() == rows) {
+                continue;
+            }
+            final int cn = b % topology.cnCount();
+            int away = 0;
+            for (int s = 0; s < SAMPLES; s++) {
+                final long k = z.min() + (long) ((z.max() - (double) z.min()) * (s + 0.5) / SAMPLES);
+                away += range.bucket(k) / topology.coresPerCn() == cn ? 0 : 1;
+            }
+            all += rows;
+            leaving += rows * (double) away / SAMPLES;
+        }
+        return all == 0 ? -1 : leaving / all;
     }
 
     private static boolean alreadyBucketed(final Bucketing p, final RecordedExchange e) {

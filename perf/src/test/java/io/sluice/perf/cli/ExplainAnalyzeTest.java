@@ -89,6 +89,36 @@ class ExplainAnalyzeTest {
         }
     }
 
+    /**
+     * Q18 from its text with low thresholds, so that its joins on the order key are PKEY: where EXPLAIN's
+     * estimate of the rows into an exchange that crosses CNs is exact (no filter's selectivity in it), its
+     * estimate of the rows crossing is what the run moved, within 5%; where it says none, none moved.
+     */
+    @org.junit.jupiter.api.Test
+    void theRowsAPkeyPlanIsEstimatedToMoveAcrossCnsAreTheRowsItMoves() throws Exception {
+        final TpchSqlQuery query = new TpchSqlQuery(18, oracle.store());
+        try (QueryTarget pkey = QueryTarget.embedded(oracle.store(), new Topology(3, 2), Session.Network.IPC,
+                StrategyConfig.defaults().withThresholds(1_000, 1_000), 0)) {
+            final QueryTarget.Outcome outcome = pkey.analyze(query.name(), query.plan());
+            oracle.assertSameAsDuckDb(query, outcome.result());
+            assertThat(outcome.analyzed().decisions()).extracting(io.sluice.engine.plan.Decision::choice)
+                    .contains(io.sluice.engine.plan.Distribution.PKEY);
+            int compared = 0;
+            for (final ExplainOperator out : outcome.analyzed().exchangeOuts()) {
+                final long estimate = out.exchange().estCrossCnRows();
+                final ExplainOperator.Actual a = out.actual();
+                if (estimate == 0) {
+                    assertThat(a.rowsRemote()).as("#%d planned to keep its rows on their CN", out.id()).isZero();
+                } else if (out.estRows() == a.rows() && !out.exchange().mode().equals("GATHER")) {
+                    assertThat((double) a.rowsRemote()).as("#%d %s rows across CNs", out.id(), out.exchange().mode())
+                            .isCloseTo(estimate, org.assertj.core.data.Percentage.withPercentage(5));
+                    compared++;
+                }
+            }
+            assertThat(compared).as("exchanges whose input estimate was exact").isPositive();
+        }
+    }
+
     private static long number(final Object json) {
         return Long.parseLong(((MiniJson.Num) json).text());
     }

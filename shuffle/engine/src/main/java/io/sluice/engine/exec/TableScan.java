@@ -136,7 +136,7 @@ public final class TableScan implements Source {
     }
 
     /** The table scanned. */
-    BlockTable table() {
+    public BlockTable table() {
         return table;
     }
 
