@@ -6,18 +6,16 @@ import static io.sluice.engine.plan.LocalExchangeRule.GeneralRule.AFTER_PLAIN_SC
 import static io.sluice.engine.plan.LocalExchangeRule.GeneralRule.ALREADY_SATISFIED;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dispatch.explain.PlanningExchanges;
+import io.sluice.dispatch.explain.RecordingExchanges;
 import io.sluice.engine.exec.HashJoinBuild;
 import io.sluice.engine.exec.JoinType;
-import io.sluice.engine.exec.MaterializedSource;
-import io.sluice.engine.exec.ResultCollector;
 import io.sluice.engine.exec.ShuffleExchange;
 import io.sluice.engine.exec.SortKey;
 import io.sluice.engine.exec.WindowFrame;
 import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.exec.WindowFunctionType;
 import io.sluice.engine.expr.Expr;
-import io.sluice.engine.expr.RowType;
-import io.sluice.engine.plan.ExchangeFactory;
 import io.sluice.engine.plan.LocalExchange;
 import io.sluice.engine.plan.LocalExchangeRule;
 import io.sluice.engine.plan.LocalExchangeRule.GeneralRule;
@@ -26,10 +24,8 @@ import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
-import io.sluice.shuffle.operator.ShuffleOptions;
 import io.sluice.sql.SqlPlanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,38 +65,16 @@ class LocalExchangeRulesTest {
         }
     }
 
-    /** The exchanges of one CN of a cluster, for compiling only: the modes asked for are counted. */
-    private static final class ClusterShape implements ExchangeFactory {
-        final List<DispatchMode> modes = new ArrayList<>();
-
-        @Override
-        public boolean distributed() {
-            return true;
-        }
-
-        @Override
-        public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
-                             final BucketFunction function) {
-            modes.add(mode);
-            if (mode.readsShuffleIdx()) {
-                final ShuffleExchange shuffle = new ShuffleExchange(rowType, keyColumns, function,
-                        ShuffleOptions.defaults());
-                return new Ends(shuffle, shuffle.output(), true);
-            }
-            return new Ends(new ResultCollector(rowType), new MaterializedSource(rowType, List::of, false), true);
-        }
-    }
-
     private static StrategyConfig config(final Strategy strategy) {
         return StrategyConfig.defaults().withStrategy(strategy).withThresholds(1_000, 1_000);
     }
 
     private static PipelineCompiler.Compiled compile(final Plan plan, final String topology, final Strategy strategy) {
-        return compile(plan, topology, strategy, new ClusterShape());
+        return compile(plan, topology, strategy, new RecordingExchanges(new PlanningExchanges()));
     }
 
     private static PipelineCompiler.Compiled compile(final Plan plan, final String topology, final Strategy strategy,
-                                                     final ClusterShape cluster) {
+                                                     final RecordingExchanges cluster) {
         final Topology shape = Topology.parse(topology);
         final PipelineCompiler compiler = shape.cnCount() == 1
                 ? new PipelineCompiler(oracle.catalog(), config(strategy), shape.coresPerCn())
@@ -271,7 +245,7 @@ class LocalExchangeRulesTest {
     @MethodSource("queriesAndStrategies")
     void theDecisionsAreWhatTheCompilerBuilds(final String topology, final int q, final Strategy strategy) {
         final Plan plan = new SqlPlanner(oracle.catalog(), oracle.store().tableNames()).plan(TpchSql.text(q)).plan();
-        final ClusterShape cluster = new ClusterShape();
+        final RecordingExchanges cluster = new RecordingExchanges(new PlanningExchanges());
         final PipelineCompiler.Compiled compiled = compile(plan, topology, strategy, cluster);
         final long shuffles = compiled.localExchanges().stream().filter(d -> d.type()
                 == LocalExchangeType.HASH_SHUFFLE || d.type() == LocalExchangeType.BUCKET_HASH_SHUFFLE).count();
@@ -291,7 +265,7 @@ class LocalExchangeRulesTest {
                     .as("shared join tables").isEqualTo(sharedBuilds);
             final long nestedLoopBuilds = compiled.localExchanges().stream()
                     .filter(d -> d.type() == LocalExchangeType.BROADCAST).count();
-            assertThat(cluster.modes.stream().filter(m -> m == DispatchMode.BROADCAST).count())
+            assertThat(cluster.recorded().stream().filter(e -> e.mode() == DispatchMode.BROADCAST).count())
                     .as("broadcast exchanges").isLessThanOrEqualTo(passToOne + nestedLoopBuilds);
         }
     }
