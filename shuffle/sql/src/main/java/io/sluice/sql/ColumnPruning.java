@@ -2,6 +2,7 @@ package io.sluice.sql;
 
 import io.sluice.engine.exec.Aggregate;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.expr.ExprColumns;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.plan.PlanNode;
 import java.util.ArrayList;

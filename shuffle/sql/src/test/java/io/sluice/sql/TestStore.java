@@ -1,6 +1,7 @@
 package io.sluice.sql;
 
 import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
 import io.sluice.format.Schema;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
@@ -10,7 +11,8 @@ import io.sluice.storage.StoreCatalog;
 import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A store with one table {@code t(k int64, v decimal(15,2), s string)} of {@link #ROWS} rows in
@@ -22,7 +24,8 @@ final class TestStore implements AutoCloseable {
     static final int ROWS = 20 * BLOCK_ROWS;
 
     private final StoreCatalog catalog;
-    private final AtomicInteger blocksRead = new AtomicInteger();
+    /** The blocks scans read any column of since {@link #resetCounts}. */
+    private final Set<Integer> blocksRead = ConcurrentHashMap.newKeySet();
 
     TestStore(final Path dir) {
         final Store store = Store.create(dir);
@@ -40,17 +43,18 @@ final class TestStore implements AutoCloseable {
         this.catalog = new StoreCatalog(store);
     }
 
-    /** The store's tables, each block read counted. */
+    /** The store's tables, each block read recorded. */
     Catalog catalog() {
         return name -> new Counting(catalog.table(name));
     }
 
+    /** How many distinct blocks were read since {@link #resetCounts}. */
     int blocksRead() {
-        return blocksRead.get();
+        return blocksRead.size();
     }
 
     void resetCounts() {
-        blocksRead.set(0);
+        blocksRead.clear();
     }
 
     @Override
@@ -58,7 +62,7 @@ final class TestStore implements AutoCloseable {
         catalog.close();
     }
 
-    /** A table that counts {@link #readBlock} calls and otherwise is the table it wraps. */
+    /** A table that records the blocks read (whole, by column or by row) and otherwise is the table it wraps. */
     private final class Counting implements BlockTable {
         private final BlockTable table;
 
@@ -93,8 +97,21 @@ final class TestStore implements AutoCloseable {
 
         @Override
         public Block readBlock(final int block, final int... projection) {
-            blocksRead.incrementAndGet();
+            blocksRead.add(block);
             return table.readBlock(block, projection);
+        }
+
+        @Override
+        public void readColumns(final int block, final int[] columns, final ColumnVector[] vectors) {
+            blocksRead.add(block);
+            table.readColumns(block, columns, vectors);
+        }
+
+        @Override
+        public boolean readRows(final int block, final int[] columns, final int[] rows, final int count,
+                                final ColumnVector[] out) {
+            blocksRead.add(block);
+            return table.readRows(block, columns, rows, count, out);
         }
 
         @Override

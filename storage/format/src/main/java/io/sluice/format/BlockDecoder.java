@@ -202,20 +202,12 @@ public final class BlockDecoder {
      *                               inconsistent
      */
     public ColumnVector column(final int column, final ColumnType type, final boolean verify, final ColumnVector reuse) {
-        final int entry = offset + BlockLayout.directoryEntry(checkColumn(column));
-        final TypeKind kind = KINDS[buffer.getByte(entry + BlockLayout.ENTRY_KIND)];
-        if (kind != type.kind()) {
-            throw corrupt("column " + column + " is stored as " + kind + " but the schema says " + type);
-        }
+        final int entry = checkedEntry(column, type, verify);
+        final TypeKind kind = type.kind();
         final int start = offset + (int) buffer.getLong(entry + BlockLayout.ENTRY_OFFSET, LE);
-        final int dataLength = buffer.getInt(entry + BlockLayout.ENTRY_LENGTH, LE);
-        if (verify && BlockChecksum.compute(buffer, start, dataLength, BlockChecksum.SEED)
-                != buffer.getLong(entry + BlockLayout.ENTRY_CHECKSUM, LE)) {
-            throw corrupt("column " + column + " checksum mismatch");
-        }
         final boolean hasNulls = buffer.getByte(entry + BlockLayout.ENTRY_HAS_NULLS) != 0;
         final byte encoding = buffer.getByte(entry + BlockLayout.ENTRY_ENCODING);
-        final int end = start + dataLength;
+        final int end = start + buffer.getInt(entry + BlockLayout.ENTRY_LENGTH, LE);
         final int rows = rowCount;
         int p = start;
         long[] nulls = null;
@@ -275,6 +267,142 @@ public final class BlockDecoder {
                 return readPlain(column, p, end, rows, nulls);
             }
         }
+    }
+
+    /**
+     * Reads some rows of one column, straight from the buffer: what a scan reads of the columns its
+     * filters do not need, once the filters have chosen the rows (no copy of the whole column).
+     *
+     * @param column the column, 0 to {@link #columnCount()} - 1
+     * @param type   the type the schema gives it; its kind must be the stored kind
+     * @param verify whether to check the column's checksum first (over the whole column)
+     * @param rows   row positions in the block, each in {@code [0, rowCount())}, in the order wanted
+     * @param count  how many entries of {@code rows} to read
+     * @return a new vector of {@code count} rows: row {@code i} is the block's row {@code rows[i]}
+     * @throws CorruptBlockException    as {@link #column(int, ColumnType, boolean, ColumnVector)} does
+     * @throws IndexOutOfBoundsException when a row lies outside the block
+     */
+    public ColumnVector rows(final int column, final ColumnType type, final boolean verify, final int[] rows,
+                             final int count) {
+        final int entry = checkedEntry(column, type, verify);
+        for (int i = 0; i < count; i++) {
+            if (rows[i] < 0 || rows[i] >= rowCount) {
+                throw new IndexOutOfBoundsException("row " + rows[i] + " of a block of " + rowCount + " rows");
+            }
+        }
+        final int start = offset + (int) buffer.getLong(entry + BlockLayout.ENTRY_OFFSET, LE);
+        final int end = start + buffer.getInt(entry + BlockLayout.ENTRY_LENGTH, LE);
+        final int all = rowCount;
+        int p = start;
+        long[] nulls = null;
+        if (buffer.getByte(entry + BlockLayout.ENTRY_HAS_NULLS) != 0) {
+            final int words = NullMask.words(all);
+            need(column, p, 8L * words, end);
+            for (int i = 0; i < count; i++) {
+                final int r = rows[i];
+                if ((buffer.getLong(p + 8 * (r >>> 6), LE) & (1L << r)) != 0) {
+                    if (nulls == null) {
+                        nulls = new long[NullMask.words(count)];
+                    }
+                    NullMask.setNull(nulls, i);
+                }
+            }
+            p += 8 * words;
+        }
+        switch (type.kind()) {
+            case INT64, DECIMAL -> {
+                need(column, p, 8L * all, end);
+                final long[] values = new long[count];
+                BufferCopy.gatherLongs(buffer, p, all, rows, count, values);
+                return new LongVector(type, values, count, nulls);
+            }
+            case DECIMAL128 -> {
+                need(column, p, 16L * all, end);
+                final long[] high = new long[count];
+                final long[] low = new long[count];
+                BufferCopy.gatherLongs(buffer, p, all, rows, count, high);
+                BufferCopy.gatherLongs(buffer, p + 8 * all, all, rows, count, low);
+                return new Decimal128Vector(type, high, low, count, nulls);
+            }
+            case INT32, DATE -> {
+                need(column, p, 4L * all, end);
+                final int[] values = new int[count];
+                BufferCopy.gatherInts(buffer, p, all, rows, count, values);
+                return new IntVector(type, values, count, nulls);
+            }
+            default -> {
+                final byte encoding = buffer.getByte(entry + BlockLayout.ENTRY_ENCODING);
+                if (encoding == BlockLayout.ENCODING_DICTIONARY) {
+                    need(column, p, 8, end);
+                    final int size = buffer.getInt(p, LE);
+                    if (size < 0 || size > BlockEncoder.MAX_DICTIONARY) {
+                        throw corrupt("column " + column + " dictionary size " + size + " is invalid");
+                    }
+                    final StringVector dictionary = readPlain(column, p + 8, end, size, null);
+                    p = align8(p + 8 + 4 * (size + 1)) + align8(dictionary.offsets()[size]);
+                    need(column, p, 4L * all, end);
+                    final int[] codes = new int[count];
+                    BufferCopy.gatherInts(buffer, p, all, rows, count, codes);
+                    for (int i = 0; i < count; i++) {
+                        if (codes[i] < 0 || codes[i] >= size) {
+                            throw corrupt("column " + column + " row " + rows[i] + " has dictionary code " + codes[i]
+                                    + " outside 0.." + (size - 1));
+                        }
+                    }
+                    return StringVector.dictionary(codes, dictionary, count, nulls);
+                }
+                if (encoding != BlockLayout.ENCODING_PLAIN) {
+                    throw corrupt("column " + column + " has unknown encoding " + encoding);
+                }
+                return gatherPlain(column, p, end, rows, count, nulls);
+            }
+        }
+    }
+
+    /** The rows {@code rows[0..count)} of a plain string region of {@link #rowCount} rows at {@code start}. */
+    private StringVector gatherPlain(final int column, final int start, final int end, final int[] rows, final int count,
+                                     final long[] nulls) {
+        final int all = rowCount;
+        need(column, start, 4L * (all + 1), end);
+        final int bytesStart = align8(start + 4 * (all + 1));
+        final int byteLength = buffer.getInt(start + 4 * all, LE);
+        need(column, bytesStart, byteLength, end);
+        final int[] offsets = new int[count + 1];
+        int total = 0;
+        for (int i = 0; i < count; i++) {
+            final int r = rows[i];
+            final int from = buffer.getInt(start + 4 * r, LE);
+            final int to = buffer.getInt(start + 4 * r + 4, LE);
+            if (from < 0 || to < from || to > byteLength) {
+                throw corrupt("column " + column + " string offsets of row " + r + " (" + from + ".." + to
+                        + ") lie outside its " + byteLength + " bytes");
+            }
+            total += to - from;
+            offsets[i + 1] = total;
+        }
+        final byte[] bytes = new byte[total];
+        for (int i = 0; i < count; i++) {
+            final int length = offsets[i + 1] - offsets[i];
+            if (length > 0) {
+                buffer.getBytes(bytesStart + buffer.getInt(start + 4 * rows[i], LE), bytes, offsets[i], length);
+            }
+        }
+        return StringVector.plain(offsets, bytes, count, nulls);
+    }
+
+    /** A column's directory entry, after checking its kind against the schema and, when asked, its checksum. */
+    private int checkedEntry(final int column, final ColumnType type, final boolean verify) {
+        final int entry = offset + BlockLayout.directoryEntry(checkColumn(column));
+        final TypeKind kind = KINDS[buffer.getByte(entry + BlockLayout.ENTRY_KIND)];
+        if (kind != type.kind()) {
+            throw corrupt("column " + column + " is stored as " + kind + " but the schema says " + type);
+        }
+        if (verify && BlockChecksum.compute(buffer, offset + (int) buffer.getLong(entry + BlockLayout.ENTRY_OFFSET, LE),
+                buffer.getInt(entry + BlockLayout.ENTRY_LENGTH, LE), BlockChecksum.SEED)
+                != buffer.getLong(entry + BlockLayout.ENTRY_CHECKSUM, LE)) {
+            throw corrupt("column " + column + " checksum mismatch");
+        }
+        return entry;
     }
 
     private StringVector readPlain(final int column, final int start, final int end, final int rows, final long[] nulls) {

@@ -60,4 +60,41 @@ final class BufferCopy {
             }
         }
     }
+
+    /**
+     * Gathers {@code dst[i] = long at index + 8 * rows[i]} for {@code i < count}. The caller has checked that
+     * every row lies in {@code [0, span)} and that {@code span} longs follow {@code index}.
+     */
+    static void gatherLongs(final DirectBuffer src, final int index, final int span, final int[] rows, final int count,
+                            final long[] dst) {
+        src.boundsCheck(index, 8 * span);
+        if (NATIVE_LE) {
+            final byte[] base = src.byteArray();
+            final long address = src.addressOffset() + index;
+            for (int i = 0; i < count; i++) {
+                dst[i] = UnsafeApi.getLong(base, address + 8L * rows[i]);
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                dst[i] = src.getLong(index + 8 * rows[i], ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+    }
+
+    /** As {@link #gatherLongs} for ints: {@code dst[i] = int at index + 4 * rows[i]}. */
+    static void gatherInts(final DirectBuffer src, final int index, final int span, final int[] rows, final int count,
+                           final int[] dst) {
+        src.boundsCheck(index, 4 * span);
+        if (NATIVE_LE) {
+            final byte[] base = src.byteArray();
+            final long address = src.addressOffset() + index;
+            for (int i = 0; i < count; i++) {
+                dst[i] = UnsafeApi.getInt(base, address + 4L * rows[i]);
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                dst[i] = src.getInt(index + 4 * rows[i], ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+    }
 }

@@ -173,6 +173,17 @@ public final class BlockFile implements AutoCloseable {
         return vector;
     }
 
+    /**
+     * Reads some rows of one column straight from the mapping (see
+     * {@link BlockDecoder#rows(int, ColumnType, boolean, int[], int)}), verifying the column's checksum
+     * on its first read since open.
+     */
+    public ColumnVector readRows(final int column, final ColumnType type, final int[] rows, final int count) {
+        final ColumnVector vector = decoder.rows(column, type, !verified[column], rows, count);
+        verified[column] = true;
+        return vector;
+    }
+
     @Override
     public void close() {
         mapped.releaseLast();

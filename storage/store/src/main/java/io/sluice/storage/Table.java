@@ -1,6 +1,7 @@
 package io.sluice.storage;
 
 import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
 import io.sluice.format.Schema;
 import io.sluice.format.StorageException;
 import io.sluice.format.StoredBlock;
@@ -218,6 +219,30 @@ public final class Table implements BlockTable, AutoCloseable {
         try (BlockFileCache.Handle handle = acquire(block)) {
             return handle.file().read(schema(), projection.length == 0 ? null : projection);
         }
+    }
+
+    /** Reads the columns into the vectors' arrays where they fit, verifying each column once. */
+    @Override
+    public void readColumns(final int block, final int[] columns, final ColumnVector[] vectors) {
+        try (BlockFileCache.Handle handle = acquire(block)) {
+            final BlockFile file = handle.file();
+            for (int i = 0; i < columns.length; i++) {
+                vectors[i] = file.readColumn(columns[i], schema().type(columns[i]), vectors[i]);
+            }
+        }
+    }
+
+    /** Reads the rows straight from the block's mapped file. */
+    @Override
+    public boolean readRows(final int block, final int[] columns, final int[] rows, final int count,
+                            final ColumnVector[] out) {
+        try (BlockFileCache.Handle handle = acquire(block)) {
+            final BlockFile file = handle.file();
+            for (int i = 0; i < columns.length; i++) {
+                out[i] = file.readRows(columns[i], schema().type(columns[i]), rows, count);
+            }
+        }
+        return true;
     }
 
     /**

@@ -49,8 +49,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * columns in stored order are the file byte for byte.
  */
 class StoredBlockPropertyTest {
-    private static final Schema SCHEMA = Schema.parse(
-            "i64:int64,i32:int32,dec:decimal(15,2),d:date,low:string,high:string,wide:decimal(38,2)");
+    private static final Schema SCHEMA = MixedTable.SCHEMA;
     /** Two full blocks and a partial one. */
     private static final int ROWS = 2 * Block.MAX_ROWS + 1234;
     private static final Path DIR;
@@ -63,16 +62,8 @@ class StoredBlockPropertyTest {
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
-        ROWS_WRITTEN = rows(ROWS, 20261201L);
-        try (TableWriter writer = Store.create(DIR).createTable("t", SCHEMA, null)) {
-            for (final Object[] row : ROWS_WRITTEN) {
-                for (int c = 0; c < row.length; c++) {
-                    append(writer.column(c), SCHEMA.type(c), row[c]);
-                }
-                writer.endRow();
-            }
-            TABLE = writer.finish();
-        }
+        ROWS_WRITTEN = MixedTable.rows(ROWS, 20261201L);
+        TABLE = MixedTable.write(DIR, ROWS_WRITTEN);
     }
 
     @AfterContainer
@@ -83,55 +74,6 @@ class StoredBlockPropertyTest {
                 Files.delete(p);
             }
         }
-    }
-
-    /** Rows as objects: Long, Integer, Long (scaled), Integer (days), String, String, BigInteger (scaled), or null. */
-    private static List<Object[]> rows(final int n, final long seed) {
-        final Random random = new Random(seed);
-        final String[] flags = {"A", "N", "R", ""};
-        final List<Object[]> rows = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            rows.add(new Object[] {
-                    i % 7 == 3 ? null : random.nextLong(),
-                    i % 11 == 5 ? null : random.nextInt(),
-                    i % 13 == 6 ? null : random.nextLong() % 1_000_000_00L,
-                    i % 17 == 8 ? null : random.nextInt(20000),
-                    i % 19 == 9 ? null : flags[random.nextInt(flags.length)],
-                    i % 23 == 10 ? null : i % 5 == 0 ? "" : "s" + random.nextInt() + "\u00e9\u4e2d",
-                    i % 9 == 4 ? null : new BigInteger(120, random).subtract(BigInteger.ONE.shiftLeft(119))});
-        }
-        return rows;
-    }
-
-    private static void append(final ColumnBuilder builder, final ColumnType type, final Object value) {
-        if (value == null) {
-            builder.appendNull();
-        } else if (value instanceof BigInteger big) {
-            builder.appendDecimal128(big.shiftRight(64).longValueExact(), big.longValue());
-        } else if (value instanceof Long l) {
-            builder.appendLong(l);
-        } else if (value instanceof Integer i) {
-            builder.appendInt(i);
-        } else {
-            builder.appendString((String) value);
-        }
-    }
-
-    /** A decoded value in the form {@link #rows} keeps it. */
-    private static Object value(final ColumnVector v, final int r) {
-        if (v.isNull(r)) {
-            return null;
-        }
-        if (v instanceof LongVector lv) {
-            return lv.get(r);
-        }
-        if (v instanceof IntVector iv) {
-            return iv.get(r);
-        }
-        if (v instanceof Decimal128Vector dv) {
-            return dv.get(r).unscaledValue();
-        }
-        return ((StringVector) v).getString(r);
     }
 
     private static Schema projected(final int[] projection) {
@@ -166,7 +108,7 @@ class StoredBlockPropertyTest {
             for (int r = 0; r < decoded.rowCount(); r++) {
                 final Object expected = ROWS_WRITTEN.get(first + r)[c];
                 nulls += expected == null ? 1 : 0;
-                assertThat(value(decoded.column(i), r)).as("column %d row %d of block %d", c, r, block)
+                assertThat(MixedTable.value(decoded.column(i), r)).as("column %d row %d of block %d", c, r, block)
                         .isEqualTo(expected);
             }
             final ZoneMap zoneMap = decoded.zoneMaps()[i];
@@ -202,8 +144,8 @@ class StoredBlockPropertyTest {
             final Block decoded = new BlockDecoder().wrap(buffer, 0, length, "frame", 9).decode(schema, null);
             for (int i = 0; i < projection.length; i++) {
                 for (int r = 0; r < decoded.rowCount(); r++) {
-                    assertThat(value(decoded.column(i), r)).as("byte %d changed without detection", position)
-                            .isEqualTo(value(intact.column(i), r));
+                    assertThat(MixedTable.value(decoded.column(i), r)).as("byte %d changed without detection", position)
+                            .isEqualTo(MixedTable.value(intact.column(i), r));
                 }
             }
             assertThat(decoded.zoneMaps()).isEqualTo(intact.zoneMaps());

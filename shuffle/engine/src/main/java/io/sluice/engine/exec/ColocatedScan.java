@@ -1,6 +1,5 @@
 package io.sluice.engine.exec;
 
-import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
@@ -123,23 +122,22 @@ public final class ColocatedScan implements Source {
 
     @Override
     public Reader openReader() {
-        final Evaluator predicate = scan.predicate();
+        final ScanReading reading = scan.reading();
         final int[] scratch = new int[Block.MAX_ROWS];
         final int[] rowBuckets = new int[Block.MAX_ROWS];
         final boolean[] mine = new boolean[Block.MAX_ROWS];
         final ColumnVector[] keys = new ColumnVector[1];
-        final TableScan.Probing probing = scan.probing();
         return (morsel, out) -> {
             final int bucket = firstBucket + morsel;
             for (final int block : wholeBlocks[bucket]) {
-                final Batch batch = scan.read(block, predicate, scratch, probing, bucket);
+                final Batch batch = reading.read(block, bucket);
                 if (batch != null) {
                     wholeBlockReads.incrementAndGet();
                     out.accept(batch.withShuffleIdx(morsel));
                 }
             }
             for (final int block : splitBlocks[bucket]) {
-                final Batch batch = scan.read(block, predicate, scratch, probing, bucket);
+                final Batch batch = reading.read(block, bucket);
                 if (batch == null) {
                     continue;
                 }

@@ -50,6 +50,11 @@ public final class ScanRuntimeFilter {
         return handle;
     }
 
+    /** The probe key columns of the scan's output. */
+    List<Expr> keys() {
+        return keys;
+    }
+
     /** The scan output column of a single key, or -1. */
     int keyColumn() {
         return keyColumn;

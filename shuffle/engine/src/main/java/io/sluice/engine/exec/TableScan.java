@@ -1,17 +1,19 @@
 package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.DataType;
-import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.ExprColumns;
 import io.sluice.engine.expr.RowType;
-import io.sluice.format.Block;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.zonemap.BlockPruner;
 import io.sluice.zonemap.Predicate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -30,6 +32,8 @@ public final class TableScan implements Source {
     private final int[] blocks;
     private final List<ScanRuntimeFilter> runtimeFilters = new ArrayList<>();
     private final List<ZoneMap[]> runtimeFilterZoneMaps = new ArrayList<>();
+    /** The output columns the row filter and the runtime filters test, ascending. */
+    private int[] tested;
 
     /**
      * @param columns the columns to read, by name, in output order
@@ -76,16 +80,17 @@ public final class TableScan implements Source {
         if (filter != null) {
             filter.bind(rowType);
         }
+        this.tested = testedColumns();
     }
 
-    /**
-     * A block's batch marked sorted by the table's sort key when it is projected and has no NULL in
-     * the block: its rows ascend by it, so a shuffle on that key can route a filtered part of the
-     * block whole by its first and last keys (a filter keeps the order, not the zonemap).
-     */
-    private Batch sortedBy(final int block, final Batch batch) {
-        return sortedColumn >= 0 && batch.rowCount() > 0
-                && table.zoneMap(block, projection[sortedColumn]).nullCount() == 0 ? batch.withSortedBy(sortedColumn) : batch;
+    /** The output columns the row filter and the runtime filters read, ascending. */
+    private int[] testedColumns() {
+        final Set<String> names = new HashSet<>();
+        ExprColumns.collect(filter, names);
+        for (final ScanRuntimeFilter f : runtimeFilters) {
+            ExprColumns.collectAll(f.keys(), names);
+        }
+        return IntStream.range(0, projection.length).filter(c -> names.contains(rowType.names().get(c))).toArray();
     }
 
     @Override
@@ -115,6 +120,7 @@ public final class TableScan implements Source {
     public void addRuntimeFilter(final ScanRuntimeFilter filter) {
         runtimeFilters.add(filter);
         runtimeFilterZoneMaps.add(filter.keyColumn() >= 0 ? table.zoneMaps(projection[filter.keyColumn()]) : null);
+        tested = testedColumns();
     }
 
     /** The runtime filters this scan applies. */
@@ -124,11 +130,9 @@ public final class TableScan implements Source {
 
     @Override
     public Reader openReader() {
-        final Evaluator predicate = predicate();
-        final int[] scratch = new int[Block.MAX_ROWS];
-        final Probing probing = probing();
+        final ScanReading reading = reading();
         return (morsel, out) -> {
-            final Batch kept = read(blocks[morsel], predicate, scratch, probing, -1);
+            final Batch kept = reading.read(blocks[morsel], -1);
             if (kept != null) {
                 out.accept(kept);
             }
@@ -150,85 +154,24 @@ public final class TableScan implements Source {
         return projection[output];
     }
 
-    /** A per-reader instance of the row filter, or null without one. */
-    Evaluator predicate() {
-        return filter == null ? null : filter.bind(rowType);
+    /** One worker's reading of this scan's blocks. */
+    ScanReading reading() {
+        return new ScanReading(this, filter == null ? null : filter.bind(rowType), tested);
     }
 
-    /** A worker's instance of the runtime filters, or null without any. */
-    Probing probing() {
-        return runtimeFilters.isEmpty() ? null : new Probing();
+    /** The projected columns, by table position, in output order. */
+    int[] projection() {
+        return projection;
     }
 
-    /**
-     * The rows of one block that pass the row filter and the runtime filters, or null when none does
-     * or the runtime filters skip the block unread.
-     *
-     * @param bucket the bucket a colocated scan reads the block for, else -1
-     */
-    Batch read(final int block, final Evaluator predicate, final int[] scratch, final Probing probing, final int bucket) {
-        if (probing != null && probing.skips(block, bucket)) {
-            return null;
-        }
-        // The block's rows as read carry its stored bytes, which dispatch sends instead of encoding them
-        // again as long as no filter drops a row (a selection of every row is the batch itself).
-        final Batch batch = sortedBy(block, Batch.of(table.readBlock(block, projection))
-                .withStoredBlock(table.storedBlock(block, projection)));
-        if (probing == null) {
-            return predicate == null ? batch : Vectors.select(batch, predicate.trues(batch), scratch);
-        }
-        // One selection for the row filter and every runtime filter: the batch is copied once, if at all.
-        final int n = batch.rowCount();
-        int count = 0;
-        if (predicate == null) {
-            for (int i = 0; i < n; i++) {
-                scratch[i] = i;
-            }
-            count = n;
-        } else {
-            final boolean[] pass = predicate.trues(batch);
-            for (int i = 0; i < n; i++) {
-                scratch[count] = i;
-                count += pass[i] ? 1 : 0;
-            }
-        }
-        return Vectors.select(batch, scratch, probing.retain(batch, scratch, count, bucket));
+    /** The runtime filters' key zonemaps, one array per filter (null for a filter of several keys). */
+    List<ZoneMap[]> runtimeFilterZoneMaps() {
+        return runtimeFilterZoneMaps;
     }
 
-    /** One worker's runtime filters: it waits for them before its first block. */
-    final class Probing {
-        private final ScanRuntimeFilter.Applier[] appliers = new ScanRuntimeFilter.Applier[runtimeFilters.size()];
-        private boolean waited;
-
-        Probing() {
-            for (int i = 0; i < appliers.length; i++) {
-                appliers[i] = runtimeFilters.get(i).applier();
-            }
-        }
-
-        boolean skips(final int block, final int bucket) {
-            if (!waited) {
-                waited = true;
-                for (final ScanRuntimeFilter.Applier a : appliers) {
-                    a.awaitOnce(Cancellation.never());
-                }
-            }
-            for (int i = 0; i < appliers.length; i++) {
-                final ZoneMap[] zoneMaps = runtimeFilterZoneMaps.get(i);
-                if (zoneMaps != null && appliers[i].skips(zoneMaps[block], bucket)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        int retain(final Batch batch, final int[] rows, final int count, final int bucket) {
-            int kept = count;
-            for (int i = 0; i < appliers.length && kept > 0; i++) {
-                kept = appliers[i].retain(batch, rows, kept, bucket);
-            }
-            return kept;
-        }
+    /** The projected column the table is sorted by, or -1. */
+    int sortedColumn() {
+        return sortedColumn;
     }
 
     @Override

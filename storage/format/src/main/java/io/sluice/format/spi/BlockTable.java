@@ -1,6 +1,7 @@
 package io.sluice.format.spi;
 
 import io.sluice.format.Block;
+import io.sluice.format.ColumnVector;
 import io.sluice.format.Schema;
 import io.sluice.format.StoredBlock;
 import io.sluice.format.ZoneMap;
@@ -63,6 +64,43 @@ public interface BlockTable {
      * @throws io.sluice.format.StorageException when the block cannot be read, naming it
      */
     Block readBlock(int block, int... projection);
+
+    /**
+     * Reads columns of a block into vectors a caller reuses from block to block: the allocation-free
+     * read of the columns a scan's filters test. {@code vectors[i]} is, on entry, a vector whose arrays
+     * may be overwritten (or null) and, on return, column {@code columns[i]} of the block; the caller
+     * must no longer use the vector it passed in. The default reads a new block.
+     *
+     * @param block   the block's number, 0 to {@link #blockCount()} - 1
+     * @param columns positions in {@link #schema()} of the columns to read
+     * @param vectors as many entries as {@code columns}: vectors to reuse or null, replaced by the columns read
+     * @throws io.sluice.format.StorageException when the block cannot be read, naming it
+     */
+    default void readColumns(final int block, final int[] columns, final ColumnVector[] vectors) {
+        final Block read = readBlock(block, columns);
+        for (int i = 0; i < columns.length; i++) {
+            vectors[i] = read.column(i);
+        }
+    }
+
+    /**
+     * Reads some rows of columns of a block without reading the whole columns, when the table can:
+     * what a scan reads of the columns its filters do not test, once they have chosen the rows.
+     *
+     * @param block   the block's number, 0 to {@link #blockCount()} - 1
+     * @param columns positions in {@link #schema()} of the columns to read
+     * @param rows    row positions in the block, ascending, each below {@link #blockRowCount}
+     * @param count   how many entries of {@code rows} to read
+     * @param out     as many entries as {@code columns}: set to vectors of {@code count} rows, row {@code i}
+     *                being the block's row {@code rows[i]}
+     * @return false (the default) when the table cannot read rows alone and {@code out} is unchanged: the
+     *         caller reads the whole columns and picks the rows itself
+     * @throws io.sluice.format.StorageException when the block cannot be read, naming it
+     */
+    default boolean readRows(final int block, final int[] columns, final int[] rows, final int count,
+                             final ColumnVector[] out) {
+        return false;
+    }
 
     /**
      * The stored bytes of the columns {@link #readBlock} reads for the same arguments, when the table

@@ -1,29 +1,15 @@
-package io.sluice.sql;
+package io.sluice.engine.expr;
 
-import io.sluice.engine.expr.Arithmetic;
-import io.sluice.engine.expr.CaseWhen;
-import io.sluice.engine.expr.ColumnRef;
-import io.sluice.engine.expr.Comparison;
-import io.sluice.engine.expr.DoubleArithmetic;
-import io.sluice.engine.expr.Expr;
-import io.sluice.engine.expr.ExtractYear;
-import io.sluice.engine.expr.InList;
-import io.sluice.engine.expr.IsNull;
-import io.sluice.engine.expr.Like;
-import io.sluice.engine.expr.Literal;
-import io.sluice.engine.expr.Logical;
-import io.sluice.engine.expr.Not;
-import io.sluice.engine.expr.Substring;
 import java.util.List;
 import java.util.Set;
 
 /** The columns an engine expression reads. */
-final class ExprColumns {
+public final class ExprColumns {
     private ExprColumns() {
     }
 
     /** Adds the names of the columns {@code e} reads to {@code out}; null adds nothing. */
-    static void collect(final Expr e, final Set<String> out) {
+    public static void collect(final Expr e, final Set<String> out) {
         if (e == null || e instanceof Literal) {
             return;
         }
@@ -62,7 +48,7 @@ final class ExprColumns {
     }
 
     /** Adds the columns every expression of a list reads. */
-    static void collectAll(final List<Expr> exprs, final Set<String> out) {
+    public static void collectAll(final List<Expr> exprs, final Set<String> out) {
         for (final Expr e : exprs) {
             collect(e, out);
         }

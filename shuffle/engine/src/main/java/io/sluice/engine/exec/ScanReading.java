@@ -1,0 +1,230 @@
+package io.sluice.engine.exec;
+
+import io.sluice.engine.expr.Evaluator;
+import io.sluice.format.Block;
+import io.sluice.format.ColumnType;
+import io.sluice.format.ColumnVector;
+import io.sluice.format.Decimal128Vector;
+import io.sluice.format.IntVector;
+import io.sluice.format.LongVector;
+import io.sluice.format.StringVector;
+import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockTable;
+import io.sluice.shuffle.operator.Batch;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One worker's reading of a {@link TableScan}'s blocks, late-materialized: the columns the row filter
+ * and the runtime filters test are read first, into arrays the worker reuses from block to block;
+ * the other projected columns are read only for the rows that pass, straight from the stored block
+ * ({@link BlockTable#readRows}), and not at all for a block where none does. A block whose rows all
+ * pass is the batch of the whole block, with its zonemaps and stored bytes. Not thread-safe.
+ */
+final class ScanReading {
+    private static final long[] NO_LONGS = new long[Block.MAX_ROWS];
+    private static final int[] NO_INTS = new int[Block.MAX_ROWS + 1];
+    private static final byte[] NO_BYTES = new byte[0];
+
+    private final TableScan scan;
+    private final BlockTable table;
+    private final int[] projection;
+    private final Evaluator predicate;
+    private final Probing probing;
+    private final int[] scratch = new int[Block.MAX_ROWS];
+    /** Output positions of the tested columns, and their table positions. */
+    private final int[] tested;
+    private final int[] testedTable;
+    /** Output positions of the other columns, and their table positions. */
+    private final int[] untested;
+    private final int[] untestedTable;
+    /** The tested columns as last read: their arrays are overwritten by the next block's. */
+    private final ColumnVector[] testedVectors;
+    private final ColumnVector[] untestedVectors;
+
+    /**
+     * @param predicate this worker's instance of the scan's row filter, or null
+     * @param tested    the output columns the row filter and the runtime filters read, ascending
+     */
+    ScanReading(final TableScan scan, final Evaluator predicate, final int[] tested) {
+        this.scan = scan;
+        this.table = scan.table();
+        this.projection = scan.projection();
+        this.predicate = predicate;
+        this.probing = scan.runtimeFilters().isEmpty() ? null : new Probing(scan);
+        final boolean lazy = tested.length > 0 && tested.length < projection.length;
+        this.tested = lazy ? tested : new int[0];
+        this.untested = new int[lazy ? projection.length - tested.length : 0];
+        for (int c = 0, t = 0, u = 0; lazy && c < projection.length; c++) {
+            if (t < tested.length && tested[t] == c) {
+                t++;
+            } else {
+                untested[u++] = c;
+            }
+        }
+        this.testedTable = tablePositions(this.tested);
+        this.untestedTable = tablePositions(untested);
+        this.testedVectors = new ColumnVector[this.tested.length];
+        this.untestedVectors = new ColumnVector[untested.length];
+    }
+
+    private int[] tablePositions(final int[] outputs) {
+        final int[] positions = new int[outputs.length];
+        for (int i = 0; i < outputs.length; i++) {
+            positions[i] = projection[outputs[i]];
+        }
+        return positions;
+    }
+
+    /**
+     * The rows of one block that pass the row filter and the runtime filters, or null when none does
+     * or the runtime filters skip the block unread.
+     *
+     * @param bucket the bucket a colocated scan reads the block for, else -1
+     */
+    Batch read(final int block, final int bucket) {
+        if (probing != null && probing.skips(block, bucket)) {
+            return null;
+        }
+        if (tested.length == 0) {
+            return readWhole(block, bucket);
+        }
+        final int n = table.blockRowCount(block);
+        final ColumnVector[] columns = new ColumnVector[projection.length];
+        table.readColumns(block, testedTable, testedVectors);
+        for (int i = 0; i < tested.length; i++) {
+            columns[tested[i]] = testedVectors[i];
+        }
+        for (int i = 0; i < untested.length; i++) {
+            columns[untested[i]] = placeholder(table.schema().type(untestedTable[i]), n);
+        }
+        final int count = select(Batch.of(columns), bucket);
+        if (count == 0) {
+            return null;
+        }
+        if (count == n) {
+            // Every row passes: the tested vectors become the batch's, and the next block gets new arrays.
+            table.readColumns(block, untestedTable, untestedVectors);
+            for (int i = 0; i < untested.length; i++) {
+                columns[untested[i]] = untestedVectors[i];
+                untestedVectors[i] = null;
+            }
+            final ZoneMap[] zoneMaps = new ZoneMap[projection.length];
+            for (int c = 0; c < projection.length; c++) {
+                zoneMaps[c] = table.zoneMap(block, projection[c]);
+            }
+            Arrays.fill(testedVectors, null);
+            return sortedBy(block, new Batch(columns, zoneMaps, Batch.NOT_SORTED)
+                    .withStoredBlock(table.storedBlock(block, projection)));
+        }
+        for (int i = 0; i < tested.length; i++) {
+            columns[tested[i]] = Vectors.gatherPresent(testedVectors[i], scratch, count);
+        }
+        if (!table.readRows(block, untestedTable, scratch, count, untestedVectors)) {
+            table.readColumns(block, untestedTable, untestedVectors);
+            for (int i = 0; i < untested.length; i++) {
+                untestedVectors[i] = Vectors.gatherPresent(untestedVectors[i], scratch, count);
+            }
+        }
+        for (int i = 0; i < untested.length; i++) {
+            columns[untested[i]] = untestedVectors[i];
+            untestedVectors[i] = null;
+        }
+        return sortedBy(block, Batch.of(columns));
+    }
+
+    /** Every projected column of a block read whole, then filtered (a scan that tests all or none of them). */
+    private Batch readWhole(final int block, final int bucket) {
+        // The block's rows as read carry its stored bytes, which dispatch sends instead of encoding them
+        // again as long as no filter drops a row (a selection of every row is the batch itself).
+        final Batch batch = sortedBy(block, Batch.of(table.readBlock(block, projection))
+                .withStoredBlock(table.storedBlock(block, projection)));
+        if (predicate == null && probing == null) {
+            return batch;
+        }
+        return Vectors.select(batch, scratch, select(batch, bucket));
+    }
+
+    /**
+     * Lists in {@link #scratch}, ascending, the rows of {@code batch} that pass the row filter and the
+     * runtime filters, and returns how many; {@code bucket} as for {@link #read}.
+     */
+    private int select(final Batch batch, final int bucket) {
+        final int n = batch.rowCount();
+        int count = 0;
+        if (predicate == null) {
+            for (int i = 0; i < n; i++) {
+                scratch[i] = i;
+            }
+            count = n;
+        } else {
+            final boolean[] pass = predicate.trues(batch);
+            for (int i = 0; i < n; i++) {
+                scratch[count] = i;
+                count += pass[i] ? 1 : 0;
+            }
+        }
+        return probing == null ? count : probing.retain(batch, scratch, count, bucket);
+    }
+
+    /** A column nothing reads while the rows are chosen: {@code n} rows over shared, zero arrays. */
+    private static ColumnVector placeholder(final ColumnType type, final int n) {
+        return switch (type.kind()) {
+            case INT64, DECIMAL -> new LongVector(type, NO_LONGS, n, null);
+            case DECIMAL128 -> new Decimal128Vector(type, NO_LONGS, NO_LONGS, n, null);
+            case INT32, DATE -> new IntVector(type, NO_INTS, n, null);
+            default -> StringVector.plain(NO_INTS, NO_BYTES, n, null);
+        };
+    }
+
+    /**
+     * A block's batch marked sorted by the table's sort key when it is projected and has no NULL in
+     * the block: its rows ascend by it, so a shuffle on that key can route a filtered part of the
+     * block whole by its first and last keys (a filter keeps the order, not the zonemap).
+     */
+    private Batch sortedBy(final int block, final Batch batch) {
+        final int sorted = scan.sortedColumn();
+        return sorted >= 0 && batch.rowCount() > 0
+                && table.zoneMap(block, projection[sorted]).nullCount() == 0 ? batch.withSortedBy(sorted) : batch;
+    }
+
+    /** One worker's runtime filters: it waits for them before its first block. */
+    private static final class Probing {
+        private final ScanRuntimeFilter.Applier[] appliers;
+        private final List<ZoneMap[]> zoneMaps;
+        private boolean waited;
+
+        Probing(final TableScan scan) {
+            final List<ScanRuntimeFilter> filters = scan.runtimeFilters();
+            appliers = new ScanRuntimeFilter.Applier[filters.size()];
+            for (int i = 0; i < appliers.length; i++) {
+                appliers[i] = filters.get(i).applier();
+            }
+            zoneMaps = scan.runtimeFilterZoneMaps();
+        }
+
+        boolean skips(final int block, final int bucket) {
+            if (!waited) {
+                waited = true;
+                for (final ScanRuntimeFilter.Applier a : appliers) {
+                    a.awaitOnce(Cancellation.never());
+                }
+            }
+            for (int i = 0; i < appliers.length; i++) {
+                final ZoneMap[] z = zoneMaps.get(i);
+                if (z != null && appliers[i].skips(z[block], bucket)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int retain(final Batch batch, final int[] rows, final int count, final int bucket) {
+            int kept = count;
+            for (int i = 0; i < appliers.length && kept > 0; i++) {
+                kept = appliers[i].retain(batch, rows, kept, bucket);
+            }
+            return kept;
+        }
+    }
+}
