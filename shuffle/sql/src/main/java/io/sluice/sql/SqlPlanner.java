@@ -25,8 +25,11 @@ import org.apache.calcite.rex.RexLiteral;
  * translates the result ({@link RelTranslator}), prunes unread columns ({@link ColumnPruning}) and
  * names the result's columns as the SELECT list does. The plan then runs like any other: the
  * engine still chooses each join's and group-by's distribution. Table statistics are read from
- * zonemaps once per planner; one planner serves any number of statements, one at a time or
- * concurrently.
+ * zonemaps once per planner, and a statement planned before is not planned again: the planner
+ * keeps the plans of the last {@value PlanCache#DEFAULT_CAPACITY} texts (system property
+ * {@value PlanCache#CAPACITY_PROPERTY}, 0 to plan every statement). Both assume the tables stay as
+ * they were while the planner is in use. One planner serves any number of statements, one at a
+ * time or concurrently.
  *
  * <pre>{@code
  * SqlPlanner sql = new SqlPlanner(catalog, List.of("lineitem", "orders"));
@@ -37,27 +40,51 @@ public final class SqlPlanner {
     private final Catalog catalog;
     private final SqlFrontEnd frontEnd;
     private final Map<String, TableStats> stats = new ConcurrentHashMap<>();
+    private final PlanCache plans;
 
     /**
+     * A planner keeping as many plans as {@value PlanCache#CAPACITY_PROPERTY} says (by default
+     * {@value PlanCache#DEFAULT_CAPACITY}).
+     *
      * @param catalog the tables statements read
      * @param tables  the names of the catalog's tables statements may name
      */
     public SqlPlanner(final Catalog catalog, final Collection<String> tables) {
+        this(catalog, tables, PlanCache.configuredCapacity());
+    }
+
+    /**
+     * @param catalog   the tables statements read
+     * @param tables    the names of the catalog's tables statements may name
+     * @param planCache how many statements to keep planned, by their text; 0 plans every statement
+     */
+    public SqlPlanner(final Catalog catalog, final Collection<String> tables, final int planCache) {
         this.catalog = catalog;
         this.frontEnd = new SqlFrontEnd(catalog, tables);
+        this.plans = new PlanCache(planCache);
     }
 
     /**
      * Plans one statement.
      *
      * @param sql a SELECT (or WITH ... SELECT) statement, with or without a trailing semicolon
-     * @return the plan and its estimates
+     * @return the plan and its estimates; the same plan as before for a text planned before
      * @throws SqlException when the statement is not valid SQL over these tables, or uses what
      *                      Sluice does not support; it names the line, the column and the construct
      */
     public PlannedQuery plan(final String sql) {
         final long start = System.nanoTime();
         final String text = withoutTrailingSemicolon(sql);
+        final PlannedQuery kept = plans.get(text);
+        if (kept != null) {
+            return new PlannedQuery(kept.plan(), kept.columns(), kept.estimates(), System.nanoTime() - start, true);
+        }
+        final PlannedQuery planned = planAnew(text, start);
+        plans.put(text, planned);
+        return planned;
+    }
+
+    private PlannedQuery planAnew(final String text, final long start) {
         final SqlFrontEnd.Converted converted = frontEnd.convert(text);
         final RelTranslator translator = new RelTranslator(catalog::table,
                 t -> stats.computeIfAbsent(t.name(), n -> TableStats.of(t)));
@@ -89,7 +116,7 @@ public final class SqlPlanner {
             root = in.plan().project(outputs(in, names)).node();
         }
         return new PlannedQuery(Plan.of(ColumnPruning.apply(root)), names, translator.estimates(),
-                System.nanoTime() - start);
+                System.nanoTime() - start, false);
     }
 
     private static NamedExpr[] outputs(final Relation in, final List<String> names) {
