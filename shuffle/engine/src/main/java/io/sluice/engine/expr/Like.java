@@ -1,12 +1,19 @@
 package io.sluice.engine.expr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code e LIKE pattern} where the pattern's wildcards are {@code %} only: it is cut at each
  * {@code %} into parts that must appear in order, the first at the start unless the pattern
- * begins with {@code %}, the last at the end unless it ends with {@code %}. That covers prefix,
- * suffix, contains and TPC-H's {@code '%special%requests%'}.
+ * begins with {@code %}, the last at the end unless it ends with {@code %}; a pattern without
+ * {@code %} matches the equal string only. That covers equality, prefix, suffix, contains and
+ * TPC-H's {@code '%special%requests%'}.
  */
 public record Like(Expr value, String pattern) implements Expr {
     public Like {
@@ -17,70 +24,144 @@ public record Like(Expr value, String pattern) implements Expr {
 
     @Override
     public Evaluator bind(final RowType input) {
-        final boolean anchoredStart = !pattern.startsWith("%");
-        final boolean anchoredEnd = !pattern.endsWith("%");
         final String[] pieces = pattern.split("%", -1);
-        final byte[][] parts = new byte[pieces.length][];
-        for (int i = 0; i < pieces.length; i++) {
-            parts[i] = pieces[i].getBytes(StandardCharsets.UTF_8);
+        final byte[] first = pieces[0].getBytes(StandardCharsets.UTF_8);
+        if (pieces.length == 1) {
+            return new Matcher(value.bind(input), this, first, null, new byte[0][]);
         }
-        return new StringPredicate(value.bind(input)) {
-            @Override
-            boolean test(final byte[] bytes, final int offset, final int length) {
-                final int end = offset + length;
-                int pos = offset;
-                final int last = parts.length - 1;
-                for (int p = 0; p <= last; p++) {
-                    final byte[] part = parts[p];
-                    if (p == 0 && anchoredStart) {
-                        if (!startsWith(bytes, pos, end, part)) {
-                            return false;
-                        }
-                        pos += part.length;
-                    } else if (p == last && anchoredEnd) {
-                        return end - pos >= part.length && startsWith(bytes, end - part.length, end, part);
-                    } else {
-                        final int at = indexOf(bytes, pos, end, part);
-                        if (at < 0) {
-                            return false;
-                        }
-                        pos = at + part.length;
-                    }
-                }
-                return true;
+        final List<byte[]> inner = new ArrayList<>();
+        for (int i = 1; i < pieces.length - 1; i++) {
+            if (!pieces[i].isEmpty()) {
+                inner.add(pieces[i].getBytes(StandardCharsets.UTF_8));
             }
-
-            @Override
-            public String toString() {
-                return Like.this.toString();
-            }
-        };
+        }
+        return new Matcher(value.bind(input), this, first, pieces[pieces.length - 1].getBytes(StandardCharsets.UTF_8),
+                inner.toArray(new byte[0][]));
     }
 
-    private static boolean startsWith(final byte[] bytes, final int from, final int end, final byte[] part) {
-        if (end - from < part.length) {
-            return false;
+    @Override
+    public String toString() {
+        return value + " LIKE '" + pattern + "'";
+    }
+
+    /**
+     * The pattern compiled to a prefix, a suffix (null: the pattern has no {@code %} and the string
+     * must equal the prefix) and the non-empty parts between them, each found at its leftmost place
+     * after the previous one (the leftmost leaves the most room for the rest) by {@link #indexOf}.
+     */
+    static final class Matcher extends StringPredicate {
+        private final Like like;
+        private final byte[] prefix;
+        private final byte[] suffix;
+        private final byte[][] inner;
+        private final long[] innerFirst;
+        private final long[] innerLast;
+
+        Matcher(final Evaluator input, final Like like, final byte[] prefix, final byte[] suffix, final byte[][] inner) {
+            super(input);
+            this.like = like;
+            this.prefix = prefix;
+            this.suffix = suffix;
+            this.inner = inner;
+            this.innerFirst = new long[inner.length];
+            this.innerLast = new long[inner.length];
+            for (int p = 0; p < inner.length; p++) {
+                innerFirst[p] = broadcast(inner[p][0]);
+                innerLast[p] = broadcast(inner[p][inner[p].length - 1]);
+            }
         }
-        for (int i = 0; i < part.length; i++) {
-            if (bytes[from + i] != part[i]) {
+
+        @Override
+        void testAll(final byte[] bytes, final int[] offsets, final int n, final boolean[] out) {
+            for (int i = 0; i < n; i++) {
+                out[i] = test(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+            }
+        }
+
+        @Override
+        boolean test(final byte[] bytes, final int offset, final int length) {
+            final byte[] head = prefix;
+            final byte[] tail = suffix;
+            if (tail == null) {
+                return length == head.length && Arrays.equals(bytes, offset, offset + length, head, 0, head.length);
+            }
+            if (length < head.length + tail.length
+                    || !regionEquals(bytes, offset, head, 0, head.length)
+                    || !regionEquals(bytes, offset + length - tail.length, tail, 0, tail.length)) {
                 return false;
             }
+            int pos = offset + head.length;
+            final int end = offset + length - tail.length;
+            for (int p = 0; p < inner.length; p++) {
+                final byte[] part = inner[p];
+                final int at = indexOf(bytes, pos, end, part, innerFirst[p], innerLast[p]);
+                if (at < 0) {
+                    return false;
+                }
+                pos = at + part.length;
+            }
+            return true;
         }
-        return true;
+
+        @Override
+        public String toString() {
+            return like.toString();
+        }
     }
 
-    private static int indexOf(final byte[] bytes, final int from, final int end, final byte[] part) {
-        final int limit = end - part.length;
-        for (int i = from; i <= limit; i++) {
-            if (startsWith(bytes, i, end, part)) {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+
+    private static long broadcast(final byte b) {
+        return (b & 0xFFL) * 0x0101010101010101L;
+    }
+
+    /** The high bit of each byte of {@code x} that is zero, the other bits clear (exact: no borrow between bytes). */
+    private static long zeroBytes(final long x) {
+        return ~(((x & LOW7) + LOW7) | x | LOW7);
+    }
+
+    /**
+     * The leftmost start of {@code part} (non-empty) in {@code bytes[from, end)}, or -1. Eight starts
+     * at a time: the bytes where both the part's first byte and, {@code part.length - 1} further on,
+     * its last byte are found (two long reads, a zero-byte test each) are the candidates, and only
+     * they are compared in full.
+     */
+    static int indexOf(final byte[] bytes, final int from, final int end, final byte[] part, final long first,
+                       final long last) {
+        final int m = part.length;
+        final int limit = end - m;
+        int i = from;
+        // Both reads, [i, i + 8) and [i + m - 1, i + m + 7), stay below end while i + 7 <= limit.
+        for (; i + 7 <= limit; i += 8) {
+            long candidates = zeroBytes((long) LONGS.get(bytes, i) ^ first)
+                    & zeroBytes((long) LONGS.get(bytes, i + m - 1) ^ last);
+            while (candidates != 0) {
+                final int at = i + (Long.numberOfTrailingZeros(candidates) >>> 3);
+                if (regionEquals(bytes, at + 1, part, 1, m - 2)) {
+                    return at;
+                }
+                candidates &= candidates - 1;
+            }
+        }
+        final byte b0 = part[0];
+        final byte bLast = part[m - 1];
+        for (; i <= limit; i++) {
+            if (bytes[i] == b0 && bytes[i + m - 1] == bLast && regionEquals(bytes, i + 1, part, 1, m - 2)) {
                 return i;
             }
         }
         return -1;
     }
 
-    @Override
-    public String toString() {
-        return value + " LIKE '" + pattern + "'";
+    /** Whether {@code bytes[at, at + length)} equals {@code part[from, from + length)}; a negative length is empty. */
+    private static boolean regionEquals(final byte[] bytes, final int at, final byte[] part, final int from,
+                                        final int length) {
+        for (int j = 0; j < length; j++) {
+            if (bytes[at + j] != part[from + j]) {
+                return false;
+            }
+        }
+        return true;
     }
 }
