@@ -71,10 +71,43 @@ public record Like(Expr value, String pattern) implements Expr {
             }
         }
 
+        /**
+         * The rows of a plain column one after the other: the first inner part is looked for across
+         * the batch's bytes, not row by row, and the place found serves every row up to it (it is the
+         * leftmost at or after each of their starts); a row whose part would end past the row's end
+         * has none.
+         */
         @Override
         void testAll(final byte[] bytes, final int[] offsets, final int n, final boolean[] out) {
+            if (suffix == null || inner.length == 0) {
+                for (int i = 0; i < n; i++) {
+                    out[i] = test(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+                }
+                return;
+            }
+            final byte[] head = prefix;
+            final byte[] tail = suffix;
+            final byte[] part = inner[0];
+            final int m = part.length;
+            final int batchEnd = offsets[n];
+            // The leftmost start of part at or after the last place searched from, MAX_VALUE when none is.
+            int found = -1;
             for (int i = 0; i < n; i++) {
-                out[i] = test(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+                final int start = offsets[i];
+                final int end = offsets[i + 1];
+                if (end - start < head.length + tail.length
+                        || !regionEquals(bytes, start, head, 0, head.length)
+                        || !regionEquals(bytes, end - tail.length, tail, 0, tail.length)) {
+                    out[i] = false;
+                    continue;
+                }
+                final int from = start + head.length;
+                final int innerEnd = end - tail.length;
+                if (found < from) {
+                    final int at = indexOf(bytes, from, batchEnd, part, innerFirst[0], innerLast[0]);
+                    found = at < 0 ? Integer.MAX_VALUE : at;
+                }
+                out[i] = found <= innerEnd - m && innerParts(bytes, found + m, innerEnd, 1);
             }
         }
 
@@ -85,14 +118,16 @@ public record Like(Expr value, String pattern) implements Expr {
             if (tail == null) {
                 return length == head.length && Arrays.equals(bytes, offset, offset + length, head, 0, head.length);
             }
-            if (length < head.length + tail.length
-                    || !regionEquals(bytes, offset, head, 0, head.length)
-                    || !regionEquals(bytes, offset + length - tail.length, tail, 0, tail.length)) {
-                return false;
-            }
-            int pos = offset + head.length;
-            final int end = offset + length - tail.length;
-            for (int p = 0; p < inner.length; p++) {
+            return length >= head.length + tail.length
+                    && regionEquals(bytes, offset, head, 0, head.length)
+                    && regionEquals(bytes, offset + length - tail.length, tail, 0, tail.length)
+                    && innerParts(bytes, offset + head.length, offset + length - tail.length, 0);
+        }
+
+        /** Whether the inner parts from {@code first} on appear in order in {@code bytes[from, end)}. */
+        private boolean innerParts(final byte[] bytes, final int from, final int end, final int first) {
+            int pos = from;
+            for (int p = first; p < inner.length; p++) {
                 final byte[] part = inner[p];
                 final int at = indexOf(bytes, pos, end, part, innerFirst[p], innerLast[p]);
                 if (at < 0) {

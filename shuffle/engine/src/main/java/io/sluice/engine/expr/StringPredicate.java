@@ -31,9 +31,9 @@ abstract class StringPredicate extends Evaluator {
     abstract boolean test(byte[] bytes, int offset, int length);
 
     /**
-     * {@link #test} of the first {@code n} strings of a plain column into {@code out}. A subclass with a
-     * large test overrides it with the same loop so that the call in it is bound to its own final test
-     * (inlined or called directly) rather than shared by every predicate's rows here.
+     * {@link #test} of the first {@code n} strings of a plain vector (a column or a dictionary) into
+     * {@code out}. A subclass overrides it to bind the call to its own final test (inlined or called
+     * directly, not shared by every predicate's rows here) or to work across the rows' bytes at once.
      */
     void testAll(final byte[] bytes, final int[] offsets, final int n, final boolean[] out) {
         for (int i = 0; i < n; i++) {
@@ -49,10 +49,7 @@ abstract class StringPredicate extends Evaluator {
             final StringVector dict = v.dictionary();
             if (dict != cachedDictionary) {
                 dictionaryResult = new boolean[dict.rowCount()];
-                final byte[] bytes = dict.bytes();
-                for (int d = 0; d < dictionaryResult.length; d++) {
-                    dictionaryResult[d] = test(bytes, dict.offset(d), dict.length(d));
-                }
+                testAll(dict.bytes(), dict.offsets(), dictionaryResult.length, dictionaryResult);
                 cachedDictionary = dict;
             }
             final int[] codes = v.codes();

@@ -8,6 +8,7 @@ import io.sluice.shuffle.operator.Batch;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +113,52 @@ class LikePropertiesTest {
             final List<String> parts = List.of(pattern.split("%", -1));
             assertMatchesReference(parts, values, plain(values, "ab", 3, 3));
             assertMatchesReference(parts, values, dictionary(values));
+        }
+    }
+
+    /** Every string over {@code alphabet} up to {@code maxLength} characters, shortest first. */
+    private static List<String> allStrings(final String alphabet, final int maxLength) {
+        final List<String> all = new ArrayList<>(List.of(""));
+        for (int from = 0, length = 1; length <= maxLength; length++) {
+            final int to = all.size();
+            for (int j = from; j < to; j++) {
+                for (final char c : alphabet.toCharArray()) {
+                    all.add(all.get(j) + c);
+                }
+            }
+            from = to;
+        }
+        return all;
+    }
+
+    @Test
+    void everySmallPatternOverEverySmallString() {
+        // All strings over {a, b} up to 5 long in one batch, so that a part found in one row is
+        // looked at again from the next (in its prefix, across its end); reversed for the other order.
+        final List<String> values = allStrings("ab", 5);
+        final List<String> reversed = new ArrayList<>(values);
+        Collections.reverse(reversed);
+        final List<String> pieces = allStrings("ab", 2);
+        List<List<String>> patterns = new ArrayList<>();
+        for (final String p : pieces) {
+            patterns.add(List.of(p));
+        }
+        final List<List<String>> all = new ArrayList<>(patterns);
+        for (int wildcards = 1; wildcards <= 3; wildcards++) {
+            final List<List<String>> longer = new ArrayList<>();
+            for (final List<String> pattern : patterns) {
+                for (final String p : pieces) {
+                    final List<String> parts = new ArrayList<>(pattern);
+                    parts.add(p);
+                    longer.add(parts);
+                }
+            }
+            all.addAll(longer);
+            patterns = longer;
+        }
+        for (final List<String> parts : all) {
+            assertMatchesReference(parts, values, plain(values, "ab", 0, 0));
+            assertMatchesReference(parts, reversed, plain(reversed, "ba", 2, 2));
         }
     }
 }
