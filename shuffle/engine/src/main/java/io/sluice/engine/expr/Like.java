@@ -49,7 +49,7 @@ public record Like(Expr value, String pattern) implements Expr {
      * must equal the prefix) and the non-empty parts between them, each found at its leftmost place
      * after the previous one (the leftmost leaves the most room for the rest) by {@link #indexOf}.
      */
-    static final class Matcher extends StringPredicate {
+    private static final class Matcher extends StringPredicate {
         private final Like like;
         private final byte[] prefix;
         private final byte[] suffix;
@@ -57,7 +57,8 @@ public record Like(Expr value, String pattern) implements Expr {
         private final long[] innerFirst;
         private final long[] innerLast;
 
-        Matcher(final Evaluator input, final Like like, final byte[] prefix, final byte[] suffix, final byte[][] inner) {
+        Matcher(final Evaluator input, final Like like, final byte[] prefix, final byte[] suffix,
+                final byte[][] inner) {
             super(input);
             this.like = like;
             this.prefix = prefix;
@@ -159,7 +160,7 @@ public record Like(Expr value, String pattern) implements Expr {
     /**
      * The leftmost start of {@code part} (non-empty) in {@code bytes[from, end)}, or -1. Eight starts
      * at a time: the bytes where both the part's first byte and, {@code part.length - 1} further on,
-     * its last byte are found (two long reads, a zero-byte test each) are the candidates, and only
+     * its last byte are found (two long reads, one zero-byte test of both) are the candidates, and only
      * they are compared in full.
      */
     static int indexOf(final byte[] bytes, final int from, final int end, final byte[] part, final long first,
@@ -169,8 +170,9 @@ public record Like(Expr value, String pattern) implements Expr {
         int i = from;
         // Both reads, [i, i + 8) and [i + m - 1, i + m + 7), stay below end while i + 7 <= limit.
         for (; i + 7 <= limit; i += 8) {
-            long candidates = zeroBytes((long) LONGS.get(bytes, i) ^ first)
-                    & zeroBytes((long) LONGS.get(bytes, i + m - 1) ^ last);
+            // A byte of the OR is zero where both the first and the last byte match.
+            long candidates = zeroBytes(((long) LONGS.get(bytes, i) ^ first)
+                    | ((long) LONGS.get(bytes, i + m - 1) ^ last));
             while (candidates != 0) {
                 final int at = i + (Long.numberOfTrailingZeros(candidates) >>> 3);
                 if (regionEquals(bytes, at + 1, part, 1, m - 2)) {

@@ -106,8 +106,8 @@ class LikePropertiesTest {
 
     @Test
     void edgeCases() {
-        final List<String> values = List.of("", "a", "ab", "abc", "abcabc", "xabcx", "%", "naïve", "aaaaaaaaaaaaaaaaab",
-                "ababababababababababab");
+        final List<String> values = List.of("", "a", "ab", "abc", "abcabc", "xabcx", "%", "naïve",
+                "aaaaaaaaaaaaaaaaab", "ababababababababababab");
         for (final String pattern : List.of("", "%", "%%", "%%%", "abc", "a%b", "%x", "x%", "%a%a%", "%abc%abc%",
                 "a%%c", "%ï%", "na%ve", "%aab", "%bab%", "%aaaaaaaaab")) {
             final List<String> parts = List.of(pattern.split("%", -1));
