@@ -129,7 +129,9 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
      * A number compared with a constant already at its scale: one loop per batch, over the int
      * values of a narrow column when its evaluator has them, without a constant column. Ints are
      * compared with the constant as an int (no widening per row); a constant outside the int range
-     * gives every int row the same answer.
+     * gives every int row the same answer. C2 on JDK 17 compiles {@code out[i] = v[i] > k} without a
+     * branch but does not vectorize it into a boolean[] (it would an int result into an int[]); a
+     * shift formulation and eight results packed into one long store both measured slower.
      */
     private final class NumberConstant extends Evaluator {
         private final Evaluator a;
