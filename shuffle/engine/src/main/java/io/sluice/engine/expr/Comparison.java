@@ -103,40 +103,13 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
 
         @Override
         public boolean[] bools(final Batch batch) {
-            final long[] l = a.longs(batch);
-            final long[] r = b.longs(batch);
             final int n = batch.rowCount();
-            switch (op) {
-                case EQ -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] == r[i];
-                    }
-                }
-                case NE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] != r[i];
-                    }
-                }
-                case LT -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] < r[i];
-                    }
-                }
-                case LE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] <= r[i];
-                    }
-                }
-                case GT -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] > r[i];
-                    }
-                }
-                case GE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] >= r[i];
-                    }
-                }
+            final int[] li = a.ints(batch);
+            final int[] ri = li == null ? null : b.ints(batch);
+            if (ri != null) {
+                compareInts(op, li, ri, n, out);
+            } else {
+                compareLongs(op, a.longs(batch), b.longs(batch), n, out);
             }
             return out;
         }
@@ -154,95 +127,39 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
 
     /**
      * A number compared with a constant already at its scale: one loop per batch, over the int
-     * values of a narrow column when its evaluator has them, without a constant column.
+     * values of a narrow column when its evaluator has them, without a constant column. Ints are
+     * compared with the constant as an int (no widening per row); a constant outside the int range
+     * gives every int row the same answer. C2 on JDK 17 compiles {@code out[i] = v[i] > k} without a
+     * branch but does not vectorize it into a boolean[] (it would an int result into an int[]); a
+     * shift formulation and eight results packed into one long store both measured slower.
      */
     private final class NumberConstant extends Evaluator {
         private final Evaluator a;
         private final long c;
+        private final boolean fitsInt;
+        private final boolean beyondInts;
         private final boolean[] out = new boolean[MAX_ROWS];
 
         NumberConstant(final Evaluator a, final long c) {
             super(DataType.BOOLEAN);
             this.a = a;
             this.c = c;
+            this.fitsInt = (int) c == c;
+            // What every int v answers for v op c when c is outside the int range (c > v for all v, or c < v).
+            this.beyondInts = c > Integer.MAX_VALUE ? op == Op.NE || op == Op.LT || op == Op.LE
+                    : op == Op.NE || op == Op.GT || op == Op.GE;
         }
 
         @Override
         public boolean[] bools(final Batch batch) {
             final int n = batch.rowCount();
-            final long k = c;
             final int[] narrow = a.ints(batch);
-            if (narrow != null) {
-                return narrow(narrow, n, k);
-            }
-            final long[] l = a.longs(batch);
-            switch (op) {
-                case EQ -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] == k;
-                    }
-                }
-                case NE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] != k;
-                    }
-                }
-                case LT -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] < k;
-                    }
-                }
-                case LE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] <= k;
-                    }
-                }
-                case GT -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] > k;
-                    }
-                }
-                case GE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = l[i] >= k;
-                    }
-                }
-            }
-            return out;
-        }
-
-        private boolean[] narrow(final int[] v, final int n, final long k) {
-            switch (op) {
-                case EQ -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = v[i] == k;
-                    }
-                }
-                case NE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = v[i] != k;
-                    }
-                }
-                case LT -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = v[i] < k;
-                    }
-                }
-                case LE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = v[i] <= k;
-                    }
-                }
-                case GT -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = v[i] > k;
-                    }
-                }
-                case GE -> {
-                    for (int i = 0; i < n; i++) {
-                        out[i] = v[i] >= k;
-                    }
-                }
+            if (narrow == null) {
+                compareLongs(op, a.longs(batch), c, n, out);
+            } else if (fitsInt) {
+                compareInts(op, narrow, (int) c, n, out);
+            } else {
+                Arrays.fill(out, 0, n, beyondInts);
             }
             return out;
         }
@@ -255,6 +172,146 @@ public record Comparison(Op op, Expr left, Expr right) implements Expr {
         @Override
         public String toString() {
             return Comparison.this.toString();
+        }
+    }
+
+    static void compareInts(final Op op, final int[] v, final int k, final int n, final boolean[] out) {
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] == k;
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] != k;
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] < k;
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] <= k;
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] > k;
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] >= k;
+                }
+            }
+        }
+    }
+
+    static void compareLongs(final Op op, final long[] v, final long k, final int n, final boolean[] out) {
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] == k;
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] != k;
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] < k;
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] <= k;
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] > k;
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = v[i] >= k;
+                }
+            }
+        }
+    }
+
+    static void compareInts(final Op op, final int[] l, final int[] r, final int n, final boolean[] out) {
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] == r[i];
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] != r[i];
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] < r[i];
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] <= r[i];
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] > r[i];
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] >= r[i];
+                }
+            }
+        }
+    }
+
+    static void compareLongs(final Op op, final long[] l, final long[] r, final int n, final boolean[] out) {
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] == r[i];
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] != r[i];
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] < r[i];
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] <= r[i];
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] > r[i];
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = l[i] >= r[i];
+                }
+            }
         }
     }
 

@@ -30,6 +30,17 @@ abstract class StringPredicate extends Evaluator {
     /** Whether the string in {@code bytes[offset, offset + length)} passes. */
     abstract boolean test(byte[] bytes, int offset, int length);
 
+    /**
+     * {@link #test} of the first {@code n} strings of a plain vector (a column or a dictionary) into
+     * {@code out}. A subclass overrides it to bind the call to its own final test (inlined or called
+     * directly, not shared by every predicate's rows here) or to work across the rows' bytes at once.
+     */
+    void testAll(final byte[] bytes, final int[] offsets, final int n, final boolean[] out) {
+        for (int i = 0; i < n; i++) {
+            out[i] = test(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+        }
+    }
+
     @Override
     public final boolean[] bools(final Batch batch) {
         final StringVector v = input.strings(batch);
@@ -38,10 +49,7 @@ abstract class StringPredicate extends Evaluator {
             final StringVector dict = v.dictionary();
             if (dict != cachedDictionary) {
                 dictionaryResult = new boolean[dict.rowCount()];
-                final byte[] bytes = dict.bytes();
-                for (int d = 0; d < dictionaryResult.length; d++) {
-                    dictionaryResult[d] = test(bytes, dict.offset(d), dict.length(d));
-                }
+                testAll(dict.bytes(), dict.offsets(), dictionaryResult.length, dictionaryResult);
                 cachedDictionary = dict;
             }
             final int[] codes = v.codes();
@@ -50,11 +58,7 @@ abstract class StringPredicate extends Evaluator {
             }
             return out;
         }
-        final byte[] bytes = v.bytes();
-        final int[] offsets = v.offsets();
-        for (int i = 0; i < n; i++) {
-            out[i] = test(bytes, offsets[i], offsets[i + 1] - offsets[i]);
-        }
+        testAll(v.bytes(), v.offsets(), n, out);
         return out;
     }
 }
