@@ -249,7 +249,8 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         }
 
         private void reset() {
-            table = new KeyTable(keyColumns.types());
+            // Rows clustered by the keys (a table stored in key order) need no hash slots while they ascend.
+            table = new KeyTable(keyColumns.types(), true);
             accumulators = new Accumulator[aggregates.size()];
             for (int a = 0; a < accumulators.length; a++) {
                 accumulators[a] = aggregates.get(a).newAccumulator(input);

@@ -39,8 +39,24 @@ final class KeyTable {
     private int arenaSize;
     private final int[] memo = new int[MEMO_MAX];
     private final int[] combined = new int[Block.MAX_ROWS];
+    /**
+     * Whether every key so far came after the one before it in the order of their long values, key
+     * column by key column: then the ids are in key order, a row whose key equals the last id's takes it
+     * and a greater one is new, with no slot to find (a streaming aggregation over sorted runs). The
+     * slots are filled once, when a key comes out of order or with a NULL; never for string keys.
+     */
+    private boolean ascending;
 
     KeyTable(final DataType[] types) {
+        this(types, false);
+    }
+
+    /**
+     * @param appendAscending whether to start without slots while keys come in ascending order (a group-by
+     *                        over rows clustered by its keys); the table's lookups ({@link #find}) then
+     *                        search the sorted keys until a key out of order ends that
+     */
+    KeyTable(final DataType[] types, final boolean appendAscending) {
         this.types = types.clone();
         this.isString = new boolean[types.length];
         this.longKeys = new long[types.length][];
@@ -59,6 +75,11 @@ final class KeyTable {
         this.hashOf = new long[INITIAL_CAPACITY];
         this.slots = new int[INITIAL_CAPACITY * 2];
         this.mask = slots.length - 1;
+        boolean numeric = types.length > 0;
+        for (final boolean string : isString) {
+            numeric &= !string;
+        }
+        this.ascending = appendAscending && numeric;
     }
 
     /** Number of distinct keys. */
@@ -74,7 +95,16 @@ final class KeyTable {
     /** The id of each row's key, inserting keys not seen before. */
     void findOrInsert(final KeyColumns keys, final int[] ids) {
         final int n = keys.count;
-        final int combos = combinedCodes(keys);
+        int from = 0;
+        if (ascending) {
+            from = appendAscending(keys, ids);
+            if (from == n) {
+                return;
+            }
+            ascending = false;
+            fillSlots();
+        }
+        final int combos = from == 0 ? combinedCodes(keys) : 0;
         if (combos > 0) {
             Arrays.fill(memo, 0, combos, UNKNOWN);
             for (int i = 0; i < n; i++) {
@@ -88,9 +118,97 @@ final class KeyTable {
             }
             return;
         }
-        for (int i = 0; i < n; i++) {
-            ids[i] = findOrInsertRow(keys, i);
+        // Rows clustered by the key (a table stored in key order, a join's output in probe order) repeat
+        // the previous row's key: those take its id without a lookup.
+        int id = -1;
+        for (int i = from; i < n; i++) {
+            id = i > from && sameAsPrevious(keys, i) ? id : findOrInsertRow(keys, i);
+            ids[i] = id;
         }
+    }
+
+    /**
+     * While the rows' keys ascend from the last id's, gives each its id (appending the new ones) and
+     * returns the first row that does not (the row count when all do, 0 when the batch has a NULL key).
+     */
+    private int appendAscending(final KeyColumns keys, final int[] ids) {
+        for (int k = 0; k < types.length; k++) {
+            if (keys.nulls[k] != null) {
+                return 0;
+            }
+        }
+        final int n = keys.count;
+        for (int i = 0; i < n; i++) {
+            final int order = size == 0 ? 1 : compareToLast(keys, i);
+            if (order < 0) {
+                return i;
+            }
+            if (order > 0) {
+                store(keys, i, keys.hashes[i]);
+            }
+            ids[i] = size - 1;
+        }
+        return n;
+    }
+
+    /** The order of a row's key against the last id's, by long value, key column by key column. */
+    private int compareToLast(final KeyColumns keys, final int row) {
+        final int last = size - 1;
+        for (int k = 0; k < types.length; k++) {
+            final int order = Long.compare(keys.longs[k][row], longKeys[k][last]);
+            if (order != 0) {
+                return order;
+            }
+        }
+        return 0;
+    }
+
+    /** The id of a row's key among ids in ascending key order, or -1: a binary search. */
+    private int searchAscending(final KeyColumns keys, final int row) {
+        int low = 0;
+        int high = size - 1;
+        while (low <= high) {
+            final int mid = (low + high) >>> 1;
+            int order = 0;
+            for (int k = 0; k < types.length && order == 0; k++) {
+                order = Long.compare(longKeys[k][mid], keys.longs[k][row]);
+            }
+            if (order == 0) {
+                return mid;
+            }
+            if (order < 0) {
+                low = mid + 1;
+            } else {
+                high = mid - 1;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether row {@code row} (1 or more) of the keys has the key of the row before it. */
+    private boolean sameAsPrevious(final KeyColumns keys, final int row) {
+        if (keys.hashes[row] != keys.hashes[row - 1]) {
+            return false;
+        }
+        for (int k = 0; k < types.length; k++) {
+            final long[] nulls = keys.nulls[k];
+            if (nulls != null && NullMask.isNull(nulls, row) != NullMask.isNull(nulls, row - 1)) {
+                return false;
+            }
+            if (nulls != null && NullMask.isNull(nulls, row)) {
+                continue;
+            }
+            if (isString[k]) {
+                final StringVector s = keys.strings[k];
+                if (!Vectors.sameBytes(s.bytes(), s.offset(row), s.length(row), s.bytes(), s.offset(row - 1),
+                        s.length(row - 1))) {
+                    return false;
+                }
+            } else if (keys.longs[k][row] != keys.longs[k][row - 1]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int findOrInsertRow(final KeyColumns keys, final int i) {
@@ -121,6 +239,9 @@ final class KeyTable {
     }
 
     private int findRow(final KeyColumns keys, final int i) {
+        if (ascending) {
+            return anyNullAt(keys, i) ? -1 : searchAscending(keys, i);
+        }
         final long h = keys.hashes[i];
         int slot = (int) h & mask;
         while (true) {
@@ -194,7 +315,26 @@ final class KeyTable {
         return true;
     }
 
+    private static boolean anyNullAt(final KeyColumns keys, final int row) {
+        for (final long[] nulls : keys.nulls) {
+            if (nulls != null && NullMask.isNull(nulls, row)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private int insert(final KeyColumns keys, final int row, final long h, final int slot) {
+        final int id = store(keys, row, h);
+        slots[slot] = id + 1;
+        if (size * 2 > slots.length) {
+            rehash();
+        }
+        return id;
+    }
+
+    /** Adds a row's key as the next id, without a slot. */
+    private int store(final KeyColumns keys, final int row, final long h) {
         final int id = size;
         if (id == hashOf.length) {
             growEntries();
@@ -226,11 +366,7 @@ final class KeyTable {
                 longKeys[k][id] = keys.longs[k][row];
             }
         }
-        slots[slot] = id + 1;
         size++;
-        if (size * 2 > slots.length) {
-            rehash();
-        }
         return id;
     }
 
@@ -251,7 +387,16 @@ final class KeyTable {
     }
 
     private void rehash() {
-        slots = new int[slots.length * 2];
+        refill(slots.length * 2);
+    }
+
+    /** Gives every id its slot, in a table with room for twice as many. */
+    private void fillSlots() {
+        refill(Math.max(INITIAL_CAPACITY * 2, Integer.highestOneBit(Math.max(1, size)) * 4));
+    }
+
+    private void refill(final int capacity) {
+        slots = new int[capacity];
         mask = slots.length - 1;
         for (int id = 0; id < size; id++) {
             int slot = (int) hashOf[id] & mask;
