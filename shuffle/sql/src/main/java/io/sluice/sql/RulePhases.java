@@ -13,7 +13,8 @@ import org.apache.calcite.tools.RelBuilder;
 /**
  * The rewrites Calcite applies before Sluice plans a statement, in phases of heuristic (Hep)
  * rules: subqueries become correlated joins, the decorrelator turns those into plain joins and
- * aggregates, then filters move down to the scans and into join conditions, and adjacent
+ * aggregates, disjunctions add the single-column predicates they imply ({@link DerivedDisjunctions}),
+ * then filters move down to the scans and into join conditions, and adjacent
  * projections and filters merge. No cost-based planning: join order and distribution are
  * Sluice's.
  */
@@ -53,6 +54,7 @@ final class RulePhases {
     static RelNode apply(final RelNode converted, final RelBuilder builder) {
         RelNode rel = run(converted, SUBQUERIES);
         rel = RelDecorrelator.decorrelateQuery(rel, builder);
+        rel = DerivedDisjunctions.apply(rel);
         rel = run(rel, PUSH_DOWN);
         rel = run(rel, SEMI_JOINS);
         rel = run(rel, PUSH_DOWN);

@@ -7,8 +7,11 @@ import io.sluice.engine.expr.RowType;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * The probe side of a hash join against a finished {@link JoinBuild} (the bucket's table of a
@@ -24,16 +27,35 @@ public final class HashJoinProbe implements OperatorFactory {
     private final JoinType type;
     private final Expr condition;
     private final RowType joined;
+    /** The probe and build columns the joined batches hold, by position in each side. */
+    private final int[] probeOut;
+    private final int[] buildOut;
+    private final RowType output;
 
     /** @param condition an extra predicate over probe and build columns, or null */
     public HashJoinProbe(final RowType probe, final List<Expr> probeKeys, final JoinBuild build, final JoinType type,
                          final Expr condition) {
+        this(probe, probeKeys, build, type, condition, null);
+    }
+
+    /**
+     * A probe whose joined batches hold only some of the probe and build columns: what the operators
+     * above read (an inner or left join without an extra condition; the others join every column).
+     *
+     * @param used the names of the joined columns to keep, or null for all; at least one column is kept
+     */
+    public HashJoinProbe(final RowType probe, final List<Expr> probeKeys, final JoinBuild build, final JoinType type,
+                         final Expr condition, final Set<String> used) {
         this.probe = probe;
         this.probeKeys = List.copyOf(probeKeys);
         this.build = build;
         this.type = type;
         this.condition = condition;
         this.joined = probe.concat(build.rowType());
+        final boolean narrowed = used != null && condition == null && !type.probeColumnsOnly();
+        this.probeOut = kept(probe, narrowed ? used : null, true);
+        this.buildOut = kept(build.rowType(), narrowed ? used : null, probeOut.length == 0);
+        this.output = type.probeColumnsOnly() ? probe : select(probe, probeOut).concat(select(build.rowType(), buildOut));
         final DataType[] p = new KeyColumns(probeKeys, probe).types();
         final DataType[] b = build.keyTypes();
         if (p.length != b.length) {
@@ -59,9 +81,26 @@ public final class HashJoinProbe implements OperatorFactory {
         }
     }
 
+    /** Positions of a side's columns named in {@code used} (all when null); the first one if none is and {@code oneAtLeast}. */
+    private static int[] kept(final RowType side, final Set<String> used, final boolean oneAtLeast) {
+        final int[] positions = IntStream.range(0, side.size())
+                .filter(c -> used == null || used.contains(side.names().get(c))).toArray();
+        return positions.length == 0 && oneAtLeast && side.size() > 0 ? new int[] {0} : positions;
+    }
+
+    private static RowType select(final RowType side, final int[] positions) {
+        final List<String> names = new ArrayList<>();
+        final List<DataType> types = new ArrayList<>();
+        for (final int c : positions) {
+            names.add(side.names().get(c));
+            types.add(side.types().get(c));
+        }
+        return new RowType(names, types);
+    }
+
     @Override
     public RowType outputType() {
-        return type.probeColumnsOnly() ? probe : joined;
+        return output;
     }
 
     @Override
@@ -193,14 +232,14 @@ public final class HashJoinProbe implements OperatorFactory {
             if (pairs == 0) {
                 return;
             }
-            final int probeColumns = probe.size();
-            final ColumnVector[] columns = new ColumnVector[joined.size()];
-            for (int c = 0; c < probeColumns; c++) {
-                columns[c] = Vectors.gatherPresent(batch.column(c), probeRows, pairs);
+            final ColumnVector[] columns = new ColumnVector[probeOut.length + buildOut.length];
+            for (int i = 0; i < probeOut.length; i++) {
+                columns[i] = Vectors.gatherPresent(batch.column(probeOut[i]), probeRows, pairs);
             }
-            for (int c = 0; c < build.rowType().size(); c++) {
-                columns[probeColumns + c] = candidates ? Vectors.gatherPresent(table.column(c), buildRows, pairs)
-                        : Vectors.gather(table.column(c), buildRows, pairs);
+            for (int i = 0; i < buildOut.length; i++) {
+                final ColumnVector c = table.column(buildOut[i]);
+                columns[probeOut.length + i] = candidates ? Vectors.gatherPresent(c, buildRows, pairs)
+                        : Vectors.gather(c, buildRows, pairs);
             }
             // The probe batch's bucket goes on with its rows, for a partitioned join or group-by above.
             Batch out = batch.shuffleIdx() == Batch.NO_SHUFFLE_IDX ? Batch.of(columns)

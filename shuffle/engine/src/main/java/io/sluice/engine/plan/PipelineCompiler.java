@@ -1,5 +1,6 @@
 package io.sluice.engine.plan;
 
+import io.sluice.engine.exec.Aggregate;
 import io.sluice.engine.exec.AggregationPhase;
 import io.sluice.engine.exec.AssertOneRow;
 import io.sluice.engine.exec.ColocatedScan;
@@ -32,6 +33,7 @@ import io.sluice.engine.exec.Window;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.ExprColumns;
 import io.sluice.engine.filter.FilterKind;
 import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.expr.NamedExpr;
@@ -45,6 +47,7 @@ import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -352,9 +355,9 @@ public final class PipelineCompiler {
         switch (how.choice()) {
             case MERGE -> {
                 decisions.add(new Decision("group by " + names(a.keys()), how.choice(), how.reason()));
-                return mergeGroup(a, open(a.input()));
+                return mergeGroup(a, openReading(a.input(), columnsRead(a)));
             }
-            case REUSE_SHUFFLE -> in = open(a.input());
+            case REUSE_SHUFFLE -> in = openReading(a.input(), columnsRead(a));
             default -> {
                 final List<String> keys = new ArrayList<>();
                 if (how.rangeKey() != null) {
@@ -400,7 +403,34 @@ public final class PipelineCompiler {
         return breaker(states, merged, merged.output(), "final group");
     }
 
-    private Open join(final PlanNode.Join j) {
+    /** A node's pipelines, a join among them joining only the columns {@code read} (what the operator above reads). */
+    private Open openReading(final PlanNode node, final Set<String> read) {
+        return node instanceof PlanNode.Join j ? join(j, read) : open(node);
+    }
+
+    /** The names of the input columns a projection's expressions read. */
+    private static Set<String> columnsRead(final PlanNode.Project p) {
+        final Set<String> names = new HashSet<>();
+        for (final NamedExpr item : p.items()) {
+            ExprColumns.collect(item.expr(), names);
+        }
+        return names;
+    }
+
+    /** The names of the input columns a group-by's keys and aggregates read. */
+    private static Set<String> columnsRead(final PlanNode.Aggregation a) {
+        final Set<String> names = new HashSet<>();
+        for (final NamedExpr key : a.keys()) {
+            ExprColumns.collect(key.expr(), names);
+        }
+        for (final Aggregate aggregate : a.aggregates()) {
+            ExprColumns.collect(aggregate.argument(), names);
+        }
+        return names;
+    }
+
+    /** @param read the joined columns the operators above read, or null for all */
+    private Open join(final PlanNode.Join j, final Set<String> read) {
         final LocalShuffle how = distributions.of(j);
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
         final boolean buildRows = j.condition() != null || !j.type().probeColumnsOnly();
@@ -420,7 +450,7 @@ public final class PipelineCompiler {
             if (probe == null) {
                 probe = open(j.probe());
             }
-            probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
+            probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
             probe.dependencies.add(buildPipeline);
             return probe;
         }
@@ -440,7 +470,7 @@ public final class PipelineCompiler {
         noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
                 : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
-        probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition()));
+        probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
         probe.dependencies.add(buildPipeline);
         probe.partitioning = distributions.delivered(j);
         return probe;
@@ -659,7 +689,7 @@ public final class PipelineCompiler {
             return in;
         }
         if (node instanceof PlanNode.Project p) {
-            final Open in = open(p.input());
+            final Open in = openReading(p.input(), columnsRead(p));
             in.add(new Projection(in.rowType, p.items()));
             in.partitioning = in.partitioning == null ? null : in.partitioning.renamed(p.items());
             return in;
@@ -668,7 +698,7 @@ public final class PipelineCompiler {
             return aggregate(a);
         }
         if (node instanceof PlanNode.Join j) {
-            return join(j);
+            return join(j, null);
         }
         if (node instanceof PlanNode.OrderBy o) {
             return orderBy(o, open(o.input()));

@@ -17,11 +17,14 @@ import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -143,10 +146,54 @@ class NullJoinKeysTest {
         assertThat(hashed.rows()).isEqualTo(2);
     }
 
+    @Property(tries = 100)
+    void aJoinKeepingSomeColumnsGivesThoseColumnsOfTheWholeJoin(@ForAll final long seed, @ForAll final Keys keys,
+                                                                @ForAll final boolean left,
+                                                                @ForAll final boolean partitioned,
+                                                                @ForAll @IntRange(min = 0, max = 63) final int mask) {
+        final Random random = new Random(seed);
+        final List<Object[]> probe = rows(random, 1 + random.nextInt(300), 0.2, keys.spread, 0);
+        final List<Object[]> build = rows(random, random.nextInt(200), 0.2, keys.spread, 10_000);
+        final JoinType type = left ? JoinType.LEFT : JoinType.INNER;
+        final List<String> names = PROBE.concat(BUILD).names();
+        final Set<String> used = new HashSet<>();
+        for (int c = 0; c < names.size(); c++) {
+            if ((mask & (1 << c)) != 0) {
+                used.add(names.get(c));
+            }
+        }
+        final List<Integer> kept = new ArrayList<>();
+        for (int c = 0; c < names.size(); c++) {
+            if (used.contains(names.get(c))) {
+                kept.add(c);
+            }
+        }
+        if (kept.stream().noneMatch(c -> c < PROBE.size())) {
+            kept.add(0, 0);
+        }
+        final List<List<Object>> expected = new ArrayList<>();
+        for (final List<Object> row : join(probe, build, keys, type, partitioned, new Random(seed), false, null)) {
+            final List<Object> projected = new ArrayList<>();
+            for (final int c : kept) {
+                projected.add(row.get(c));
+            }
+            expected.add(projected);
+        }
+        final List<List<Object>> actual = join(probe, build, keys, type, partitioned, new Random(seed), false, used);
+        assertThat(RowsWithNulls.multiset(actual)).isEqualTo(RowsWithNulls.multiset(expected));
+    }
+
     /** Runs the join of probe and build rows and returns its rows. */
     private static List<List<Object>> join(final List<Object[]> probeRows, final List<Object[]> buildRows,
                                            final Keys keys, final JoinType type, final boolean partitioned,
                                            final Random random, final boolean swapped) {
+        return join(probeRows, buildRows, keys, type, partitioned, random, swapped, null);
+    }
+
+    /** As above, the joined batches holding only the {@code used} columns (all when null). */
+    private static List<List<Object>> join(final List<Object[]> probeRows, final List<Object[]> buildRows,
+                                           final Keys keys, final JoinType type, final boolean partitioned,
+                                           final Random random, final boolean swapped, final Set<String> used) {
         final RowType probeType = swapped ? BUILD : PROBE;
         final RowType buildType = swapped ? PROBE : BUILD;
         final List<Expr> probeKeys = swapped ? keys.build() : keys.probe();
@@ -175,7 +222,7 @@ class NullJoinKeysTest {
         }
         final Pipeline b = new Pipeline("build", new MaterializedSource(buildType, () -> buildInput, false),
                 List.of(), sink, List.of());
-        final HashJoinProbe join = new HashJoinProbe(probeType, probeKeys, build, type, null);
+        final HashJoinProbe join = new HashJoinProbe(probeType, probeKeys, build, type, null, used);
         final ResultCollector out = new ResultCollector(join.outputType());
         try (PipelineExecutor executor = new PipelineExecutor(1 + random.nextInt(3))) {
             executor.run(List.of(b, new Pipeline("probe", new MaterializedSource(probeType, () -> probeInput, false),
