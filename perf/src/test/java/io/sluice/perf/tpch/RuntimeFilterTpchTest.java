@@ -118,6 +118,31 @@ class RuntimeFilterTpchTest {
     }
 
     @Test
+    void aBuildLargerThanItsProbeScanMakesNoFilterAndASmallerOneDoes() {
+        // An EXISTS over lineitem for the orders of one month: the build could hold more keys than the scan has rows.
+        final Plan exists = Plan.scan("orders", "o_orderkey", "o_orderdate")
+                .filter(Expr.lt(col("o_orderdate"), Expr.date("1992-02-01")))
+                .join(JoinType.SEMI, Plan.scan("lineitem", "l_orderkey", "l_commitdate", "l_receiptdate")
+                        .filter(Expr.lt(col("l_commitdate"), col("l_receiptdate"))), List.of("o_orderkey"),
+                        List.of("l_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"));
+        // The same join the other way round: those orders as the build of a lineitem scan.
+        final Plan inner = Plan.scan("lineitem", "l_orderkey", "l_commitdate", "l_receiptdate")
+                .filter(Expr.lt(col("l_commitdate"), col("l_receiptdate")))
+                .join(JoinType.INNER, Plan.scan("orders", "o_orderkey", "o_orderdate")
+                        .filter(Expr.lt(col("o_orderdate"), Expr.date("1992-02-01"))), List.of("l_orderkey"),
+                        List.of("o_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"));
+        for (final Strategy strategy : Strategy.values()) {
+            final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+            assertThat(run(exists, config, 2, RuntimeFilterRouter.LOCAL).runtimeFilters()).as("under %s", strategy)
+                    .isEmpty();
+            assertThat(run(inner, config, 2, RuntimeFilterRouter.LOCAL).runtimeFilters()).as("under %s", strategy)
+                    .singleElement().satisfies(f -> assertThat(f.probe()).containsExactly("l_orderkey"));
+        }
+    }
+
+    @Test
     void aFilterThatRejectsNothingTurnsItselfOff() {
         // A row filter every order passes: the planner cannot tell that the build keeps every key.
         final Plan everyOrder = Plan.scan("lineitem", "l_orderkey", "l_quantity")

@@ -58,7 +58,7 @@ final class ColumnPruning {
                 kept.add(p.items().get(0));
                 ExprColumns.collect(p.items().get(0).expr(), needed);
             }
-            return new PlanNode.Project(prune(p.input(), needed), kept);
+            return new PlanNode.Project(pruneRead(p.input(), needed), kept);
         }
         if (node instanceof PlanNode.Aggregation a) {
             final Set<String> needed = new HashSet<>();
@@ -72,17 +72,10 @@ final class ColumnPruning {
                     ExprColumns.collect(agg.argument(), needed);
                 }
             }
-            return new PlanNode.Aggregation(prune(a.input(), needed), a.keys(), kept);
+            return new PlanNode.Aggregation(pruneRead(a.input(), needed), a.keys(), kept);
         }
         if (node instanceof PlanNode.Join j) {
-            final Set<String> needed = new HashSet<>(required);
-            ExprColumns.collectAll(j.probeKeys(), needed);
-            ExprColumns.collectAll(j.buildKeys(), needed);
-            ExprColumns.collect(j.condition(), needed);
-            final Set<String> probe = within(needed, PlanColumns.of(j.probe()));
-            final Set<String> build = within(needed, PlanColumns.of(j.build()));
-            return new PlanNode.Join(prune(j.probe(), probe), prune(j.build(), build), j.type(), j.probeKeys(),
-                    j.buildKeys(), j.condition());
+            return narrowed(pruneJoin(j, required), required);
         }
         if (node instanceof PlanNode.OrderBy o) {
             final Set<String> needed = new HashSet<>(required);
@@ -127,6 +120,44 @@ final class ColumnPruning {
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         return new PlanNode.Limit(prune(l.input(), required), l.limit());
+    }
+
+    /**
+     * The input of a projection or a group-by, which read only {@code required}: a join there is left
+     * as it is, since the engine joins only the columns the operator above it reads.
+     */
+    private static PlanNode pruneRead(final PlanNode input, final Set<String> required) {
+        return input instanceof PlanNode.Join j ? pruneJoin(j, required) : prune(input, required);
+    }
+
+    private static PlanNode.Join pruneJoin(final PlanNode.Join j, final Set<String> required) {
+        final Set<String> needed = new HashSet<>(required);
+        ExprColumns.collectAll(j.probeKeys(), needed);
+        ExprColumns.collectAll(j.buildKeys(), needed);
+        ExprColumns.collect(j.condition(), needed);
+        final Set<String> probe = within(needed, PlanColumns.of(j.probe()));
+        final Set<String> build = within(needed, PlanColumns.of(j.build()));
+        return new PlanNode.Join(prune(j.probe(), probe), prune(j.build(), build), j.type(), j.probeKeys(),
+                j.buildKeys(), j.condition());
+    }
+
+    /**
+     * A join whose rows go on to an operator that does not name its columns (another join, an exchange, a
+     * filter) under a projection of the columns read above, so that the engine joins only those: the keys
+     * it joins on and the columns nothing above reads go no further.
+     */
+    private static PlanNode narrowed(final PlanNode.Join j, final Set<String> required) {
+        final List<String> columns = PlanColumns.of(j);
+        final List<NamedExpr> kept = new ArrayList<>();
+        for (final String c : columns) {
+            if (required.contains(c)) {
+                kept.add(NamedExpr.column(c));
+            }
+        }
+        if (kept.size() == columns.size() || kept.isEmpty() || j.condition() != null || j.type().probeColumnsOnly()) {
+            return j;
+        }
+        return new PlanNode.Project(j, kept);
     }
 
     private static Set<String> within(final Set<String> needed, final List<String> columns) {

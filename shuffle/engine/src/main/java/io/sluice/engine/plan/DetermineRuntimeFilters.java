@@ -36,48 +36,52 @@ final class DetermineRuntimeFilters {
                   FilterScope scope, boolean colocated, LocalShuffle how) {
     }
 
-    /** @param joins each join's distribution, decided once for the query */
-    static List<Target> decide(final PlanNode root, final StrategyConfig config, final Distributions joins) {
+    /**
+     * @param joins each join's distribution, decided once for the query
+     * @param stats the row estimates that tell whether a filter can pay for itself
+     */
+    static List<Target> decide(final PlanNode root, final StrategyConfig config, final Distributions joins,
+                               final PlanStats stats) {
         final List<Target> targets = new ArrayList<>();
-        visit(root, config, joins, targets);
+        visit(root, config, joins, stats, targets);
         return targets;
     }
 
     private static void visit(final PlanNode node, final StrategyConfig config, final Distributions joins,
-                              final List<Target> out) {
+                              final PlanStats stats, final List<Target> out) {
         if (node instanceof PlanNode.Join j) {
-            final Target t = target(j, out.size(), config, joins);
+            final Target t = target(j, out.size(), config, joins, stats);
             if (t != null) {
                 out.add(t);
             }
-            visit(j.probe(), config, joins, out);
-            visit(j.build(), config, joins, out);
+            visit(j.probe(), config, joins, stats, out);
+            visit(j.build(), config, joins, stats, out);
         } else if (node instanceof PlanNode.Filter f) {
-            visit(f.input(), config, joins, out);
+            visit(f.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.Project p) {
-            visit(p.input(), config, joins, out);
+            visit(p.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.Aggregation a) {
-            visit(a.input(), config, joins, out);
+            visit(a.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.OrderBy o) {
-            visit(o.input(), config, joins, out);
+            visit(o.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.Limit l) {
-            visit(l.input(), config, joins, out);
+            visit(l.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.Window w) {
-            visit(w.input(), config, joins, out);
+            visit(w.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.AssertOneRow a) {
-            visit(a.input(), config, joins, out);
+            visit(a.input(), config, joins, stats, out);
         } else if (node instanceof PlanNode.NestedLoopJoin j) {
-            visit(j.probe(), config, joins, out);
-            visit(j.build(), config, joins, out);
+            visit(j.probe(), config, joins, stats, out);
+            visit(j.build(), config, joins, stats, out);
         } else if (node instanceof PlanNode.UnionAll u) {
             for (final PlanNode in : u.inputs()) {
-                visit(in, config, joins, out);
+                visit(in, config, joins, stats, out);
             }
         }
     }
 
     private static Target target(final PlanNode.Join j, final int id, final StrategyConfig config,
-                                 final Distributions joins) {
+                                 final Distributions joins, final PlanStats stats) {
         if (config.runtimeFilters().mode() == RuntimeFilterMode.OFF
                 || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI)) {
             return null;
@@ -120,7 +124,10 @@ final class DetermineRuntimeFilters {
         }
         // A build that keeps every row of its table holds every key the table has: in the usual join of a foreign
         // key to that table's key (lineitem to the whole of orders) its filter rejects nothing, and only costs.
-        if (best == null || keepsEveryRow(j.build())) {
+        // A build larger than the scan could hold no fewer keys than the scan has rows to drop: making its
+        // filter (one insertion per build row) costs more than testing the scan's rows against it saves, as in
+        // Q4, where an EXISTS builds on lineitem and probes the orders of one quarter.
+        if (best == null || keepsEveryRow(j.build()) || stats.rows(j.build()) > stats.rows(best)) {
             return null;
         }
         final boolean colocated = how.probeReadColocated() && j.probe() == best;

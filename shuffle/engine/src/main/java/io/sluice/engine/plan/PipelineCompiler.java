@@ -174,7 +174,7 @@ public final class PipelineCompiler {
     public Compiled compile(final Plan plan) {
         final PlanNode decided = DetermineSortDistribution.apply(plan.node(), config, topology, exchanges.distributed());
         for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(decided, config,
-                distributions)) {
+                distributions, stats)) {
             filterOfJoin.put(t.join(), t);
             filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
         }
