@@ -10,13 +10,8 @@ import io.sluice.format.CorruptBlockException;
 import io.sluice.format.Schema;
 import io.sluice.format.StringVector;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -34,28 +29,13 @@ class BlockRowsPropertyTest {
     private static final Schema SCHEMA = MixedTable.SCHEMA;
     /** Two full blocks and a partial one. */
     private static final int ROWS = 2 * Block.MAX_ROWS + 777;
-    private static final Path DIR;
-    private static final List<Object[]> ROWS_WRITTEN;
-    private static final Table TABLE;
-
-    static {
-        try {
-            DIR = Files.createTempDirectory("block-rows");
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        ROWS_WRITTEN = MixedTable.rows(ROWS, 1201L);
-        TABLE = MixedTable.write(DIR, ROWS_WRITTEN);
-    }
+    private static final MixedTable.Stored STORED = MixedTable.create("block-rows", ROWS, 1201L);
+    private static final List<Object[]> ROWS_WRITTEN = STORED.rows();
+    private static final Table TABLE = STORED.table();
 
     @AfterContainer
     static void removeTable() throws IOException {
-        TABLE.close();
-        try (Stream<Path> files = Files.walk(DIR)) {
-            for (final Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        STORED.close();
     }
 
     /** Ascending rows of a block, each kept with probability {@code percent} / 100. */

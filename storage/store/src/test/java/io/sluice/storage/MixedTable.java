@@ -7,11 +7,16 @@ import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
 import io.sluice.format.StringVector;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * A table of every stored kind for storage tests: 64- and 32-bit integers, a decimal of 64 and one of 128
@@ -25,16 +30,36 @@ final class MixedTable {
     private MixedTable() {
     }
 
-    /** Writes {@code rows} as table {@code t} of a new store in {@code dir}. */
-    static Table write(final Path dir, final List<Object[]> rows) {
+    /** {@code rows} rows from {@code seed} written as table {@code t} of a new temporary store. */
+    static Stored create(final String prefix, final int rows, final long seed) {
+        final Path dir;
+        try {
+            dir = Files.createTempDirectory(prefix);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        final List<Object[]> written = rows(rows, seed);
         try (TableWriter writer = Store.create(dir).createTable("t", SCHEMA, null)) {
-            for (final Object[] row : rows) {
+            for (final Object[] row : written) {
                 for (int c = 0; c < row.length; c++) {
                     append(writer.column(c), row[c]);
                 }
                 writer.endRow();
             }
-            return writer.finish();
+            return new Stored(dir, written, writer.finish());
+        }
+    }
+
+    /** A table written by {@link #create} and the rows written; closing removes the store. */
+    record Stored(Path dir, List<Object[]> rows, Table table) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            table.close();
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (final Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
         }
     }
 

@@ -19,16 +19,12 @@ import io.sluice.format.StoredBlock;
 import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -52,28 +48,13 @@ class StoredBlockPropertyTest {
     private static final Schema SCHEMA = MixedTable.SCHEMA;
     /** Two full blocks and a partial one. */
     private static final int ROWS = 2 * Block.MAX_ROWS + 1234;
-    private static final Path DIR;
-    private static final List<Object[]> ROWS_WRITTEN;
-    private static final Table TABLE;
-
-    static {
-        try {
-            DIR = Files.createTempDirectory("stored-block");
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        ROWS_WRITTEN = MixedTable.rows(ROWS, 20261201L);
-        TABLE = MixedTable.write(DIR, ROWS_WRITTEN);
-    }
+    private static final MixedTable.Stored STORED = MixedTable.create("stored-block", ROWS, 20261201L);
+    private static final List<Object[]> ROWS_WRITTEN = STORED.rows();
+    private static final Table TABLE = STORED.table();
 
     @AfterContainer
     static void removeTable() throws IOException {
-        TABLE.close();
-        try (Stream<Path> files = Files.walk(DIR)) {
-            for (final Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        STORED.close();
     }
 
     private static Schema projected(final int[] projection) {
