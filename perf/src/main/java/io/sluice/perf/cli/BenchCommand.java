@@ -37,8 +37,9 @@ import picocli.CommandLine.Option;
         description = {"Benchmarks TPC-H queries and workloads on an embedded cluster of CNs (batches between CNs"
             + " go through Aeron) under each strategy and cluster shape, optionally next to DuckDB on the same rows,"
             + " and writes results.csv, results.json, summary.md and PNG charts.",
-            "The queries: q1..q22, each from its standard SQL text (the text DuckDB runs), planned by Sluice's SQL"
-                + " planner on every run with the planning inside the timed run, as DuckDB's is; the hand-written Java"
+            "The queries: q1..q22, each from its standard SQL text (the text DuckDB runs), handed to Sluice's SQL"
+                + " planner on every run inside the timed run, as DuckDB's planning is (the planner keeps the plans of"
+                + " texts it planned; -Dsluice.sql.planCache=0 plans every run anew); the hand-written Java"
                 + " plans of some of them are not timed (they remain the plan builder's examples and tests). Then the"
                 + " workloads join_lo, join_lp and grp_orderkey, from their Java plans.",
             "Generates the TPC-H data when --data lacks it. Every answer is checked against DuckDB's (or, without"
