@@ -18,9 +18,10 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Scans a stored table: one morsel per block that the zonemap predicates leave in
- * ({@link BlockPruner}), reading only the projected columns, then keeping the rows that pass the
- * row filter. A batch that passes whole keeps its block's zonemaps and its stored bytes
- * ({@link BlockTable#storedBlock}).
+ * ({@link BlockPruner}), reading only the projected columns and keeping the rows that pass the
+ * row filter and the runtime filters: the columns those test first, the others only for the rows
+ * that pass ({@link ScanReading}, one per worker). A batch that passes whole keeps its block's
+ * zonemaps and its stored bytes ({@link BlockTable#storedBlock}).
  */
 public final class TableScan implements Source {
     private final BlockTable table;
