@@ -7,14 +7,17 @@ import io.sluice.format.LongVector;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 
-/** A reference to an input column by name; long columns are read without a copy. */
+/**
+ * A reference to an input column by name; long columns are read without a copy, int columns are
+ * widened into an array made on first use (a plan binds many references it never widens).
+ */
 public record ColumnRef(String name) implements Expr {
     @Override
     public Evaluator bind(final RowType input) {
         final int index = input.indexOf(name);
         final DataType type = input.type(index);
         return new Evaluator(type) {
-            private final long[] widened = new long[MAX_ROWS];
+            private long[] widened;
 
             @Override
             public long[] longs(final Batch batch) {
@@ -25,6 +28,9 @@ public record ColumnRef(String name) implements Expr {
                 if (v instanceof IntVector iv) {
                     final int[] values = iv.values();
                     final int n = batch.rowCount();
+                    if (widened == null) {
+                        widened = new long[MAX_ROWS];
+                    }
                     for (int i = 0; i < n; i++) {
                         widened[i] = values[i];
                     }

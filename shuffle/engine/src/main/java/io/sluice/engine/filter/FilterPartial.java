@@ -183,11 +183,11 @@ public final class FilterPartial {
             return new RuntimeFilter(integerKey, 0, null, null, null, null);
         }
         if (!integerKey) {
-            return new RuntimeFilter(false, rows, null, null, null, bloom);
+            return new RuntimeFilter(false, rows, null, null, null, fitted(bloom, config));
         }
         final MinMaxRange range = new MinMaxRange(min, max);
         if (bitmap == null) {
-            return new RuntimeFilter(true, rows, range, null, null, bloom);
+            return new RuntimeFilter(true, rows, range, null, null, fitted(bloom, config));
         }
         final long distinct = bitmap.cardinality();
         final long[] keys = bitmap.keys();
@@ -200,6 +200,15 @@ public final class FilterPartial {
             sized.insert(FilterHash.ofLong(k));
         }
         return new RuntimeFilter(true, rows, range, inList, null, sized);
+    }
+
+    /**
+     * The Bloom filter folded to the size its keys need (the build rows bound them): partials are sized
+     * before the build, by estimate, and an estimate far above the rows would leave probes testing a
+     * filter too large for the cache.
+     */
+    private SplitBlockBloomFilter fitted(final SplitBlockBloomFilter filter, final RuntimeFilterConfig config) {
+        return filter.folded(Math.min(filter.bytes(), config.bloomBytesFor(rows)));
     }
 
     @Override

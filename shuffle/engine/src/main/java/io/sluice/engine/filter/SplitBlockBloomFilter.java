@@ -9,7 +9,10 @@ import java.util.Arrays;
  * Here the block is picked by the upper bits masked to a power-of-two block count, and the words
  * are the halves of four {@code long}s.
  *
- * <p>Filters of the same size merge by OR into the filter of the union of their keys.
+ * <p>Filters of the same size merge by OR into the filter of the union of their keys. A filter folds
+ * into a smaller one ({@link #folded}): the block of a key in a filter of half the blocks is its
+ * block number's lower bits, so OR-ing the upper half of the blocks onto the lower half gives the
+ * very filter the same keys would have made at that size.
  */
 public final class SplitBlockBloomFilter {
     /** Bytes of one block. */
@@ -145,6 +148,26 @@ public final class SplitBlockBloomFilter {
         for (int i = 0; i < words.length; i++) {
             words[i] |= other.words[i];
         }
+    }
+
+    /**
+     * This filter at {@code bytes} (a power of two of at least {@link #BLOCK_BYTES}, at most this
+     * filter's size): the filter of the same keys at that size; this one itself when the size is its own.
+     */
+    public SplitBlockBloomFilter folded(final int bytes) {
+        if (bytes < BLOCK_BYTES || Integer.bitCount(bytes) != 1 || bytes > bytes()) {
+            throw new IllegalArgumentException("a " + bytes() + "-byte Bloom filter folds into a power of two of "
+                    + BLOCK_BYTES + " to " + bytes() + " bytes, got " + bytes);
+        }
+        if (bytes == bytes()) {
+            return this;
+        }
+        final long[] into = new long[bytes / Long.BYTES];
+        final int mask = into.length - 1;
+        for (int i = 0; i < words.length; i++) {
+            into[i & mask] |= words[i];
+        }
+        return new SplitBlockBloomFilter(into);
     }
 
     /** The words, for encoding (not copied). */

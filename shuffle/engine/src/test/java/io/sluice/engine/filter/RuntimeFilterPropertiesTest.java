@@ -77,6 +77,42 @@ class RuntimeFilterPropertiesTest {
     }
 
     @Property(tries = 200)
+    void aFoldedBloomFilterIsTheFilterOfItsKeysAtTheSmallerSize(@ForAll @Size(max = 3000) final List<Long> hashes,
+                                                                 @ForAll @IntRange(min = 5, max = 16) final int log2Bytes,
+                                                                 @ForAll @IntRange(min = 0, max = 11) final int halvings) {
+        final int bytes = 1 << log2Bytes;
+        final int smaller = Math.max(SplitBlockBloomFilter.BLOCK_BYTES, bytes >> halvings);
+        final long[] h = array(hashes);
+        final SplitBlockBloomFilter large = new SplitBlockBloomFilter(bytes);
+        large.insert(h, h.length);
+        final SplitBlockBloomFilter direct = new SplitBlockBloomFilter(smaller);
+        direct.insert(h, h.length);
+        final SplitBlockBloomFilter folded = large.folded(smaller);
+        assertThat(folded.bytes()).isEqualTo(smaller);
+        assertThat(folded).isEqualTo(direct);
+        assertThat(large.folded(bytes)).isSameAs(large);
+    }
+
+    @Test
+    void aBloomFilterFinishesAtTheSizeItsBuildRowsNeedNotItsEstimate() {
+        final RuntimeFilterConfig config = new RuntimeFilterConfig(RuntimeFilterMode.GLOBAL, 0, 0, 1 << 20, 0.01,
+                64, 1 << 20, 16384, 0.1);
+        final FilterPartial p = FilterPartial.hashedKey(1 << 20);
+        final long[] h = new long[460];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = FilterHash.ofLong(i * 7919L);
+        }
+        p.addHashes(h, h.length);
+        final RuntimeFilter f = p.finish(config);
+        assertThat(f.bloom().bytes()).isEqualTo(config.bloomBytesFor(h.length)).isLessThan(1 << 20);
+        for (final long x : h) {
+            assertThat(f.bloom().mightContain(x)).isTrue();
+        }
+        assertThatThrownBy(() -> f.bloom().folded(f.bloom().bytes() * 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("folds into");
+    }
+
+    @Property(tries = 200)
     void aSelectionKeepsTheRowsEachKeyWouldPassAloneInOrder(
             @ForAll @Size(min = 1, max = 1500) final List<@LongRange(min = -20, max = 3_000_000) Long> keys,
             @ForAll @Size(max = 600) final List<@LongRange(min = -50, max = 3_000_050) Long> probes,
