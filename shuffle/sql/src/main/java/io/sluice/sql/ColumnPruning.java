@@ -154,7 +154,8 @@ final class ColumnPruning {
                 kept.add(NamedExpr.column(c));
             }
         }
-        if (kept.size() == columns.size() || kept.isEmpty() || j.condition() != null || j.type().probeColumnsOnly()) {
+        if (kept.size() == columns.size() || kept.isEmpty() || j.condition() != null || j.type().probeColumnsOnly()
+                || j.type().buildColumnsOnly()) {
             return j;
         }
         return new PlanNode.Project(j, kept);

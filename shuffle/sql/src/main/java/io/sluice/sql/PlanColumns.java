@@ -29,8 +29,8 @@ final class PlanColumns {
             return out;
         }
         if (node instanceof PlanNode.Join j) {
-            final List<String> out = new ArrayList<>(of(j.probe()));
-            if (!j.type().probeColumnsOnly()) {
+            final List<String> out = new ArrayList<>(j.type().outputsProbe() ? of(j.probe()) : List.of());
+            if (j.type().outputsBuild()) {
                 out.addAll(of(j.build()));
             }
             return out;

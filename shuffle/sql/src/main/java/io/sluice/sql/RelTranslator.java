@@ -486,9 +486,18 @@ final class RelTranslator {
     }
 
     /**
+     * How many times its outer side's estimated rows a semi or anti join's subquery side must have
+     * for the join to build the outer rows instead ({@link JoinType#RIGHT_SEMI}, {@link JoinType#RIGHT_ANTI}):
+     * a hash table of the few outer rows, their keys filtering the subquery's scan, in place of one of
+     * the subquery's many rows.
+     */
+    static final double RIGHT_JOIN_RATIO = 4;
+
+    /**
      * Joins two translated sides on a condition over their fields (left's, then right's): equal
      * fields become hash keys, the rest the join's extra condition. Right is the build side; a
-     * column name both sides have is renamed on it first.
+     * column name both sides have is renamed on it first. A semi or anti join whose right side is
+     * far larger becomes a right semi or anti join with the sides swapped ({@link #RIGHT_JOIN_RATIO}).
      */
     Relation pair(final JoinType type, final Relation probe, final Relation build0, final RexNode condition) {
         final Relation build = renameClashes(build0, probe);
@@ -522,13 +531,23 @@ final class RelTranslator {
             case LEFT -> Math.max(inner, probe.rows());
             case SEMI -> Math.min(probe.rows(), inner);
             case ANTI, NULL_AWARE_ANTI -> Math.max(probe.rows() * 0.1, probe.rows() - Math.min(probe.rows(), inner));
+            case RIGHT_SEMI, RIGHT_ANTI -> throw new IllegalArgumentException(type + " is planned from a semi or anti join");
         };
         estimates.add(type.name().toLowerCase(java.util.Locale.ROOT) + (nestedLoop ? " nested loop join on " + extra
                 : " join " + probeKeys + " = " + buildKeys) + ": probe ~" + Math.round(probe.rows()) + " rows, build ~"
                 + Math.round(build.rows()) + " rows, ~" + Math.round(Math.max(1, rows)) + " rows out");
         // Without an equality there is no key to hash: every probe row meets every build row.
+        final boolean swapped = !nestedLoop && (type == JoinType.SEMI || type == JoinType.ANTI)
+                && build.rows() >= RIGHT_JOIN_RATIO * probe.rows();
+        if (swapped) {
+            estimates.add("the " + (type == JoinType.SEMI ? "semi" : "anti") + " join's subquery side is ~"
+                    + Math.round(build.rows() / Math.max(1, probe.rows())) + "x its outer side: the outer rows are"
+                    + " built and marked (right " + (type == JoinType.SEMI ? "semi" : "anti") + " join)");
+        }
         final Plan plan = Plan.of(nestedLoop
                 ? new PlanNode.NestedLoopJoin(probe.plan().node(), build.plan().node(), type, extra)
+                : swapped ? new PlanNode.Join(build.plan().node(), probe.plan().node(),
+                        type == JoinType.SEMI ? JoinType.RIGHT_SEMI : JoinType.RIGHT_ANTI, buildKeys, probeKeys, extra)
                 : new PlanNode.Join(probe.plan().node(), build.plan().node(), type, probeKeys, buildKeys, extra));
         final boolean both = type == JoinType.INNER || type == JoinType.LEFT;
         final List<String> columns = both ? all : probe.columns();

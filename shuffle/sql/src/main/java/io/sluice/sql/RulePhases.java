@@ -12,7 +12,8 @@ import org.apache.calcite.tools.RelBuilder;
 
 /**
  * The rewrites Calcite applies before Sluice plans a statement, in phases of heuristic (Hep)
- * rules: subqueries become correlated joins, the decorrelator turns those into plain joins and
+ * rules: subqueries become correlated joins, an existence test of a correlated filter a semi or
+ * anti join ({@link CorrelatedExists}), the decorrelator turns the other correlations into plain joins and
  * aggregates, disjunctions add the single-column predicates they imply ({@link DerivedDisjunctions}),
  * then filters move down to the scans and into join conditions, and adjacent
  * projections and filters merge. No cost-based planning: join order and distribution are
@@ -53,6 +54,7 @@ final class RulePhases {
     /** The statement's tree after every phase. */
     static RelNode apply(final RelNode converted, final RelBuilder builder) {
         RelNode rel = run(converted, SUBQUERIES);
+        rel = CorrelatedExists.apply(rel);
         rel = RelDecorrelator.decorrelateQuery(rel, builder);
         rel = DerivedDisjunctions.apply(rel);
         rel = run(rel, PUSH_DOWN);

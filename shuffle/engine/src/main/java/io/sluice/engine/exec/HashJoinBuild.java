@@ -86,6 +86,16 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     }
 
     @Override
+    public int tableCount() {
+        return 1;
+    }
+
+    @Override
+    public boolean partitioned() {
+        return false;
+    }
+
+    @Override
     public String toString() {
         return "hash join build on " + keys;
     }

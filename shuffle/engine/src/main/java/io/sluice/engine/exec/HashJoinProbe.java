@@ -18,7 +18,9 @@ import java.util.stream.IntStream;
  * shuffle join, the one table of a broadcast join): looks each probe row's
  * key up, walks the key's build rows, and emits joined batches (probe columns, then build
  * columns) of at most {@link Block#MAX_ROWS} rows. An optional extra condition over probe and
- * build columns (a non-equi join term) is evaluated on the candidate pairs.
+ * build columns (a non-equi join term) is evaluated on the candidate pairs. A right semi or anti
+ * join's probe emits nothing: it marks the build rows its rows match ({@link JoinHashTable#marks()}),
+ * skipping those already marked, for {@link BuildRowMarks} to emit once every probe row is in.
  */
 public final class HashJoinProbe implements OperatorFactory {
     private final RowType probe;
@@ -55,7 +57,8 @@ public final class HashJoinProbe implements OperatorFactory {
         final boolean narrowed = used != null && condition == null && !type.probeColumnsOnly();
         this.probeOut = kept(probe, narrowed ? used : null, true);
         this.buildOut = kept(build.rowType(), narrowed ? used : null, probeOut.length == 0);
-        this.output = type.probeColumnsOnly() ? probe : select(probe, probeOut).concat(select(build.rowType(), buildOut));
+        this.output = type.probeColumnsOnly() ? probe : type.buildColumnsOnly() ? build.rowType()
+                : select(probe, probeOut).concat(select(build.rowType(), buildOut));
         final DataType[] p = new KeyColumns(probeKeys, probe).types();
         final DataType[] b = build.keyTypes();
         if (p.length != b.length) {
@@ -128,6 +131,8 @@ public final class HashJoinProbe implements OperatorFactory {
         private final int[] scratch = new int[Block.MAX_ROWS];
         private final boolean[] matched = new boolean[Block.MAX_ROWS];
         private int pairs;
+        /** The build rows' marks of the table being probed, for a right semi or anti join; else null. */
+        private boolean[] marks;
 
         Probe(final BatchConsumer next) {
             super(next);
@@ -145,6 +150,10 @@ public final class HashJoinProbe implements OperatorFactory {
             table.firstRows(keys, first);
             if (type == JoinType.NULL_AWARE_ANTI) {
                 notIn(batch, n);
+                return;
+            }
+            if (type.buildColumnsOnly()) {
+                mark(batch, table, n);
                 return;
             }
             if (extra == null && (type == JoinType.SEMI || type == JoinType.ANTI)) {
@@ -198,8 +207,40 @@ public final class HashJoinProbe implements OperatorFactory {
                     }
                     flush(batch, table, false);
                 }
-                case INNER, NULL_AWARE_ANTI -> { }
+                case INNER, NULL_AWARE_ANTI, RIGHT_SEMI, RIGHT_ANTI -> { }
             }
+        }
+
+        /**
+         * A right semi or anti join: marks the build rows a probe row matches. Without an extra condition
+         * a key's build rows are marked all at once, so a marked first row means its chain is done.
+         */
+        private void mark(final Batch batch, final JoinHashTable table, final int n) {
+            marks = table.marks();
+            final int[] chain = table.next();
+            if (extra == null) {
+                for (int i = 0; i < n; i++) {
+                    final int first = this.first[i];
+                    if (first >= 0 && !marks[first]) {
+                        for (int row = first; row >= 0; row = chain[row]) {
+                            marks[row] = true;
+                        }
+                    }
+                }
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                for (int row = first[i]; row >= 0; row = chain[row]) {
+                    if (!marks[row]) {
+                        probeRows[pairs] = i;
+                        buildRows[pairs] = row;
+                        if (++pairs == Block.MAX_ROWS) {
+                            flush(batch, table, true);
+                        }
+                    }
+                }
+            }
+            flush(batch, table, true);
         }
 
         /**
@@ -247,6 +288,16 @@ public final class HashJoinProbe implements OperatorFactory {
             if (candidates) {
                 if (extra != null) {
                     final boolean[] pass = extra.trues(out);
+                    if (type.buildColumnsOnly()) {
+                        for (int p = 0; p < pairs; p++) {
+                            if (pass[p]) {
+                                // Only ever set: another worker may be marking the same row.
+                                marks[buildRows[p]] = true;
+                            }
+                        }
+                        pairs = 0;
+                        return;
+                    }
                     for (int p = 0; p < pairs; p++) {
                         matched[probeRows[p]] |= pass[p];
                     }

@@ -34,4 +34,10 @@ public interface JoinBuild {
 
     /** The table probe rows of a bucket meet ({@code shuffleIdx} of the probe batch; ignored by a broadcast build). */
     JoinHashTable table(int shuffleIdx);
+
+    /** Tables this build holds: one per bucket of a partitioned build, {@link #table} of 0 to this minus 1; one when broadcast. */
+    int tableCount();
+
+    /** Whether each table is one bucket's ({@link #table} of a bucket), not one table for every probe row. */
+    boolean partitioned();
 }

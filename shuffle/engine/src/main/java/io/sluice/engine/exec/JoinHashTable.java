@@ -38,6 +38,8 @@ public final class JoinHashTable {
     private final ColumnVector[] columns;
     private final boolean unique;
     private final boolean nullKey;
+    /** Per build row, whether a probe row matched it (a right semi or anti join); made on first use. */
+    private boolean[] marks;
 
     private JoinHashTable(final KeyTable table, final int[] head, final long min, final int[] next,
                           final ColumnVector[] columns, final boolean nullKey) {
@@ -229,6 +231,43 @@ public final class JoinHashTable {
 
     int[] next() {
         return next;
+    }
+
+    /**
+     * One flag per build row for the probes of a right semi or anti join to set when a probe row
+     * matches it; the same array for every caller. Workers set flags concurrently (only ever to true);
+     * they are read after every probe finished.
+     */
+    synchronized boolean[] marks() {
+        if (marks == null) {
+            marks = new boolean[next.length];
+        }
+        return marks;
+    }
+
+    /**
+     * The build rows (all columns) whose mark is {@code marked}, in build-row order, in batches of at
+     * most {@link Block#MAX_ROWS} rows; no batch when none is.
+     */
+    List<Batch> rowsMarked(final boolean marked) {
+        final boolean[] m = marks();
+        final List<Batch> out = new ArrayList<>();
+        final int[] rows = new int[Math.min(Block.MAX_ROWS, Math.max(1, m.length))];
+        int count = 0;
+        for (int r = 0; r <= m.length; r++) {
+            if (r < m.length && m[r] == marked) {
+                rows[count++] = r;
+            }
+            if (count > 0 && (count == rows.length || r == m.length)) {
+                final ColumnVector[] gathered = new ColumnVector[columns.length];
+                for (int c = 0; c < columns.length; c++) {
+                    gathered[c] = Vectors.gatherPresent(columns[c], rows, count);
+                }
+                out.add(Batch.of(gathered));
+                count = 0;
+            }
+        }
+        return out;
     }
 
     ColumnVector column(final int c) {

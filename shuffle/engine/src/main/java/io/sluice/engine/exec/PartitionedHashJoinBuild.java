@@ -138,6 +138,16 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     }
 
     @Override
+    public int tableCount() {
+        return bucketCount;
+    }
+
+    @Override
+    public boolean partitioned() {
+        return true;
+    }
+
+    @Override
     public String toString() {
         return "partitioned hash join build on " + keys + " (" + bucketCount + " buckets)";
     }

@@ -86,6 +86,30 @@ final class DetermineJoinDistribution {
     }
 
     /**
+     * A right semi or anti join on a cluster: partitioned (on ranges when the boundaries allow), since
+     * each build row is emitted where its table was probed and copies of the table on several CNs
+     * would each emit it.
+     */
+    static LocalShuffle partitionedOnCluster(final PlanNode.Join join, final LocalShuffle planned,
+                                             final PlanStats stats, final Topology topology) {
+        if (planned.choice() != Distribution.BROADCAST && planned.choice() != Distribution.HYBRID) {
+            return planned;
+        }
+        for (int k = 0; k < join.probeKeys().size(); k++) {
+            if (!(join.probeKeys().get(k) instanceof ColumnRef) || !(join.buildKeys().get(k) instanceof ColumnRef)) {
+                throw new IllegalArgumentException("a right semi or anti join on a cluster is partitioned by its keys,"
+                        + " which must be columns, got " + join.probeKeys() + " = " + join.buildKeys()
+                        + ": project the key expressions into columns first");
+            }
+        }
+        final String key = ((ColumnRef) join.probeKeys().get(0)).name();
+        final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, topology);
+        final boolean colocatable = boundaries != null && boundaries.isRange() && stats.scanSortedBy(join.probe(), key);
+        return shuffle(boundaries, key, colocatable, planned.reason() + ", but a right semi or anti join on a"
+                + " cluster emits each build row where its table was probed: partitioned");
+    }
+
+    /**
      * Why copies of the build side to every CN move fewer bytes than a shuffle of both sides, or
      * null when they move more (a join that cannot colocate, on more than one CN).
      */

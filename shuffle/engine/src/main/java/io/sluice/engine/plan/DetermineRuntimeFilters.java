@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * Decides which joins make a runtime filter and which scan applies it (seed 004). An inner or semi
- * join drops every probe row without a build match, so a filter on its keys may be applied wherever
+ * join drops every probe row without a build match (a right semi or anti join's probe rows only mark
+ * build rows, so one without a match changes nothing), so a filter on its keys may be applied wherever
  * those key values are read: the rule follows each probe key column down the probe side (through
  * filters, renaming projections, the probe side of any join and the build side of inner joins) to the
  * scan that reads it, and picks the scan that reads most key columns. The scope follows the join's
@@ -83,7 +84,7 @@ final class DetermineRuntimeFilters {
     private static Target target(final PlanNode.Join j, final int id, final StrategyConfig config,
                                  final Distributions joins, final PlanStats stats) {
         if (config.runtimeFilters().mode() == RuntimeFilterMode.OFF
-                || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI)) {
+                || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI && !j.type().buildColumnsOnly())) {
             return null;
         }
         final LocalShuffle how = joins.of(j);
@@ -162,6 +163,10 @@ final class DetermineRuntimeFilters {
             return null;
         }
         if (node instanceof PlanNode.Join j) {
+            if (j.type().buildColumnsOnly()) {
+                // Its rows are build rows, each passed or dropped on its own: dropping one earlier drops it here.
+                return trace(column, j.build());
+            }
             final Found probe = trace(column, j.probe());
             return probe != null || j.type() != JoinType.INNER ? probe : trace(column, j.build());
         }

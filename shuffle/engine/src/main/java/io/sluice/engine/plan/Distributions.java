@@ -43,7 +43,9 @@ final class Distributions {
         if (known != null) {
             return known;
         }
-        final LocalShuffle planned = DetermineJoinDistribution.decide(join, config, stats, topology);
+        final LocalShuffle decidedAlone = DetermineJoinDistribution.decide(join, config, stats, topology);
+        final LocalShuffle planned = distributed && join.type().buildColumnsOnly()
+                ? DetermineJoinDistribution.partitionedOnCluster(join, decidedAlone, stats, topology) : decidedAlone;
         final LocalShuffle decided = DeterminePartitionReuse.decide(join, planned, delivered(join.probe()),
                 delivered(join.build()), config, stats);
         joins.put(join, decided);
@@ -143,7 +145,8 @@ final class Distributions {
     private Partitioning delivered(final PlanNode.Join j) {
         final LocalShuffle how = of(j);
         if (how.choice() == Distribution.BROADCAST) {
-            return delivered(j.probe());
+            // A right semi or anti join's rows come out of the one table, untagged.
+            return j.type().buildColumnsOnly() ? null : delivered(j.probe());
         }
         if (how.choice() == Distribution.HYBRID && distributed) {
             // Each CN joins its own probe rows: buckets of the same core on different CNs hold equal keys.
@@ -153,6 +156,15 @@ final class Distributions {
         final List<String> probeKeys = new ArrayList<>();
         for (int k = 0; k < used; k++) {
             probeKeys.add(DetermineJoinDistribution.name(j.probeKeys().get(k)));
+        }
+        if (j.type().buildColumnsOnly()) {
+            // The build rows come out of their buckets' tables: bucketed by the build keys.
+            final List<String> buildKeys = new ArrayList<>();
+            for (int k = 0; k < used; k++) {
+                buildKeys.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
+            }
+            return how.boundaries() != null ? Partitioning.range(Set.of(buildKeys.get(0)), how.boundaries())
+                    : Partitioning.hash(buildKeys);
         }
         Partitioning out = how.boundaries() != null ? Partitioning.range(Set.of(probeKeys.get(0)), how.boundaries())
                 : Partitioning.hash(probeKeys);

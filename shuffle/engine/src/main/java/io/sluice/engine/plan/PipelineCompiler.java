@@ -3,11 +3,13 @@ package io.sluice.engine.plan;
 import io.sluice.engine.exec.Aggregate;
 import io.sluice.engine.exec.AggregationPhase;
 import io.sluice.engine.exec.AssertOneRow;
+import io.sluice.engine.exec.BuildRowMarks;
 import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.HashJoinBuild;
 import io.sluice.engine.exec.HashJoinProbe;
+import io.sluice.engine.exec.JoinBuild;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
 import io.sluice.engine.exec.MergeSort;
@@ -450,8 +452,11 @@ public final class PipelineCompiler {
             if (probe == null) {
                 probe = open(j.probe());
             }
-            probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
             probe.dependencies.add(buildPipeline);
+            if (j.type().buildColumnsOnly()) {
+                return marked(j, probe, build);
+            }
+            probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
             return probe;
         }
         final int used = how.boundaries() != null ? 1 : j.probeKeys().size();
@@ -470,10 +475,25 @@ public final class PipelineCompiler {
         noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
                 : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
-        probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
         probe.dependencies.add(buildPipeline);
+        if (j.type().buildColumnsOnly()) {
+            final Open out = marked(j, probe, build);
+            out.partitioning = distributions.delivered(j);
+            return out;
+        }
+        probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
         probe.partitioning = distributions.delivered(j);
         return probe;
+    }
+
+    /**
+     * A right semi or anti join: the probe pipeline ends in marking the build rows it matches, and
+     * the build rows marked (or not) start the pipeline of the operators above, once it finished.
+     */
+    private Open marked(final PlanNode.Join j, final Open probe, final JoinBuild build) {
+        final BuildRowMarks marks = new BuildRowMarks(probe.rowType, j.probeKeys(), build, j.type(), j.condition());
+        final String what = j.type().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " join probe";
+        return new Open(marks.output(), close(probe, marks, what), probe.type);
     }
 
     /** Whether the join's runtime filter is for a scan whose rows reach the probe only through a group-by. */

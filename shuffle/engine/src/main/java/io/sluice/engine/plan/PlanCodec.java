@@ -125,7 +125,8 @@ public final class PlanCodec {
     static final EnumCodes<RuntimeFilterMode> FILTER_MODES = EnumCodes.of(RuntimeFilterMode.class,
             RuntimeFilterMode.OFF, RuntimeFilterMode.LOCAL, RuntimeFilterMode.GLOBAL);
     static final EnumCodes<JoinType> JOIN_TYPES = EnumCodes.of(JoinType.class,
-            JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI, JoinType.NULL_AWARE_ANTI);
+            JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI, JoinType.NULL_AWARE_ANTI, JoinType.RIGHT_SEMI,
+            JoinType.RIGHT_ANTI);
     static final EnumCodes<AggregateFunction> FUNCTIONS = EnumCodes.of(AggregateFunction.class,
             AggregateFunction.SUM, AggregateFunction.COUNT, AggregateFunction.COUNT_STAR,
             AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX);

@@ -117,6 +117,10 @@ public sealed interface PlanNode {
                 throw new IllegalArgumentException("a nested-loop join cannot be a null-aware anti join (NOT IN):"
                         + " plan NOT IN as a hash join on its key");
             }
+            if (type.buildColumnsOnly()) {
+                throw new IllegalArgumentException("a nested-loop join cannot be a " + type + " join: swap its sides"
+                        + " and plan it as a SEMI or ANTI join");
+            }
         }
     }
 

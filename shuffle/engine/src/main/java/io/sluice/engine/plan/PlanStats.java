@@ -50,6 +50,9 @@ public final class PlanStats {
             return origin(a.input(), a.keys(), column);
         }
         if (node instanceof PlanNode.Join j) {
+            if (j.type().buildColumnsOnly()) {
+                return origin(j.build(), column);
+            }
             final ColumnOrigin o = origin(j.probe(), column);
             return o != null || j.type().probeColumnsOnly() ? o : origin(j.build(), column);
         }
@@ -165,6 +168,9 @@ public final class PlanStats {
             if (j.type().probeColumnsOnly()) {
                 return columns(j.probe());
             }
+            if (j.type().buildColumnsOnly()) {
+                return columns(j.build());
+            }
             final List<String> out = new ArrayList<>(columns(j.probe()));
             out.addAll(columns(j.build()));
             return out;
@@ -225,7 +231,7 @@ public final class PlanStats {
             return d < 0 ? in : Math.min(in, (long) d);
         }
         if (node instanceof PlanNode.Join j) {
-            return rows(j.probe());
+            return rows(j.type().buildColumnsOnly() ? j.build() : j.probe());
         }
         if (node instanceof PlanNode.OrderBy o) {
             return o.limit() >= 0 ? Math.min(o.limit(), rows(o.input())) : rows(o.input());
