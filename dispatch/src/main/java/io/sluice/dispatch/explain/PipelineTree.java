@@ -1,5 +1,6 @@
 package io.sluice.dispatch.explain;
 
+import io.sluice.engine.exec.BuildRowMarks;
 import io.sluice.engine.exec.ColocatedScan;
 import io.sluice.engine.exec.Filter;
 import io.sluice.engine.exec.HashAggregate;
@@ -26,7 +27,8 @@ import java.util.Map;
  * The operator tree of a compiled query, walked back from the pipeline ending in the result: a
  * pipeline's operators above its source; a breaker sink's output (aggregation, sort, limit) is the
  * sink's operator over the pipeline feeding it; a join probe and its build are one HASH JOIN over the
- * probe side, then the build side; an exchange is an EXCHANGE OUT (the sending pipeline's sink) under an
+ * probe side, then the build side (a right semi or anti join's too, whose probe pipeline ends in marking
+ * the build rows); an exchange is an EXCHANGE OUT (the sending pipeline's sink) under an
  * EXCHANGE IN (the receiving pipeline's source); a gathered merge sort is one EXCHANGE IN MERGE SORT DISTR.
  */
 final class PipelineTree {
@@ -89,15 +91,20 @@ final class PipelineTree {
         final Object joined = op instanceof HashJoinProbe probe ? probe.build()
                 : op instanceof NestedLoopJoinProbe loop ? loop.build() : null;
         if (joined != null) {
-            final Integer b = pipelineOfSink.get(joined);
-            if (b == null) {
-                throw new IllegalStateException("the build of " + op + " ends no pipeline of " + query);
-            }
-            final Pipeline build = pipelines.get(b);
-            n.children.add(chain(b, build.operators().size() - 1));
-            n.timeSteps.add(new int[] {b, build.operators().size() + 1});
+            addBuild(n, joined, op);
         }
         return n;
+    }
+
+    /** Adds the build side of a join, the pipeline ending in {@code build}, as the node's second child. */
+    private void addBuild(final OperatorNode n, final Object build, final Object join) {
+        final Integer b = pipelineOfSink.get(build);
+        if (b == null) {
+            throw new IllegalStateException("the build of " + join + " ends no pipeline of " + query);
+        }
+        final Pipeline pipeline = pipelines.get(b);
+        n.children.add(chain(b, pipeline.operators().size() - 1));
+        n.timeSteps.add(new int[] {b, pipeline.operators().size() + 1});
     }
 
     private OperatorNode sourceNode(final int p) {
@@ -171,6 +178,13 @@ final class PipelineTree {
             n.children.add(outputOf(sender(gathered), -1));
             n.sourcePipeline = q;
             sourceNodeOf[q] = n;
+        } else if (sink instanceof BuildRowMarks marks) {
+            // A right semi or anti join: the probe side marks, the build side's rows come out.
+            n = new OperatorNode(OperatorKind.HASH_JOIN, sink);
+            n.timeSteps.add(new int[] {q, k + 1});
+            n.output = marks.output().rowType();
+            n.children.add(chain(q, k - 1));
+            addBuild(n, marks.build(), sink);
         } else {
             final OperatorKind kind = sink instanceof HashAggregate ? OperatorKind.GROUP_BY : sink instanceof Sort ? OperatorKind.SORT
                     : sink instanceof SortedRuns ? OperatorKind.SORTED_RUNS : sink instanceof MergeSort ? OperatorKind.MERGE_SORT

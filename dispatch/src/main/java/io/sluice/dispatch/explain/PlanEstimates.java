@@ -231,9 +231,13 @@ final class PlanEstimates {
                 return kept.isEmpty() ? null : new Bucketing(kept, p.function(), p.colocated());
             }
             case HASH_JOIN -> {
-                final Bucketing p = x.children.get(0).partitioning;
-                if (p == null || !(x.plan instanceof PlanNode.Join j)) {
+                if (!(x.plan instanceof PlanNode.Join j)) {
                     return null;
+                }
+                // A right semi or anti join's rows are its build side's, as they came.
+                final Bucketing p = x.children.get(j.type().buildColumnsOnly() ? 1 : 0).partitioning;
+                if (p == null || j.type().buildColumnsOnly()) {
+                    return p;
                 }
                 final Set<String> cols = new HashSet<>(p.columns());
                 if (j.type() == JoinType.INNER) {
@@ -302,8 +306,10 @@ final class PlanEstimates {
         while (n.kind == OperatorKind.FILTER || n.kind == OperatorKind.PROJECT || n.kind == OperatorKind.HASH_JOIN
                 || n.kind == OperatorKind.EXCHANGE_IN && n.exchange.mode() == DispatchMode.LOCAL_ONLY
                 || n.kind == OperatorKind.EXCHANGE_OUT && n.exchange.mode() == DispatchMode.LOCAL_ONLY) {
-            // A LOCAL_ONLY exchange (a hybrid join's probe side) keeps every row on the CN that read it.
-            n = n.children.get(0);
+            // A LOCAL_ONLY exchange (a hybrid join's probe side) keeps every row on the CN that read it; a right
+            // semi or anti join's rows are its build side's.
+            n = n.kind == OperatorKind.HASH_JOIN && n.plan instanceof PlanNode.Join j && j.type().buildColumnsOnly()
+                    ? n.children.get(1) : n.children.get(0);
         }
         final String key = out.exchange.keys().get(0);
         if (n.kind != OperatorKind.SCAN || !(n.exec instanceof TableScan scan) || scan.rowType().indexOf(key) < 0) {

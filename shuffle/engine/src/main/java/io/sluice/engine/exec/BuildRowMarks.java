@@ -34,6 +34,11 @@ public final class BuildRowMarks implements Sink<Operator> {
         this.semi = type == JoinType.RIGHT_SEMI;
     }
 
+    /** The build side whose rows are marked. */
+    public JoinBuild build() {
+        return build;
+    }
+
     /** The build rows the join outputs, for the pipeline that reads them (valid after {@link #finish()}). */
     public Source output() {
         if (build.partitioned()) {

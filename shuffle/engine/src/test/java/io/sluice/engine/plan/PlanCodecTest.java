@@ -159,7 +159,11 @@ class PlanCodecTest {
                 .nestedLoopJoin(JoinType.ANTI, Plan.scan("orders", "o_x"), Expr.gt(col("p_size"), col("o_x")));
         final Plan scalars = Plan.scan("nation", "n_name", "n_regionkey").assertOneRow(List.of("n_regionkey"), "per key")
                 .assertOneRow(List.of(), "the subquery over nation");
-        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows, nestedLoops, scalars);
+        final Plan rightJoins = Plan.scan("lineitem", "l_orderkey", "l_suppkey")
+                .join(JoinType.RIGHT_SEMI, Plan.scan("orders", "o_orderkey", "o_custkey"), List.of("l_orderkey"),
+                        List.of("o_orderkey"), Expr.ne(col("l_suppkey"), col("o_custkey")))
+                .join(JoinType.RIGHT_ANTI, Plan.scan("customer", "c_custkey"), List.of("o_custkey"), List.of("c_custkey"));
+        return List.of(lineitem, topN, joins, empties, expressionKeys, unions, windows, nestedLoops, scalars, rightJoins);
     }
 
     /** Configs that together hold every strategy and routing, with thresholds at their extremes. */
@@ -345,7 +349,8 @@ class PlanCodecTest {
         assertThat(codes(PlanCodec.ROUTINGS, WholeBatchRouting.class)).isEqualTo(Map.of(
                 WholeBatchRouting.WHEN_PROVEN, 0, WholeBatchRouting.NEVER, 1, WholeBatchRouting.REQUIRED, 2));
         assertThat(codes(PlanCodec.JOIN_TYPES, JoinType.class)).isEqualTo(Map.of(JoinType.INNER, 0, JoinType.LEFT, 1,
-                JoinType.SEMI, 2, JoinType.ANTI, 3, JoinType.NULL_AWARE_ANTI, 4));
+                JoinType.SEMI, 2, JoinType.ANTI, 3, JoinType.NULL_AWARE_ANTI, 4, JoinType.RIGHT_SEMI, 5,
+                JoinType.RIGHT_ANTI, 6));
         assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.of(AggregateFunction.SUM, 0,
                 AggregateFunction.COUNT, 1, AggregateFunction.COUNT_STAR, 2, AggregateFunction.COUNT_DISTINCT, 3,
                 AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6));
@@ -578,8 +583,8 @@ class PlanCodecTest {
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
                         "unknown AggregateFunction code 7"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
-                        .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 5)),
-                        "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 5"),
+                        .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 7)),
+                        "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 7"),
                 Arguments.of("a pruning predicate without a column", header(PlanCodec.VERSION)
                         .writeByte(PlanCodec.SCAN).writeString("t").writeInt(0).writeInt(1)
                         .writeByte(PlanCodec.PREDICATE_BETWEEN).writeString("").writeLong(1).writeLong(2)
