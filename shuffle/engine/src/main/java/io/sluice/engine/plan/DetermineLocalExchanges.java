@@ -150,7 +150,7 @@ final class DetermineLocalExchanges {
         if (kept) {
             visit(node);
             place(owner, name, input, rule, planned, From.SPREAD, true);
-        } else if (colocates && node instanceof PlanNode.Scan) {
+        } else if (colocates && RenamedScan.of(node) != null) {
             place(owner, name, input, rule, planned, From.STORAGE_SCAN, false);
         } else {
             final From from = visit(node);

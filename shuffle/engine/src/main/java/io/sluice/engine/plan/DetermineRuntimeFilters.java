@@ -131,7 +131,8 @@ final class DetermineRuntimeFilters {
         if (best == null || keepsEveryRow(j.build()) || stats.rows(j.build()) > stats.rows(best)) {
             return null;
         }
-        final boolean colocated = how.probeReadColocated() && j.probe() == best;
+        final RenamedScan probeScan = RenamedScan.of(j.probe());
+        final boolean colocated = how.probeReadColocated() && probeScan != null && probeScan.scan() == best;
         return new Target(id, j, best, byScan.get(best), columns.get(best), scope, colocated, how);
     }
 

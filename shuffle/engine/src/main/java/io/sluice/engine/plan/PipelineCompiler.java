@@ -648,17 +648,24 @@ public final class PipelineCompiler {
 
     /**
      * A pipeline whose morsels are this CN's buckets of a shuffle of a node's rows by the key
-     * columns: a colocated scan when the node is a scan and the shuffle a colocated range, else the
+     * columns: a colocated scan when the node is a scan (or renames one's columns, {@link RenamedScan})
+     * and the shuffle a colocated range, else the
      * node's pipeline ended by an exchange in {@code mode}.
      */
     private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode) {
         final Open bucketed;
         final boolean range = how.boundaries() != null;
-        if ((how.choice() == Distribution.COLOCATE || how.colocatedScan()) && node instanceof PlanNode.Scan s) {
+        final RenamedScan renamed = RenamedScan.of(node);
+        if ((how.choice() == Distribution.COLOCATE || how.colocatedScan()) && renamed != null
+                && renamed.scanColumn(keys.get(0)) != null) {
+            final PlanNode.Scan s = renamed.scan();
             final TableScan scan = filtered(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(),
                     s.filter()));
-            bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(keys.get(0)), how.boundaries(),
-                    topology.firstBucketOf(cn), topology.coresPerCn()), null, FragmentType.RANGE);
+            bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(renamed.scanColumn(keys.get(0))),
+                    how.boundaries(), topology.firstBucketOf(cn), topology.coresPerCn()), null, FragmentType.RANGE);
+            if (renamed.rename() != null) {
+                bucketed.add(new Projection(bucketed.rowType, renamed.rename().items()));
+            }
         } else {
             final Open in = open(node);
             final int[] keyColumns = new int[keys.size()];

@@ -90,7 +90,9 @@ public final class PlanStats {
      * narrow key ranges that a colocated scan routes whole.
      */
     boolean scanSortedBy(final PlanNode node, final String column) {
-        return node instanceof PlanNode.Scan s && column.equals(tables.table(s.table()).sortKey());
+        final RenamedScan s = RenamedScan.of(node);
+        final String stored = s == null ? null : s.scanColumn(column);
+        return stored != null && stored.equals(tables.table(s.scan().table()).sortKey());
     }
 
     /** The key statistics of a stored column, from its zonemaps (computed once per query). */
