@@ -312,7 +312,7 @@ final class PlanEstimates {
                     ? n.children.get(1) : n.children.get(0);
         }
         final String key = out.exchange.keys().get(0);
-        if (n.kind != OperatorKind.SCAN || !(n.exec instanceof TableScan scan) || scan.rowType().indexOf(key) < 0) {
+        if (n.kind != OperatorKind.SCAN || !(n.exec instanceof TableScan scan) || !scan.rowType().names().contains(key)) {
             return -1;
         }
         final BlockTable table = scan.table();

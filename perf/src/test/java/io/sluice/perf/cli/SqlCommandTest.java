@@ -83,7 +83,8 @@ class SqlCommandTest {
                 TpchSql.text(4));
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.err()).contains("planned in ", "estimate scan orders: ", "blocks kept by [o_orderdate >= ",
-                "estimate semi join [o_orderkey] = [l_orderkey]", "  join [o_orderkey] = [l_orderkey]: ");
+                "estimate semi join [o_orderkey] = [l_orderkey]", "the outer rows are built and marked (right semi join)",
+                "  join [l_orderkey] = [o_orderkey]: ");
     }
 
     @Test
