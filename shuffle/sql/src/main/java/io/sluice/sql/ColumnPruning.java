@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * Projection pruning, a Sluice planner rule: walks the plan from the root and keeps in each scan,
  * projection and aggregation only the columns something above reads, so a scan reads only the
- * columns the query uses.
+ * columns the query uses; a projection above a scan drops the columns only its row filter reads.
  */
 final class ColumnPruning {
     private ColumnPruning() {
@@ -27,18 +27,15 @@ final class ColumnPruning {
 
     private static PlanNode prune(final PlanNode node, final Set<String> required) {
         if (node instanceof PlanNode.Scan s) {
-            final Set<String> needed = new HashSet<>(required);
-            ExprColumns.collect(s.filter(), needed);
-            final List<String> kept = new ArrayList<>();
-            for (final String c : s.columns()) {
-                if (needed.contains(c)) {
-                    kept.add(c);
+            final PlanNode.Scan scan = prunedScan(s, required);
+            final List<NamedExpr> read = new ArrayList<>();
+            for (final String c : scan.columns()) {
+                if (required.contains(c)) {
+                    read.add(NamedExpr.column(c));
                 }
             }
-            if (kept.isEmpty()) {
-                kept.add(s.columns().get(0));
-            }
-            return new PlanNode.Scan(s.table(), kept, s.pruning(), s.filter());
+            // Columns only the row filter reads go no further than the scan.
+            return read.isEmpty() || read.size() == scan.columns().size() ? scan : new PlanNode.Project(scan, read);
         }
         if (node instanceof PlanNode.Filter f) {
             final Set<String> needed = new HashSet<>(required);
@@ -124,10 +121,31 @@ final class ColumnPruning {
 
     /**
      * The input of a projection or a group-by, which read only {@code required}: a join there is left
-     * as it is, since the engine joins only the columns the operator above it reads.
+     * as it is, since the engine joins only the columns the operator above it reads, and a scan there
+     * keeps its row filter's columns, which the engine leaves unmaterialized.
      */
     private static PlanNode pruneRead(final PlanNode input, final Set<String> required) {
+        if (input instanceof PlanNode.Scan s) {
+            // The engine's scan under a projection or group-by leaves the columns they do not read unmaterialized.
+            return prunedScan(s, required);
+        }
         return input instanceof PlanNode.Join j ? pruneJoin(j, required) : prune(input, required);
+    }
+
+    /** A scan of the columns read above and those its row filter reads. */
+    private static PlanNode.Scan prunedScan(final PlanNode.Scan s, final Set<String> required) {
+        final Set<String> needed = new HashSet<>(required);
+        ExprColumns.collect(s.filter(), needed);
+        final List<String> kept = new ArrayList<>();
+        for (final String c : s.columns()) {
+            if (needed.contains(c)) {
+                kept.add(c);
+            }
+        }
+        if (kept.isEmpty()) {
+            kept.add(s.columns().get(0));
+        }
+        return new PlanNode.Scan(s.table(), kept, s.pruning(), s.filter());
     }
 
     private static PlanNode.Join pruneJoin(final PlanNode.Join j, final Set<String> required) {

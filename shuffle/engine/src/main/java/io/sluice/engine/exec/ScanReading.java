@@ -19,7 +19,9 @@ import java.util.List;
  * and the runtime filters test are read first, into arrays the worker reuses from block to block;
  * the other projected columns are read only for the rows that pass, straight from the stored block
  * ({@link BlockTable#readRows}), and not at all for a block where none does. A block whose rows all
- * pass is the batch of the whole block, with its zonemaps and stored bytes. Not thread-safe.
+ * pass is the batch of the whole block, with its zonemaps and stored bytes. Columns the operator
+ * above drops ({@link TableScan#dropAbove}) hold placeholders instead of the passing rows' values,
+ * and are not read unless a filter tests them. Not thread-safe.
  */
 final class ScanReading {
     private static final long[] NO_LONGS = new long[Block.MAX_ROWS];
@@ -41,6 +43,8 @@ final class ScanReading {
     /** The tested columns as last read: their arrays are overwritten by the next block's. */
     private final ColumnVector[] testedVectors;
     private final ColumnVector[] untestedVectors;
+    /** Per output column whether the operator above drops it ({@link TableScan#dropAbove}), or null. */
+    private final boolean[] dropped;
 
     /**
      * @param predicate this worker's instance of the scan's row filter, or null
@@ -52,13 +56,22 @@ final class ScanReading {
         this.projection = scan.projection();
         this.predicate = predicate;
         this.probing = scan.runtimeFilters().isEmpty() ? null : new Probing(scan);
+        this.dropped = scan.dropped();
         final boolean lazy = tested.length > 0 && tested.length < projection.length;
         this.tested = lazy ? tested : new int[0];
-        this.untested = new int[lazy ? projection.length - tested.length : 0];
+        int others = 0;
+        for (int c = 0, t = 0; lazy && c < projection.length; c++) {
+            if (t < tested.length && tested[t] == c) {
+                t++;
+            } else if (!isDropped(c)) {
+                others++;
+            }
+        }
+        this.untested = new int[others];
         for (int c = 0, t = 0, u = 0; lazy && c < projection.length; c++) {
             if (t < tested.length && tested[t] == c) {
                 t++;
-            } else {
+            } else if (!isDropped(c)) {
                 untested[u++] = c;
             }
         }
@@ -66,6 +79,10 @@ final class ScanReading {
         this.untestedTable = tablePositions(untested);
         this.testedVectors = new ColumnVector[this.tested.length];
         this.untestedVectors = new ColumnVector[untested.length];
+    }
+
+    private boolean isDropped(final int output) {
+        return dropped != null && dropped[output];
     }
 
     private int[] tablePositions(final int[] outputs) {
@@ -92,17 +109,17 @@ final class ScanReading {
         final int n = table.blockRowCount(block);
         final ColumnVector[] columns = new ColumnVector[projection.length];
         table.readColumns(block, testedTable, testedVectors);
+        for (int c = 0; c < projection.length; c++) {
+            columns[c] = placeholder(table.schema().type(projection[c]), n);
+        }
         for (int i = 0; i < tested.length; i++) {
             columns[tested[i]] = testedVectors[i];
-        }
-        for (int i = 0; i < untested.length; i++) {
-            columns[untested[i]] = placeholder(table.schema().type(untestedTable[i]), n);
         }
         final int count = select(Batch.of(columns), bucket);
         if (count == 0) {
             return null;
         }
-        if (count == n) {
+        if (count == n && dropped == null) {
             // Every row passes: the tested vectors become the batch's, and the next block gets new arrays.
             table.readColumns(block, untestedTable, untestedVectors);
             for (int i = 0; i < untested.length; i++) {
@@ -117,10 +134,27 @@ final class ScanReading {
             return sortedBy(block, new Batch(columns, zoneMaps, Batch.NOT_SORTED)
                     .withStoredBlock(table.storedBlock(block, projection)));
         }
-        for (int i = 0; i < tested.length; i++) {
-            columns[tested[i]] = Vectors.gatherPresent(testedVectors[i], scratch, count);
+        for (int c = 0; c < projection.length; c++) {
+            columns[c] = placeholder(table.schema().type(projection[c]), count);
         }
-        if (!table.readRows(block, untestedTable, scratch, count, untestedVectors)) {
+        for (int i = 0; i < tested.length; i++) {
+            if (isDropped(tested[i])) {
+                continue;
+            }
+            if (count == n) {
+                // Every row passes (a batch with placeholders, not the stored block): the vector is the batch's now.
+                columns[tested[i]] = testedVectors[i];
+                testedVectors[i] = null;
+            } else {
+                columns[tested[i]] = Vectors.gatherPresent(testedVectors[i], scratch, count);
+            }
+        }
+        if (untested.length == 0) {
+            return sortedBy(block, Batch.of(columns));
+        }
+        if (count == n) {
+            table.readColumns(block, untestedTable, untestedVectors);
+        } else if (!table.readRows(block, untestedTable, scratch, count, untestedVectors)) {
             table.readColumns(block, untestedTable, untestedVectors);
             for (int i = 0; i < untested.length; i++) {
                 untestedVectors[i] = Vectors.gatherPresent(untestedVectors[i], scratch, count);
@@ -142,7 +176,16 @@ final class ScanReading {
         if (predicate == null && probing == null) {
             return batch;
         }
-        return Vectors.select(batch, scratch, select(batch, bucket));
+        final int count = select(batch, bucket);
+        if (dropped == null || count == 0 || count == batch.rowCount()) {
+            return Vectors.select(batch, scratch, count);
+        }
+        final ColumnVector[] kept = new ColumnVector[projection.length];
+        for (int c = 0; c < kept.length; c++) {
+            kept[c] = dropped[c] ? placeholder(table.schema().type(projection[c]), count)
+                    : Vectors.gatherPresent(batch.column(c), scratch, count);
+        }
+        return sortedBy(block, Batch.of(kept));
     }
 
     /**
@@ -167,7 +210,10 @@ final class ScanReading {
         return probing == null ? count : probing.retain(batch, scratch, count, bucket);
     }
 
-    /** A column nothing reads while the rows are chosen: {@code n} rows over shared, zero arrays. */
+    /**
+     * A column nothing reads while the rows are chosen, or one the operator above drops: {@code n} rows
+     * over shared, zero arrays.
+     */
     private static ColumnVector placeholder(final ColumnType type, final int n) {
         return switch (type.kind()) {
             case INT64, DECIMAL -> new LongVector(type, NO_LONGS, n, null);

@@ -35,6 +35,8 @@ public final class TableScan implements Source {
     private final List<ZoneMap[]> runtimeFilterZoneMaps = new ArrayList<>();
     /** The output columns the row filter and the runtime filters test, ascending. */
     private int[] tested;
+    /** Per output column, whether the operator above drops it (a column only the row filter reads). */
+    private boolean[] dropped;
 
     /**
      * @param columns the columns to read, by name, in output order
@@ -122,6 +124,26 @@ public final class TableScan implements Source {
         runtimeFilters.add(filter);
         runtimeFilterZoneMaps.add(filter.keyColumn() >= 0 ? table.zoneMaps(projection[filter.keyColumn()]) : null);
         tested = testedColumns();
+    }
+
+    /**
+     * Notes the output columns the operator right above this scan drops (a projection of the others;
+     * columns only the row filter reads): the rows that pass carry a placeholder in them, not their
+     * values, unless every row of a block passes. Set while the plan is compiled, before the scan runs.
+     */
+    public void dropAbove(final Set<String> names) {
+        final boolean[] d = new boolean[projection.length];
+        boolean any = false;
+        for (int c = 0; c < d.length; c++) {
+            d[c] = names.contains(rowType.names().get(c));
+            any |= d[c];
+        }
+        dropped = any ? d : null;
+    }
+
+    /** Per output column whether the operator above drops it, or null when it drops none. */
+    boolean[] dropped() {
+        return dropped;
     }
 
     /** The runtime filters this scan applies. */

@@ -405,9 +405,26 @@ public final class PipelineCompiler {
         return breaker(states, merged, merged.output(), "final group");
     }
 
-    /** A node's pipelines, a join among them joining only the columns {@code read} (what the operator above reads). */
+    /**
+     * A node's pipelines, the operator above reading only the columns {@code read}: a join among them
+     * joins only those, a scan leaves the others (its row filter's) unmaterialized.
+     */
     private Open openReading(final PlanNode node, final Set<String> read) {
-        return node instanceof PlanNode.Join j ? join(j, read) : open(node);
+        if (node instanceof PlanNode.Join j) {
+            return join(j, read);
+        }
+        final Open open = open(node);
+        if (node instanceof PlanNode.Scan s && open.source instanceof TableScan scan) {
+            scan.dropAbove(unread(s, read));
+        }
+        return open;
+    }
+
+    /** The columns of a scan that the operator above does not read (only its row filter does). */
+    private static Set<String> unread(final PlanNode.Scan s, final Set<String> read) {
+        final Set<String> unread = new HashSet<>(s.columns());
+        unread.removeAll(read);
+        return unread;
     }
 
     /** The names of the input columns a projection's expressions read. */
@@ -664,6 +681,7 @@ public final class PipelineCompiler {
             bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(renamed.scanColumn(keys.get(0))),
                     how.boundaries(), topology.firstBucketOf(cn), topology.coresPerCn()), null, FragmentType.RANGE);
             if (renamed.rename() != null) {
+                scan.dropAbove(unread(s, columnsRead(renamed.rename())));
                 bucketed.add(new Projection(bucketed.rowType, renamed.rename().items()));
             }
         } else {
