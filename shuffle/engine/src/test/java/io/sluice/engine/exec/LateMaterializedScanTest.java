@@ -87,7 +87,13 @@ class LateMaterializedScanTest {
     }
 
     private static List<Batch> scan(final List<String> columns, final Expr filter) {
+        return scan(columns, filter, java.util.Set.of());
+    }
+
+    /** The batches of a scan whose operator above drops the {@code dropped} columns. */
+    private static List<Batch> scan(final List<String> columns, final Expr filter, final java.util.Set<String> dropped) {
         final TableScan scan = new TableScan(catalog.table("t"), columns, List.of(), filter);
+        scan.dropAbove(dropped);
         final List<Batch> out = new ArrayList<>();
         final Source.Reader reader = scan.openReader();
         for (int m = 0; m < scan.morselCount(); m++) {
@@ -200,6 +206,35 @@ class LateMaterializedScanTest {
         final long[] first = ((LongVector) batches.get(0).column(0)).values();
         assertThat(Arrays.asList(batches.get(1).column(0), batches.get(2).column(0)))
                 .allSatisfy(v -> assertThat(((LongVector) v).values()).isNotSameAs(first));
+    }
+
+    @Test
+    void columnsTheOperatorAboveDropsHoldPlaceholdersAndTheOthersTheirRows() {
+        final Expr wholeBlocks = Expr.and(Expr.ge(col("k"), Expr.lit(2 * BLOCK_ROWS - 1)),
+                Expr.or(Expr.lt(col("k"), Expr.lit(3 * BLOCK_ROWS)), Expr.ge(col("k"), Expr.lit(5 * BLOCK_ROWS))));
+        final List<Expr> filters = List.of(Expr.eq(col("g"), Expr.str("RAIL")), Expr.and(wholeBlocks,
+                Expr.ne(col("g"), Expr.str(""))), Expr.and(Expr.ge(col("v"), Expr.lit(900)),
+                Expr.ne(col("g"), Expr.str("AIR"))));
+        final List<Predicate<Object[]>> keeps = List.of(r -> r[3].equals("RAIL"), r -> {
+            final long k = (Long) r[0];
+            return k >= 2 * BLOCK_ROWS - 1 && (k < 3 * BLOCK_ROWS || k >= 5 * BLOCK_ROWS);
+        }, r -> r[1] != null && (Long) r[1] >= 900 && !r[3].equals("AIR"));
+        final List<List<String>> columns = List.of(COLUMNS, COLUMNS, List.of("v", "g"));
+        for (int f = 0; f < filters.size(); f++) {
+            final List<String> cs = columns.get(f);
+            final int g = cs.indexOf("g");
+            final List<Batch> batches = scan(cs, filters.get(f), java.util.Set.of("g"));
+            final List<List<Object>> kept = new ArrayList<>();
+            for (final List<Object> row : rows(batches)) {
+                final List<Object> without = new ArrayList<>(row);
+                assertThat(without.remove(g)).as("a dropped column's placeholder").isEqualTo("");
+                kept.add(without);
+            }
+            final List<String> others = new ArrayList<>(cs);
+            others.remove("g");
+            assertThat(kept).as(filters.get(f).toString()).isEqualTo(expected(others, keeps.get(f)));
+            assertThat(batches).allSatisfy(b -> assertThat(b.storedBlock()).isNull());
+        }
     }
 
     @Test
