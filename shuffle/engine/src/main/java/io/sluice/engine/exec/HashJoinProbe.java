@@ -55,8 +55,11 @@ public final class HashJoinProbe implements OperatorFactory {
         this.condition = condition;
         this.joined = probe.concat(build.rowType());
         final boolean narrowed = used != null && condition == null && !type.probeColumnsOnly();
-        this.probeOut = kept(probe, narrowed ? used : null, true);
-        this.buildOut = kept(build.rowType(), narrowed ? used : null, probeOut.length == 0);
+        final int[] probeKept = kept(probe, narrowed ? used : null);
+        final int[] buildKept = kept(build.rowType(), narrowed ? used : null);
+        // A batch has a column at least: the first probe column when the operator above reads none.
+        this.probeOut = probeKept.length + buildKept.length == 0 ? new int[] {0} : probeKept;
+        this.buildOut = buildKept;
         this.output = type.probeColumnsOnly() ? probe : type.buildColumnsOnly() ? build.rowType()
                 : select(probe, probeOut).concat(select(build.rowType(), buildOut));
         final DataType[] p = new KeyColumns(probeKeys, probe).types();
@@ -84,11 +87,9 @@ public final class HashJoinProbe implements OperatorFactory {
         }
     }
 
-    /** Positions of a side's columns named in {@code used} (all when null); the first one if none is and {@code oneAtLeast}. */
-    private static int[] kept(final RowType side, final Set<String> used, final boolean oneAtLeast) {
-        final int[] positions = IntStream.range(0, side.size())
-                .filter(c -> used == null || used.contains(side.names().get(c))).toArray();
-        return positions.length == 0 && oneAtLeast && side.size() > 0 ? new int[] {0} : positions;
+    /** Positions of a side's columns named in {@code used} (all when null). */
+    private static int[] kept(final RowType side, final Set<String> used) {
+        return IntStream.range(0, side.size()).filter(c -> used == null || used.contains(side.names().get(c))).toArray();
     }
 
     private static RowType select(final RowType side, final int[] positions) {
@@ -268,14 +269,26 @@ public final class HashJoinProbe implements OperatorFactory {
             }
         }
 
+        private static boolean isIdentity(final int[] rows, final int n) {
+            for (int i = 0; i < n; i++) {
+                if (rows[i] != i) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         /** Turns the buffered pairs into a joined batch, applies the extra condition, marks matches. */
         private void flush(final Batch batch, final JoinHashTable table, final boolean candidates) {
             if (pairs == 0) {
                 return;
             }
             final ColumnVector[] columns = new ColumnVector[probeOut.length + buildOut.length];
+            final boolean everyRowOnce = pairs == batch.rowCount() && isIdentity(probeRows, pairs);
             for (int i = 0; i < probeOut.length; i++) {
-                columns[i] = Vectors.gatherPresent(batch.column(probeOut[i]), probeRows, pairs);
+                // Every probe row matched once (a foreign key's join): its columns go on as they are.
+                columns[i] = everyRowOnce ? batch.column(probeOut[i])
+                        : Vectors.gatherPresent(batch.column(probeOut[i]), probeRows, pairs);
             }
             for (int i = 0; i < buildOut.length; i++) {
                 final ColumnVector c = table.column(buildOut[i]);
