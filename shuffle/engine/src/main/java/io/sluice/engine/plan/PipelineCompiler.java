@@ -215,45 +215,58 @@ public final class PipelineCompiler {
             if (build == null || scanPipeline == null || !order.finishedBefore(scanPipeline).contains(build.pipeline())) {
                 continue;
             }
-            final List<Expr> buildKeys = new ArrayList<>();
-            final List<Expr> probeKeys = new ArrayList<>();
-            final List<String> buildNames = new ArrayList<>();
-            for (int i = 0; i < t.keys().size(); i++) {
-                final Expr key = t.join().buildKeys().get(t.keys().get(i));
-                buildKeys.add(key);
-                buildNames.add(key.toString());
-                probeKeys.add(Expr.col(t.probe().get(i)));
+            final int n = t.keys().size();
+            if (n > 1 && RuntimeFilterBuild.integerKey(List.of(t.join().buildKeys().get(t.keys().get(0))), build.rowType())) {
+                // A key of several columns is tested by hash only: its first integer column's exact filter goes first
+                // and spares the hashing of the rows it drops.
+                handles.add(attach(t, 1, id++, scan, build, planned));
             }
-            final boolean perBucket = t.scope() == FilterScope.PER_BUCKET;
-            final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
-            final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, t.probe(), t.scope(),
-                    perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
-            // Partials (of several cores' or CNs' builds) merge only when sized alike: size them from the plan's
-            // estimate (per bucket: its share of the build), never from the rows one build happens to hold.
-            final long buildRows = stats.rows(t.join().build());
-            final int bloomBytes = config.runtimeFilters().bloomBytesFor(
-                    perBucket ? Math.max(1, buildRows / topology.bucketCount()) : buildRows);
-            final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
-                    bloomBytes);
-            if (build.sink() instanceof PartitionedHashJoinBuild partitioned) {
-                partitioned.addRuntimeFilter(filterBuild, topology.firstBucketOf(cn), topology.bucketCount());
-            } else {
-                ((HashJoinBuild) build.sink()).addRuntimeFilter(filterBuild);
-            }
-            final int keyColumn = scan.rowType().indexOf(t.probe().get(0));
-            final RangeBucketFunction function = perBucket && !t.colocated()
-                    ? (RangeBucketFunction) t.how().boundaries().bucketFunction() : null;
-            scan.addRuntimeFilter(new ScanRuntimeFilter(handle, probeKeys, scan.rowType(),
-                    probeKeys.size() == 1 || perBucket ? keyColumn : -1, function));
-            final List<FilterKind> kinds = RuntimeFilterBuild.integerKey(buildKeys, build.rowType())
-                    ? List.of(FilterKind.MIN_MAX, FilterKind.IN_LIST, FilterKind.BITMAP, FilterKind.BLOOM)
-                    : List.of(FilterKind.BLOOM);
-            planned.add(new RuntimeFilterPlan(id, buildNames, t.probe(), t.scan().table(), kinds, t.scope(),
-                    (t.colocated() ? "colocated scan of " : "scan of ") + t.scan().table()
-                            + (perBucket ? ", bucket b's filter on bucket b's rows" : "") + ", before any shuffle"));
-            handles.add(handle);
-            id++;
+            handles.add(attach(t, n, id++, scan, build, planned));
         }
+    }
+
+    /** Attaches the filter of the target's first {@code keys} key columns, number {@code id}, to its build and scan. */
+    private RuntimeFilterHandle attach(final DetermineRuntimeFilters.Target t, final int keys, final int id,
+                                       final TableScan scan, final FilterBuildSide build,
+                                       final List<RuntimeFilterPlan> planned) {
+        final List<Expr> buildKeys = new ArrayList<>();
+        final List<Expr> probeKeys = new ArrayList<>();
+        final List<String> buildNames = new ArrayList<>();
+        for (int i = 0; i < keys; i++) {
+            final Expr key = t.join().buildKeys().get(t.keys().get(i));
+            buildKeys.add(key);
+            buildNames.add(key.toString());
+            probeKeys.add(Expr.col(t.probe().get(i)));
+        }
+        final boolean perBucket = t.scope() == FilterScope.PER_BUCKET;
+        final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
+        final List<String> probeColumns = t.probe().subList(0, keys);
+        final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, probeColumns, t.scope(),
+                perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
+        // Partials (of several cores' or CNs' builds) merge only when sized alike: size them from the plan's
+        // estimate (per bucket: its share of the build), never from the rows one build happens to hold.
+        final long buildRows = stats.rows(t.join().build());
+        final int bloomBytes = config.runtimeFilters().bloomBytesFor(
+                perBucket ? Math.max(1, buildRows / topology.bucketCount()) : buildRows);
+        final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
+                bloomBytes);
+        if (build.sink() instanceof PartitionedHashJoinBuild partitioned) {
+            partitioned.addRuntimeFilter(filterBuild, topology.firstBucketOf(cn), topology.bucketCount());
+        } else {
+            ((HashJoinBuild) build.sink()).addRuntimeFilter(filterBuild);
+        }
+        final int keyColumn = scan.rowType().indexOf(t.probe().get(0));
+        final RangeBucketFunction function = perBucket && !t.colocated()
+                ? (RangeBucketFunction) t.how().boundaries().bucketFunction() : null;
+        scan.addRuntimeFilter(new ScanRuntimeFilter(handle, probeKeys, scan.rowType(),
+                probeKeys.size() == 1 || perBucket ? keyColumn : -1, function));
+        final List<FilterKind> kinds = RuntimeFilterBuild.integerKey(buildKeys, build.rowType())
+                ? List.of(FilterKind.MIN_MAX, FilterKind.IN_LIST, FilterKind.BITMAP, FilterKind.BLOOM)
+                : List.of(FilterKind.BLOOM);
+        planned.add(new RuntimeFilterPlan(id, buildNames, probeColumns, t.scan().table(), kinds, t.scope(),
+                (t.colocated() ? "colocated scan of " : "scan of ") + t.scan().table()
+                        + (perBucket ? ", bucket b's filter on bucket b's rows" : "") + ", before any shuffle"));
+        return handle;
     }
 
     /** A pipeline being built: its source, operators so far, their output columns, its dependencies. */
