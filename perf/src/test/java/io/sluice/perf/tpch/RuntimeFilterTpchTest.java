@@ -143,6 +143,28 @@ class RuntimeFilterTpchTest {
     }
 
     @Test
+    void aBuildUnderAHavingFiltersItsProbeScanThoughItsUpperEstimateExceedsIt() {
+        // Q18's subquery: the orders whose lines sum to more than 300, as the build of an orders scan. Its upper
+        // estimate (every group of lineitem) exceeds the scan's rows; the HAVING keeps a handful.
+        final Plan large = Plan.scan("lineitem", "l_orderkey", "l_quantity")
+                .aggregate(Plan.groupBy("l_orderkey"), Plan.sum(col("l_quantity"), "quantity"))
+                .filter(Expr.gt(col("quantity"), Expr.lit(300)))
+                .select("l_orderkey");
+        final Plan orders = Plan.scan("orders", "o_orderkey", "o_totalprice")
+                .join(JoinType.INNER, large, List.of("o_orderkey"), List.of("l_orderkey"))
+                .aggregate(Plan.noKeys(), Plan.count("n"), Plan.sum(col("o_totalprice"), "total"));
+        for (final Strategy strategy : Strategy.values()) {
+            final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+            final Execution filtered = run(orders, config, 2, RuntimeFilterRouter.LOCAL);
+            assertThat(filtered.runtimeFilters()).as("under %s", strategy)
+                    .singleElement().satisfies(f -> assertThat(f.probe()).containsExactly("o_orderkey"));
+            final Execution unfiltered = run(orders, config.withRuntimeFilters(RuntimeFilterMode.OFF), 2,
+                    RuntimeFilterRouter.LOCAL);
+            assertThat(filtered.result().rows()).isEqualTo(unfiltered.result().rows());
+        }
+    }
+
+    @Test
     void aFilterThatRejectsNothingTurnsItselfOff() {
         // A row filter every order passes: the planner cannot tell that the build keeps every key.
         final Plan everyOrder = Plan.scan("lineitem", "l_orderkey", "l_quantity")
