@@ -39,6 +39,8 @@ final class PipelineTree {
     private final Map<Sink<?>, RecordedExchange> bySink = new IdentityHashMap<>();
     private final Map<Source, RecordedExchange> bySource = new IdentityHashMap<>();
     private final OperatorNode[] sourceNodeOf;
+    /** The pipelines whose sink's node is in the tree already. */
+    private final java.util.Set<Integer> expanded = new java.util.HashSet<>();
     private final OperatorNode root;
 
     PipelineTree(final String query, final PipelineCompiler.Compiled compiled, final List<RecordedExchange> exchanges) {
@@ -156,6 +158,13 @@ final class PipelineTree {
 
     /** The node of pipeline {@code q}'s sink, whose output pipeline {@code reader} reads (-1: none does). */
     private OperatorNode outputOf(final int q, final int reader) {
+        if (!expanded.add(q)) {
+            // A group-by's groups read a second time (a WITH query read twice): computed once, shown once.
+            final OperatorNode again = new OperatorNode(OperatorKind.OTHER, "the rows of pipeline "
+                    + pipelines.get(q).name() + " again").counted(reader, 0);
+            again.output = pipelines.get(reader).source().rowType();
+            return again;
+        }
         final Pipeline pipeline = pipelines.get(q);
         final Sink<?> sink = pipeline.sink();
         final int k = pipeline.operators().size();

@@ -53,6 +53,11 @@ final class RelTranslator {
     private final Function<BlockTable, TableStats> stats;
     private final ColumnNames names = new ColumnNames();
     private final List<String> estimates = new ArrayList<>();
+    /**
+     * The aggregations translated so far, by the text of their tree: one that occurs twice (a WITH query
+     * read twice, Q15's revenue) is one plan node twice, its groups computed once.
+     */
+    private final java.util.Map<String, Relation> aggregations = new java.util.HashMap<>();
     private org.apache.calcite.rex.RexBuilder rexBuilder;
 
     RelTranslator(final Function<String, BlockTable> tables, final Function<BlockTable, TableStats> stats) {
@@ -83,7 +88,14 @@ final class RelTranslator {
             return project(p);
         }
         if (rel instanceof org.apache.calcite.rel.core.Aggregate a) {
-            return aggregate(a);
+            final String tree = org.apache.calcite.plan.RelOptUtil.toString(a);
+            final Relation done = aggregations.get(tree);
+            if (done != null) {
+                return done;
+            }
+            final Relation translated = aggregate(a);
+            aggregations.put(tree, translated);
+            return translated;
         }
         if (rel instanceof Join j) {
             return join(j);

@@ -92,6 +92,8 @@ public final class PipelineCompiler {
     private final PlanStats stats;
     private final Distributions distributions;
     private final List<Pipeline> pipelines = new ArrayList<>();
+    /** The group-bys compiled so far, by plan (equal plans, equal groups), as their output pipelines start. */
+    private final Map<PlanNode.Aggregation, Open> grouped = new HashMap<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
     private final Map<PlanNode.Join, DetermineRuntimeFilters.Target> filterOfJoin = new IdentityHashMap<>();
@@ -364,7 +366,28 @@ public final class PipelineCompiler {
         return breaker(in, sink, sink.output(), "sort");
     }
 
+    /**
+     * A group-by; the same group-by met again in one process (a WITH query read twice, as Q15's revenue
+     * is) reads the groups of the first once more instead of grouping its input anew. On a cluster each
+     * is grouped where its rows are: its pipelines end in exchanges of their own.
+     */
     private Open aggregate(final PlanNode.Aggregation a) {
+        final Open done = exchanges.distributed() ? null : grouped.get(a);
+        if (done != null) {
+            final Open again = new Open(done.source, done.dependencies.get(0), done.type);
+            again.partitioning = done.partitioning;
+            return again;
+        }
+        final Open out = groupBy(a);
+        if (!exchanges.distributed() && out.operators.isEmpty() && out.dependencies.size() == 1) {
+            final Open first = new Open(out.source, out.dependencies.get(0), out.type);
+            first.partitioning = out.partitioning;
+            grouped.put(a, first);
+        }
+        return out;
+    }
+
+    private Open groupBy(final PlanNode.Aggregation a) {
         final LocalShuffle how = distributions.of(a);
         final Open in;
         switch (how.choice()) {
