@@ -42,6 +42,8 @@ final class DetermineLocalExchanges {
 
     private final Distributions distributions;
     private final boolean distributed;
+    /** The group-bys visited, by plan: an equal one again is not planned again in one process. */
+    private final java.util.Set<PlanNode.Aggregation> grouped = new java.util.HashSet<>();
     private final List<LocalExchange> out = new ArrayList<>();
 
     private DetermineLocalExchanges(final Distributions distributions, final boolean distributed) {
@@ -76,7 +78,10 @@ final class DetermineLocalExchanges {
             return From.SPREAD;
         }
         if (node instanceof PlanNode.Aggregation a) {
-            aggregate(a);
+            // The same group-by again in one process is the first one's groups read again, as the compiler builds it.
+            if (distributed || grouped.add(a)) {
+                aggregate(a);
+            }
             return From.SPREAD;
         }
         if (node instanceof PlanNode.OrderBy o) {
