@@ -45,6 +45,21 @@ final class ScanReading {
     private final ColumnVector[] untestedVectors;
     /** Per output column whether the operator above drops it ({@link TableScan#dropAbove}), or null. */
     private final boolean[] dropped;
+    /**
+     * For a scan whose row filter reads columns no runtime filter does: the runtime filters' columns, the
+     * row filter's own and the rest (not dropped), by output and by table position; null otherwise.
+     */
+    private final int[] probed;
+    private final int[] probedTable;
+    private final int[] filterOnly;
+    private final int[] filterOnlyTable;
+    private final int[] rest;
+    private final int[] restTable;
+    private final ColumnVector[] probedVectors;
+    private final ColumnVector[] filterOnlyVectors;
+    private final ColumnVector[] restVectors;
+    /** The rows of the runtime filters' survivors the row filter passes, by position among those survivors. */
+    private final int[] chosen = new int[Block.MAX_ROWS];
 
     /**
      * @param predicate this worker's instance of the scan's row filter, or null
@@ -79,6 +94,19 @@ final class ScanReading {
         this.untestedTable = tablePositions(untested);
         this.testedVectors = new ColumnVector[this.tested.length];
         this.untestedVectors = new ColumnVector[untested.length];
+        final int[] byFilters = scan.probedColumns();
+        final int[] byRowFilter = Arrays.stream(tested).filter(c -> Arrays.binarySearch(byFilters, c) < 0).toArray();
+        final boolean staged = predicate != null && probing != null && byFilters.length > 0 && byRowFilter.length > 0;
+        this.probed = staged ? byFilters : null;
+        this.filterOnly = staged ? byRowFilter : null;
+        this.rest = staged ? java.util.stream.IntStream.range(0, projection.length)
+                .filter(c -> Arrays.binarySearch(tested, c) < 0 && !isDropped(c)).toArray() : null;
+        this.probedTable = staged ? tablePositions(probed) : null;
+        this.filterOnlyTable = staged ? tablePositions(filterOnly) : null;
+        this.restTable = staged ? tablePositions(rest) : null;
+        this.probedVectors = staged ? new ColumnVector[probed.length] : null;
+        this.filterOnlyVectors = staged ? new ColumnVector[filterOnly.length] : null;
+        this.restVectors = staged ? new ColumnVector[rest.length] : null;
     }
 
     private boolean isDropped(final int output) {
@@ -102,6 +130,9 @@ final class ScanReading {
     Batch read(final int block, final int bucket) {
         if (probing != null && probing.skips(block, bucket)) {
             return null;
+        }
+        if (probed != null) {
+            return readStaged(block, bucket);
         }
         if (tested.length == 0) {
             return readWhole(block, bucket);
@@ -165,6 +196,117 @@ final class ScanReading {
             untestedVectors[i] = null;
         }
         return sortedBy(block, Batch.of(columns));
+    }
+
+    /**
+     * A block read in three steps: the runtime filters' columns, tested first (they keep few rows where a
+     * join's build is selective: Q4's orders of one quarter among all lineitem rows); the row filter's own
+     * columns for the rows they keep, tested next; the other columns for the rows both keep.
+     */
+    private Batch readStaged(final int block, final int bucket) {
+        final int n = table.blockRowCount(block);
+        table.readColumns(block, probedTable, probedVectors);
+        final ColumnVector[] columns = placeholders(n);
+        for (int i = 0; i < probed.length; i++) {
+            columns[probed[i]] = probedVectors[i];
+        }
+        for (int i = 0; i < n; i++) {
+            scratch[i] = i;
+        }
+        final int count = probing.retain(Batch.of(columns), scratch, n, bucket);
+        if (count == 0) {
+            return null;
+        }
+        final ColumnVector[] out;
+        final int kept;
+        if (count * 2 > n) {
+            // Most rows are kept: the row filter's columns read whole and tested whole cost less than gathered.
+            read(block, filterOnlyTable, n, n, filterOnlyVectors);
+            for (int i = 0; i < filterOnly.length; i++) {
+                columns[filterOnly[i]] = filterOnlyVectors[i];
+            }
+            final boolean[] pass = predicate.trues(Batch.of(columns));
+            int k = 0;
+            for (int j = 0; j < count; j++) {
+                scratch[k] = scratch[j];
+                k += pass[scratch[j]] ? 1 : 0;
+            }
+            kept = k;
+            if (kept == 0) {
+                return null;
+            }
+            out = placeholders(kept);
+            for (final int[] side : new int[][] {probed, filterOnly}) {
+                for (final int c : side) {
+                    if (!isDropped(c)) {
+                        out[c] = kept == n ? columns[c] : Vectors.gatherPresent(columns[c], scratch, kept);
+                    }
+                }
+            }
+            if (kept == n) {
+                // Every row passes: the block's arrays are the batch's now, and the next block reads into new ones.
+                Arrays.fill(probedVectors, null);
+                Arrays.fill(filterOnlyVectors, null);
+            }
+        } else {
+            read(block, filterOnlyTable, count, n, filterOnlyVectors);
+            final ColumnVector[] survivors = placeholders(count);
+            for (int i = 0; i < probed.length; i++) {
+                survivors[probed[i]] = Vectors.gatherPresent(probedVectors[i], scratch, count);
+            }
+            for (int i = 0; i < filterOnly.length; i++) {
+                survivors[filterOnly[i]] = filterOnlyVectors[i];
+                filterOnlyVectors[i] = null;
+            }
+            final boolean[] pass = predicate.trues(Batch.of(survivors));
+            int k = 0;
+            for (int j = 0; j < count; j++) {
+                scratch[k] = scratch[j];
+                chosen[k] = j;
+                k += pass[j] ? 1 : 0;
+            }
+            kept = k;
+            if (kept == 0) {
+                return null;
+            }
+            out = placeholders(kept);
+            for (final int[] side : new int[][] {probed, filterOnly}) {
+                for (final int c : side) {
+                    if (!isDropped(c)) {
+                        out[c] = kept == count ? survivors[c] : Vectors.gatherPresent(survivors[c], chosen, kept);
+                    }
+                }
+            }
+        }
+        read(block, restTable, kept, n, restVectors);
+        for (int i = 0; i < rest.length; i++) {
+            out[rest[i]] = restVectors[i];
+            restVectors[i] = null;
+        }
+        return sortedBy(block, Batch.of(out));
+    }
+
+    /** Reads table columns of the {@code count} rows listed in {@link #scratch} of a block of {@code n} rows. */
+    private void read(final int block, final int[] columns, final int count, final int n, final ColumnVector[] into) {
+        if (columns.length == 0) {
+            return;
+        }
+        if (count == n) {
+            table.readColumns(block, columns, into);
+        } else if (!table.readRows(block, columns, scratch, count, into)) {
+            table.readColumns(block, columns, into);
+            for (int i = 0; i < columns.length; i++) {
+                into[i] = Vectors.gatherPresent(into[i], scratch, count);
+            }
+        }
+    }
+
+    private ColumnVector[] placeholders(final int n) {
+        final ColumnVector[] columns = new ColumnVector[projection.length];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = placeholder(table.schema().type(projection[c]), n);
+        }
+        return columns;
     }
 
     /** Every projected column of a block read whole, then filtered (a scan that tests all or none of them). */

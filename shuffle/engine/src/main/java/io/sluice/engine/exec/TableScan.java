@@ -86,6 +86,15 @@ public final class TableScan implements Source {
         this.tested = testedColumns();
     }
 
+    /** The output columns the runtime filters read, ascending. */
+    int[] probedColumns() {
+        final Set<String> names = new HashSet<>();
+        for (final ScanRuntimeFilter f : runtimeFilters) {
+            ExprColumns.collectAll(f.keys(), names);
+        }
+        return IntStream.range(0, projection.length).filter(c -> names.contains(rowType.names().get(c))).toArray();
+    }
+
     /** The output columns the row filter and the runtime filters read, ascending. */
     private int[] testedColumns() {
         final Set<String> names = new HashSet<>();
