@@ -58,7 +58,7 @@ final class ScanReading {
     private final ColumnVector[] probedVectors;
     private final ColumnVector[] filterOnlyVectors;
     private final ColumnVector[] restVectors;
-    /** The rows of the runtime filters' survivors the row filter passes, by position among those survivors. */
+    /** The rows the row filter passes, by position in the batch it tested. */
     private final int[] chosen = new int[Block.MAX_ROWS];
 
     /**
@@ -217,66 +217,50 @@ final class ScanReading {
         if (count == 0) {
             return null;
         }
-        final ColumnVector[] out;
-        final int kept;
-        if (count * 2 > n) {
-            // Most rows are kept: the row filter's columns read whole and tested whole cost less than gathered.
+        // Most rows kept: the row filter's columns read whole and tested whole cost less than gathered.
+        final boolean wholeBlock = count * 2 > n;
+        final ColumnVector[] tested;
+        if (wholeBlock) {
             read(block, filterOnlyTable, n, n, filterOnlyVectors);
             for (int i = 0; i < filterOnly.length; i++) {
                 columns[filterOnly[i]] = filterOnlyVectors[i];
             }
-            final boolean[] pass = predicate.trues(Batch.of(columns));
-            int k = 0;
-            for (int j = 0; j < count; j++) {
-                scratch[k] = scratch[j];
-                k += pass[scratch[j]] ? 1 : 0;
-            }
-            kept = k;
-            if (kept == 0) {
-                return null;
-            }
-            out = placeholders(kept);
-            for (final int[] side : new int[][] {probed, filterOnly}) {
-                for (final int c : side) {
-                    if (!isDropped(c)) {
-                        out[c] = kept == n ? columns[c] : Vectors.gatherPresent(columns[c], scratch, kept);
-                    }
-                }
-            }
-            if (kept == n) {
-                // Every row passes: the block's arrays are the batch's now, and the next block reads into new ones.
-                Arrays.fill(probedVectors, null);
-                Arrays.fill(filterOnlyVectors, null);
-            }
+            tested = columns;
         } else {
             read(block, filterOnlyTable, count, n, filterOnlyVectors);
-            final ColumnVector[] survivors = placeholders(count);
+            tested = placeholders(count);
             for (int i = 0; i < probed.length; i++) {
-                survivors[probed[i]] = Vectors.gatherPresent(probedVectors[i], scratch, count);
+                tested[probed[i]] = Vectors.gatherPresent(probedVectors[i], scratch, count);
             }
             for (int i = 0; i < filterOnly.length; i++) {
-                survivors[filterOnly[i]] = filterOnlyVectors[i];
+                tested[filterOnly[i]] = filterOnlyVectors[i];
                 filterOnlyVectors[i] = null;
             }
-            final boolean[] pass = predicate.trues(Batch.of(survivors));
-            int k = 0;
-            for (int j = 0; j < count; j++) {
-                scratch[k] = scratch[j];
-                chosen[k] = j;
-                k += pass[j] ? 1 : 0;
-            }
-            kept = k;
-            if (kept == 0) {
-                return null;
-            }
-            out = placeholders(kept);
-            for (final int[] side : new int[][] {probed, filterOnly}) {
-                for (final int c : side) {
-                    if (!isDropped(c)) {
-                        out[c] = kept == count ? survivors[c] : Vectors.gatherPresent(survivors[c], chosen, kept);
-                    }
+        }
+        final boolean[] pass = predicate.trues(Batch.of(tested));
+        int kept = 0;
+        for (int j = 0; j < count; j++) {
+            final int at = wholeBlock ? scratch[j] : j;
+            scratch[kept] = scratch[j];
+            chosen[kept] = at;
+            kept += pass[at] ? 1 : 0;
+        }
+        if (kept == 0) {
+            return null;
+        }
+        final int testedRows = wholeBlock ? n : count;
+        final ColumnVector[] out = placeholders(kept);
+        for (final int[] side : new int[][] {probed, filterOnly}) {
+            for (final int c : side) {
+                if (!isDropped(c)) {
+                    out[c] = kept == testedRows ? tested[c] : Vectors.gatherPresent(tested[c], chosen, kept);
                 }
             }
+        }
+        if (wholeBlock && kept == n) {
+            // Every row passes: the block's arrays are the batch's now, and the next block reads into new ones.
+            Arrays.fill(probedVectors, null);
+            Arrays.fill(filterOnlyVectors, null);
         }
         read(block, restTable, kept, n, restVectors);
         for (int i = 0; i < rest.length; i++) {

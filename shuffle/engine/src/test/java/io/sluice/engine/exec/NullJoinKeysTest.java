@@ -71,14 +71,7 @@ class NullJoinKeysTest {
 
     private static List<Object[]> rows(final Random random, final int n, final double nulls, final long spread,
                                        final long firstId) {
-        final String[] strings = {"", "x", "y"};
-        final List<Object[]> rows = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            final Long k = random.nextDouble() < nulls ? null : random.nextInt(5) * spread;
-            final String s = random.nextDouble() < nulls ? null : strings[random.nextInt(3)];
-            rows.add(new Object[] {k, s, firstId + i});
-        }
-        return rows;
+        return RowsWithNulls.joinRows(random, n, nulls, spread, firstId, 5);
     }
 
     @Property(tries = 200)

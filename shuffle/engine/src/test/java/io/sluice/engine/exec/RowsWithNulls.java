@@ -32,6 +32,22 @@ final class RowsWithNulls {
     }
 
     /** Builds batches of rows of the given column types (INT64, DECIMAL or STRING) from Java values. */
+    /**
+     * Rows (k, s, id) of a join side: k one of {@code keys} multiples of {@code spread}, s one of "", "x",
+     * "y", each NULL with probability {@code nulls}; ids from {@code firstId} up.
+     */
+    static List<Object[]> joinRows(final Random random, final int n, final double nulls, final long spread,
+                                   final long firstId, final int keys) {
+        final String[] strings = {"", "x", "y"};
+        final List<Object[]> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            final Long k = random.nextDouble() < nulls ? null : random.nextInt(keys) * spread;
+            final String s = random.nextDouble() < nulls ? null : strings[random.nextInt(3)];
+            rows.add(new Object[] {k, s, firstId + i});
+        }
+        return rows;
+    }
+
     static List<Batch> batches(final RowType type, final List<Object[]> rows, final Random random) {
         final List<Batch> out = new ArrayList<>();
         final int maxBatch = random.nextBoolean() ? Block.MAX_ROWS : 1 + random.nextInt(40);
