@@ -219,18 +219,58 @@ final class KeyColumns {
     }
 
     /**
+     * As {@link #evaluate}, the hashes of the {@code listed} rows in {@code rows} only (each at its row's
+     * position; the other rows' hashes are left as they were): a runtime filter's test of the rows an
+     * earlier filter kept.
+     */
+    void evaluateRows(final Batch batch, final int[] rows, final int listed) {
+        count = batch.rowCount();
+        for (int k = 0; k < evaluators.length; k++) {
+            final boolean first = k == 0;
+            if (isString[k]) {
+                final StringVector s = evaluators[k].strings(batch);
+                strings[k] = s;
+                final long[] entryHashes = s.isDictionary() ? dictionaryHashes(k, s.dictionary()) : null;
+                for (int j = 0; j < listed; j++) {
+                    final int i = rows[j];
+                    final long h = entryHashes != null ? entryHashes[s.codes()[i]]
+                            : Hashing.hashBytes(s.bytes(), s.offset(i), s.length(i));
+                    hashes[i] = Hashing.combine(first ? SEED : hashes[i], h);
+                }
+            } else {
+                final long[] v = evaluators[k].longs(batch);
+                longs[k] = v;
+                for (int j = 0; j < listed; j++) {
+                    final int i = rows[j];
+                    hashes[i] = Hashing.combine(first ? SEED : hashes[i], Hashing.mix(v[i]));
+                }
+            }
+        }
+        evaluateNulls(batch);
+        if (anyNull != null) {
+            for (int j = 0; j < listed; j++) {
+                rehashNull(rows[j]);
+            }
+        }
+    }
+
+    /**
      * Redoes the hash of the rows with a NULL key column, each NULL column mixed in as
      * {@link #NULL_HASH} instead of whatever value the row holds.
      */
     private void rehashNulls(final int n) {
         for (int i = 0; i < n; i++) {
-            if (NullMask.isNull(anyNull, i)) {
-                long h = SEED;
-                for (int c = 0; c < evaluators.length; c++) {
-                    h = Hashing.combine(h, isNullAt(c, i) ? NULL_HASH : valueHash(c, i));
-                }
-                hashes[i] = h;
+            rehashNull(i);
+        }
+    }
+
+    private void rehashNull(final int i) {
+        if (NullMask.isNull(anyNull, i)) {
+            long h = SEED;
+            for (int c = 0; c < evaluators.length; c++) {
+                h = Hashing.combine(h, isNullAt(c, i) ? NULL_HASH : valueHash(c, i));
             }
+            hashes[i] = h;
         }
     }
 

@@ -126,7 +126,12 @@ public final class ScanRuntimeFilter {
                 values = columns.values(batch, 0);
                 hashes = null;
             } else {
-                columns.evaluate(batch);
+                // Only the listed rows' hashes: an earlier filter (the first key column's) may have kept few.
+                if (count < batch.rowCount()) {
+                    columns.evaluateRows(batch, rows, count);
+                } else {
+                    columns.evaluate(batch);
+                }
                 values = null;
                 hashes = columns.hashes;
             }
