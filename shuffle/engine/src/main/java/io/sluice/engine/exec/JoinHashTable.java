@@ -32,6 +32,7 @@ public final class JoinHashTable {
     static final long DENSE_MAX = 1L << 23;
 
     private final KeyTable table;
+    /** Per key (slot or table id), its chain's first build row plus one; 0: no row (a new array needs no fill). */
     private final int[] head;
     private final long min;
     private final int[] next;
@@ -101,7 +102,6 @@ public final class JoinHashTable {
         }
         final KeyTable table = new KeyTable(types);
         int[] head = new int[1024];
-        Arrays.fill(head, -1);
         final int[] ids = new int[Block.MAX_ROWS];
         int base = 0;
         boolean nullKey = false;
@@ -111,7 +111,6 @@ public final class JoinHashTable {
             if (table.size() > head.length) {
                 final int old = head.length;
                 head = Arrays.copyOf(head, Math.max(table.size(), old * 2));
-                Arrays.fill(head, old, head.length, -1);
             }
             final boolean anyNull = keyColumns.anyNull() != null;
             nullKey |= anyNull;
@@ -121,8 +120,8 @@ public final class JoinHashTable {
                     next[row] = -1;
                     continue;
                 }
-                next[row] = head[ids[i]];
-                head[ids[i]] = row;
+                next[row] = head[ids[i]] - 1;
+                head[ids[i]] = row + 1;
             }
             base += b.rowCount();
         }
@@ -165,15 +164,14 @@ public final class JoinHashTable {
             return null;
         }
         final int[] head = new int[(int) (hi - lo + 1)];
-        Arrays.fill(head, -1);
         for (int row = 0; row < total; row++) {
             if (isNull[row]) {
                 next[row] = -1;
                 continue;
             }
             final int slot = (int) (values[row] - lo);
-            next[row] = head[slot];
-            head[slot] = row;
+            next[row] = head[slot] - 1;
+            head[slot] = row + 1;
         }
         return new JoinHashTable(null, head, lo, next, columns, nullKey);
     }
@@ -212,13 +210,13 @@ public final class JoinHashTable {
             final long range = head.length;
             for (int i = 0; i < n; i++) {
                 final long slot = v[i] - min;
-                rows[i] = slot >= 0 && slot < range ? head[(int) slot] : -1;
+                rows[i] = slot >= 0 && slot < range ? head[(int) slot] - 1 : -1;
             }
         } else {
             table.find(keys, rows);
             for (int i = 0; i < n; i++) {
                 final int id = rows[i];
-                rows[i] = id < 0 ? -1 : head[id];
+                rows[i] = id < 0 ? -1 : head[id] - 1;
             }
         }
         final long[] nulls = keys.anyNull();
