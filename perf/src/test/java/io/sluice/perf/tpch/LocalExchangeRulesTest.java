@@ -6,6 +6,8 @@ import static io.sluice.engine.plan.LocalExchangeRule.GeneralRule.AFTER_PLAIN_SC
 import static io.sluice.engine.plan.LocalExchangeRule.GeneralRule.ALREADY_SATISFIED;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dispatch.explain.ExplainPlan;
+import io.sluice.dispatch.explain.Explainer;
 import io.sluice.dispatch.explain.PlanningExchanges;
 import io.sluice.dispatch.explain.RecordingExchanges;
 import io.sluice.engine.exec.HashJoinBuild;
@@ -21,6 +23,7 @@ import io.sluice.engine.plan.LocalExchangeRule;
 import io.sluice.engine.plan.LocalExchangeRule.GeneralRule;
 import io.sluice.engine.plan.LocalExchangeType;
 import io.sluice.engine.plan.PipelineCompiler;
+import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
@@ -37,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -267,6 +271,30 @@ class LocalExchangeRulesTest {
                     .filter(d -> d.type() == LocalExchangeType.BROADCAST).count();
             assertThat(cluster.recorded().stream().filter(e -> e.mode() == DispatchMode.BROADCAST).count())
                     .as("broadcast exchanges").isLessThanOrEqualTo(passToOne + nestedLoopBuilds);
+        }
+    }
+
+    private static long lineitemScans(final ExplainPlan plan) {
+        return plan.operators().stream().filter(o -> o.operator().startsWith("TABLE SCAN") && "lineitem".equals(o.name()))
+                .count();
+    }
+
+    /**
+     * Q15 reads its WITH query (revenue) twice: in one process the group-by is compiled once and its groups
+     * read by both (one scan of lineitem), on a cluster each is grouped where its rows are (two); the answer is
+     * DuckDB's either way.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Strategy.class)
+    void aWithQueryReadTwiceIsGroupedOnceInOneProcess(final Strategy strategy) throws Exception {
+        final TpchSqlQuery q15 = new TpchSqlQuery(15, oracle.store());
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(strategy);
+        assertThat(lineitemScans(Explainer.plan("q15", q15.plan(), config, new Topology(1, 2), oracle.catalog(), false)))
+                .isEqualTo(1);
+        assertThat(lineitemScans(Explainer.plan("q15", q15.plan(), config, new Topology(3, 2), oracle.catalog(), true)))
+                .isEqualTo(2);
+        try (QueryRunner runner = new QueryRunner(oracle.catalog(), 2, config)) {
+            oracle.assertSameAsDuckDb(q15, runner.execute(q15.plan()).result());
         }
     }
 }
