@@ -8,6 +8,7 @@ import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.bench.AnswerCheck;
 import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.HeapSampler;
+import io.sluice.perf.bench.JitQuiet;
 import io.sluice.perf.bench.ReferenceAnswer;
 import io.sluice.perf.bench.Timings;
 import io.sluice.perf.bench.TpchTextQuery;
@@ -21,9 +22,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,20 +35,27 @@ import picocli.CommandLine.Option;
  * {@code sluice query-bench}: runs the 22 TPC-H queries from their SQL text ({@link TpchTextQuery}, planned
  * inside every timed run, by a planner that keeps the plans of texts it planned before) and the workloads in Sluice and in DuckDB (same rows,
  * loaded with {@link DuckDbLoader}; DuckDB limited to the same number of threads) in one process,
- * after warm-up, and prints each query's median times and their ratio, the geometric mean of the
- * ratios, and Q18's peak heap. Each query's last answer is checked against DuckDB's; a difference or a
+ * and prints each query's median times with their spread (the fastest and the slowest run) and their
+ * ratio, the geometric mean of the ratios, and Q18's peak heap. With warm-up on, every query first runs
+ * once in each engine, untimed, before any is timed (the JVM's warm-up: what the queries share is
+ * compiled before the first timed run, not during it), then each query's own warm-up runs; the two
+ * engines take turns going first in the timed runs. Each query's last answer is checked against DuckDB's; a difference or a
  * failure is reported, the query left out of the mean, and the exit code is 1. A benchmark, not a test: the numbers depend on the machine.
  */
 @Command(name = "query-bench", mixinStandardHelpOptions = true,
         description = {"Times the 22 TPC-H queries and the workloads in Sluice and in DuckDB over the same rows and"
-            + " prints median times, Sluice/DuckDB ratios, their geometric mean and Q18's peak heap. Every answer is"
+            + " prints median times with the fastest and slowest run, Sluice/DuckDB ratios, their geometric mean and"
+            + " Q18's peak heap. Every answer is"
             + " checked against DuckDB's: a difference or a failure is reported on stderr and makes the exit code 1.",
             "Every TPC-H query runs from its standard SQL text, the text DuckDB runs: Sluice hands it to its SQL"
                 + " planner on every run, and that is part of the time, as DuckDB's planning is. The planner keeps the"
                 + " plans of texts it planned before, so the warm-up runs plan a query and the timed runs find its plan;"
                 + " with -Dsluice.sql.planCache=0 (SLUICE_JAVA_OPTS for bin/sluice) every run plans anew. The"
                 + " hand-written Java plans of q1, q3, ... are not timed (they remain the plan builder's examples and"
-                + " tests)."})
+                + " tests).",
+            "With --warmup above 0, every query first runs once in each engine, untimed, before any is timed (the"
+                + " JVM compiles what the queries share before the first timed run), then each query --warmup times in"
+                + " each engine; in the timed runs the two engines take turns going first."})
 public final class QueryBenchCommand extends CliCommand {
     @Option(names = "--store", required = true, paramLabel = "DIR", description = "Store directory (sluice gen).")
     Path store;
@@ -59,7 +69,8 @@ public final class QueryBenchCommand extends CliCommand {
     int runs;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "2",
-            description = "Untimed runs per query and engine first (default: ${DEFAULT-VALUE}).")
+            description = "Untimed runs per query and engine before its timed runs, after one untimed run of every"
+                + " query when above 0 (default: ${DEFAULT-VALUE}).")
     int warmup;
 
     @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto", converter = StrategyConverter.class,
@@ -91,33 +102,62 @@ public final class QueryBenchCommand extends CliCommand {
             DuckDbLoader.load(s, new ArrayList<>(tables), duck);
             err.printf(Locale.ROOT, "loaded %s into DuckDB in %.1f s%n", tables, (System.nanoTime() - loadStart) / 1e9);
             err.flush();
-            out.printf(Locale.ROOT, "%-14s %10s %10s %7s  %s%n", "query", "sluice ms", "duckdb ms", "ratio",
+            final Map<String, ReferenceAnswer> expected = new HashMap<>();
+            final Map<String, String> warmUpFailures = new HashMap<>();
+            if (warmup > 0) {
+                err.println("warming up: every query once in each engine, untimed");
+                err.flush();
+                for (final Query q : queries) {
+                    expected.put(q.name(), ReferenceAnswer.fetch(duck, q.sql()));
+                    try {
+                        runner.run(q.plan());
+                    } catch (final RuntimeException e) {
+                        warmUpFailures.put(q.name(), failure(e));
+                    }
+                }
+            }
+            out.printf(Locale.ROOT, "%-14s %10s %10s %7s %17s %17s  %s%n", "query", "sluice ms", "duckdb ms", "ratio",
+                    "sluice min-max", "duckdb min-max",
                     "strategies (sluice, " + cores + " cores, strategy " + strategy + ")");
             double logSum = 0;
             int measured = 0;
             String heap = "not run";
             final List<String> failures = new ArrayList<>();
             for (final Query q : queries) {
-                final ReferenceAnswer expected = ReferenceAnswer.fetch(duck, q.sql());
+                if (!expected.containsKey(q.name())) {
+                    expected.put(q.name(), ReferenceAnswer.fetch(duck, q.sql()));
+                }
                 final double[] sluice = new double[runs];
+                final double[] duckMs = new double[runs];
                 List<Decision> decisions = List.of();
-                String difference;
-                final HeapSampler sampler = q.name().equals("q18") ? HeapSampler.start() : null;
+                String difference = warmUpFailures.get(q.name());
+                final HeapSampler sampler = difference == null && q.name().equals("q18") ? HeapSampler.start() : null;
                 try {
-                    for (int i = 0; i < warmup; i++) {
+                    for (int i = 0; i < warmup && difference == null; i++) {
                         runner.run(q.plan());
+                        ReferenceAnswer.fetch(duck, q.sql());
                     }
                     QueryResult last = null;
-                    for (int i = 0; i < runs; i++) {
+                    for (int i = 0; i < runs && difference == null; i++) {
+                        // The engines take turns going first, so neither always runs in the other's wake.
+                        if (i % 2 == 1) {
+                            duckMs[i] = timeDuckDb(duck, q.sql());
+                        }
+                        JitQuiet.await();
                         final long t0 = System.nanoTime();
                         final QueryRunner.Execution execution = runner.execute(q.plan());
                         sluice[i] = (System.nanoTime() - t0) / 1e6;
+                        if (i % 2 == 0) {
+                            duckMs[i] = timeDuckDb(duck, q.sql());
+                        }
                         decisions = execution.decisions();
                         last = execution.result();
                     }
-                    difference = AnswerCheck.difference(expected, last);
+                    if (difference == null) {
+                        difference = AnswerCheck.difference(expected.get(q.name()), last);
+                    }
                 } catch (final RuntimeException e) {
-                    difference = "failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+                    difference = failure(e);
                 } finally {
                     if (sampler != null) {
                         heap = describe(sampler.stop());
@@ -126,25 +166,17 @@ public final class QueryBenchCommand extends CliCommand {
                 if (difference != null) {
                     failures.add(q.name());
                     err.println("sluice query-bench: " + q.name() + " " + difference);
-                    out.printf(Locale.ROOT, "%-14s %10s %10s %7s  %s%n", q.name(), "-", "-", "-",
+                    out.printf(Locale.ROOT, "%-14s %10s %10s %7s %17s %17s  %s%n", q.name(), "-", "-", "-", "-", "-",
                             "answer differs from DuckDB's or failed (see stderr)");
                     out.flush();
                     continue;
-                }
-                for (int i = 0; i < warmup; i++) {
-                    ReferenceAnswer.fetch(duck, q.sql());
-                }
-                final double[] duckMs = new double[runs];
-                for (int i = 0; i < runs; i++) {
-                    final long t0 = System.nanoTime();
-                    ReferenceAnswer.fetch(duck, q.sql());
-                    duckMs[i] = (System.nanoTime() - t0) / 1e6;
                 }
                 final double a = Timings.median(sluice);
                 final double b = Timings.median(duckMs);
                 logSum += Math.log(a / b);
                 measured++;
-                out.printf(Locale.ROOT, "%-14s %10.1f %10.1f %7.2f  %s%n", q.name(), a, b, a / b, summary(decisions));
+                out.printf(Locale.ROOT, "%-14s %10.1f %10.1f %7.2f %17s %17s  %s%n", q.name(), a, b, a / b,
+                        spread(sluice), spread(duckMs), summary(decisions));
                 out.flush();
             }
             out.printf(Locale.ROOT, "geometric mean of ratios: %.2f over %d queries%n",
@@ -158,6 +190,28 @@ public final class QueryBenchCommand extends CliCommand {
             throw new IllegalStateException("DuckDB failed during the benchmark: " + e.getMessage(), e);
         }
         return 0;
+    }
+
+    private static double timeDuckDb(final Connection duck, final String sql) throws SQLException {
+        JitQuiet.await();
+        final long t0 = System.nanoTime();
+        ReferenceAnswer.fetch(duck, sql);
+        return (System.nanoTime() - t0) / 1e6;
+    }
+
+    private static String failure(final RuntimeException e) {
+        return "failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    /** The fastest and the slowest of some runs, in milliseconds. */
+    private static String spread(final double[] ms) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = 0;
+        for (final double m : ms) {
+            min = Math.min(min, m);
+            max = Math.max(max, m);
+        }
+        return String.format(Locale.ROOT, "%.1f-%.1f", min, max);
     }
 
     private static String describe(final HeapSampler.Peak peak) {
