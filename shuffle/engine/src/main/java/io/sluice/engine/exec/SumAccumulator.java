@@ -25,6 +25,11 @@ import java.util.List;
  * group of NULLs (count 0) from one whose sum is 0.
  */
 final class SumAccumulator extends Accumulator {
+    /** The largest magnitude below which every integer is a double. */
+    private static final double EXACT_DOUBLE = 0x1p53;
+    /** 10^0 .. 10^15, each exact as a double (and below {@link #EXACT_DOUBLE}). */
+    private static final double[] EXACT_POWERS_OF_TEN = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+        1e11, 1e12, 1e13, 1e14, 1e15};
     private final Evaluator argument;
     private final boolean average;
     /** Whether the argument is itself a DECIMAL128 (a sum of sums), read as two halves. */
@@ -201,15 +206,30 @@ final class SumAccumulator extends Accumulator {
             return new Decimal128Vector(type().storage(), h, l, n, nulls);
         }
         final long[] values = new long[n];
+        final int scale = scale();
+        final double unit = scale < EXACT_POWERS_OF_TEN.length ? EXACT_POWERS_OF_TEN[scale] : 0;
         for (int i = 0; i < n; i++) {
             final int g = from + i;
-            if (counts[g] != 0) {
-                final BigDecimal sum = new BigDecimal(toBigInteger(high[g], low[g]), scale());
-                values[i] = Double.doubleToRawLongBits(
-                        sum.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128).doubleValue());
+            final long count = counts[g];
+            final long sum = low[g];
+            final double divisor = unit * count;
+            if (count == 0) {
+                continue;
+            }
+            if (high[g] == sum >> 63 && Math.abs(sum) <= EXACT_DOUBLE && divisor <= EXACT_DOUBLE && unit != 0) {
+                // Both exact as doubles: one division rounds the exact quotient once, to the nearest double.
+                values[i] = Double.doubleToRawLongBits(sum / divisor);
+            } else {
+                values[i] = Double.doubleToRawLongBits(average(high[g], sum, count, scale));
             }
         }
         return new LongVector(type().storage(), values, n, nulls);
+    }
+
+    /** A sum beyond the doubles' 53 exact bits, divided by its count in decimal arithmetic. */
+    private static double average(final long high, final long low, final long count, final int scale) {
+        final BigDecimal sum = new BigDecimal(toBigInteger(high, low), scale);
+        return sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128).doubleValue();
     }
 
     private int scale() {

@@ -22,6 +22,7 @@ import io.sluice.format.NullMask;
 import io.sluice.format.Schema;
 import io.sluice.shuffle.operator.Batch;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -189,6 +190,29 @@ class WideSumTest {
             }
             final QueryResult received = new QueryResult(twoPhases.rowType(), sent);
             assertThat(received.rows()).isEqualTo(twoPhases.rows());
+        }
+    }
+
+    @Test
+    void anAverageOfASumWithinFiftyThreeBitsIsTheExactQuotientRoundedOnce() {
+        final Random random = new Random(3);
+        final List<long[]> rows = new ArrayList<>();
+        for (int i = 0; i < 30_000; i++) {
+            // about 300 rows a group, each up to 10^12 cents of either sign: sums well within 2^53
+            final long g = i % 97;
+            final long v = (random.nextBoolean() ? 1 : -1) * (long) Math.pow(10, random.nextInt(10)) * random.nextInt(1000);
+            rows.add(new long[] {g, v, random.nextInt(20) == 0 ? 1 : 0});
+        }
+        final Map<Long, BigDecimal> sums = reference(rows);
+        final QueryResult result = sums(rows);
+        assertThat(result.rowCount()).isEqualTo(97);
+        for (int r = 0; r < result.rowCount(); r++) {
+            final long g = (Long) result.value(r, 0);
+            final BigDecimal sum = sums.get(g);
+            assertThat(sum.unscaledValue().abs().bitLength()).as("the sum is exact as a double").isLessThanOrEqualTo(53);
+            final double exact = sum.divide(BigDecimal.valueOf((Long) result.value(r, 4)), new MathContext(60))
+                    .doubleValue();
+            assertThat((Double) result.value(r, 3)).as("AVG(v) of group %d", g).isEqualTo(exact);
         }
     }
 
