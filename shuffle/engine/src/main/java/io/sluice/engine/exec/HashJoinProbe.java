@@ -165,7 +165,9 @@ public final class HashJoinProbe implements OperatorFactory {
                 emitSelected(batch, matched);
                 return;
             }
-            Arrays.fill(matched, 0, n, false);
+            if (type != JoinType.INNER) {
+                Arrays.fill(matched, 0, n, false);
+            }
             final int[] chain = table.next();
             if (table.unique()) {
                 for (int i = 0; i < n; i++) {
@@ -311,11 +313,12 @@ public final class HashJoinProbe implements OperatorFactory {
                         pairs = 0;
                         return;
                     }
-                    for (int p = 0; p < pairs; p++) {
+                    for (int p = 0; p < pairs && type != JoinType.INNER; p++) {
                         matched[probeRows[p]] |= pass[p];
                     }
                     out = Vectors.select(out, pass, scratch);
-                } else {
+                } else if (type != JoinType.INNER) {
+                    // An inner join emits its pairs and asks no more of which probe rows matched.
                     for (int p = 0; p < pairs; p++) {
                         matched[probeRows[p]] = true;
                     }

@@ -38,13 +38,19 @@ public final class JoinHashTable {
     private final int[] next;
     private final ColumnVector[] columns;
     private final boolean unique;
+    /**
+     * Whether build row {@code r} holds key {@code min + r} for every row, every key once (a whole
+     * dimension table stored by its key): a probe finds its row without reading {@link #head}.
+     */
+    private final boolean identity;
     private final boolean nullKey;
     /** Per build row, whether a probe row matched it (a right semi or anti join); made on first use. */
     private boolean[] marks;
 
     private JoinHashTable(final KeyTable table, final int[] head, final long min, final int[] next,
-                          final ColumnVector[] columns, final boolean nullKey) {
+                          final ColumnVector[] columns, final boolean nullKey, final boolean identity) {
         this.nullKey = nullKey;
+        this.identity = identity;
         this.table = table;
         this.head = head;
         this.min = min;
@@ -58,6 +64,11 @@ public final class JoinHashTable {
             }
         }
         this.unique = noChains;
+    }
+
+    /** Whether build row {@code r} holds key {@code min + r}, every key once ({@link #identity}). */
+    boolean identity() {
+        return identity;
     }
 
     /** Build rows, those with a NULL key included. */
@@ -92,10 +103,12 @@ public final class JoinHashTable {
             total = Math.addExact(total, b.rowCount());
         }
         final int[] next = new int[total];
-        final ColumnVector[] columns = withColumns ? concatColumns(input, batches) : null;
         final DataType[] types = keyColumns.types();
-        if (types.length == 1 && types[0].kind() != DataType.Kind.STRING && total > 0) {
-            final JoinHashTable dense = buildDense(keyColumns, batches, total, next, columns);
+        final boolean integerKey = types.length == 1 && types[0].kind() != DataType.Kind.STRING && total > 0;
+        final List<Batch> ordered = integerKey ? inKeyOrder(keyColumns, batches) : batches;
+        final ColumnVector[] columns = withColumns ? concatColumns(input, ordered) : null;
+        if (integerKey) {
+            final JoinHashTable dense = buildDense(keyColumns, ordered, total, next, columns);
             if (dense != null) {
                 return dense;
             }
@@ -125,7 +138,53 @@ public final class JoinHashTable {
             }
             base += b.rowCount();
         }
-        return new JoinHashTable(table, head, 0, next, columns, nullKey);
+        return new JoinHashTable(table, head, 0, next, columns, nullKey, false);
+    }
+
+    /**
+     * The batches ordered by their first key when each one's keys ascend strictly and, so ordered, the
+     * batches' key ranges follow one another: the blocks of a table stored by its key arrive in whatever
+     * order the scan's workers read them, and in key order their rows make the direct table an identity
+     * ({@link #identity}). Otherwise the batches as they are.
+     */
+    private static List<Batch> inKeyOrder(final KeyColumns keyColumns, final List<Batch> batches) {
+        if (batches.size() < 2) {
+            return batches;
+        }
+        final long[] first = new long[batches.size()];
+        final long[] last = new long[batches.size()];
+        for (int b = 0; b < first.length; b++) {
+            final Batch batch = batches.get(b);
+            final int n = batch.rowCount();
+            if (n == 0) {
+                return batches;
+            }
+            keyColumns.evaluateUnhashed(batch);
+            if (keyColumns.anyNull() != null) {
+                return batches;
+            }
+            final long[] v = keyColumns.longs[0];
+            for (int i = 1; i < n; i++) {
+                if (v[i] <= v[i - 1]) {
+                    return batches;
+                }
+            }
+            first[b] = v[0];
+            last[b] = v[n - 1];
+        }
+        final Integer[] order = new Integer[first.length];
+        for (int b = 0; b < order.length; b++) {
+            order[b] = b;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(first[a], first[b]));
+        final List<Batch> ordered = new ArrayList<>(order.length);
+        for (int b = 0; b < order.length; b++) {
+            if (b > 0 && first[order[b]] <= last[order[b - 1]]) {
+                return batches;
+            }
+            ordered.add(batches.get(order[b]));
+        }
+        return ordered;
     }
 
     /** The direct table of a single integer key, or null when its values span too wide a range. */
@@ -164,16 +223,18 @@ public final class JoinHashTable {
             return null;
         }
         final int[] head = new int[(int) (hi - lo + 1)];
+        boolean identity = !nullKey && head.length == total;
         for (int row = 0; row < total; row++) {
             if (isNull[row]) {
                 next[row] = -1;
                 continue;
             }
             final int slot = (int) (values[row] - lo);
+            identity &= slot == row;
             next[row] = head[slot] - 1;
             head[slot] = row + 1;
         }
-        return new JoinHashTable(null, head, lo, next, columns, nullKey);
+        return new JoinHashTable(null, head, lo, next, columns, nullKey, identity);
     }
 
     private static ColumnVector[] concatColumns(final RowType input, final List<Batch> batches) {
@@ -205,7 +266,14 @@ public final class JoinHashTable {
      */
     void firstRows(final KeyColumns keys, final int[] rows) {
         final int n = keys.count;
-        if (table == null) {
+        if (identity) {
+            final long[] v = keys.longs[0];
+            final long range = head.length;
+            for (int i = 0; i < n; i++) {
+                final long slot = v[i] - min;
+                rows[i] = slot >= 0 && slot < range ? (int) slot : -1;
+            }
+        } else if (table == null) {
             final long[] v = keys.longs[0];
             final long range = head.length;
             for (int i = 0; i < n; i++) {

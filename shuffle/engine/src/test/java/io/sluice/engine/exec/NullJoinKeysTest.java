@@ -17,6 +17,7 @@ import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -33,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * same rows by a nested loop in plain Java: a NULL key equals nothing, so INNER and SEMI drop the
  * row, LEFT (and RIGHT, a LEFT with the sides swapped) emits it unmatched, ANTI (NOT EXISTS) keeps
  * it; the null-aware anti join (NOT IN) keeps every probe row over an empty build, none when a
- * build key is NULL, else the rows whose key is not NULL and unmatched.
+ * build key is NULL, else the rows whose key is not NULL and unmatched. A build stored by its key (every
+ * key once, ascending runs in any order) is looked up by position, and joins as any build does; a hole,
+ * a duplicate or two keys out of order make it an ordinary direct table.
  */
 class NullJoinKeysTest {
     private static final RowType PROBE = new RowType(List.of("pk", "ps", "pid"),
@@ -176,6 +179,54 @@ class NullJoinKeysTest {
         assertThat(RowsWithNulls.multiset(actual)).isEqualTo(RowsWithNulls.multiset(expected));
     }
 
+    /** How the keys of a build stored by its key are spoiled, if at all. */
+    enum StoredKeys { EVERY_KEY_ONCE, A_HOLE, A_DUPLICATE, TWO_SWAPPED }
+
+    /**
+     * Build rows holding keys {@code lo..lo+n-1} once each in ascending order, spoiled as {@code spoil} says
+     * (a middle key: the last one dropped would leave no hole).
+     */
+    private static List<Object[]> storedRows(final Random random, final int n, final long lo, final StoredKeys spoil) {
+        final List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            rows.add(new Object[] {lo + i, "s" + random.nextInt(4), 10_000L + i});
+        }
+        final int at = 1 + random.nextInt(n - 2);
+        switch (spoil) {
+            case A_HOLE -> rows.remove(at);
+            case A_DUPLICATE -> rows.add(at, new Object[] {lo + at, "dup", 20_000L});
+            case TWO_SWAPPED -> rows.set(at, rows.set(at + 1, rows.get(at)));
+            case EVERY_KEY_ONCE -> { }
+        }
+        return rows;
+    }
+
+    @Property(tries = 100)
+    void aBuildStoredByItsKeyIsLookedUpByPositionAndJoinsLikeAnyOther(
+            @ForAll final long seed, @ForAll final StoredKeys spoil, @ForAll final Kind kind,
+            @ForAll final boolean partitioned) {
+        if (kind == Kind.RIGHT) {
+            return;
+        }
+        final Random random = new Random(seed);
+        final int n = 3 + random.nextInt(400);
+        final long lo = random.nextInt(50) - 25;
+        final List<Object[]> build = storedRows(random, n, lo, spoil);
+        // ascending runs handed over in any order, as a scan's workers hand over a stored table's blocks
+        final List<Batch> batches = new ArrayList<>(RowsWithNulls.batches(BUILD, build, random));
+        Collections.shuffle(batches, random);
+        final JoinHashTable table = JoinHashTable.build(BUILD, Keys.DENSE.build(), batches);
+        assertThat(table.identity()).as("keys %s", spoil).isEqualTo(spoil == StoredKeys.EVERY_KEY_ONCE);
+        final List<Object[]> probe = new ArrayList<>();
+        for (int i = 0, m = random.nextInt(500); i < m; i++) {
+            probe.add(new Object[] {random.nextInt(10) == 0 ? null : lo - 3 + random.nextInt(n + 6), "p", (long) i});
+        }
+        final List<List<Object>> actual = joinBatches(probe, batches, Keys.DENSE, JoinType.valueOf(kind.name()),
+                partitioned, random, false, null);
+        assertThat(RowsWithNulls.multiset(actual))
+                .isEqualTo(RowsWithNulls.multiset(reference(probe, build, Keys.DENSE, kind)));
+    }
+
     /** Runs the join of probe and build rows and returns its rows. */
     private static List<List<Object>> join(final List<Object[]> probeRows, final List<Object[]> buildRows,
                                            final Keys keys, final JoinType type, final boolean partitioned,
@@ -187,12 +238,20 @@ class NullJoinKeysTest {
     private static List<List<Object>> join(final List<Object[]> probeRows, final List<Object[]> buildRows,
                                            final Keys keys, final JoinType type, final boolean partitioned,
                                            final Random random, final boolean swapped, final Set<String> used) {
+        final RowType buildType = swapped ? PROBE : BUILD;
+        return joinBatches(probeRows, RowsWithNulls.batches(buildType, buildRows, random), keys, type, partitioned,
+                random, swapped, used);
+    }
+
+    /** As above, over build rows already in batches. */
+    private static List<List<Object>> joinBatches(final List<Object[]> probeRows, final List<Batch> builds,
+                                           final Keys keys, final JoinType type, final boolean partitioned,
+                                           final Random random, final boolean swapped, final Set<String> used) {
         final RowType probeType = swapped ? BUILD : PROBE;
         final RowType buildType = swapped ? PROBE : BUILD;
         final List<Expr> probeKeys = swapped ? keys.build() : keys.probe();
         final List<Expr> buildKeys = swapped ? keys.probe() : keys.build();
         final boolean withColumns = !type.probeColumnsOnly() || random.nextBoolean();
-        final List<Batch> builds = RowsWithNulls.batches(buildType, buildRows, random);
         final List<Batch> probes = RowsWithNulls.batches(probeType, probeRows, random);
         final Sink<?> sink;
         final JoinBuild build;
