@@ -28,6 +28,14 @@ abstract class Accumulator {
     /** Adds the rows of a batch; {@code ids[i]} is row i's group. */
     abstract void update(Batch batch, int[] ids, int n);
 
+    /**
+     * Adds the rows of a batch listed group by group in {@code runs} ({@code ids[i]} is row i's group,
+     * as for {@link #update}); by default as {@link #update} does.
+     */
+    void update(final Batch batch, final int[] ids, final int n, final GroupRuns runs) {
+        update(batch, ids, n);
+    }
+
     /** Adds the rows of a batch that all belong to group 0 (an aggregation without keys). */
     void updateSingle(final Batch batch, final int n) {
         update(batch, GROUP_ZERO, n);

@@ -49,6 +49,17 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
+    void update(final Batch batch, final int[] ids, final int n, final GroupRuns runs) {
+        if (argument != null && argument.nulls(batch) != null) {
+            update(batch, ids, n);
+            return;
+        }
+        for (int r = 0; r < runs.count; r++) {
+            counts[runs.groups[r]] += runs.length(r);
+        }
+    }
+
+    @Override
     void updateSingle(final Batch batch, final int n) {
         final long[] nulls = argument == null ? null : argument.nulls(batch);
         counts[0] += n - NullMask.count(nulls, n);

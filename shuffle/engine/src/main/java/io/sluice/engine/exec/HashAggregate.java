@@ -25,6 +25,8 @@ import java.util.Locale;
  * over all the rows would give.
  */
 public final class HashAggregate implements Sink<HashAggregate.Groups> {
+    /** A batch of fewer rows is added row by row: listing its rows group by group would cost more than it saves. */
+    private static final int RUNS_MIN_ROWS = 256;
     private final RowType input;
     private final List<NamedExpr> keys;
     private final List<Aggregate> aggregates;
@@ -240,6 +242,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private KeyTable table;
         private Accumulator[] accumulators;
         private final int[] ids = new int[Block.MAX_ROWS];
+        private final GroupRuns runs = new GroupRuns();
         private int bucket = Batch.NO_SHUFFLE_IDX;
         private final List<Bucket> sealed = new ArrayList<>();
 
@@ -305,6 +308,11 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             } else if (keys.isEmpty()) {
                 for (final Accumulator a : accumulators) {
                     a.updateSingle(batch, n);
+                }
+            } else if (table.size() <= GroupRuns.MAX_GROUPS && n >= RUNS_MIN_ROWS) {
+                runs.group(ids, n, table.size());
+                for (final Accumulator a : accumulators) {
+                    a.update(batch, ids, n, runs);
                 }
             } else {
                 for (final Accumulator a : accumulators) {

@@ -88,6 +88,35 @@ final class SumAccumulator extends Accumulator {
         }
     }
 
+    @Override
+    void update(final Batch batch, final int[] ids, final int n, final GroupRuns runs) {
+        if (wide) {
+            updateWide(batch, ids, n);
+            return;
+        }
+        final long[] v = argument.longs(batch);
+        final long[] nulls = argument.nulls(batch);
+        if (nulls != null) {
+            updateSkippingNulls(v, nulls, ids, n);
+            return;
+        }
+        final int[] rows = runs.rows;
+        for (int r = 0; r < runs.count; r++) {
+            final int g = runs.groups[r];
+            long lo = low[g];
+            long hi = high[g];
+            for (int j = runs.starts[r], end = runs.starts[r + 1]; j < end; j++) {
+                final long value = v[rows[j]];
+                final long before = lo;
+                lo = before + value;
+                hi += (value >> 63) + (Long.compareUnsigned(lo, before) < 0 ? 1 : 0);
+            }
+            low[g] = lo;
+            high[g] = hi;
+            counts[g] += runs.length(r);
+        }
+    }
+
     /** Adds 128-bit arguments; a sum beyond 128 bits is an error, never a wrapped value. */
     private void updateWide(final Batch batch, final int[] ids, final int n) {
         final long[] h = argument.highs(batch);
