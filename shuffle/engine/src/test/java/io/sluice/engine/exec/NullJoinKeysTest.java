@@ -216,7 +216,17 @@ class NullJoinKeysTest {
         final List<Batch> batches = new ArrayList<>(RowsWithNulls.batches(BUILD, build, random));
         Collections.shuffle(batches, random);
         final JoinHashTable table = JoinHashTable.build(BUILD, Keys.DENSE.build(), batches);
-        assertThat(table.identity()).as("keys %s", spoil).isEqualTo(spoil == StoredKeys.EVERY_KEY_ONCE);
+        // Swapped keys that land in batches of their own are put back in order with the batches.
+        boolean everyBatchConsecutive = true;
+        for (final Batch b : batches) {
+            final long[] k = ((io.sluice.format.LongVector) b.column(0)).values();
+            for (int r = 1; r < b.rowCount(); r++) {
+                everyBatchConsecutive &= k[r] == k[r - 1] + 1;
+            }
+        }
+        final boolean expected = spoil == StoredKeys.EVERY_KEY_ONCE
+                || spoil == StoredKeys.TWO_SWAPPED && everyBatchConsecutive;
+        assertThat(table.identity()).as("keys %s", spoil).isEqualTo(expected);
         final List<Object[]> probe = new ArrayList<>();
         for (int i = 0, m = random.nextInt(500); i < m; i++) {
             probe.add(new Object[] {random.nextInt(10) == 0 ? null : lo - 3 + random.nextInt(n + 6), "p", (long) i});
