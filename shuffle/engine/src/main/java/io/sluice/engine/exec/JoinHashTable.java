@@ -118,7 +118,7 @@ public final class JoinHashTable {
         final int[] ids = new int[Block.MAX_ROWS];
         int base = 0;
         boolean nullKey = false;
-        for (final Batch b : batches) {
+        for (final Batch b : ordered) {
             keyColumns.evaluate(b);
             table.findOrInsert(keyColumns, ids);
             if (table.size() > head.length) {
