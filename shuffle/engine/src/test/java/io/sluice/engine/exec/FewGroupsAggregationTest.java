@@ -47,7 +47,7 @@ class FewGroupsAggregationTest {
             final long[] v = new long[n];
             final long[] nulls = withNulls ? new long[NullMask.words(n)] : null;
             for (int i = 0; i < n; i++) {
-                // the first rows of a batch visit every group, so the table holds them all from the first batch on
+                // the first rows of a batch visit the groups in order, so a table soon holds them all
                 g[i] = i < groups ? i : random.nextInt(groups);
                 v[i] = huge ? Long.MAX_VALUE - random.nextInt(1000) * (random.nextBoolean() ? 1L : -1L) * 3
                         : random.nextInt(2_000_001) - 1_000_000;
@@ -74,8 +74,9 @@ class FewGroupsAggregationTest {
             executor.run(List.of(in, new Pipeline("out", aggregation.output(), List.of(), out, List.of(in))));
         }
         final QueryResult result = out.result();
-        assertThat(result.rowCount()).isEqualTo(groups);
-        for (int r = 0; r < groups; r++) {
+        // a group whose rows no batch drew has no row
+        assertThat(result.rowCount()).isEqualTo((int) Arrays.stream(rows).filter(c -> c > 0).count());
+        for (int r = 0; r < result.rowCount(); r++) {
             final int g = (int) (long) (Long) result.value(r, 0);
             assertThat(result.value(r, 4)).as("COUNT(*) of group %d", g).isEqualTo(rows[g]);
             assertThat(result.value(r, 3)).as("COUNT(v) of group %d", g).isEqualTo(counted[g]);
