@@ -30,7 +30,11 @@ final class KeyColumns {
     private long[] anyNull;
     private final long[] anyNullScratch = new long[NullMask.words(Block.MAX_ROWS)];
 
-    final long[] hashes = new long[Block.MAX_ROWS];
+    /**
+     * One hash per row, made by the first evaluation that hashes: a plan makes many instances only to
+     * read their key types, and a row array of each would be 64 KiB zeroed for nothing.
+     */
+    long[] hashes;
     private final StringVector[] dictionaries;
     private final long[][] dictionaryHashes;
     int count;
@@ -105,10 +109,17 @@ final class KeyColumns {
         return t;
     }
 
+    private long[] hashesMade() {
+        if (hashes == null) {
+            hashes = new long[Block.MAX_ROWS];
+        }
+        return hashes;
+    }
+
     /** One row with no key columns: the single group of an aggregation without keys. */
     void constantRow() {
         count = 1;
-        hashes[0] = SEED;
+        hashesMade()[0] = SEED;
         anyNull = null;
     }
 
@@ -186,7 +197,7 @@ final class KeyColumns {
     void evaluate(final Batch batch) {
         final int n = batch.rowCount();
         count = n;
-        java.util.Arrays.fill(hashes, 0, n, SEED);
+        java.util.Arrays.fill(hashesMade(), 0, n, SEED);
         for (int k = 0; k < evaluators.length; k++) {
             if (isString[k]) {
                 final StringVector s = evaluators[k].strings(batch);
@@ -225,6 +236,7 @@ final class KeyColumns {
      */
     void evaluateRows(final Batch batch, final int[] rows, final int listed) {
         count = batch.rowCount();
+        hashesMade();
         for (int k = 0; k < evaluators.length; k++) {
             final boolean first = k == 0;
             if (isString[k]) {

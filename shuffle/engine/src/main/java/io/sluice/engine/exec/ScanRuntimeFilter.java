@@ -141,7 +141,10 @@ public final class ScanRuntimeFilter {
                 if (f == null) {
                     return count;
                 }
-                kept = integerKey ? f.retainValues(values, rows, count) : f.retainHashes(hashes, rows, count);
+                // As many rows listed as the batch holds: every row, 0..n-1 (a selection lists rows ascending).
+                kept = !integerKey ? f.retainHashes(hashes, rows, count)
+                        : count == batch.rowCount() ? f.retainAllValues(values, rows, count)
+                        : f.retainValues(values, rows, count);
             } else {
                 keyVector[0] = batch.column(keyColumn);
                 function.buckets(keyVector, batch.rowCount(), rowBuckets);

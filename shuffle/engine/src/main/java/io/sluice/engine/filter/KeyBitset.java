@@ -53,6 +53,34 @@ public final class KeyBitset {
     }
 
     /**
+     * As {@link #retain} with rows {@code 0..n-1} listed: lists in {@code rows} those whose key is in the set,
+     * without reading what {@code rows} held.
+     */
+    public int retainAll(final long[] values, final int[] rows, final int n) {
+        final long[] w = words;
+        final long lo = min;
+        final long span = this.span;
+        int kept = 0;
+        // 64 rows' tests gathered into one mask, then only its set bits written out: a probe that keeps few
+        // rows (a selective join's keys) stores almost nothing.
+        for (int from = 0; from < n; from += 64) {
+            final int to = Math.min(n, from + 64);
+            long mask = 0;
+            for (int row = from; row < to; row++) {
+                final long offset = values[row] - lo;
+                final long inRange = Long.compareUnsigned(offset, span) < 0 ? 1 : 0;
+                final long word = w[(int) ((offset >>> 6) & -inRange)];
+                mask |= ((word >>> offset) & inRange) << (row - from);
+            }
+            while (mask != 0) {
+                rows[kept++] = from + Long.numberOfTrailingZeros(mask);
+                mask &= mask - 1;
+            }
+        }
+        return kept;
+    }
+
+    /**
      * Keeps, of the {@code count} rows listed in {@code rows}, those whose key is in the set, in order, at the
      * front of {@code rows}; returns how many.
      */

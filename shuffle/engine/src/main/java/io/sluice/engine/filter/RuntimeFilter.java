@@ -147,6 +147,20 @@ public final class RuntimeFilter {
         return bloom == null ? kept : bloom.retainValues(values, rows, kept);
     }
 
+    /**
+     * As {@link #retainValues} with every row of a batch of {@code n} listed, {@code 0..n-1}: the exact
+     * bitset tests them without reading the list (the first filter of a scan's block).
+     */
+    public int retainAllValues(final long[] values, final int[] rows, final int n) {
+        if (bitset != null && !empty()) {
+            return bitset.retainAll(values, rows, n);
+        }
+        for (int i = 0; i < n; i++) {
+            rows[i] = i;
+        }
+        return retainValues(values, rows, n);
+    }
+
     /** As {@link #retainValues} for key hashes. */
     public int retainHashes(final long[] hashes, final int[] rows, final int count) {
         if (empty()) {

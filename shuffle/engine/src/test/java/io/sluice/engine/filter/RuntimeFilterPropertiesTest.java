@@ -135,6 +135,17 @@ class RuntimeFilterPropertiesTest {
             }
         }
         assertThat(Arrays.stream(rows, 0, kept).boxed().toList()).as("%s", f).isEqualTo(expected);
+        // every row listed: tested without reading the list (whose old contents must not matter)
+        final int[] all = new int[p.length];
+        Arrays.fill(all, -1);
+        final int allKept = f.retainAllValues(p, all, p.length);
+        final List<Integer> allExpected = new java.util.ArrayList<>();
+        for (int i = 0; i < p.length; i++) {
+            if (f.mayContainValue(p[i])) {
+                allExpected.add(i);
+            }
+        }
+        assertThat(Arrays.stream(all, 0, allKept).boxed().toList()).as("every row, %s", f).isEqualTo(allExpected);
         final SplitBlockBloomFilter bloom = new SplitBlockBloomFilter(256);
         final long[] h = array(keys);
         for (int i = 0; i < h.length; i++) {
