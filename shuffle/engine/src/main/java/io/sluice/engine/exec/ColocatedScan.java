@@ -24,8 +24,13 @@ public final class ColocatedScan implements Source {
     private final TableScan scan;
     private final int keyColumn;
     private final BucketFunction function;
-    private final int[][] wholeBlocks;
-    private final int[][] splitBlocks;
+    /**
+     * Per bucket, its blocks in the order of their smallest key (those of NULLs only last), each as
+     * {@code block * 2}, plus 1 for a block that straddles buckets and is split by row: a bucket's rows
+     * then arrive in key order when the table is stored by the key, straddling blocks at either end
+     * included, and a group-by or join on the key above needs no hash slots while they ascend.
+     */
+    private final int[][] readOrder;
     private final int whole;
     private final int straddling;
     private final int firstBucket;
@@ -85,24 +90,19 @@ public final class ColocatedScan implements Source {
                 splitOf.get(BucketFunction.NULL_BUCKET).add(block);
             }
         }
-        this.wholeBlocks = toArrays(wholeOf);
-        this.splitBlocks = toArrays(splitOf);
+        this.readOrder = new int[buckets][];
+        for (int b = 0; b < buckets; b++) {
+            final List<Integer> entries = new ArrayList<>();
+            wholeOf.get(b).forEach(block -> entries.add(block * 2));
+            splitOf.get(b).forEach(block -> entries.add(block * 2 + 1));
+            entries.sort(java.util.Comparator.comparingLong(e -> zoneMaps[e >> 1].hasValues()
+                    ? zoneMaps[e >> 1].min() : Long.MAX_VALUE));
+            readOrder[b] = entries.stream().mapToInt(Integer::intValue).toArray();
+        }
         this.whole = w;
         this.straddling = s;
         this.firstBucket = firstBucket;
         this.localBuckets = localBuckets;
-    }
-
-    private static int[][] toArrays(final List<List<Integer>> lists) {
-        final int[][] out = new int[lists.size()][];
-        for (int b = 0; b < out.length; b++) {
-            final List<Integer> l = lists.get(b);
-            out[b] = new int[l.size()];
-            for (int i = 0; i < out[b].length; i++) {
-                out[b][i] = l.get(i);
-            }
-        }
-        return out;
     }
 
     @Override
@@ -129,16 +129,15 @@ public final class ColocatedScan implements Source {
         final ColumnVector[] keys = new ColumnVector[1];
         return (morsel, out) -> {
             final int bucket = firstBucket + morsel;
-            for (final int block : wholeBlocks[bucket]) {
-                final Batch batch = reading.read(block, bucket);
-                if (batch != null) {
-                    wholeBlockReads.incrementAndGet();
-                    out.accept(batch.withShuffleIdx(morsel));
-                }
-            }
-            for (final int block : splitBlocks[bucket]) {
+            for (final int entry : readOrder[bucket]) {
+                final int block = entry >> 1;
                 final Batch batch = reading.read(block, bucket);
                 if (batch == null) {
+                    continue;
+                }
+                if ((entry & 1) == 0) {
+                    wholeBlockReads.incrementAndGet();
+                    out.accept(batch.withShuffleIdx(morsel));
                     continue;
                 }
                 final int n = batch.rowCount();

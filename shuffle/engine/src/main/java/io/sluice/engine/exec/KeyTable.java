@@ -138,6 +138,9 @@ final class KeyTable {
             }
         }
         final int n = keys.count;
+        if (types.length == 1) {
+            return appendAscending(keys.longs[0], keys.hashes, ids, n);
+        }
         for (int i = 0; i < n; i++) {
             final int order = size == 0 ? 1 : compareToLast(keys, i);
             if (order < 0) {
@@ -147,6 +150,29 @@ final class KeyTable {
                 store(keys, i, keys.hashes[i]);
             }
             ids[i] = size - 1;
+        }
+        return n;
+    }
+
+    /** As {@link #appendAscending(KeyColumns, int[])} for one key column without NULLs, its last key in a local. */
+    private int appendAscending(final long[] values, final long[] hashes, final int[] ids, final int n) {
+        int id = size - 1;
+        long last = id < 0 ? 0 : longKeys[0][id];
+        for (int i = 0; i < n; i++) {
+            final long key = values[i];
+            if (id < 0 || key > last) {
+                id = size;
+                if (id == hashOf.length) {
+                    growEntries();
+                }
+                hashOf[id] = hashes[i];
+                longKeys[0][id] = key;
+                size = id + 1;
+                last = key;
+            } else if (key < last) {
+                return i;
+            }
+            ids[i] = id;
         }
         return n;
     }

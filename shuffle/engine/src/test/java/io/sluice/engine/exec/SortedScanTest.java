@@ -7,7 +7,9 @@ import io.sluice.engine.expr.Expr;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.Schema;
 import io.sluice.format.TypeKind;
+import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.RangeBucketFunction;
+import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.ShuffleCounters;
 import io.sluice.shuffle.operator.ShuffleOperator;
@@ -108,6 +110,43 @@ class SortedScanTest {
                     .isZero();
             assertThat(counters.splitBatches()).isEqualTo(2);
             assertThat(received).containsExactly(expected);
+        }
+    }
+
+    @Test
+    void aColocatedScanHandsEachBucketItsRowsInKeyOrderStraddlingBlocksIncluded() {
+        final Store store = Store.create(dir.resolve("colocated"));
+        final TableSpec spec = TableSpec.of("t", Schema.parse("k:int64,v:int64")).withPresortedKey("k")
+                .withBlockRows(BLOCK_ROWS);
+        try (TableWriter writer = store.write(spec)) {
+            for (int k = 0; k < ROWS; k++) {
+                writer.column(0).appendLong(3L * k);
+                writer.column(1).appendLong(k % 10);
+                writer.endRow();
+            }
+            writer.finish().close();
+        }
+        try (StoreCatalog catalog = new StoreCatalog(store)) {
+            // Cuts inside blocks 2 and 5: bucket 1 reads the tail of block 2, blocks 3 and 4 whole, the head of 5.
+            final long[] cuts = {3 * 2500, 3 * 5500};
+            final ColocatedScan scan = new ColocatedScan(new TableScan(catalog.table("t"), List.of("k", "v"), List.of(),
+                    null), 0, RangeBoundaries.of(TypeKind.INT64, cuts, Topology.parse("1x3")));
+            final RangeBucketFunction range = new RangeBucketFunction(TypeKind.INT64, cuts);
+            final Source.Reader reader = scan.openReader();
+            long rows = 0;
+            for (int morsel = 0; morsel < scan.morselCount(); morsel++) {
+                final int m = morsel;
+                final List<Long> keys = new ArrayList<>();
+                reader.produce(m, b -> {
+                    for (int i = 0; i < b.rowCount(); i++) {
+                        keys.add(b.column(0).key(i));
+                    }
+                });
+                assertThat(keys).as("bucket %d", m).isNotEmpty().isSorted().doesNotHaveDuplicates()
+                        .allSatisfy(k -> assertThat(range.bucket(k)).isEqualTo(m));
+                rows += keys.size();
+            }
+            assertThat(rows).isEqualTo(ROWS);
         }
     }
 
