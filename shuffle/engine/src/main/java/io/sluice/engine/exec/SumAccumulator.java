@@ -64,6 +64,12 @@ final class SumAccumulator extends Accumulator {
 
     @Override
     void update(final Batch batch, final int[] ids, final int n) {
+        update(batch, ids, n, null);
+    }
+
+    /** As {@link Accumulator#update(Batch, int[], int, GroupRuns)}; row by row when {@code runs} is null. */
+    @Override
+    void update(final Batch batch, final int[] ids, final int n, final GroupRuns runs) {
         if (wide) {
             updateWide(batch, ids, n);
             return;
@@ -72,8 +78,14 @@ final class SumAccumulator extends Accumulator {
         final long[] nulls = argument.nulls(batch);
         if (nulls != null) {
             updateSkippingNulls(v, nulls, ids, n);
-            return;
+        } else if (runs != null) {
+            addRuns(v, runs);
+        } else {
+            addRows(v, ids, n);
         }
+    }
+
+    private void addRows(final long[] v, final int[] ids, final int n) {
         final long[] hi = high;
         final long[] lo = low;
         final long[] cnt = counts;
@@ -88,18 +100,8 @@ final class SumAccumulator extends Accumulator {
         }
     }
 
-    @Override
-    void update(final Batch batch, final int[] ids, final int n, final GroupRuns runs) {
-        if (wide) {
-            updateWide(batch, ids, n);
-            return;
-        }
-        final long[] v = argument.longs(batch);
-        final long[] nulls = argument.nulls(batch);
-        if (nulls != null) {
-            updateSkippingNulls(v, nulls, ids, n);
-            return;
-        }
+    /** Each group's rows summed in registers, its state written once. */
+    private void addRuns(final long[] v, final GroupRuns runs) {
         final int[] rows = runs.rows;
         for (int r = 0; r < runs.count; r++) {
             final int g = runs.groups[r];

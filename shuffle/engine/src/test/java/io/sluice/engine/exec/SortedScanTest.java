@@ -36,6 +36,22 @@ class SortedScanTest {
     @TempDir
     static Path dir;
 
+    /** A store of table t: k = 0, 3, 6, ... ascending (stored by k), v = row % 10, in blocks of {@link #BLOCK_ROWS}. */
+    private static Store sortedStore(final String name) {
+        final Store store = Store.create(dir.resolve(name));
+        final TableSpec spec = TableSpec.of("t", Schema.parse("k:int64,v:int64")).withPresortedKey("k")
+                .withBlockRows(BLOCK_ROWS);
+        try (TableWriter writer = store.write(spec)) {
+            for (int k = 0; k < ROWS; k++) {
+                writer.column(0).appendLong(3L * k);
+                writer.column(1).appendLong(k % 10);
+                writer.endRow();
+            }
+            writer.finish().close();
+        }
+        return store;
+    }
+
     private static List<Batch> scan(final StoreCatalog catalog, final List<String> columns, final Expr filter) {
         final TableScan scan = new TableScan(catalog.table("t"), columns, List.of(), filter);
         final List<Batch> out = new ArrayList<>();
@@ -48,17 +64,7 @@ class SortedScanTest {
 
     @Test
     void filteredBatchesOfASortedTableStaySortedAndRouteWholeByTheirEnds() {
-        final Store store = Store.create(dir.resolve("store"));
-        final TableSpec spec = TableSpec.of("t", Schema.parse("k:int64,v:int64")).withPresortedKey("k")
-                .withBlockRows(BLOCK_ROWS);
-        try (TableWriter writer = store.write(spec)) {
-            for (int k = 0; k < ROWS; k++) {
-                writer.column(0).appendLong(3L * k);
-                writer.column(1).appendLong(k % 10);
-                writer.endRow();
-            }
-            writer.finish().close();
-        }
+        final Store store = sortedStore("store");
         try (StoreCatalog catalog = new StoreCatalog(store)) {
             // The key second in the projection, and a filter keeping 3 rows of 10: the batches are copies.
             final List<Batch> batches = scan(catalog, List.of("v", "k"), Expr.lt(col("v"), Expr.lit(3)));
@@ -115,17 +121,7 @@ class SortedScanTest {
 
     @Test
     void aColocatedScanHandsEachBucketItsRowsInKeyOrderStraddlingBlocksIncluded() {
-        final Store store = Store.create(dir.resolve("colocated"));
-        final TableSpec spec = TableSpec.of("t", Schema.parse("k:int64,v:int64")).withPresortedKey("k")
-                .withBlockRows(BLOCK_ROWS);
-        try (TableWriter writer = store.write(spec)) {
-            for (int k = 0; k < ROWS; k++) {
-                writer.column(0).appendLong(3L * k);
-                writer.column(1).appendLong(k % 10);
-                writer.endRow();
-            }
-            writer.finish().close();
-        }
+        final Store store = sortedStore("colocated");
         try (StoreCatalog catalog = new StoreCatalog(store)) {
             // Cuts inside blocks 2 and 5: bucket 1 reads the tail of block 2, blocks 3 and 4 whole, the head of 5.
             final long[] cuts = {3 * 2500, 3 * 5500};
