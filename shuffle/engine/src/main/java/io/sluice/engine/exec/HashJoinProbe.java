@@ -126,9 +126,11 @@ public final class HashJoinProbe implements OperatorFactory {
     private final class Probe extends Operator {
         private final KeyColumns keys = new KeyColumns(probeKeys, probe);
         private final Evaluator extra = condition == null ? null : condition.bind(joined);
-        private final int[] first = new int[Block.MAX_ROWS];
+        private int[] first = new int[Block.MAX_ROWS];
         private final int[] probeRows = new int[Block.MAX_ROWS];
-        private final int[] buildRows = new int[Block.MAX_ROWS];
+        private int[] buildRows = new int[Block.MAX_ROWS];
+        /** Whether the buffered pairs are probe rows {@code 0..pairs-1} in order, {@link #probeRows} unwritten. */
+        private boolean everyProbeRow;
         private final int[] scratch = new int[Block.MAX_ROWS];
         private final boolean[] matched = new boolean[Block.MAX_ROWS];
         private int pairs;
@@ -169,6 +171,17 @@ public final class HashJoinProbe implements OperatorFactory {
                 Arrays.fill(matched, 0, n, false);
             }
             final int[] chain = table.next();
+            if (type == JoinType.INNER && extra == null && table.unique() && n > 0 && allMatched(n)) {
+                // A foreign key's join: probe row i pairs with build row first[i], no pair list to write.
+                final int[] rows = first;
+                first = buildRows;
+                buildRows = rows;
+                pairs = n;
+                everyProbeRow = true;
+                flush(batch, table, true);
+                everyProbeRow = false;
+                return;
+            }
             if (table.unique()) {
                 for (int i = 0; i < n; i++) {
                     final int row = first[i];
@@ -271,6 +284,15 @@ public final class HashJoinProbe implements OperatorFactory {
             }
         }
 
+        /** Whether every probe row has a build row ({@link #first} holds no -1). */
+        private boolean allMatched(final int n) {
+            int any = 0;
+            for (int i = 0; i < n; i++) {
+                any |= first[i];
+            }
+            return any >= 0;
+        }
+
         private static boolean isIdentity(final int[] rows, final int n) {
             for (int i = 0; i < n; i++) {
                 if (rows[i] != i) {
@@ -286,7 +308,7 @@ public final class HashJoinProbe implements OperatorFactory {
                 return;
             }
             final ColumnVector[] columns = new ColumnVector[probeOut.length + buildOut.length];
-            final boolean everyRowOnce = pairs == batch.rowCount() && isIdentity(probeRows, pairs);
+            final boolean everyRowOnce = pairs == batch.rowCount() && (everyProbeRow || isIdentity(probeRows, pairs));
             for (int i = 0; i < probeOut.length; i++) {
                 // Every probe row matched once (a foreign key's join): its columns go on as they are.
                 columns[i] = everyRowOnce ? batch.column(probeOut[i])

@@ -231,10 +231,13 @@ class NullJoinKeysTest {
         final boolean expected = !sparse && (spoil == StoredKeys.EVERY_KEY_ONCE
                 || spoil == StoredKeys.TWO_SWAPPED && everyBatchConsecutive);
         assertThat(table.identity()).as("keys %s", spoil).isEqualTo(expected);
+        // Half the time every probe key is a build key (a foreign key's join: each probe row has its one row).
+        final boolean foreignKey = random.nextBoolean();
         final List<Object[]> probe = new ArrayList<>();
         for (int i = 0, m = random.nextInt(500); i < m; i++) {
-            probe.add(new Object[] {random.nextInt(10) == 0 ? null : lo + (random.nextInt(n + 6) - 3) * step, "p",
-                (long) i});
+            final Object key = foreignKey ? build.get(random.nextInt(build.size()))[0]
+                    : random.nextInt(10) == 0 ? null : lo + (random.nextInt(n + 6) - 3) * step;
+            probe.add(new Object[] {key, "p", (long) i});
         }
         final List<List<Object>> actual = joinBatches(probe, batches, Keys.DENSE, JoinType.valueOf(kind.name()),
                 partitioned, random, false, null);
