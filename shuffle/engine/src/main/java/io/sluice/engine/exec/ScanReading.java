@@ -138,11 +138,8 @@ final class ScanReading {
             return readWhole(block, bucket);
         }
         final int n = table.blockRowCount(block);
-        final ColumnVector[] columns = new ColumnVector[projection.length];
         table.readColumns(block, testedTable, testedVectors);
-        for (int c = 0; c < projection.length; c++) {
-            columns[c] = placeholder(table.schema().type(projection[c]), n);
-        }
+        final ColumnVector[] columns = placeholders(n);
         for (int i = 0; i < tested.length; i++) {
             columns[tested[i]] = testedVectors[i];
         }
@@ -183,14 +180,7 @@ final class ScanReading {
         if (untested.length == 0) {
             return sortedBy(block, Batch.of(columns));
         }
-        if (count == n) {
-            table.readColumns(block, untestedTable, untestedVectors);
-        } else if (!table.readRows(block, untestedTable, scratch, count, untestedVectors)) {
-            table.readColumns(block, untestedTable, untestedVectors);
-            for (int i = 0; i < untested.length; i++) {
-                untestedVectors[i] = Vectors.gatherPresent(untestedVectors[i], scratch, count);
-            }
-        }
+        read(block, untestedTable, count, n, untestedVectors);
         for (int i = 0; i < untested.length; i++) {
             columns[untested[i]] = untestedVectors[i];
             untestedVectors[i] = null;
