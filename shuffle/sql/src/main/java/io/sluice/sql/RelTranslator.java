@@ -36,6 +36,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -288,7 +289,10 @@ final class RelTranslator {
         }
         return switch (kind) {
             case COUNT -> call.isDistinct() ? Plan.countDistinct(arg, name) : Plan.count(arg, name);
-            case SUM, SUM0 -> Plan.sum(arg, name);
+            case SUM -> Plan.sum(arg, name);
+            // SUM0 of integers adds in 64 bits, 0 without rows (AggregateBelowJoin adds partial counts with it).
+            case SUM0 -> SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName()) ? Plan.sum0(arg, name)
+                    : Plan.sum(arg, name);
             case AVG -> Plan.avg(arg, name);
             case MIN -> Plan.min(arg, name);
             case SINGLE_VALUE -> throw SqlException.unsupported("a scalar subquery's value (SINGLE_VALUE) together"

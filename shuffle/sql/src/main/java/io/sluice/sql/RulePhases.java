@@ -15,7 +15,8 @@ import org.apache.calcite.tools.RelBuilder;
  * rules: subqueries become correlated joins, an existence test of a correlated filter a semi or
  * anti join ({@link CorrelatedExists}), the decorrelator turns the other correlations into plain joins and
  * aggregates, disjunctions add the single-column predicates they imply ({@link DerivedDisjunctions}),
- * then filters move down to the scans and into join conditions, and adjacent
+ * then filters move down to the scans and into join conditions, an aggregation over a left
+ * join's other side moves below the join ({@link AggregateBelowJoin}), and adjacent
  * projections and filters merge. No cost-based planning: join order and distribution are
  * Sluice's.
  */
@@ -59,6 +60,7 @@ final class RulePhases {
         rel = DerivedDisjunctions.apply(rel);
         rel = run(rel, PUSH_DOWN);
         rel = run(rel, SEMI_JOINS);
+        rel = AggregateBelowJoin.apply(rel, builder);
         rel = run(rel, PUSH_DOWN);
         return run(rel, WINDOWS);
     }

@@ -8,7 +8,7 @@ import io.sluice.engine.expr.RowType;
 /**
  * One aggregate of a {@link HashAggregate}: a function, its argument (null for COUNT(*)) and its
  * output name. Every function but COUNT(*) skips the rows where its argument is NULL; SUM, AVG, MIN
- * and MAX of a group without a non-NULL input are NULL, COUNT and COUNT(DISTINCT) of it 0.
+ * and MAX of a group without a non-NULL input are NULL, COUNT, COUNT(DISTINCT) and SUM0 of it 0.
  */
 public record Aggregate(AggregateFunction function, Expr argument, String name) {
     public Aggregate {
@@ -31,6 +31,13 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
         final Evaluator e = argument.bind(input);
         if (function == AggregateFunction.COUNT) {
             return new CountAccumulator(e);
+        }
+        if (function == AggregateFunction.SUM0) {
+            if (e.type().kind() != DataType.Kind.INT64 && e.type().kind() != DataType.Kind.INT32) {
+                throw new IllegalArgumentException("sum0(" + argument + ") as '" + name + "': argument has type "
+                        + e.type() + ", expected a 64- or 32-bit integer");
+            }
+            return CountAccumulator.adding(e);
         }
         if (e.type().isWide()) {
             return switch (function) {

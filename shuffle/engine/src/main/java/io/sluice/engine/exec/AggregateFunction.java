@@ -18,5 +18,10 @@ public enum AggregateFunction {
     /** Smallest integer, decimal or date. */
     MIN,
     /** Largest integer, decimal or date. */
-    MAX
+    MAX,
+    /**
+     * Sum of 64-bit integers in 64 bits, 0 for a group without a non-null input, failing on overflow:
+     * SQL's SUM0, which adds partial counts (a count's sum is a row count, far from overflowing).
+     */
+    SUM0
 }

@@ -182,6 +182,11 @@ public final class Plan {
         return new Aggregate(AggregateFunction.SUM, e, name);
     }
 
+    /** SUM0(e): the sum of a 64-bit integer in 64 bits, 0 where no row has a value (adds partial counts). */
+    public static Aggregate sum0(final Expr e, final String name) {
+        return new Aggregate(AggregateFunction.SUM0, e, name);
+    }
+
     public static Aggregate avg(final Expr e, final String name) {
         return new Aggregate(AggregateFunction.AVG, e, name);
     }

@@ -129,7 +129,8 @@ public final class PlanCodec {
             JoinType.RIGHT_ANTI);
     static final EnumCodes<AggregateFunction> FUNCTIONS = EnumCodes.of(AggregateFunction.class,
             AggregateFunction.SUM, AggregateFunction.COUNT, AggregateFunction.COUNT_STAR,
-            AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX);
+            AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX,
+            AggregateFunction.SUM0);
     static final EnumCodes<SortDistribution> SORT_DISTRIBUTIONS = EnumCodes.of(SortDistribution.class,
             SortDistribution.LOCAL_SORT, SortDistribution.GATHER_SORT, SortDistribution.MERGE_SORT);
     static final EnumCodes<WindowFunctionType> WINDOW_FUNCTIONS = EnumCodes.of(WindowFunctionType.class,

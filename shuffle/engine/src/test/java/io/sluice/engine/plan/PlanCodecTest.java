@@ -106,7 +106,7 @@ class PlanCodecTest {
                         Plan.sum(col("revenue"), "sum"), Plan.avg(col("bonus"), "avg"),
                         Plan.min(col("revenue"), "min"), Plan.max(col("l_orderkey"), "max"),
                         Plan.count("count_star"), Plan.count(col("year"), "count"),
-                        Plan.countDistinct(col("l_orderkey"), "distinct"))
+                        Plan.countDistinct(col("l_orderkey"), "distinct"), Plan.sum0(col("l_orderkey"), "sum0"))
                 .orderBy(SortKey.desc("sum").withNullsFirst(true), SortKey.asc("l_orderkey"))
                 .limit(10);
         final Plan orders = Plan.scan("orders", "o_orderkey", "o_custkey", "o_orderdate");
@@ -353,7 +353,8 @@ class PlanCodecTest {
                 JoinType.RIGHT_ANTI, 6));
         assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.of(AggregateFunction.SUM, 0,
                 AggregateFunction.COUNT, 1, AggregateFunction.COUNT_STAR, 2, AggregateFunction.COUNT_DISTINCT, 3,
-                AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6));
+                AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6,
+                AggregateFunction.SUM0, 7));
         assertThat(codes(PlanCodec.SORT_DISTRIBUTIONS, SortDistribution.class)).isEqualTo(Map.of(
                 SortDistribution.LOCAL_SORT, 0, SortDistribution.GATHER_SORT, 1, SortDistribution.MERGE_SORT, 2));
         assertThat(codes(PlanCodec.WINDOW_FUNCTIONS, WindowFunctionType.class)).isEqualTo(Map.of(
@@ -579,9 +580,9 @@ class PlanCodecTest {
                         .writeByte((byte) 0).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0]", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4, "needs an argument"),
                 Arguments.of("an unknown aggregate function", overScan(PlanCodec.AGGREGATION, w -> w.writeInt(0)
-                        .writeInt(1).writeByte((byte) 7).writeBoolean(false).writeString("n")),
+                        .writeInt(1).writeByte((byte) 8).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
-                        "unknown AggregateFunction code 7"),
+                        "unknown AggregateFunction code 8"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
                         .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 7)),
                         "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 7"),
