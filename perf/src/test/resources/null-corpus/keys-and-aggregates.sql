@@ -76,3 +76,7 @@ select id, (select max(u.d) from u where u.id < 0) as m from t where id < 4;
 select id from t where k = (select max(k) from u where id < 0);
 select id from t where d > (select avg(d) from u);
 select count(*) as n from t where k > (select min(k) from u);
+
+-- Two runtime filters on one scan of t, each key column with NULLs: the more selective tested first, the other
+-- key read only for the rows it keeps.
+select count(*) as n, sum(t.i) as si, min(t.id) as lo from t join u on t.k = u.k join u u2 on t.i = u2.id where u.d > 5 and u2.k > 2;

@@ -203,6 +203,47 @@ class RuntimeFilterTpchTest {
     }
 
     @Test
+    void twoFiltersOnOneScanTestTheMoreSelectiveFirst() {
+        // Every supplier passes (a row filter the planner cannot see through), 20 of the 2,000 parts do; the joins in
+        // either order, so that the scan lists either filter first.
+        final Plan suppliers = Plan.scan("supplier", "s_suppkey").filter(Expr.ge(col("s_suppkey"), Expr.lit(0)));
+        final Plan parts = Plan.scan("part", "p_partkey").filter(Expr.lt(col("p_partkey"), Expr.lit(21)));
+        final Plan lineitem = Plan.scan("lineitem", "l_orderkey", "l_partkey", "l_suppkey", "l_quantity");
+        final List<Plan> plans = List.of(
+                lineitem.join(JoinType.INNER, suppliers, List.of("l_suppkey"), List.of("s_suppkey"))
+                        .join(JoinType.INNER, parts, List.of("l_partkey"), List.of("p_partkey")),
+                lineitem.join(JoinType.INNER, parts, List.of("l_partkey"), List.of("p_partkey"))
+                        .join(JoinType.INNER, suppliers, List.of("l_suppkey"), List.of("s_suppkey")));
+        final BlockTable table = oracle.catalog().table("lineitem");
+        long lineitemRows = 0;
+        for (int b = 0; b < table.blockCount(); b++) {
+            lineitemRows += table.blockRowCount(b);
+        }
+        for (final Plan joins : plans) {
+            final Plan plan = joins.aggregate(Plan.noKeys(), Plan.count("n"), Plan.sum(col("l_quantity"), "q"));
+            for (final int cores : new int[] {1, 2}) {
+                final StrategyConfig config = StrategyConfig.defaults().withStrategy(Strategy.BROADCAST);
+                final Execution on = run(plan, config, cores, RuntimeFilterRouter.LOCAL);
+                final Execution off = run(plan, config.withRuntimeFilters(RuntimeFilterMode.OFF), cores,
+                        RuntimeFilterRouter.LOCAL);
+                assertThat(on.result().rows()).as("on %d cores", cores).isEqualTo(off.result().rows());
+                final RuntimeFilterStats byPart = filterOn(on, "l_partkey");
+                final RuntimeFilterStats bySupplier = filterOn(on, "l_suppkey");
+                assertThat(byPart.probeRowsIn()).as("%s", byPart).isEqualTo(lineitemRows);
+                assertThat(byPart.probeRowsOut()).as("%s", byPart).isPositive().isLessThan(lineitemRows / 50);
+                assertThat(bySupplier.probeRowsIn()).as("%s after %s", bySupplier, byPart)
+                        .isEqualTo(byPart.probeRowsOut());
+            }
+        }
+    }
+
+    private static RuntimeFilterStats filterOn(final Execution e, final String probeColumn) {
+        return e.runtimeFilterStats().stream().filter(s -> s.probe().equals(List.of(probeColumn))).findFirst()
+                .orElseThrow(() -> new AssertionError("no runtime filter on " + probeColumn + ": "
+                        + e.runtimeFilterStats()));
+    }
+
+    @Test
     void aFilterThatRejectsNothingTurnsItselfOff() {
         // A row filter every order passes: the planner cannot tell that the build keeps every key.
         final Plan everyOrder = Plan.scan("lineitem", "l_orderkey", "l_quantity")

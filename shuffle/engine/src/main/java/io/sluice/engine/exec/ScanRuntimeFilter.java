@@ -72,12 +72,54 @@ public final class ScanRuntimeFilter {
         private final ColumnVector[] keyVector = new ColumnVector[1];
         private boolean waited;
 
+        /** The scan output column of the filter's single key, or -1 for several. */
+        int keyColumn() {
+            return keyColumn;
+        }
+
         /** Waits for the filter before the worker's first block. */
         void awaitOnce(final Cancellation cancellation) {
             if (!waited) {
                 waited = true;
                 handle.await(cancellation);
             }
+        }
+
+        /**
+         * The share of the scan's rows the filter is expected to pass, for testing the most selective filter
+         * first: at most its build rows (a bound on its distinct keys) over the values the probe key's zonemaps
+         * span, and at most the part of that span its min/max covers. 1 for a filter that is off or has not
+         * arrived; 0.5 when nothing tells (a hashed key, or no zonemaps).
+         */
+        double passEstimate(final ZoneMap[] zoneMaps) {
+            final RuntimeFilter[] filters = handle.filters();
+            if (filters == null) {
+                return 1;
+            }
+            long low = Long.MAX_VALUE;
+            long high = Long.MIN_VALUE;
+            for (int b = 0; zoneMaps != null && b < zoneMaps.length; b++) {
+                if (zoneMaps[b].hasValues()) {
+                    low = Math.min(low, zoneMaps[b].min());
+                    high = Math.max(high, zoneMaps[b].max());
+                }
+            }
+            if (!integerKey || low > high) {
+                return 0.5;
+            }
+            long rows = 0;
+            long filterLow = Long.MAX_VALUE;
+            long filterHigh = Long.MIN_VALUE;
+            for (final RuntimeFilter f : filters) {
+                if (f != null && f.range() != null) {
+                    rows += f.buildRows();
+                    filterLow = Math.min(filterLow, f.range().min());
+                    filterHigh = Math.max(filterHigh, f.range().max());
+                }
+            }
+            final double span = (double) high - low + 1;
+            final double covered = Math.max(0, (double) Math.min(high, filterHigh) - Math.max(low, filterLow) + 1);
+            return Math.min(1, Math.min(rows, covered) / span);
         }
 
         /**
