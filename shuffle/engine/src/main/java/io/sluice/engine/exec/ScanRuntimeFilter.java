@@ -72,9 +72,12 @@ public final class ScanRuntimeFilter {
         private final ColumnVector[] keyVector = new ColumnVector[1];
         private boolean waited;
 
-        /** The scan output column of the filter's single key, or -1 for several. */
+        /**
+         * The scan output column of the filter's key when it is one column, or -1 for a key of several (whose
+         * first column {@link #keyColumn} also names, for zonemaps and buckets).
+         */
         int keyColumn() {
-            return keyColumn;
+            return keys.size() == 1 ? keyColumn : -1;
         }
 
         /** Waits for the filter before the worker's first block. */
