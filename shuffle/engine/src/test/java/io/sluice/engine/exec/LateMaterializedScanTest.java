@@ -4,6 +4,12 @@ import static io.sluice.engine.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.NamedExpr;
+import io.sluice.engine.filter.RuntimeFilterMode;
+import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.QueryRunner;
+import io.sluice.engine.plan.Strategy;
+import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IntVector;
 import io.sluice.format.LongVector;
@@ -244,5 +250,40 @@ class LateMaterializedScanTest {
                 Expr.ne(col("g"), Expr.str("AIR"))));
         assertThat(rows(batches)).isEqualTo(expected(columns,
                 r -> r[1] != null && (Long) r[1] >= 900 && !r[3].equals("AIR")));
+    }
+
+    @Test
+    void aSecondRuntimeFilterReadsItsNullableKeyForTheRowsTheFirstKeptOnly() {
+        // 60 of the keys k pass the first filter (6% of their block), then v, NULL in every seventh row, meets the
+        // values below 500 (0 among them, what a NULL's place holds): the v filter goes second and reads v only for
+        // the rows k kept, NULLs among them, which must stay NULL and meet nothing.
+        final Plan fewKeys = Plan.scan("t", "k").filter(Expr.lt(col("k"), Expr.lit(60)))
+                .project(new NamedExpr("k2", col("k")));
+        final Plan someValues = Plan.scan("t", "k", "v").filter(Expr.lt(col("v"), Expr.lit(500)))
+                .aggregate(Plan.groupBy("v")).project(new NamedExpr("v3", col("v")));
+        final Plan plan = Plan.scan("t", "k", "v", "d")
+                .join(JoinType.INNER, fewKeys, List.of("k"), List.of("k2"))
+                .join(JoinType.INNER, someValues, List.of("v"), List.of("v3"))
+                .aggregate(Plan.noKeys(), Plan.count("n"), Plan.sum(col("v"), "sv"), Plan.min(col("d"), "first"));
+        final StrategyConfig config = StrategyConfig.defaults().withStrategy(Strategy.BROADCAST);
+        final QueryRunner.Execution on;
+        final QueryRunner.Execution off;
+        try (QueryRunner runner = new QueryRunner(catalog, 2, config)) {
+            on = runner.execute(plan);
+        }
+        try (QueryRunner runner = new QueryRunner(catalog, 2, config.withRuntimeFilters(RuntimeFilterMode.OFF))) {
+            off = runner.execute(plan);
+        }
+        assertThat(on.result().rows()).isEqualTo(off.result().rows());
+        final RuntimeFilterStats byKey = on.runtimeFilterStats().stream()
+                .filter(f -> f.probe().equals(List.of("k"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no filter on k: " + on.runtimeFilterStats()));
+        final RuntimeFilterStats byValue = on.runtimeFilterStats().stream()
+                .filter(f -> f.probe().equals(List.of("v"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no filter on v: " + on.runtimeFilterStats()));
+        // The keys below 60 lie in the first block: the others are skipped by their zonemaps.
+        assertThat(byKey.probeRowsIn()).as("%s", byKey).isEqualTo(BLOCK_ROWS);
+        assertThat(byKey.probeRowsOut()).isEqualTo(60);
+        assertThat(byValue.probeRowsIn()).as("%s after %s", byValue, byKey).isEqualTo(byKey.probeRowsOut());
     }
 }
