@@ -97,22 +97,16 @@ final class AggregateBelowJoin extends RelShuttleImpl {
                     .as(a.getRowType().getFieldNames().get(a.getGroupCount() + j)));
         }
         builder.aggregate(builder.groupKey(a.getGroupSet()), upper);
-        final List<RexNode> out = new ArrayList<>();
         final int groups = a.getGroupCount();
-        for (int f = 0; f < groups; f++) {
-            out.add(builder.field(f));
-        }
         for (int j = 0; j < a.getAggCallList().size(); j++) {
-            final RexNode combined = builder.field(groups + j);
-            if (!SqlTypeUtil.equalSansNullability(combined.getType(),
+            if (!SqlTypeUtil.equalSansNullability(builder.field(groups + j).getType(),
                     a.getRowType().getFieldList().get(groups + j).getType())) {
                 builder.clear();
                 return null;
             }
-            out.add(combined);
         }
-        builder.project(out, a.getRowType().getFieldNames(), true);
-        return builder.convert(a.getRowType(), false).build();
+        // The original's field names and types (a combined aggregate may differ in nullability only).
+        return builder.convert(a.getRowType(), true).build();
     }
 
     /** COUNT, SUM, MIN or MAX of one column of the join's right side, not DISTINCT, without FILTER. */

@@ -65,6 +65,10 @@ final class ScanReading {
     private final ColumnVector[] restVectors;
     /** The rows the row filter passes, by position in the batch it tested. */
     private final int[] chosen = new int[Block.MAX_ROWS];
+    /** Scratch of {@link #probe} and {@link #readAt}: which key columns a block has read, one column to read. */
+    private final boolean[] keyRead;
+    private final int[] oneColumn = new int[1];
+    private final ColumnVector[] oneVector = new ColumnVector[1];
 
     /**
      * @param predicate this worker's instance of the scan's row filter, or null
@@ -77,6 +81,7 @@ final class ScanReading {
         this.predicate = predicate;
         this.probing = scan.runtimeFilters().isEmpty() ? null : new Probing(scan);
         this.dropped = scan.dropped();
+        this.keyRead = new boolean[projection.length];
         final boolean lazy = tested.length > 0 && tested.length < projection.length;
         this.tested = lazy ? tested : new int[0];
         int others = 0;
@@ -293,7 +298,8 @@ final class ScanReading {
             scratch[i] = i;
         }
         int count = n;
-        final boolean[] read = new boolean[outputs.length];
+        final boolean[] read = keyRead;
+        Arrays.fill(read, 0, outputs.length, false);
         for (int a = 0; a < probing.size() && count > 0; a++) {
             final int i = Arrays.binarySearch(outputs, probing.keyColumn(a));
             if (!read[i]) {
@@ -319,8 +325,10 @@ final class ScanReading {
      */
     private void readAt(final int block, final int position, final int count, final int n,
                         final ColumnVector[] vectors, final int i) {
-        final int[] column = {position};
-        final ColumnVector[] into = {vectors[i]};
+        final int[] column = oneColumn;
+        final ColumnVector[] into = oneVector;
+        column[0] = position;
+        into[0] = vectors[i];
         final TypeKind kind = table.schema().type(position).kind();
         final boolean spreads = kind == TypeKind.INT64 || kind == TypeKind.DECIMAL || kind == TypeKind.INT32
                 || kind == TypeKind.DATE;
@@ -331,6 +339,7 @@ final class ScanReading {
             table.readColumns(block, column, into);
             vectors[i] = into[0];
         }
+        into[0] = null;
     }
 
     /**
