@@ -57,6 +57,21 @@ class QueryBenchCommandTest {
     }
 
     @Test
+    void aDuckDbFileIsLoadedOnceAndReusedByTheNextRun() {
+        final String file = dir.resolve("duck.db").toString();
+        final String[] args = {"query-bench", "--store", storeDir.toString(), "--queries", "q4", "--runs", "1",
+            "--warmup", "0", "--cores", "1", "--duckdb-file", file};
+        final Cli.Result first = Cli.run(args);
+        assertThat(first.exitCode()).as(first.toString()).isZero();
+        assertThat(first.err()).contains("loaded [orders, lineitem] into DuckDB");
+        final Cli.Result second = Cli.run(args);
+        assertThat(second.exitCode()).as(second.toString()).isZero();
+        assertThat(second.err()).contains("loaded [] into DuckDB", "kept the other tables " + file + " holds")
+                .doesNotContain("differ", "failed");
+        assertThat(second.out()).containsPattern("(?m)^q4 +[0-9.]+ +[0-9.]+ ");
+    }
+
+    @Test
     void anUnknownQueryNamesTheKnownOnes() {
         final Cli.Result r = Cli.run("query-bench", "--store", storeDir.toString(), "--queries", "q4,q23");
         assertThat(r.exitCode()).isEqualTo(1);

@@ -1,11 +1,13 @@
 package io.sluice.perf.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.format.Schema;
 import io.sluice.perf.tpch.TpchLoader;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
+import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
@@ -49,6 +51,59 @@ class DuckDbLoaderTest {
                 }
                 assertThat(rs.next()).isFalse();
             }
+        }
+    }
+
+    @Test
+    void aDatabaseFileKeepsTheTablesOfTheSameVersionAndLoadsAReplacedOneAgain() throws Exception {
+        final Store store = Store.create(dir.resolve("store"));
+        writeKeys(store, 3, false);
+        final Path file = dir.resolve("duck.db");
+        try (Connection c = DuckDbLoader.openFile(file, 1)) {
+            assertThat(DuckDbLoader.loadChanged(store, List.of("t"), c)).containsExactly("t");
+        }
+        try (Connection c = DuckDbLoader.openFile(file, 1)) {
+            assertThat(DuckDbLoader.loadChanged(store, List.of("t"), c)).isEmpty();
+            assertThat(count(c)).isEqualTo(3);
+        }
+        writeKeys(store, 5, true);
+        try (Connection c = DuckDbLoader.openFile(file, 1)) {
+            assertThat(DuckDbLoader.loadChanged(store, List.of("t"), c)).containsExactly("t");
+            assertThat(count(c)).isEqualTo(5);
+        }
+        // A load that stopped halfway left no record: the table is loaded again.
+        try (Connection c = DuckDbLoader.openFile(file, 1); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM " + DuckDbLoader.LOADED);
+            s.execute("DELETE FROM t WHERE k > 1");
+        }
+        try (Connection c = DuckDbLoader.openFile(file, 1)) {
+            assertThat(DuckDbLoader.loadChanged(store, List.of("t"), c)).containsExactly("t");
+            assertThat(count(c)).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void aDatabaseFileInAMissingDirectoryNamesTheDirectory() {
+        final Path file = dir.resolve("absent").resolve("duck.db");
+        assertThatThrownBy(() -> DuckDbLoader.openFile(file, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(file.getParent().toString()).hasMessageContaining("mkdir -p");
+    }
+
+    /** Writes table t with keys 1..rows, as a new table or replacing the one there. */
+    private static void writeKeys(final Store store, final int rows, final boolean replace) {
+        try (TableWriter w = store.write(TableSpec.of("t", Schema.parse("k:int64")).replacing(replace))) {
+            for (int k = 1; k <= rows; k++) {
+                w.column(0).appendLong(k);
+                w.endRow();
+            }
+            w.finish().close();
+        }
+    }
+
+    private static long count(final Connection c) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
