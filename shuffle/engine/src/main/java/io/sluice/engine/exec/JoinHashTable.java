@@ -17,7 +17,8 @@ import java.util.List;
  * broadcast join has one; a shuffle join one per bucket.
  *
  * <p>A single integer key whose build values span a small range ({@link #DENSE_FACTOR} times the
- * build rows or less) is looked up directly: the chain head of value {@code v} sits at
+ * build rows or less, up to {@link #DENSE_MAX} values; for a larger build, {@link #LARGE_DENSE_FACTOR}
+ * times its rows) is looked up directly: the chain head of value {@code v} sits at
  * {@code v - min} of an array, with no hashing and one memory access per probe row. Any other key
  * goes through a {@link KeyTable} whose ids index the chain heads.
  *
@@ -28,8 +29,17 @@ import java.util.List;
 public final class JoinHashTable {
     /** The largest value range per build row that the direct lookup accepts. */
     static final int DENSE_FACTOR = 64;
-    /** The direct lookup array never exceeds this many entries. */
+    /** The direct lookup array exceeds this many entries only for a large build (see {@link #LARGE_DENSE_FACTOR}). */
     static final long DENSE_MAX = 1L << 23;
+    /**
+     * The value range per build row a direct lookup beyond {@link #DENSE_MAX} entries accepts: 32 bytes of
+     * array per build row, less than a {@link KeyTable} of the same keys takes. A large build of keys in
+     * ascending order (a table stored by its key) probed in that order then reads its array front to back
+     * instead of hashing each probe to a cache line of its own.
+     */
+    static final int LARGE_DENSE_FACTOR = 8;
+    /** No direct lookup array is longer than this (Java's array limit, less a margin). */
+    static final long DENSE_ARRAY_LIMIT = Integer.MAX_VALUE - 16;
 
     private final KeyTable table;
     /** Per key (slot or table id), its chain's first build row plus one; 0: no row (a new array needs no fill). */
@@ -219,7 +229,7 @@ public final class JoinHashTable {
             lo = 0;
             hi = 0;
         }
-        if (hi - lo < 0 || hi - lo >= Math.min(DENSE_MAX, (long) DENSE_FACTOR * total + 1024)) {
+        if (hi - lo < 0 || hi - lo >= denseLimit(total)) {
             return null;
         }
         final int[] head = new int[(int) (hi - lo + 1)];
@@ -235,6 +245,12 @@ public final class JoinHashTable {
             head[slot] = row + 1;
         }
         return new JoinHashTable(null, head, lo, next, columns, nullKey, identity);
+    }
+
+    /** The widest value range (max - min, exclusive) a direct lookup of {@code total} build rows accepts. */
+    static long denseLimit(final int total) {
+        final long small = Math.min(DENSE_MAX, (long) DENSE_FACTOR * total + 1024);
+        return Math.min(DENSE_ARRAY_LIMIT, Math.max(small, (long) LARGE_DENSE_FACTOR * total));
     }
 
     private static ColumnVector[] concatColumns(final RowType input, final List<Batch> batches) {
