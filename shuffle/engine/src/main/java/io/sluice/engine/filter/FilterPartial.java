@@ -175,7 +175,7 @@ public final class FilterPartial {
     /**
      * The filter probes test: min/max for an integer key, an IN list when the distinct keys are at most
      * {@code inListMaxKeys} (it skips blocks by zonemap), and for rows the exact bitset over {@code [min, max]}
-     * when it takes at most {@code bitmapMaxBytes}, else a Bloom filter sized for the distinct keys (a row
+     * when it takes at most {@link RuntimeFilterConfig#bitmapBytesFor} its keys, else a Bloom filter sized for the distinct keys (a row
      * test several times cheaper than a search of the IN list); a hashed key gets its Bloom filter.
      */
     public RuntimeFilter finish(final RuntimeFilterConfig config) {
@@ -192,7 +192,7 @@ public final class FilterPartial {
         final long distinct = bitmap.cardinality();
         final long[] keys = bitmap.keys();
         final InList inList = distinct <= config.inListMaxKeys() ? new InList(keys) : null;
-        if (KeyBitset.fits(min, max, config.bitmapMaxBytes())) {
+        if (KeyBitset.fits(min, max, config.bitmapBytesFor(distinct))) {
             return new RuntimeFilter(true, rows, range, inList, KeyBitset.of(keys, min, max), null);
         }
         final SplitBlockBloomFilter sized = new SplitBlockBloomFilter(config.bloomBytesFor(distinct));

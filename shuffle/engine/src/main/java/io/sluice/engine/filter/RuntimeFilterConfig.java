@@ -12,7 +12,9 @@ package io.sluice.engine.filter;
  * @param inListMaxKeys distinct build keys up to which an integer key gets an {@link InList} (default
  *                      {@value #DEFAULT_IN_LIST_MAX_KEYS})
  * @param bitmapMaxBytes largest exact {@link KeyBitset} over an integer key's {@code [min, max]} probes test (default
- *                      {@value #DEFAULT_BITMAP_MAX_BYTES}); keys further apart are tested by IN list or Bloom filter
+ *                      {@value #DEFAULT_BITMAP_MAX_BYTES}), or {@value #BITMAP_BYTES_PER_KEY} bytes per distinct key
+ *                      when that is more (at most {@value #LARGE_BITMAP_MAX_BYTES}; 0 makes no bitsets); keys
+ *                      further apart are tested by IN list or Bloom filter
  * @param bloomFpp      false-positive rate Bloom filters are sized for (default {@value #DEFAULT_BLOOM_FPP})
  * @param bloomMinBytes smallest Bloom filter
  * @param bloomMaxBytes largest Bloom filter (it must fit a control message to cross CNs)
@@ -31,6 +33,14 @@ public record RuntimeFilterConfig(RuntimeFilterMode mode, long waitMillis, int i
     public static final int DEFAULT_MAX_BYTES = 256 * 1024;
     /** Default largest exact bitset: 1 MiB, 8M key values (made on each CN, it never crosses CNs). */
     public static final int DEFAULT_BITMAP_MAX_BYTES = 1 << 20;
+    /**
+     * Bitset bytes a filter of many distinct keys may take per key beyond {@link #bitmapMaxBytes}: 64 bits, less
+     * than the join table of those keys takes, for an exact test where a Bloom filter capped at
+     * {@link #DEFAULT_MAX_BYTES} would pass most rows (the orders of one bucket of a TPC-H scale factor of 10).
+     */
+    public static final int BITMAP_BYTES_PER_KEY = 8;
+    /** No bitset grows past this many bytes by {@link #BITMAP_BYTES_PER_KEY} (512 M key values). */
+    public static final int LARGE_BITMAP_MAX_BYTES = 64 << 20;
     /** Default smallest Bloom filter. */
     public static final int DEFAULT_BLOOM_MIN_BYTES = 1024;
     /** Default false-positive rate of Bloom filters. */
@@ -92,5 +102,13 @@ public record RuntimeFilterConfig(RuntimeFilterMode mode, long waitMillis, int i
     /** The Bloom filter size for {@code keys} distinct keys. */
     public int bloomBytesFor(final long keys) {
         return SplitBlockBloomFilter.bytesFor(keys, bloomFpp, bloomMinBytes, bloomMaxBytes);
+    }
+
+    /** The largest exact bitset a filter of {@code distinct} keys may take, in bytes (see {@link #bitmapMaxBytes}). */
+    public int bitmapBytesFor(final long distinct) {
+        if (bitmapMaxBytes == 0) {
+            return 0;
+        }
+        return (int) Math.max(bitmapMaxBytes, Math.min(LARGE_BITMAP_MAX_BYTES, BITMAP_BYTES_PER_KEY * distinct));
     }
 }

@@ -67,6 +67,46 @@ class RuntimeFilterPropertiesTest {
         }
     }
 
+    /**
+     * Keys too far apart for {@code bitmapMaxBytes} still get the exact bitset when it takes at most
+     * {@link RuntimeFilterConfig#BITMAP_BYTES_PER_KEY} bytes per distinct key, and a Bloom filter beyond;
+     * the bitset passes exactly the build keys.
+     */
+    @Property(tries = 100)
+    void manyKeysGetABitsetOfUpToEightBytesPerKey(@ForAll @IntRange(min = 1, max = 3000) final int distinct,
+                                                  @ForAll @IntRange(min = 1, max = 100) final int step,
+                                                  @ForAll @Size(max = 300) final List<@LongRange(min = -10, max = 300_010) Long> probes) {
+        final long[] k = new long[distinct];
+        for (int i = 0; i < distinct; i++) {
+            k[i] = 7 + (long) i * step;
+        }
+        final RuntimeFilterConfig config = new RuntimeFilterConfig(RuntimeFilterMode.GLOBAL, 0, 0, 64, 0.01, 64,
+                1 << 16, 16384, 0.1);
+        final RuntimeFilter f = integerPartial(k, 1024).finish(config);
+        final long spanBytes = ((long) (distinct - 1) * step + 1 + 7) / 8;
+        final boolean bitset = spanBytes <= Math.max(64, RuntimeFilterConfig.BITMAP_BYTES_PER_KEY * distinct);
+        assertThat(f.kinds()).as("%d keys %d apart", distinct, step)
+                .contains(bitset ? FilterKind.BITMAP : FilterKind.BLOOM);
+        if (bitset) {
+            final long[] p = array(probes);
+            final boolean[] keep = passed(f, p);
+            for (int i = 0; i < p.length; i++) {
+                final long o = p[i] - 7;
+                final boolean built = o >= 0 && o % step == 0 && o / step < distinct;
+                assertThat(keep[i]).as("probe %d", p[i]).isEqualTo(built);
+            }
+        }
+    }
+
+    @Test
+    void noBitsetWhenBitmapMaxBytesIsZero() {
+        final long[] k = {1, 2, 3, 4};
+        final RuntimeFilterConfig config = new RuntimeFilterConfig(RuntimeFilterMode.GLOBAL, 0, 0, 0, 0.01, 64,
+                1 << 16, 16384, 0.1);
+        assertThat(integerPartial(k, 1024).finish(config).kinds()).doesNotContain(FilterKind.BITMAP)
+                .contains(FilterKind.BLOOM);
+    }
+
     @Property(tries = 200)
     void aBloomFilterLosesNoHash(@ForAll @Size(max = 5000) final List<Long> hashes,
                                  @ForAll @IntRange(min = 5, max = 14) final int log2Bytes) {
