@@ -34,11 +34,12 @@ public record RuntimeFilterConfig(RuntimeFilterMode mode, long waitMillis, int i
     /** Default largest exact bitset: 1 MiB, 8M key values (made on each CN, it never crosses CNs). */
     public static final int DEFAULT_BITMAP_MAX_BYTES = 1 << 20;
     /**
-     * Bitset bytes a filter of many distinct keys may take per key beyond {@link #bitmapMaxBytes}: 64 bits, less
+     * Bitset bytes a filter of many distinct keys may take per key beyond {@link #bitmapMaxBytes}: 128 bits, less
      * than the join table of those keys takes, for an exact test where a Bloom filter capped at
-     * {@link #DEFAULT_MAX_BYTES} would pass most rows (the orders of one bucket of a TPC-H scale factor of 10).
+     * {@link #DEFAULT_MAX_BYTES} would pass more rows at several times the cost per row (one bucket's orders
+     * of a TPC-H scale factor of 10: 290-730 K keys over 30 M values).
      */
-    public static final int BITMAP_BYTES_PER_KEY = 8;
+    public static final int BITMAP_BYTES_PER_KEY = 16;
     /** No bitset grows past this many bytes by {@link #BITMAP_BYTES_PER_KEY} (512 M key values). */
     public static final int LARGE_BITMAP_MAX_BYTES = 64 << 20;
     /** Default smallest Bloom filter. */

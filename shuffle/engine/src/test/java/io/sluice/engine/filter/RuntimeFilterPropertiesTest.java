@@ -73,7 +73,7 @@ class RuntimeFilterPropertiesTest {
      * the bitset passes exactly the build keys.
      */
     @Property(tries = 100)
-    void manyKeysGetABitsetOfUpToEightBytesPerKey(@ForAll @IntRange(min = 1, max = 3000) final int distinct,
+    void manyKeysGetABitsetOfUpToSixteenBytesPerKey(@ForAll @IntRange(min = 1, max = 3000) final int distinct,
                                                   @ForAll @IntRange(min = 1, max = 100) final int step,
                                                   @ForAll @Size(max = 300) final List<@LongRange(min = -10, max = 300_010) Long> probes) {
         final long[] k = new long[distinct];
