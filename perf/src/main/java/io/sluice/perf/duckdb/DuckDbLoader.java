@@ -41,11 +41,7 @@ public final class DuckDbLoader {
 
     /** An in-memory DuckDB limited to {@code threads} threads. */
     public static Connection openInMemory(final int threads) throws SQLException {
-        final Connection connection = DriverManager.getConnection("jdbc:duckdb:");
-        try (Statement s = connection.createStatement()) {
-            s.execute("SET threads TO " + threads);
-        }
-        return connection;
+        return open("jdbc:duckdb:", threads);
     }
 
     /**
@@ -58,7 +54,11 @@ public final class DuckDbLoader {
             throw new IllegalArgumentException("DuckDB file " + file + ": its directory " + parent
                     + " does not exist; create it first (mkdir -p " + parent + ")");
         }
-        final Connection connection = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath());
+        return open("jdbc:duckdb:" + file.toAbsolutePath(), threads);
+    }
+
+    private static Connection open(final String url, final int threads) throws SQLException {
+        final Connection connection = DriverManager.getConnection(url);
         try (Statement s = connection.createStatement()) {
             s.execute("SET threads TO " + threads);
         } catch (final SQLException e) {
