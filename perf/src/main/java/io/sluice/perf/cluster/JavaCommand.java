@@ -7,12 +7,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * The command line that starts another {@code sluice} process like this one: the same java executable
  * and classpath, the JVM flags Agrona and Chronicle need on Java 17 (the build writes them into
- * {@code sluice-version.properties}, from the parent pom's {@code sluice.jvm.flags}), extra JVM
- * arguments, then a subcommand and its arguments.
+ * {@code sluice-version.properties}, from the parent pom's {@code sluice.jvm.flags}), the launcher's
+ * default collector unless the extra JVM arguments choose one, extra JVM arguments, then a subcommand
+ * and its arguments.
  */
 public final class JavaCommand {
     /**
@@ -20,6 +22,15 @@ public final class JavaCommand {
      * only starts it.
      */
     public static final String MAIN_CLASS = "io.sluice.perf.cli.SluiceCommand";
+
+    /**
+     * The collector {@code bin/sluice} and the processes Sluice starts run on unless told otherwise: the
+     * parallel collector. Queries allocate large tables that live for one query; Java 17's default, G1,
+     * answers them with concurrent marking cycles that take one of two cores from the workers (README,
+     * "Garbage collector", has the measurement).
+     */
+    public static final String DEFAULT_COLLECTOR = "-XX:+UseParallelGC";
+    private static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use(Serial|Parallel|G1|Z|Shenandoah|Epsilon)GC");
 
     private JavaCommand() {
     }
@@ -44,11 +55,22 @@ public final class JavaCommand {
         return Arrays.asList(flags.split("\\s+"));
     }
 
-    /** {@code java <flags> <jvmArgs> -cp <classpath> io.sluice.perf.cli.SluiceCommand <args>}. */
+    /** Whether the JVM arguments choose a garbage collector (then {@link #DEFAULT_COLLECTOR} stays out). */
+    public static boolean choosesCollector(final List<String> jvmArgs) {
+        return jvmArgs.stream().anyMatch(arg -> COLLECTOR.matcher(arg).matches());
+    }
+
+    /**
+     * {@code java <flags> [-XX:+UseParallelGC] <jvmArgs> -cp <classpath> io.sluice.perf.cli.SluiceCommand <args>};
+     * the collector flag only when {@code jvmArgs} choose none.
+     */
     public static List<String> sluice(final List<String> jvmArgs, final List<String> args) {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(requiredJvmFlags());
+        if (!choosesCollector(jvmArgs)) {
+            command.add(DEFAULT_COLLECTOR);
+        }
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

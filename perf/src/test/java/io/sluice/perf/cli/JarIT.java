@@ -109,6 +109,17 @@ class JarIT {
     }
 
     @Test
+    void theLauncherRunsOnTheParallelCollectorUnlessTheOptionsChooseOne() throws Exception {
+        final Run byDefault = launcher(LAUNCHER, Map.of("SLUICE_JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+        assertThat(byDefault.exitCode()).as(byDefault.toString()).isZero();
+        assertThat(byDefault.out()).contains("-XX:+UseParallelGC").contains("sluice 0.");
+        final Run chosen = launcher(LAUNCHER, Map.of("SLUICE_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC -XX:+PrintCommandLineFlags"),
+                "--version");
+        assertThat(chosen.exitCode()).as(chosen.toString()).isZero();
+        assertThat(chosen.out()).contains("-XX:+UseSerialGC").doesNotContain("UseParallelGC").contains("sluice 0.");
+    }
+
+    @Test
     void theLauncherWithoutABuiltJarSaysHowToBuildIt() throws Exception {
         final Path checkout = dir.resolve("checkout");
         Files.createDirectories(checkout.resolve("bin"));

@@ -16,4 +16,18 @@ class JavaCommandTest {
         assertThat(command.subList(1, main)).containsSubsequence(JavaCommand.requiredJvmFlags())
                 .contains("-Xmx64m", "-cp");
     }
+
+    @Test
+    void runsOnTheParallelCollectorUnlessTheArgumentsChooseOne() {
+        assertThat(JavaCommand.sluice(List.of("-Xmx64m"), List.of("cluster", "status")))
+                .containsOnlyOnce("-XX:+UseParallelGC");
+        assertThat(JavaCommand.sluice(List.of("-XX:+UseGCOverheadLimit"), List.of("status")))
+                .contains("-XX:+UseParallelGC");
+        for (final String chosen : List.of("-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseZGC", "-XX:+UseParallelGC")) {
+            final List<String> command = JavaCommand.sluice(List.of("-Xmx64m", chosen), List.of("status"));
+            assertThat(command).as(chosen).containsOnlyOnce(chosen);
+            assertThat(command.stream().filter(arg -> arg.matches("-XX:\\+Use\\w+GC")).toList()).as(chosen)
+                    .containsExactly(chosen);
+        }
+    }
 }
