@@ -21,6 +21,9 @@ public final class EmbeddedDriver implements AutoCloseable {
     /** Driver directories are named {@code sluice-<pid>-<random>}. */
     static final String DIRECTORY_PREFIX = "sluice-";
 
+    /** 16 ms: the Aeron client conductor's own sleep; a quiet process's conductor parks the quiet park instead. */
+    private static final long CLIENT_CONDUCTOR_MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(16);
+
     private final TransportContext context;
     private final File directory;
     private final MediaDriver driver;
@@ -54,6 +57,7 @@ public final class EmbeddedDriver implements AutoCloseable {
             aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.getPath())
                     .subscriberErrorHandler(RethrowingErrorHandler.INSTANCE)
+                    .idleStrategy(context.newLongLivedIdleStrategy(CLIENT_CONDUCTOR_MAX_PARK_NS))
                     .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(context.clientLivenessTimeoutNs())));
             final EmbeddedDriver embedded = new EmbeddedDriver(context, directory, driver, aeron);
             started = true;
@@ -106,18 +110,18 @@ public final class EmbeddedDriver implements AutoCloseable {
     }
 
     private static MediaDriver.Context driverContext(final TransportContext context, final File directory) {
-        final TransportContext.IdleKind idle = context.idleKind();
+        final long maxParkNs = TimeUnit.MILLISECONDS.toNanos(1);
         return new MediaDriver.Context()
                 .aeronDirectoryName(directory.getPath())
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true)
                 .warnIfDirectoryExists(false)
                 .threadingMode(context.threadingMode())
-                .sharedIdleStrategy(idle.newIdleStrategy())
-                .sharedNetworkIdleStrategy(idle.newIdleStrategy())
-                .conductorIdleStrategy(idle.newIdleStrategy())
-                .senderIdleStrategy(idle.newIdleStrategy())
-                .receiverIdleStrategy(idle.newIdleStrategy())
+                .sharedIdleStrategy(context.newLongLivedIdleStrategy(maxParkNs))
+                .sharedNetworkIdleStrategy(context.newLongLivedIdleStrategy(maxParkNs))
+                .conductorIdleStrategy(context.newLongLivedIdleStrategy(maxParkNs))
+                .senderIdleStrategy(context.newLongLivedIdleStrategy(maxParkNs))
+                .receiverIdleStrategy(context.newLongLivedIdleStrategy(maxParkNs))
                 .publicationTermBufferLength(context.termLength())
                 .ipcTermBufferLength(context.termLength())
                 .mtuLength(context.mtuLength())

@@ -27,6 +27,13 @@ public final class TransportContext {
     public static final String THREADING_MODE_PROP_NAME = "sluice.transport.threading.mode";
     /** Idle strategy of the driver threads and of waiting senders: backoff, yielding or sleeping. */
     public static final String IDLE_STRATEGY_PROP_NAME = "sluice.transport.idle.strategy";
+    /**
+     * How long the driver threads and control loops of a quiet process park between looks for work
+     * (0: as long as an active one, at most 1 ms); see {@link ProcessActivity}.
+     */
+    public static final String IDLE_QUIET_PARK_PROP_NAME = "sluice.transport.idle.quiet.park";
+    /** How long after its last work (a query, a client's request) a process counts as quiet. */
+    public static final String IDLE_QUIET_AFTER_PROP_NAME = "sluice.transport.idle.quiet.after";
     /** Term length of every publication, UDP and IPC; a message may be at most an eighth of it. */
     public static final String TERM_LENGTH_PROP_NAME = "sluice.transport.term.length";
     /**
@@ -68,6 +75,15 @@ public final class TransportContext {
     /** 120 s: far beyond any back pressure a working receiver exerts, short of a silent hang. */
     public static final long STALL_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(120);
 
+    /**
+     * 100 ms: an idle process's driver, Aeron client conductor and control loop wake 10 times a second
+     * each, not 60 to 1000 (a wake-up costs 30-100 µs of CPU on a small virtual machine); peers ring a
+     * {@link Doorbell} before new work, so the first query after idling does not wait for the park.
+     */
+    public static final long IDLE_QUIET_PARK_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** 1 s: between the queries of a running benchmark or test, a process stays active. */
+    public static final long IDLE_QUIET_AFTER_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
     /** How threads wait when there is nothing to do; busy spinning is deliberately not offered. */
     public enum IdleKind {
         /** Spin a little, yield a little, then park from 1 us up to 1 ms. */
@@ -92,6 +108,8 @@ public final class TransportContext {
     private File baseDirectory;
     private ThreadingMode threadingMode;
     private IdleKind idleKind;
+    private long idleQuietParkNs;
+    private ProcessActivity activity;
     private int termLength;
     private int mtuLength;
     private boolean mtuLengthSet;
@@ -108,6 +126,9 @@ public final class TransportContext {
         baseDirectory = new File(System.getProperty(DIR_PROP_NAME, defaultBaseDirectory()));
         threadingMode = parseEnum(ThreadingMode.class, THREADING_MODE_PROP_NAME, ThreadingMode.SHARED);
         idleKind = parseEnum(IdleKind.class, IDLE_STRATEGY_PROP_NAME, IdleKind.BACKOFF);
+        idleQuietParkNs = SystemUtil.getDurationInNanos(IDLE_QUIET_PARK_PROP_NAME, IDLE_QUIET_PARK_DEFAULT_NS);
+        final long quietAfterNs = SystemUtil.getDurationInNanos(IDLE_QUIET_AFTER_PROP_NAME, IDLE_QUIET_AFTER_DEFAULT_NS);
+        activity = quietAfterNs == IDLE_QUIET_AFTER_DEFAULT_NS ? ProcessActivity.PROCESS : new ProcessActivity(quietAfterNs);
         termLength = SystemUtil.getSizeAsInt(TERM_LENGTH_PROP_NAME, TERM_LENGTH_DEFAULT);
         mtuLength = SystemUtil.getSizeAsInt(MTU_LENGTH_PROP_NAME, MTU_LENGTH_DEFAULT);
         mtuLengthSet = System.getProperty(MTU_LENGTH_PROP_NAME) != null;
@@ -165,6 +186,10 @@ public final class TransportContext {
                     + " ns must exceed the client liveness timeout " + clientLivenessTimeoutNs + " ns ("
                     + PUBLICATION_UNBLOCK_TIMEOUT_PROP_NAME + ", " + CLIENT_LIVENESS_TIMEOUT_PROP_NAME + ")");
         }
+        if (idleQuietParkNs < 0 || idleQuietParkNs > TimeUnit.SECONDS.toNanos(1)) {
+            throw new IllegalArgumentException("quiet park " + idleQuietParkNs + " ns must be from 0 to 1 s ("
+                    + IDLE_QUIET_PARK_PROP_NAME + ")");
+        }
         if (stallTimeoutNs <= 0) {
             throw new IllegalArgumentException("stall timeout " + stallTimeoutNs + " ns must be positive ("
                     + STALL_TIMEOUT_PROP_NAME + ")");
@@ -203,6 +228,37 @@ public final class TransportContext {
 
     public TransportContext idleKind(final IdleKind idleKind) {
         this.idleKind = idleKind;
+        return this;
+    }
+
+    /**
+     * A new idle strategy for a thread that waits for work for the life of the process (a driver
+     * thread, a control loop): of the idle kind, parking {@link #idleQuietParkNs} once the process is quiet.
+     *
+     * @param maxParkNs the longest park of a BACKOFF strategy while the process is active
+     */
+    public IdleStrategy newLongLivedIdleStrategy(final long maxParkNs) {
+        return idleKind == IdleKind.BACKOFF ? new QuietIdleStrategy(activity, maxParkNs, idleQuietParkNs)
+                : idleKind.newIdleStrategy();
+    }
+
+    /** How long a quiet process's long-lived threads park (default 100 ms; 0: no longer than an active one's). */
+    public long idleQuietParkNs() {
+        return idleQuietParkNs;
+    }
+
+    public TransportContext idleQuietParkNs(final long idleQuietParkNs) {
+        this.idleQuietParkNs = idleQuietParkNs;
+        return this;
+    }
+
+    /** Whether the process has work under way (default: the process-wide {@link ProcessActivity#PROCESS}). */
+    public ProcessActivity activity() {
+        return activity;
+    }
+
+    public TransportContext activity(final ProcessActivity activity) {
+        this.activity = activity;
         return this;
     }
 
@@ -312,7 +368,7 @@ public final class TransportContext {
     @Override
     public String toString() {
         return "TransportContext{baseDirectory=" + baseDirectory + ", threadingMode=" + threadingMode
-                + ", idleKind=" + idleKind + ", termLength=" + termLength + ", mtuLength=" + mtuLength
+                + ", idleKind=" + idleKind + ", idleQuietParkNs=" + idleQuietParkNs + ", termLength=" + termLength + ", mtuLength=" + mtuLength
                 + ", receiverWindow=" + receiverWindow + ", socketRcvbufLength=" + socketRcvbufLength
                 + ", socketSndbufLength=" + socketSndbufLength + ", clientLivenessTimeoutNs=" + clientLivenessTimeoutNs
                 + ", publicationUnblockTimeoutNs=" + publicationUnblockTimeoutNs

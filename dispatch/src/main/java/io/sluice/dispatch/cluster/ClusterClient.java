@@ -27,6 +27,7 @@ import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.transport.ClusterSecret;
+import io.sluice.transport.DoorbellRinger;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
@@ -93,13 +94,20 @@ public final class ClusterClient implements AutoCloseable {
         }
     };
     private final ControlAuthentication authentication;
+    private final TransportContext transport;
     /** The coordinator incarnation that challenged this client (0: not yet); requests name it. */
     private volatile long challengedBy;
+    /** The coordinator's doorbell port (0: none), rung before each request so a quiet coordinator wakes at once. */
+    private volatile int coordinatorDoorbell;
+    private final String coordinatorHost;
+    private final DoorbellRinger ringer = new DoorbellRinger();
 
     ClusterClient(final Aeron aeron, final Listener listener, final StreamAddress coordinator,
             final String coordinatorName, final ClusterContext context, final TransportContext transport) {
         this.replyTo = listener.address(0);
         this.coordinatorName = coordinatorName;
+        this.coordinatorHost = coordinator.host();
+        this.transport = transport;
         this.context = context.validate();
         this.authentication = this.context.authentication(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
         this.replies = new ControlSubscriber(listener.subscription(0), authentication, line -> { });
@@ -226,7 +234,7 @@ public final class ClusterClient implements AutoCloseable {
      * contact again (the coordinator may have restarted, and refuse what names its predecessor).
      */
     private void await(final Reply reply, final Supplier<ControlMessage> request) {
-        final IdleStrategy idle = new ControlIdle(() -> true);
+        final IdleStrategy idle = new ControlIdle(() -> true, transport);
         final long sentNs = System.nanoTime();
         long lastHelloNs = sentNs - 2 * RESEND_NS;
         long lastSentNs = sentNs;
@@ -249,6 +257,7 @@ public final class ClusterClient implements AutoCloseable {
                     unanswered = 0;
                     continue;
                 }
+                ringer.ring(coordinatorHost, coordinatorDoorbell);
                 send(request.get());
                 requestSent = true;
                 lastSentNs = beforeNs;
@@ -282,6 +291,7 @@ public final class ClusterClient implements AutoCloseable {
     /** Hands a reply to the request it answers; one for no open request is dropped. */
     private void route(final ControlMessage message) {
         if (message instanceof Challenge c) {
+            coordinatorDoorbell = c.doorbell();
             challengedBy = c.coordinatorIncarnation();
             toCoordinator.receiver(challengedBy);
         } else if (message instanceof QueryProgress p) {
@@ -369,7 +379,7 @@ public final class ClusterClient implements AutoCloseable {
     public void close() {
         polling.lock();
         try {
-            CloseHelper.closeAll(toCoordinator, replies);
+            CloseHelper.closeAll(toCoordinator, replies, ringer);
         } finally {
             polling.unlock();
         }

@@ -25,6 +25,7 @@ import io.sluice.engine.exec.PipelineExecutor;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.ClusterSecret;
+import io.sluice.transport.Doorbell;
 import io.sluice.transport.DriverCounters;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
@@ -78,6 +79,8 @@ public final class CnServer implements Agent, AutoCloseable {
     private final DataPlane plane;
     private final ControlPublisher toCoordinator;
     private final AgentRunner runner;
+    /** Wakes this process when the coordinator rings it before a plan; null on IPC. */
+    private final Doorbell doorbell;
     private final ArrayDeque<ControlMessage> outbox = new ArrayDeque<>();
     private final ExecutorService queryThreads = Executors.newCachedThreadPool(r -> {
         final Thread t = new Thread(r, "sluice-query");
@@ -136,13 +139,14 @@ public final class CnServer implements Agent, AutoCloseable {
      *
      * @param log where joining, leaving and losing the coordinator are reported, a line each
      */
-    CnServer(final Aeron aeron, final Listener listener, final String name, final int cores,
+    CnServer(final Aeron aeron, final Listener listener, final Doorbell doorbell, final String name, final int cores,
             final StreamAddress coordinator, final StoreCatalog tables, final ClusterContext context,
             final TransportContext transport, final DispatchContext dispatch, final Consumer<String> log) {
         if (cores < 1) {
             throw new IllegalArgumentException("a CN needs at least one core, got " + cores);
         }
         this.aeron = aeron;
+        this.doorbell = doorbell;
         this.name = name;
         this.cores = cores;
         this.control = listener.address(0);
@@ -159,7 +163,7 @@ public final class CnServer implements Agent, AutoCloseable {
                 this.context.secret(), incarnation, prefixed);
         this.toCoordinator = new ControlPublisher(aeron.addPublication(
                 Endpoint.publicationChannel(coordinator.channel(), transport), coordinator.stream()), authentication, 0);
-        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("cn " + name + ": " + t), null, this);
+        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty(), transport), t -> log.accept("cn " + name + ": " + t), null, this);
     }
 
     /**
@@ -172,8 +176,16 @@ public final class CnServer implements Agent, AutoCloseable {
             final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
         LoopbackRule.check(context, "bind to " + bind + " and join the coordinator at " + coordinator, bind, coordinator);
-        return new CnServer(aeron, Listener.udp(aeron, bind, Streams.CONTROL, Streams.DATA), name, cores,
-                new StreamAddress(coordinator.channel(), Streams.CONTROL), tables, context, transport, dispatch, log);
+        final Listener listener = Listener.udp(aeron, bind, Streams.CONTROL, Streams.DATA);
+        Doorbell doorbell = null;
+        try {
+            doorbell = Doorbell.open(bind.host(), transport.activity(), name);
+            return new CnServer(aeron, listener, doorbell, name, cores,
+                    new StreamAddress(coordinator.channel(), Streams.CONTROL), tables, context, transport, dispatch, log);
+        } catch (final RuntimeException e) {
+            CloseHelper.quietCloseAll(listener, doorbell);
+            throw e;
+        }
     }
 
     /** A CN on {@code aeron:ipc} in slot {@code slot} of an embedded cluster (its own streams). */
@@ -181,7 +193,7 @@ public final class CnServer implements Agent, AutoCloseable {
             final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
         return new CnServer(aeron, Listener.ipc(aeron, Streams.IPC_CN_BASE + 2 * slot, Streams.IPC_CN_BASE + 2 * slot + 1),
-                name, cores, coordinator, tables, context, transport, dispatch, log);
+                null, name, cores, coordinator, tables, context, transport, dispatch, log);
     }
 
     /** Starts the control loop on its own thread: the CN registers at once. */
@@ -270,7 +282,7 @@ public final class CnServer implements Agent, AutoCloseable {
     private void register() {
         toCoordinator.offer(new Register(control, name, cores, plane(), ProcessHandle.current().pid(), incarnation,
                 CnServer.class.getPackage().getImplementationVersion() == null ? "dev"
-                : CnServer.class.getPackage().getImplementationVersion()));
+                : CnServer.class.getPackage().getImplementationVersion(), doorbell == null ? 0 : doorbell.port()));
     }
 
     /** The coordinator refused this CN, or could not be authenticated: it stops registering. */
@@ -470,6 +482,6 @@ public final class CnServer implements Agent, AutoCloseable {
             }
             executors.clear();
         }
-        CloseHelper.quietCloseAll(plane, controlIn, toCoordinator, toResults);
+        CloseHelper.quietCloseAll(plane, controlIn, toCoordinator, toResults, doorbell);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.dispatch.cluster;
 
+import io.sluice.transport.ProcessActivity;
+import io.sluice.transport.TransportContext;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -8,23 +10,29 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * How a control loop waits: spin a little, yield a little, then park, up to 100 µs while a query is
  * under way (the next message is expected within microseconds: a query's control round trips are
- * on its critical path) and up to 1 ms otherwise (an idle process costs next to no CPU).
+ * on its critical path; the process's {@link ProcessActivity} is touched meanwhile), up to 1 ms
+ * otherwise, and the transport's quiet park once the process has been quiet for a while.
  */
 final class ControlIdle implements IdleStrategy {
     private final BooleanSupplier busy;
+    private final ProcessActivity activity;
     private final IdleStrategy eager = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
             TimeUnit.MICROSECONDS.toNanos(100));
-    private final IdleStrategy lazy = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
-            TimeUnit.MILLISECONDS.toNanos(1));
+    private final IdleStrategy lazy;
 
     /** @param busy whether a query is under way now */
-    ControlIdle(final BooleanSupplier busy) {
+    ControlIdle(final BooleanSupplier busy, final TransportContext transport) {
         this.busy = busy;
+        this.activity = transport.activity();
+        this.lazy = transport.newLongLivedIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1));
     }
 
     @Override
     public void idle(final int workCount) {
         if (workCount > 0) {
+            if (busy.getAsBoolean()) {
+                activity.touch();
+            }
             reset();
         } else {
             idle();
@@ -33,7 +41,12 @@ final class ControlIdle implements IdleStrategy {
 
     @Override
     public void idle() {
-        (busy.getAsBoolean() ? eager : lazy).idle();
+        if (busy.getAsBoolean()) {
+            activity.touch();
+            eager.idle();
+        } else {
+            lazy.idle();
+        }
     }
 
     @Override

@@ -35,6 +35,8 @@ import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.transport.ClusterSecret;
+import io.sluice.transport.Doorbell;
+import io.sluice.transport.DoorbellRinger;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
@@ -95,6 +97,9 @@ public final class Coordinator implements Agent, AutoCloseable {
     private final ControlSubscriber controlIn;
     private final ControlSubscriber resultsIn;
     private final AgentRunner runner;
+    /** Wakes this process when a client rings it before a query; null on IPC. */
+    private final Doorbell doorbell;
+    private final DoorbellRinger ringer = new DoorbellRinger();
     private final ControlSubscriber.Handler handler = new ControlSubscriber.Handler() {
         @Override
         public void onMessage(final ControlMessage message) {
@@ -145,9 +150,10 @@ public final class Coordinator implements Agent, AutoCloseable {
      *
      * @param log where membership changes and refusals are reported, a line each
      */
-    Coordinator(final Aeron aeron, final Listener listener, final Store store, final ClusterContext context,
-            final TransportContext transport, final Consumer<String> log) {
+    Coordinator(final Aeron aeron, final Listener listener, final Doorbell doorbell, final Store store,
+            final ClusterContext context, final TransportContext transport, final Consumer<String> log) {
         this.aeron = aeron;
+        this.doorbell = doorbell;
         this.control = listener.address(0);
         this.results = listener.address(1);
         this.listening = listener.describe();
@@ -162,7 +168,7 @@ public final class Coordinator implements Agent, AutoCloseable {
                 log);
         this.controlIn = new ControlSubscriber(listener.subscription(0), authentication, log);
         this.resultsIn = new ControlSubscriber(listener.subscription(1), authentication, log);
-        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty()), t -> log.accept("coordinator: " + t), null, this);
+        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty(), transport), t -> log.accept("coordinator: " + t), null, this);
     }
 
     /**
@@ -174,14 +180,21 @@ public final class Coordinator implements Agent, AutoCloseable {
     public static Coordinator udp(final Aeron aeron, final Endpoint endpoint, final Store store,
             final ClusterContext context, final TransportContext transport, final Consumer<String> log) {
         LoopbackRule.check(context, "listen on " + endpoint, endpoint);
-        return new Coordinator(aeron, Listener.udp(aeron, endpoint, Streams.CONTROL, Streams.RESULTS), store, context,
-                transport, log);
+        final Listener listener = Listener.udp(aeron, endpoint, Streams.CONTROL, Streams.RESULTS);
+        Doorbell doorbell = null;
+        try {
+            doorbell = Doorbell.open(endpoint.host(), transport.activity(), "coordinator");
+            return new Coordinator(aeron, listener, doorbell, store, context, transport, log);
+        } catch (final RuntimeException e) {
+            CloseHelper.quietCloseAll(listener, doorbell);
+            throw e;
+        }
     }
 
     /** A coordinator on {@code aeron:ipc}, for CNs and clients sharing its media driver. */
     public static Coordinator ipc(final Aeron aeron, final Store store, final ClusterContext context,
             final TransportContext transport, final Consumer<String> log) {
-        return new Coordinator(aeron, Listener.ipc(aeron, Streams.CONTROL, Streams.RESULTS), store, context,
+        return new Coordinator(aeron, Listener.ipc(aeron, Streams.CONTROL, Streams.RESULTS), null, store, context,
                 transport, log);
     }
 
@@ -307,8 +320,12 @@ public final class Coordinator implements Agent, AutoCloseable {
             // A client (or a CN making contact): any message of its is a sign of life.
             client(replyTo).heard(now);
         }
+        if (message instanceof Hello || message instanceof QueryRequest) {
+            // A client's first words: the query follows, so the process stops idling now.
+            transport.activity().touch();
+        }
         if (message instanceof Hello h) {
-            client(h.replyTo()).send(new Challenge(incarnation));
+            client(h.replyTo()).send(new Challenge(incarnation, doorbell == null ? 0 : doorbell.port()));
         } else if (message instanceof ClientHeartbeat) {
             return;
         } else if (message instanceof CancelRequest c) {
@@ -502,6 +519,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
         for (int i = 0; i < cns.size(); i++) {
+            ringer.ring(cns.get(i).host(), cns.get(i).doorbell);
             cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, r.plan()));
         }
     }
@@ -578,7 +596,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         CloseHelper.closeAll(strangers);
         CloseHelper.closeAll(clients.values());
         clients.clear();
-        CloseHelper.closeAll(controlIn, resultsIn);
+        CloseHelper.closeAll(controlIn, resultsIn, doorbell, ringer);
     }
 
     /** Stops the control loop (telling the members) and releases its Aeron resources; the client stays its owner's. */

@@ -18,6 +18,8 @@ final class Member {
     final StreamAddress data;
     final long pid;
     final long incarnation;
+    /** The UDP port of its doorbell on its control host (0: none). */
+    final int doorbell;
     final Peer peer;
     long lastHeardNs;
     int activeQueries;
@@ -33,6 +35,7 @@ final class Member {
         this.data = register.data();
         this.pid = register.pid();
         this.incarnation = register.incarnation();
+        this.doorbell = register.doorbell();
         this.peer = peer;
         this.lastHeardNs = nowNs;
     }
@@ -54,6 +57,11 @@ final class Member {
         final String prefix = "aeron:udp?endpoint=";
         return control.channel().startsWith(prefix) ? control.channel().substring(prefix.length())
                 : control.channel() + " stream " + control.stream();
+    }
+
+    /** The host it receives control messages on ("" for IPC). */
+    String host() {
+        return control.host();
     }
 
     /** "CN name (pid p at endpoint)", for messages. */

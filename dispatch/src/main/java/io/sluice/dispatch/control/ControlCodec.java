@@ -76,9 +76,10 @@ public final class ControlCodec {
     /**
      * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
      * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY,
-     * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored.
+     * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored; 6 the
+     * doorbell ports of Challenge and Register.
      */
-    public static final short VERSION = 5;
+    public static final short VERSION = 6;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -227,6 +228,7 @@ public final class ControlCodec {
             out.writeLong(h.incarnation());
         } else if (m instanceof Challenge c) {
             out.writeLong(c.coordinatorIncarnation());
+            out.writeInt(c.doorbell());
         } else if (m instanceof CancelRequest c) {
             writeAddress(c.replyTo());
             out.writeLong(c.requestId());
@@ -241,6 +243,7 @@ public final class ControlCodec {
             out.writeLong(r.pid());
             out.writeLong(r.incarnation());
             out.writeString(r.build());
+            out.writeInt(r.doorbell());
         } else if (m instanceof Accept a) {
             out.writeLong(a.memberId());
             out.writeLong(a.epoch());
@@ -545,13 +548,23 @@ public final class ControlCodec {
         return new Reject(in.readString("reject.reason"));
     }
 
+    /** A UDP port: 0 to 65535. */
+    private int readPort(final String field) {
+        final int at = in.position();
+        final int port = in.readInt(field);
+        if (port < 0 || port > 65535) {
+            throw in.error(field, at, port + " is not a UDP port (0 to 65535)");
+        }
+        return port;
+    }
+
     private ControlMessage readBody(final short type) {
         final int at = in.position();
         switch (type) {
             case HELLO:
                 return new Hello(readAddress("hello.replyTo"), in.readLong("hello.incarnation"));
             case CHALLENGE:
-                return new Challenge(in.readLong("challenge.coordinatorIncarnation"));
+                return new Challenge(in.readLong("challenge.coordinatorIncarnation"), readPort("challenge.doorbell"));
             case CANCEL_REQUEST:
                 return new CancelRequest(readAddress("cancelRequest.replyTo"), in.readLong("cancelRequest.requestId"),
                         in.readString("cancelRequest.reason"));
@@ -565,7 +578,7 @@ public final class ControlCodec {
                 final long pid = in.readLong("register.pid");
                 final long incarnation = in.readLong("register.incarnation");
                 final String build = in.readString("register.build");
-                return new Register(replyTo, name, cores, data, pid, incarnation, build);
+                return new Register(replyTo, name, cores, data, pid, incarnation, build, readPort("register.doorbell"));
             }
             case ACCEPT:
                 return new Accept(in.readLong("accept.memberId"), in.readLong("accept.epoch"),

@@ -36,9 +36,10 @@ public sealed interface ControlMessage {
 
     /**
      * The coordinator's answer to {@link Hello}: its incarnation, random per start, which every later
-     * message to it names as its receiver.
+     * message to it names as its receiver, and the UDP port of its doorbell on the host it was reached at
+     * (0: none), which a client rings before a query ({@code io.sluice.transport.Doorbell}).
      */
-    record Challenge(long coordinatorIncarnation) implements ControlMessage {
+    record Challenge(long coordinatorIncarnation, int doorbell) implements ControlMessage {
     }
 
     /**
@@ -51,9 +52,11 @@ public sealed interface ControlMessage {
      * @param pid         its process id, for status
      * @param incarnation random per CN process start: tells a restarted CN from a repeated register
      * @param build       its Sluice version, for messages
+     * @param doorbell    the UDP port of its doorbell on the host of {@code replyTo} (0: none), which the
+     *                    coordinator rings before it sends a plan
      */
     record Register(StreamAddress replyTo, String name, int cores, StreamAddress data, long pid, long incarnation,
-                    String build) implements ControlMessage {
+                    String build, int doorbell) implements ControlMessage {
     }
 
     /**

@@ -12,6 +12,19 @@ public record StreamAddress(String channel, int stream) {
         }
     }
 
+    /** The host of a UDP channel's endpoint ({@code [::1]} style for IPv6), or "" for IPC. */
+    public String host() {
+        final String prefix = "aeron:udp?endpoint=";
+        if (!channel.startsWith(prefix)) {
+            return "";
+        }
+        final String rest = channel.substring(prefix.length());
+        final int bar = rest.indexOf('|');
+        final String endpoint = bar < 0 ? rest : rest.substring(0, bar);
+        final int colon = endpoint.lastIndexOf(':');
+        return colon < 0 ? endpoint : endpoint.substring(0, colon);
+    }
+
     @Override
     public String toString() {
         return channel + " stream " + stream;

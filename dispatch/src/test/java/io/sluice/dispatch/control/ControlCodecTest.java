@@ -90,7 +90,7 @@ class ControlCodecTest {
     /** One message of every type, with every optional field both set and not set somewhere. */
     static List<ControlMessage> everyMessage() {
         return List.of(
-                new Register(ADDRESS, "cn-1", 4, DATA, 4242, -7, "0.1.0"),
+                new Register(ADDRESS, "cn-1", 4, DATA, 4242, -7, "0.1.0", 40123),
                 new Accept(3, 9, 2, 3, 77, new StreamAddress("aeron:udp?endpoint=10.0.0.1:7400", 12)),
                 new Reject("a CN named 'cn-1' is already a member"),
                 new CnHeartbeat(3, -7, 1, 512L << 20, 12, 3),
@@ -124,7 +124,7 @@ class ControlCodecTest {
                         1500, 0, 100, 0, 0), new MemberStatus("cn-1", 2, "10.0.0.8:40000", 4, MemberState.ALIVE, 10, 1,
                         -1, 250, 17)), 10_000, 4, 2),
                 new Hello(ADDRESS, -7),
-                new Challenge(77),
+                new Challenge(77, 40124),
                 new CancelRequest(ADDRESS, 11, "interrupted (CTRL-C)"),
                 new ClientHeartbeat(ADDRESS));
     }

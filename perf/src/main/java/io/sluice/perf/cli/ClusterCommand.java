@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 
 /** {@code sluice cluster}: looks at a cluster ({@code status}) or runs one on this host ({@code up}). */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
-        description = "Shows a cluster's members (status) or starts a coordinator and CN processes on this host (up).",
-        subcommands = {ClusterStatusCommand.class, ClusterUpCommand.class})
+        description = "Shows a cluster's members (status), starts a coordinator and CN processes on this host (up), or"
+            + " measures what such a cluster costs while idle (idle).",
+        subcommands = {ClusterStatusCommand.class, ClusterUpCommand.class, ClusterIdleCommand.class})
 public final class ClusterCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -30,6 +30,11 @@ public final class JavaCommand {
      * "Garbage collector", has the measurement).
      */
     public static final String DEFAULT_COLLECTOR = "-XX:+UseParallelGC";
+    /**
+     * No hsperfdata counters: without them the JVM's periodic task thread stops waking 20 times a second
+     * to sample them, which an idle cluster of processes otherwise pays in every process.
+     */
+    public static final String NO_PERF_DATA = "-XX:-UsePerfData";
     private static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use(Serial|Parallel|G1|Z|Shenandoah|Epsilon)GC");
 
     private JavaCommand() {
@@ -61,7 +66,7 @@ public final class JavaCommand {
     }
 
     /**
-     * {@code java <flags> [-XX:+UseParallelGC] <jvmArgs> -cp <classpath> io.sluice.perf.cli.SluiceCommand <args>};
+     * {@code java <flags> [-XX:+UseParallelGC] -XX:-UsePerfData <jvmArgs> -cp <classpath> io.sluice.perf.cli.SluiceCommand <args>};
      * the collector flag only when {@code jvmArgs} choose none.
      */
     public static List<String> sluice(final List<String> jvmArgs, final List<String> args) {
@@ -71,6 +76,7 @@ public final class JavaCommand {
         if (!choosesCollector(jvmArgs)) {
             command.add(DEFAULT_COLLECTOR);
         }
+        command.add(NO_PERF_DATA);
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -30,4 +30,13 @@ class JavaCommandTest {
                     .containsExactly(chosen);
         }
     }
+
+    @Test
+    void cnProcessesKeepNoPerfDataUnlessTheArgumentsAskForIt() {
+        final List<String> plain = JavaCommand.sluice(List.of("-Xmx64m"), List.of("status"));
+        assertThat(plain).containsOnlyOnce("-XX:-UsePerfData");
+        final List<String> asked = JavaCommand.sluice(List.of("-XX:+UsePerfData"), List.of("status"));
+        // The JVM takes the last of two contradicting flags: the caller's comes after ours.
+        assertThat(asked.indexOf("-XX:+UsePerfData")).isGreaterThan(asked.indexOf("-XX:-UsePerfData"));
+    }
 }
