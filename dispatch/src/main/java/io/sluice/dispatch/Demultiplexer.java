@@ -18,43 +18,13 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The receiving end of one CN's stream: every frame sent to the CN, of every query, exchange and
- * bucket, arrives on its one subscription, and this routes each by (query, exchange, bucket) to the
- * inbox of the {@link ExchangeSource} registered for it, as the {@link FrameDecoder} turns it into an
- * item: DATA decoded into a batch, end-of-stream, heartbeat, a sender's error, or the
- * {@link DispatchException} for a frame that breaks the protocol (unknown kind, bad length, a sender
- * the destination does not expect, a payload that does not decode). CREDIT frames go the other way:
- * a receiver on another CN grants credit to this CN's senders of an exchange, and they go to that
- * exchange's {@link ExchangeCredits} here; one that does not fit (an unknown exchange, a CN that does
- * not own the bucket, a bad length) is dropped and counted ({@link #badFrames}).
- *
- * <p>The CN's index may differ from one query to the next (it is its place in the query's view):
- * each exchange learns it when its first source or credits register here.
- *
- * <p>Nobody owns a thread for it: the CN's sources drive it. A source whose inbox is empty calls
- * {@link #poll}, which takes the lock if no other thread holds it (one that does is polling for
- * everybody) and reads up to the fragment limit. Inboxes are unbounded, so one destination that
- * is slow or not polled never holds up the frames of the others (no head-of-line blocking across
- * exchanges and buckets); a CN whose sources all stop polling stops reading, and its senders then
- * wait on Aeron's back pressure. What an inbox holds is bounded by credit: a remote sender sends
- * a destination a DATA frame only against credit the destination granted ({@link ExchangeCredits}).
- *
- * <p>Frames for a destination whose source has not opened yet (a sender on another CN may start
- * first) are copied and kept until it opens, for at most the route retention
- * ({@link DispatchContext#routeRetentionNs}): then they are discarded and counted, and a source that
- * opens later fails instead of missing rows. Frames for a destination that has closed or finished
- * early are dropped and counted ({@link #droppedFrames}, and {@link ExchangeCounters#droppedRemoteBatches}
- * for DATA), as are those of an exchange the node has closed; a closed route is remembered for the
- * retention, then forgotten.
- *
- * <p>The silent-sender timeout of a source runs only while its CN listens: {@link #listeningSinceNs}
- * restarts whenever the stream went unpolled for longer than the heartbeat interval or a poll found
- * more frames than it could read, since a sender held up by this CN's back pressure could not be heard.
- *
- * <p>Frames the subscription's verifier refused (a cluster with a secret: not signed for this CN by a
- * member, or seen before) never get here as frames: they are counted and logged at a bounded rate by
- * the {@link RejectionLog}, and so are frames for unopened sources beyond
- * {@link DispatchContext#pendingBytes} of them.
+ * The receiving end of one CN's stream: routes every frame sent to the CN, of every query, exchange and
+ * bucket, by (query, exchange, bucket) to the inbox of the {@link ExchangeSource} registered for it, as
+ * the {@link FrameDecoder} turns it into an item, and CREDIT frames to the {@link ExchangeCredits} of
+ * this CN's senders. No thread of its own: sources with empty inboxes drive it through {@link #poll},
+ * under a lock a thread finding it taken skips. Frames for sources not yet open are kept for the route
+ * retention; frames that fit nothing are dropped and counted ({@link #badFrames}, {@link #droppedFrames}).
+ * Why it never blocks, and how it keeps and drops frames: {@code dispatch/README.md}.
  */
 final class Demultiplexer implements FrameHandler, AutoCloseable {
     private final String self;

@@ -18,32 +18,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The dispatch at the end of one sending pipeline: routes each batch by its {@code shuffleIdx} and
  * the exchange's {@link DispatchMode} to its destinations, local ones through their bounded queue
- * (a full queue makes this sender wait, never drops), remote ones as a DATA frame, addressed by query,
- * exchange and bucket, on the publication its CN shares to the destination's CN
- * ({@link ComputeNode}). A batch bound for several remote destinations is encoded once. Every frame
- * of this sink to one CN goes through one publication from one thread, so end-of-stream follows the
- * sink's last batch there.
+ * (a full queue makes this sender wait, never drops), remote ones as a DATA frame, encoded once,
+ * against credit ({@link ExchangeCredits}), on the publication its CN shares to the destination's CN
+ * ({@link ComputeNode}). While it waits it sends its other receivers heartbeats ({@link SenderHeartbeats}).
  *
  * <p>Lifecycle: {@link #send} any number of batches, then exactly one of {@link #finish} (end-of-stream
  * to every receiver expecting this sender, also when it sent no rows) or {@link #fail} (an ERROR to
- * each), then {@link #close}. Closing unfinished fails the exchange; closing leaves the shared
- * publications open. The sink takes ownership of each batch: it is released once encoded, or handed
- * to the local destination that releases it. A local destination that has finished early gets
- * nothing more; its batches are dropped and counted. A remote one cannot be seen to finish: its
- * batches are sent, and dropped and counted by its CN.
- *
- * <p>Memory in flight is bounded: a DATA frame to a remote destination takes one of the credits this
- * CN's senders hold for it ({@link ExchangeCredits}); with none left the sender waits until the
- * destination has consumed batches and granted them back, so a slow consumer slows its senders across
- * the network. A local destination's queue is bounded too.
- *
- * <p>Liveness is not throughput: on each batch, and while this sender waits on one destination (a full
- * local queue, credit, a back-pressured publication, the first connection to a CN), it tells every
- * other receiver it has not yet ended that it is alive ({@link SenderHeartbeats}), so none of them
- * takes it for dead after the sender timeout. While it waits it also polls its CN's stream, so that
- * credit granted to it arrives even when nothing else on the CN is receiving, and it stops at once when
- * the node's {@link io.sluice.engine.exec.Cancellation} is set. Single-threaded: one sink per sending
- * pipeline.
+ * each), then {@link #close}. The sink takes ownership of each batch. Single-threaded: one sink per
+ * sending pipeline. Memory, liveness and early-finished destinations: {@code dispatch/README.md}.
  */
 public final class ExchangeSink implements AutoCloseable {
     private static final int NO_BUCKET = -1;

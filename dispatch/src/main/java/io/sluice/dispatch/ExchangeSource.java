@@ -12,29 +12,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The receiving end of one destination (bucket) of an exchange: yields the batches its CN's senders
- * queued locally and those remote senders framed to its CN, which the CN's {@link Demultiplexer}
- * routed to this source's inbox, decoded with the exchange's schema. It is finished once every
- * expected sender has sent end-of-stream exactly once; a duplicate or unexpected end-of-stream, a
- * frame from a CN it does not expect, a malformed frame, or a sender's ERROR fails it with a
- * {@link DispatchException} naming the sender CN. So does silence: nothing heard for the sender
- * timeout, while the CN was listening, and some end-of-stream still missing. A heartbeat is heard, not
- * received: a sender busy with other destinations sends one (a HEARTBEAT frame from an expected
- * remote sender, or a mark on the local queue) to say it is alive; it is neither a batch nor an
- * end-of-stream, and one from a sender that has already ended is ignored.
+ * queued locally and those the CN's {@link Demultiplexer} routed to its inbox, decoded with the
+ * exchange's schema, granting credit back as it hands them out. It is finished once every expected
+ * sender has sent end-of-stream exactly once; a protocol violation, a sender's ERROR or a silent sender
+ * fails it with a {@link DispatchException} naming the sender CN.
  *
- * <p>The demultiplexer never waits for a slow source, so one never holds up the others of its CN; the
- * inbox is bounded by credit instead: each remote sending CN may have at most the credit window of
- * DATA frames for this destination in flight, and this source grants credit back to a CN as it hands
- * out that CN's batches (in chunks of half the window, and whatever is owed whenever its inbox runs
- * dry), with CREDIT frames on its CN's publication to the sender's CN. A source whose inbox is empty
- * polls the CN's stream for every source of the CN (unless another thread is doing so).
- *
- * <p>Lifecycle: {@link #poll} (or {@link #take}) until {@link #isFinished}, then {@link #close}. A
- * consumer that needs no more rows calls {@link #finishEarly}: local senders then drop what they
- * would queue here instead of waiting on it; remote senders cannot tell and go on sending, and the
- * CN drops their frames for it on arrival (counted in {@link ExchangeCounters#droppedRemoteBatches});
- * they are granted unbounded credit, so none waits for it. {@link #take} stops when the node's
- * {@link io.sluice.engine.exec.Cancellation} is set. Single-threaded: one thread polls a source.
+ * <p>Lifecycle: {@link #poll} (or {@link #take}) until {@link #isFinished}, then {@link #close};
+ * {@link #finishEarly} when no more rows are needed. Single-threaded: one thread polls a source.
+ * Heartbeats, credit and early finishing in full: {@code dispatch/README.md}.
  */
 public final class ExchangeSource implements AutoCloseable {
     private final Exchange exchange;

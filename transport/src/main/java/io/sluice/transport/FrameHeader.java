@@ -5,47 +5,14 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Flyweight over the 64-byte header that starts every frame, followed by the payload bytes.
+ * Flyweight over the 64-byte header that starts every frame, followed by the payload bytes: magic
+ * "SLCF", version, kind, query id, exchange id, sender CN, target bucket, payload length, the sender's
+ * incarnation, a sequence number and an authentication tag (see the constants for the offsets; the
+ * layout drawn and explained: {@code transport/README.md}). All fields little-endian.
  *
- * <pre>
- *   0                   1                   2                   3
- *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- *  +---------------------------------------------------------------+
- *  |                         magic 'SLCF'                          |
- *  +-------------------------------+---------------+---------------+
- *  |            version            |     kind      |   reserved    |
- *  +-------------------------------+---------------+---------------+
- *  |                           query id                            |
- *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                          exchange id                          |
- *  +---------------------------------------------------------------+
- *  |                           sender CN                           |
- *  +---------------------------------------------------------------+
- *  |                         target bucket                         |
- *  +---------------------------------------------------------------+
- *  |                        payload length                         |
- *  +---------------------------------------------------------------+
- *  |                       sender incarnation                      |
- *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                           sequence                            |
- *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                          tag (16 bytes)                       |
- *  |                              ...                              |
- *  +---------------------------------------------------------------+
- *  |                        payload ...                            |
- * </pre>
- *
- * <p>The sender incarnation (random per sending process) and the sequence (from 1, per receiver) let a
- * receiver refuse a frame it has seen; the tag, an HMAC-SHA256 over the whole frame but itself under
- * the cluster secret and the receiver's address ({@link FrameSigner}, {@link FrameVerifier}), lets it
- * refuse one no member of its cluster sent. Without a secret the tag is zero and not checked.
- *
- * <p>All fields little-endian. {@link #wrap} validates a received frame before any field is read,
- * so a malformed message fails with a {@link MalformedFrameException} naming the fault instead of
- * reading past its end. One instance is reused for every frame: it is valid only until the next wrap.
+ * <p>{@link #wrap} validates a received frame before any field is read, so a malformed message fails
+ * with a {@link MalformedFrameException} naming the fault instead of reading past its end. One instance
+ * is reused for every frame: it is valid only until the next wrap.
  */
 public final class FrameHeader {
     /** "SLCF" read as a little-endian int. */

@@ -1,30 +1,10 @@
 /**
- * Aeron transport between CNs: one embedded media driver per process, frames over publications
- * and subscriptions, flow control. Knows bytes and streams, never batches or plans.
- *
- * <ul>
- *   <li>{@link io.sluice.transport.TransportContext}: every setting with its measured default,
- *       overridable by {@code sluice.transport.*} system properties.</li>
- *   <li>{@link io.sluice.transport.EmbeddedDriver}: the driver (in a fresh directory, deleted on
- *       close) and the Aeron client; makes publishers and subscribers.</li>
- *   <li>{@link io.sluice.transport.FrameHeader}: the 32-byte header (magic, version, kind, query,
- *       exchange, sender CN, bucket, payload length) in front of every payload; validates before
- *       it is read.</li>
- *   <li>{@link io.sluice.transport.FramePublisher}: sends a frame, retrying back pressure, never
- *       dropping, failing with the channel and stream named when no subscriber connects in time; or
- *       tries once, for a frame that may be skipped (a {@link io.sluice.transport.FrameKind#HEARTBEAT}).
- *       Owns an exclusive publication, or shares a concurrent one with the publishers of other threads
- *       ({@link io.sluice.transport.FramePublisher#sharing}).</li>
- *   <li>{@link io.sluice.transport.FrameSubscriber}: polls frames, reassembling those Aeron
- *       fragmented, and hands them to a {@link io.sluice.transport.FrameHandler} in place; a malformed
- *       frame whose header still names its target goes to the handler too, to fail that target.</li>
- * </ul>
- *
- * <p>The same code runs over {@code aeron:ipc} within a process and {@code aeron:udp?endpoint=host:port}
- * between processes. A frame may be at most an eighth of the term length (16 MiB terms: 2 MiB
- * frames); on UDP the defaults (MTU 65504, 2 MiB receiver window, 4 MiB socket buffers) suit
- * loopback and jumbo frames, and are worth about 12x over Aeron's own; across a 1500-byte network
- * set {@code sluice.transport.mtu.length=1408}.
+ * Aeron transport between CNs: one embedded media driver per process
+ * ({@link io.sluice.transport.EmbeddedDriver}), frames ({@link io.sluice.transport.FrameHeader}) sent by
+ * {@link io.sluice.transport.FramePublisher} and received by {@link io.sluice.transport.FrameSubscriber},
+ * authenticated with the cluster secret, configured by {@link io.sluice.transport.TransportContext}
+ * ({@code sluice.transport.*}). Knows bytes and streams, never batches or plans. What each class owns
+ * and the frame layout: {@code transport/README.md}.
  *
  * <p>Depends on no other Sluice module; only on Aeron (client and driver) and Agrona.
  */

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         description = "Range/hash shuffle engine with colocate optimization.",
         subcommands = {GenCommand.class, ImportCommand.class, InspectCommand.class, BoundariesCommand.class, QueryCommand.class, SqlCommand.class,
                 CoordinatorCommand.class, CnCommand.class, ClusterCommand.class,
-                QueryBenchCommand.class, BenchCommand.class,
+                QueryBenchCommand.class, BenchCommand.class, ReferenceCommand.class,
                 CommandLine.HelpCommand.class})
 public final class SluiceCommand implements Callable<Integer> {
     @CommandLine.Spec

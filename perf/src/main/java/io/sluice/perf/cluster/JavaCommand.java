@@ -26,8 +26,8 @@ public final class JavaCommand {
     /**
      * The collector {@code bin/sluice} and the processes Sluice starts run on unless told otherwise: the
      * parallel collector. Queries allocate large tables that live for one query; Java 17's default, G1,
-     * answers them with concurrent marking cycles that take one of two cores from the workers (README,
-     * "Garbage collector", has the measurement).
+     * answers them with concurrent marking cycles that take one of two cores from the workers (docs/tuning.md,
+     * "Garbage collector"; the measurements are in CHANGELOG.md).
      */
     public static final String DEFAULT_COLLECTOR = "-XX:+UseParallelGC";
     /**

@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * share of which are build keys, through the selection a probe scan uses
  * ({@link RuntimeFilter#retainValues}). {@code kind=bitset} is the exact bitset over the range, {@code bloom}
  * the split-block Bloom filter at 1% false positives (what keys too far apart for a bitset get), both of
- * {@code buildKeys} keys. A binary search of a 1,000-key IN list, which rows were tested by before, took
- * about 50 ns a row here.
+ * {@code buildKeys} keys. A binary search of a 1,000-key IN list, which rows were tested by before, was
+ * several times slower than either (measurements in CHANGELOG.md).
  * Compare with {@code HashJoinBenchmark.probe}: a filter pays when it is several times cheaper per
  * row than the join probe it saves.
  */

@@ -36,34 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The operators stream without end: bucket buffers fill and are emitted to a handler that only
  * counts rows, as a dispatch that hands batches on would.
  *
- * <p><b>Measured</b> (2026-12-01, 2-core KVM Xeon with AVX-512, JDK 17, machine load 1-2; M rows/s,
- * min-max of 5 one-second iterations, two rounds (four at 64 buckets) run alternately; before = the
- * operator at f4a281a, its jar given the profiler's class; after = the columnar split with
- * {@code RowsByBucket}; wall and per-CPU-second figures agreed within 2% at this load):
- * <pre>
- * java -cp perf/target/sluice.jar org.openjdk.jmh.Main 'ShuffleBenchmark.(rangeShuffle|hashShuffle|plainCopy)$' \
- *      -f 1 -wi 3 -i 5 -w 1 -r 1 -prof io.sluice.perf.jmh.CpuTimeProfiler
- *
- * benchmark                        buckets   before      after
- * rangeShuffle                     6         174-178     192-194
- * rangeShuffle                     64        143-150     113-146   (4 rounds: 113-115, 142-146, 132-137, 137-141)
- * hashShuffle                      6         186-195     201-206
- * hashShuffle                      64        143-162     150-165
- * plainCopy                        6 / 64    842-880     845-886
- * plainCopyIntoBucketSizedBuffers  6         481-495     496-500
- * plainCopyIntoBucketSizedBuffers  64        439-443     441-443
- * clusteredCopied                  6         145-148     363-367   (one bucket's rows are one run: bulk copy)
- * clusteredCopied                  64        147-149     355-361
- * clusteredWholeAfterBucketing     6 / 64    683-689     678-684
- * sortedPerRow                     6 / 64    635-658     632-651
- * sortedRuns                       6 / 64    343-350     324-332
- * </pre>
- * The 300 M rows/s goal is not reached. A profile of the split at 6 buckets (perf, cpu-clock) puts
- * about 60% of the time in the column gathers and 40% in bucketing and grouping. The gathers pay
- * mostly for memory: moving the same bytes in bulk into bucket-sized buffers alone
- * ({@code plainCopyIntoBucketSizedBuffers}) already takes about 2 ns a row, and a throwaway kernel of
- * the same loops ran 20-60% faster with buffers that stay in cache than with the operator's 8192-row
- * buffers per bucket (1.5 MiB at 6 buckets, 16 MiB at 64) over 16 input batches (4 MiB).
+ * <p>Run: {@code java -cp perf/target/sluice.jar org.openjdk.jmh.Main 'ShuffleBenchmark.(rangeShuffle|hashShuffle|plainCopy)$'}.
+ * Its past measurements, and a profile of where the split spends its time, are in CHANGELOG.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers of the README's module map, as rules over the compiled classes of every module (tests
+ * The layers of the module map in docs/architecture.md, as rules over the compiled classes of every module (tests
  * left out): each layer uses only the layers below it, and no packages depend on each other in a
  * cycle; Calcite is used by the SQL layer alone. {@link #theRulesCatchAClassThatReachesUp} shows
  * that a violation fails them.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * Agrona and RoaringBitmap, and none of the heavy libraries of the layers above it.
  */
 class RuntimeClasspathTest {
-    /** What the core may need at run time (groupId:artifactId). A new entry needs a reason and the README's list. */
+    /** What the core may need at run time (groupId:artifactId). A new entry needs a reason and the list in docs/embedding.md. */
     static final Set<String> ALLOWED = Set.of("io.sluice:sluice-format", "io.sluice:sluice-zonemap",
             "org.agrona:agrona", "org.roaringbitmap:RoaringBitmap");
     /** Group ids that must never reach the core, whatever pulls them in. */

@@ -14,48 +14,15 @@ import java.util.Arrays;
 
 /**
  * The shuffle operator of seed 003: takes batches and emits per-bucket batches tagged with their
- * {@code shuffleIdx}, for a dispatch operator in the same pipeline to route.
+ * {@code shuffleIdx}, for a dispatch operator in the same pipeline to route. A batch whose keys provably
+ * lie in one bucket is tagged and passed on whole; any other is split, column by column, into bucket
+ * buffers from a pool bounded by {@link ShuffleOptions#poolBytes()}, and a full pool holds the producer
+ * back ({@link #needsInput()} false) instead of growing. Driven pull-style ({@link #needsInput()},
+ * {@link #addInput}, {@link #getOutput()}, {@link #finish()}) or push-style ({@link #push},
+ * {@link #run}); the caller releases each batch it takes ({@link Batch#release()}).
  *
- * <p><b>Fast path.</b> A batch whose key zonemap, or first and last key when it is sorted by the
- * key and has no null key, lies inside one bucket ({@link BucketFunction#bucketOfRange}) is tagged
- * and passed on whole: same vectors, no copy, no per-row work (see {@link WholeBatchRouting}). A
- * batch that cannot be proven so from its zonemap but whose rows, once bucketed, all land in one
- * bucket is passed on whole too: bucketed, never copied.
- *
- * <p><b>Per-row path.</b> Otherwise the split is columnar, as Trino's {@code PagePartitioner}: the
- * row numbers of the whole batch are grouped by bucket first ({@link RowsByBucket}, stable, so rows
- * keep their input order inside a bucket), then moved column by column. When the first 64 rows
- * already span buckets, the bucket function appends each row to its bucket's list in the same pass
- * that computes the bucket ({@link BucketFunction#group}; a counting sort above 64 buckets).
- * Otherwise (and for a batch sorted by the key) every row is bucketed into an array first, a
- * branch-free scan of 64-row blocks finds a batch whose rows all share one bucket (passed on whole),
- * and rows of one bucket, or sorted rows whose buckets, as computed, indeed never go down (a sorted
- * block that straddles a boundary), are grouped as runs. Then each bucket's buffer reserves room for
- * its rows (copying their string bytes and null bits), and the fixed-width values are gathered one
- * column at a time across all buckets, in tight loops over primitive arrays, so that one source
- * column stays in cache while every bucket takes its rows of it; a bucket whose rows are consecutive
- * is copied in bulk. A buffer is emitted as a batch when it holds {@link Block#MAX_ROWS} rows;
- * {@link #finish()} emits every non-empty one, and empty buckets emit nothing. Dictionary strings are
- * expanded to plain bytes on the way.
- *
- * <p><b>Memory and backpressure.</b> Buffers come from a pool bounded by
- * {@link ShuffleOptions#poolBytes()}; a buffer returns when the batch emitted from it is released.
- * When a split batch needs a buffer (or string bytes) the pool cannot give, the rest of that batch
- * stays pending and {@link #needsInput()} is false: the producer is held back instead of memory
- * growing. Then, if no output is waiting to be taken, the fullest partial bucket is emitted early
- * so that the consumer, by releasing it, gives the pool room; if nothing partial is left either,
- * the operator waits for releases ({@link #isBlocked()}). So a tiny pool still gives every row
- * once, just in smaller batches, and never deadlocks as long as taken batches are released.
- *
- * <p><b>Two ways to drive it.</b> Pull, as a Trino operator: {@link #needsInput()},
- * {@link #addInput}, {@link #getOutput()}, {@link #finish()}, {@link #isFinished()}; the caller
- * owns each batch from {@code getOutput} and must {@link Batch#release()} it. Push, Aeron style:
- * {@link #push} and {@link #finish(BatchHandler)}, or {@link #run} over a whole input; each batch
- * is handed to a {@link BatchHandler} and released when the handler returns.
- *
- * <p>Not thread-safe: one thread drives an operator; only {@link Batch#release()} may come from
- * other threads. The per-row loops allocate nothing; a split costs a few small objects per emitted
- * batch (the vectors over the buffer's arrays).
+ * <p>Not thread-safe: one thread drives an operator; only {@link Batch#release()} may come from other
+ * threads. How the split, the pool and back pressure work: {@code shuffle/README.md}.
  */
 public final class ShuffleOperator {
     /** Bytes a string column's buffer starts with; it doubles as needed, within the pool budget. */

@@ -2,9 +2,7 @@ package io.sluice.engine.filter;
 
 /**
  * How runtime filters are made, waited for and turned off, with Impala's defaults where it has one.
- * Each can be overridden with a system property ({@code sluice.runtimeFilters},
- * {@code sluice.runtimeFilter.waitMs}, {@code sluice.runtimeFilter.inListMaxKeys},
- * {@code sluice.runtimeFilter.bloomFpp}, {@code sluice.runtimeFilter.bloomMaxBytes}).
+ * Some can be overridden with a system property ({@link RuntimeFilterProperty}).
  *
  * @param mode          which filters are made (default {@link RuntimeFilterMode#GLOBAL})
  * @param waitMillis    how long a probe scan waits for its filters before it starts reading (default
@@ -77,13 +75,13 @@ public record RuntimeFilterConfig(RuntimeFilterMode mode, long waitMillis, int i
     /** The defaults, overridden by system properties where set. */
     public static RuntimeFilterConfig defaults() {
         return new RuntimeFilterConfig(
-                RuntimeFilterMode.parse(System.getProperty("sluice.runtimeFilters", "global")),
-                Long.getLong("sluice.runtimeFilter.waitMs", DEFAULT_WAIT_MILLIS),
-                Integer.getInteger("sluice.runtimeFilter.inListMaxKeys", DEFAULT_IN_LIST_MAX_KEYS),
+                RuntimeFilterMode.parse(RuntimeFilterProperty.MODE.value()),
+                Long.getLong(RuntimeFilterProperty.WAIT_MS.key(), DEFAULT_WAIT_MILLIS),
+                Integer.getInteger(RuntimeFilterProperty.IN_LIST_MAX_KEYS.key(), DEFAULT_IN_LIST_MAX_KEYS),
                 DEFAULT_BITMAP_MAX_BYTES,
-                Double.parseDouble(System.getProperty("sluice.runtimeFilter.bloomFpp", String.valueOf(DEFAULT_BLOOM_FPP))),
+                Double.parseDouble(RuntimeFilterProperty.BLOOM_FPP.value()),
                 DEFAULT_BLOOM_MIN_BYTES,
-                Integer.getInteger("sluice.runtimeFilter.bloomMaxBytes", DEFAULT_MAX_BYTES),
+                Integer.getInteger(RuntimeFilterProperty.BLOOM_MAX_BYTES.key(), DEFAULT_MAX_BYTES),
                 DEFAULT_SAMPLE_ROWS,
                 DEFAULT_MIN_REJECTION);
     }

@@ -29,54 +29,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The versioned binary form in which a coordinator ships a {@link Plan} and its
- * {@link StrategyConfig} to the compute nodes, which decode it and compile it themselves.
- *
- * <p>Layout, little-endian; a string is an int byte length and UTF-8 bytes, a list an int count
- * and its items, an optional value a boolean byte and the value when it is 1:
- * <pre>
- * magic "SLCP" (4 bytes), version (short, {@value #VERSION})
- * config:  strategy (byte code), joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
- *          groupShuffleMinDistinct (longs), shuffle poolBytes (long), shuffle routing (byte code),
- *          runtime filters: mode (byte code), waitMillis (long), inListMaxKeys, bitmapMaxBytes (ints),
- *          bloomFpp (double as long bits), bloomMinBytes, bloomMaxBytes (ints), sampleRows (long),
- *          minRejection (double as long bits), mergeSort (boolean), partitionReuse (boolean)
- * node:    tag (byte), then by tag
- *   1 scan         table, columns (strings), pruning (predicates), filter (optional expr)
- *   2 filter       input node, predicate expr
- *   3 project      input node, items (name, expr)
- *   4 aggregation  input node, keys (name, expr), aggregates (function code, optional expr, name)
- *   5 join         probe node, build node, type code, probe keys (exprs), build keys (exprs),
- *                  condition (optional expr)
- *   6 orderBy      input node, keys (column, descending boolean, nullsFirst boolean), limit (long), distribution
- *                  (optional byte code)
- *   7 limit        input node, limit (long)
- *   8 unionAll     inputs (int count, at least 2, and nodes)
- *   9 window       input node, partition columns (strings), order keys (as orderBy's), functions (type code,
- *                  optional argument expr, frame code, name)
- *  10 nestedLoopJoin probe node, build node, type code (not null_aware_anti), condition (optional expr)
- *  11 assertOneRow input node, keys (strings), where (string)
- * predicate: tag 1 comparison (column, op code, key long), 2 between (column, lo, hi longs),
- *            3 in (column, keys: int count and longs)
- * expr:    tag, then 1 columnRef (name), 2 literal (kind code, scale byte, isNull boolean, value long,
- *          optional string), 3 arithmetic (op, left, right), 4 comparison (op, left, right),
- *          5 logical (op, terms), 6 not (term), 7 inList (value, literals), 8 like (value, pattern),
- *          9 caseWhen (condition, then, optional otherwise), 10 extractYear (date)
- *          11 doubleArithmetic (op: add 0, sub 1, mul 2, div 3; left, right),
- *          12 substring (value, start int, length int), 13 isNull (operand, negated boolean)
- * </pre>
- * Enum codes come from explicit tables, not declaration order:
- * strategy auto 0, broadcast 1, shuffle_hash 2, shuffle_range 3, colocate 4, hybrid 5;
- * routing when_proven 0, never 1, required 2; runtime filter mode off 0, local 1, global 2; join inner 0, left 1, semi 2, anti 3;
- * aggregate sum 0, count 1, count_star 2, count_distinct 3, avg 4, min 5, max 6;
- * zonemap op eq 0, lt 1, le 2, gt 3, ge 4; kind int64 0, int32 1, decimal 2, date 3, string 4,
- * boolean 5, double 6, decimal128 7; arithmetic add 0, sub 1, mul 2; comparison eq 0, ne 1, lt 2, le 3, gt 4,
- * ge 5; logical and 0, or 1; sort distribution local_sort 0, gather_sort 1, merge_sort 2;
- * window function row_number 0, rank 1, dense_rank 2, sum 3, count 4, count_star 5, avg 6, min 7, max 8;
- * window frame range_to_current_row 0, rows_to_current_row 1, partition 2.
+ * {@link StrategyConfig} to the compute nodes, which decode it and compile it themselves: magic
+ * "SLCP", {@link #VERSION}, the configuration, then the plan tree with every expression, each enum
+ * by an explicit code table. The layout, field by field: {@code shuffle/README.md}.
  *
  * <p>Decoding trusts nothing: every tag, code, count and length is checked before it is used,
- * nesting is limited to {@value #MAX_DEPTH} levels, the rules of every record constructor apply,
- * and bytes after the plan are an error. Any of these failures is a {@link WireFormatException}
+ * nesting is limited to {@value #MAX_DEPTH} levels, and any failure is a {@link WireFormatException}
  * naming the field by its path in the plan, e.g. {@code plan.join.probe.scan.columns[2]}.
  */
 public final class PlanCodec {

@@ -12,9 +12,7 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  * or a merge of small per-core tables is cheaper than moving rows. A shuffle join that cannot be
  * colocated moves every probe row through the shuffle, which pays only for a large hash table:
  * from {@value #DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS} build rows (MatrixOne's ~2M). Each can
- * be overridden with a system property ({@code sluice.strategy}, {@code sluice.join.shuffleMinBuildRows},
- * {@code sluice.join.movingShuffleMinBuildRows}, {@code sluice.group.shuffleMinDistinct},
- * {@code sluice.sort.merge}, {@code sluice.join.partitionReuse}).
+ * be overridden with a system property ({@link PlannerProperty}).
  *
  * @param strategy                       auto, or the strategy every join and group-by is forced to
  * @param joinShuffleMinBuildRows        estimated build rows from which auto shuffles a join it can colocate
@@ -66,12 +64,12 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
 
     /** {@code sluice.sort.merge}, true unless set to false. */
     private static boolean mergeSortDefault() {
-        return Boolean.parseBoolean(System.getProperty("sluice.sort.merge", "true"));
+        return Boolean.parseBoolean(PlannerProperty.SORT_MERGE.value());
     }
 
     /** {@code sluice.join.partitionReuse}, true unless set to false. */
     private static boolean partitionReuseDefault() {
-        return Boolean.parseBoolean(System.getProperty("sluice.join.partitionReuse", "true"));
+        return Boolean.parseBoolean(PlannerProperty.PARTITION_REUSE.value());
     }
 
     /** A config with the default runtime filters ({@link RuntimeFilterConfig#defaults()}). */
@@ -85,10 +83,11 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
     /** Auto with the default thresholds, overridden by system properties where set. */
     public static StrategyConfig defaults() {
         return new StrategyConfig(
-                Strategy.parse(System.getProperty("sluice.strategy", "auto")),
-                Long.getLong("sluice.join.shuffleMinBuildRows", DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS),
-                Long.getLong("sluice.join.movingShuffleMinBuildRows", DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
-                Long.getLong("sluice.group.shuffleMinDistinct", DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
+                Strategy.parse(PlannerProperty.STRATEGY.value()),
+                Long.getLong(PlannerProperty.JOIN_SHUFFLE_MIN_BUILD_ROWS.key(), DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS),
+                Long.getLong(PlannerProperty.JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS.key(),
+                        DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
+                Long.getLong(PlannerProperty.GROUP_SHUFFLE_MIN_DISTINCT.key(), DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
                 ShuffleOptions.defaults(), RuntimeFilterConfig.defaults(), mergeSortDefault(), partitionReuseDefault());
     }
 

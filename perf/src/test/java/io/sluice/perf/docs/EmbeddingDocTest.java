@@ -12,20 +12,20 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's embedding section is the example project as it is: its whole source, its
- * dependency, the install step, and what it prints when run.
+ * The embedding page ({@code docs/embedding.md}) is the example project as it is: its whole source,
+ * its dependency, the install step, and what it prints when run.
  */
-class EmbeddingReadmeTest {
+class EmbeddingDocTest {
     private static final Path EXAMPLE = Path.of("../docs/embedding-example");
 
-    private static String readme() throws IOException {
-        return Files.readString(Path.of("../README.md"));
+    private static String page() throws IOException {
+        return Files.readString(Path.of("../docs/embedding.md"));
     }
 
     @Test
     void showsTheExamplesWholeSource() throws IOException {
         final String source = Files.readString(EXAMPLE.resolve("src/main/java/example/EmbeddingExample.java"));
-        assertThat(readme()).contains("```java\n" + source + "```\n");
+        assertThat(page()).contains("```java\n" + source + "```\n");
     }
 
     @Test
@@ -33,7 +33,7 @@ class EmbeddingReadmeTest {
         final String pom = Files.readString(EXAMPLE.resolve("pom.xml"));
         assertThat(pom).contains("<artifactId>sluice-shuffle</artifactId>")
                 .doesNotContain("<artifactId>sluice-engine</artifactId>", "<artifactId>sluice-storage</artifactId>");
-        assertThat(readme()).contains("mvn -B install -DskipTests")
+        assertThat(page()).contains("mvn -B install -DskipTests")
                 .contains("  <groupId>io.sluice</groupId>\n  <artifactId>sluice-shuffle</artifactId>\n"
                         + "  <version>0.1.0-SNAPSHOT</version>\n");
     }
@@ -48,6 +48,6 @@ class EmbeddingReadmeTest {
         } finally {
             System.setOut(stdout);
         }
-        assertThat(readme()).contains("It prints:\n\n```\n" + captured.toString(StandardCharsets.UTF_8) + "```\n");
+        assertThat(page()).contains("It prints:\n\n```\n" + captured.toString(StandardCharsets.UTF_8) + "```\n");
     }
 }

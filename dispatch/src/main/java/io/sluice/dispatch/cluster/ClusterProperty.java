@@ -1,0 +1,54 @@
+package io.sluice.dispatch.cluster;
+
+import static io.sluice.transport.PropertyValues.duration;
+
+/**
+ * The {@code sluice.cluster.*} system properties {@link ClusterContext} reads, each with its default
+ * and meaning: the list the generated property reference (docs/reference/properties.md) is made from.
+ */
+public enum ClusterProperty {
+    HEARTBEAT_INTERVAL(ClusterContext.HEARTBEAT_INTERVAL_PROP_NAME, duration(ClusterContext.HEARTBEAT_INTERVAL_DEFAULT_NS),
+            "How often CNs and the coordinator send each other heartbeats."),
+    SUSPECT_TIMEOUT(ClusterContext.SUSPECT_TIMEOUT_PROP_NAME, duration(ClusterContext.SUSPECT_TIMEOUT_DEFAULT_NS),
+            "Silence after which the coordinator calls a CN suspect (still a member)."),
+    DEAD_TIMEOUT(ClusterContext.DEAD_TIMEOUT_PROP_NAME, duration(ClusterContext.DEAD_TIMEOUT_DEFAULT_NS),
+            "Silence after which a CN is dead: it leaves the membership and fails its queries; a CN that long"
+                    + " without hearing its coordinator drops its queries and registers again."),
+    PREPARE_TIMEOUT(ClusterContext.PREPARE_TIMEOUT_PROP_NAME, duration(ClusterContext.PREPARE_TIMEOUT_DEFAULT_NS),
+            "How long the coordinator waits for every CN of a query to compile it and open its receivers."),
+    CLIENT_TIMEOUT(ClusterContext.CLIENT_TIMEOUT_PROP_NAME, duration(ClusterContext.CLIENT_TIMEOUT_DEFAULT_NS),
+            "How long a client waits without hearing from its coordinator before it gives up."),
+    REGISTER_INTERVAL(ClusterContext.REGISTER_INTERVAL_PROP_NAME, duration(ClusterContext.REGISTER_INTERVAL_DEFAULT_NS),
+            "How often a CN that is not a member asks the coordinator to take it in."),
+    MAX_QUERIES(ClusterContext.MAX_QUERIES_PROP_NAME, Integer.toString(ClusterContext.MAX_QUERIES_DEFAULT),
+            "Queries the coordinator runs at once; more wait in line."),
+    QUEUE_TIMEOUT(ClusterContext.QUEUE_TIMEOUT_PROP_NAME, duration(ClusterContext.QUEUE_TIMEOUT_DEFAULT_NS),
+            "How long a query waits in line for a place before it fails."),
+    MAX_QUEUED(ClusterContext.MAX_QUEUED_PROP_NAME, Integer.toString(ClusterContext.MAX_QUEUED_DEFAULT),
+            "Queries that may wait in line; one more is refused at once.");
+
+    private final String key;
+    private final String defaultValue;
+    private final String meaning;
+
+    ClusterProperty(final String key, final String defaultValue, final String meaning) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.meaning = meaning;
+    }
+
+    /** The system property's name. */
+    public String key() {
+        return key;
+    }
+
+    /** The value used when the property is not set, written as one would set it. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** What the property sets. */
+    public String meaning() {
+        return meaning;
+    }
+}
