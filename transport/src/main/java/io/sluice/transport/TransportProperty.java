@@ -14,6 +14,11 @@ public enum TransportProperty {
             "Media driver threading mode: shared (one thread, for small machines), shared_network or dedicated."),
     IDLE_STRATEGY(TransportContext.IDLE_STRATEGY_PROP_NAME, "backoff",
             "How the driver's threads and waiting senders idle: backoff, yielding or sleeping."),
+    IDLE_QUIET_PARK(TransportContext.IDLE_QUIET_PARK_PROP_NAME, duration(TransportContext.IDLE_QUIET_PARK_DEFAULT_NS),
+            "How long the driver, the Aeron client conductor and the control loop of a quiet process park between"
+                    + " looks for work (0: no longer than an active one's, 1 ms); a peer's doorbell ends the park."),
+    IDLE_QUIET_AFTER(TransportContext.IDLE_QUIET_AFTER_PROP_NAME, duration(TransportContext.IDLE_QUIET_AFTER_DEFAULT_NS),
+            "How long after its last work (a query, a client's request) a process counts as quiet."),
     TERM_LENGTH(TransportContext.TERM_LENGTH_PROP_NAME, size(TransportContext.TERM_LENGTH_DEFAULT),
             "Term length of every publication, UDP and IPC (a power of two); a message may be at most an eighth of it."),
     MTU_LENGTH(TransportContext.MTU_LENGTH_PROP_NAME, TransportContext.MTU_LENGTH_DEFAULT + " to loopback, "

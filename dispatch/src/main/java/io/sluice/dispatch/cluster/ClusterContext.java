@@ -23,6 +23,11 @@ public final class ClusterContext {
      * without hearing its coordinator drops its queries and registers again.
      */
     public static final String DEAD_TIMEOUT_PROP_NAME = "sluice.cluster.dead.timeout";
+    /**
+     * The longest silence a CN whose heartbeats came with long gaps (pauses, a loaded machine) is allowed:
+     * its dead timeout is 4 times its longest recent gap, at least the dead timeout and at most this.
+     */
+    public static final String DEAD_TIMEOUT_MAX_PROP_NAME = "sluice.cluster.dead.timeout.max";
     /** How long the coordinator waits for every CN of a query to compile it and open its receivers. */
     public static final String PREPARE_TIMEOUT_PROP_NAME = "sluice.cluster.prepare.timeout";
     /** How long a client waits without hearing from its coordinator before it gives up. */
@@ -36,12 +41,20 @@ public final class ClusterContext {
     /** Queries that may wait in line; one more is refused at once. */
     public static final String MAX_QUEUED_PROP_NAME = "sluice.cluster.max.queued";
 
-    /** 200 ms: five heartbeats a second each way. */
-    public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(200);
-    /** 1 s: five heartbeats missed. */
-    public static final long SUSPECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
-    /** 3 s: a CN that died fails its query well within 10 s. */
-    public static final long DEAD_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(3);
+    /** 500 ms: two heartbeats a second each way, cheap for an idle cluster. */
+    public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * 1.5 s: about two heartbeats missed; the coordinator then probes the CN's doorbell, and a killed
+     * CN's host answers that its port is closed, so a killed CN is dead within about this.
+     */
+    public static final long SUSPECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(1500);
+    /**
+     * 6 s: a CN that is there but silent (stopped, or paused far beyond a normal collection) is dead
+     * after this; a busy CN under a CPU hog or a long collection keeps its place.
+     */
+    public static final long DEAD_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(6);
+    /** 9 s: a stalled CN fails its queries within 10 s whatever its heartbeats did before. */
+    public static final long DEAD_TIMEOUT_MAX_DEFAULT_NS = TimeUnit.SECONDS.toNanos(9);
     /** 60 s: opening the tables of a large store the first time takes a while. */
     public static final long PREPARE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
     /** 10 s: the coordinator sends a running query's client progress a few times a second. */
@@ -61,6 +74,7 @@ public final class ClusterContext {
     private long heartbeatIntervalNs;
     private long suspectTimeoutNs;
     private long deadTimeoutNs;
+    private long deadTimeoutMaxNs;
     private long prepareTimeoutNs;
     private long clientTimeoutNs;
     private long registerIntervalNs;
@@ -74,6 +88,7 @@ public final class ClusterContext {
         heartbeatIntervalNs = SystemUtil.getDurationInNanos(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
         suspectTimeoutNs = SystemUtil.getDurationInNanos(SUSPECT_TIMEOUT_PROP_NAME, SUSPECT_TIMEOUT_DEFAULT_NS);
         deadTimeoutNs = SystemUtil.getDurationInNanos(DEAD_TIMEOUT_PROP_NAME, DEAD_TIMEOUT_DEFAULT_NS);
+        deadTimeoutMaxNs = SystemUtil.getDurationInNanos(DEAD_TIMEOUT_MAX_PROP_NAME, DEAD_TIMEOUT_MAX_DEFAULT_NS);
         prepareTimeoutNs = SystemUtil.getDurationInNanos(PREPARE_TIMEOUT_PROP_NAME, PREPARE_TIMEOUT_DEFAULT_NS);
         clientTimeoutNs = SystemUtil.getDurationInNanos(CLIENT_TIMEOUT_PROP_NAME, CLIENT_TIMEOUT_DEFAULT_NS);
         registerIntervalNs = SystemUtil.getDurationInNanos(REGISTER_INTERVAL_PROP_NAME, REGISTER_INTERVAL_DEFAULT_NS);
@@ -88,6 +103,11 @@ public final class ClusterContext {
             throw new IllegalArgumentException("heartbeat interval " + millis(heartbeatIntervalNs) + " ms < suspect"
                     + " timeout " + millis(suspectTimeoutNs) + " ms < dead timeout " + millis(deadTimeoutNs)
                     + " ms must hold (" + HEARTBEAT_INTERVAL_PROP_NAME + ", " + SUSPECT_TIMEOUT_PROP_NAME + ", "
+                    + DEAD_TIMEOUT_PROP_NAME + ")");
+        }
+        if (deadTimeoutMaxNs < deadTimeoutNs) {
+            throw new IllegalArgumentException("dead timeout max " + millis(deadTimeoutMaxNs) + " ms must be at least"
+                    + " the dead timeout " + millis(deadTimeoutNs) + " ms (" + DEAD_TIMEOUT_MAX_PROP_NAME + ", "
                     + DEAD_TIMEOUT_PROP_NAME + ")");
         }
         if (prepareTimeoutNs <= 0 || registerIntervalNs <= 0) {
@@ -116,6 +136,16 @@ public final class ClusterContext {
 
     public ClusterContext heartbeatIntervalNs(final long ns) {
         this.heartbeatIntervalNs = ns;
+        return this;
+    }
+
+    /** The longest silence a CN with long heartbeat gaps is allowed (default 9 s). */
+    public long deadTimeoutMaxNs() {
+        return deadTimeoutMaxNs;
+    }
+
+    public ClusterContext deadTimeoutMaxNs(final long ns) {
+        this.deadTimeoutMaxNs = ns;
         return this;
     }
 

@@ -10,10 +10,14 @@ public enum ClusterProperty {
     HEARTBEAT_INTERVAL(ClusterContext.HEARTBEAT_INTERVAL_PROP_NAME, duration(ClusterContext.HEARTBEAT_INTERVAL_DEFAULT_NS),
             "How often CNs and the coordinator send each other heartbeats."),
     SUSPECT_TIMEOUT(ClusterContext.SUSPECT_TIMEOUT_PROP_NAME, duration(ClusterContext.SUSPECT_TIMEOUT_DEFAULT_NS),
-            "Silence after which the coordinator calls a CN suspect (still a member)."),
+            "Silence after which the coordinator calls a CN suspect (still a member) and probes whether its process"
+                    + " still exists (a killed CN's host answers that its doorbell port is closed: dead at once)."),
     DEAD_TIMEOUT(ClusterContext.DEAD_TIMEOUT_PROP_NAME, duration(ClusterContext.DEAD_TIMEOUT_DEFAULT_NS),
             "Silence after which a CN is dead: it leaves the membership and fails its queries; a CN that long"
                     + " without hearing its coordinator drops its queries and registers again."),
+    DEAD_TIMEOUT_MAX(ClusterContext.DEAD_TIMEOUT_MAX_PROP_NAME, duration(ClusterContext.DEAD_TIMEOUT_MAX_DEFAULT_NS),
+            "The longest silence a CN whose heartbeats came with long gaps (pauses, a loaded machine) is allowed: its"
+                    + " dead timeout is 4 times its longest recent gap, at least the dead timeout and at most this."),
     PREPARE_TIMEOUT(ClusterContext.PREPARE_TIMEOUT_PROP_NAME, duration(ClusterContext.PREPARE_TIMEOUT_DEFAULT_NS),
             "How long the coordinator waits for every CN of a query to compile it and open its receivers."),
     CLIENT_TIMEOUT(ClusterContext.CLIENT_TIMEOUT_PROP_NAME, duration(ClusterContext.CLIENT_TIMEOUT_DEFAULT_NS),

@@ -4,6 +4,7 @@ import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.dispatch.control.StreamAddress;
+import io.sluice.transport.DoorbellProbe;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -11,6 +12,9 @@ import java.util.concurrent.TimeUnit;
  * to, and when the coordinator last heard from it. Used by the coordinator's control loop only.
  */
 final class Member {
+    /** How many gaps a longest gap is remembered for. */
+    private static final int GAP_WINDOW = 64;
+
     final long memberId;
     final String name;
     final int cores;
@@ -22,6 +26,11 @@ final class Member {
     final int doorbell;
     final Peer peer;
     long lastHeardNs;
+    /** The longest gap between two of its messages over the last {@link #GAP_WINDOW} (a decaying maximum). */
+    private long longestGapNs;
+    private int gapsSinceLongest;
+    /** Probes whether its process still exists while it is silent; null while it is heard. */
+    private DoorbellProbe probe;
     int activeQueries;
     long rssBytes;
     long rejectedMessages;
@@ -40,10 +49,56 @@ final class Member {
         this.lastHeardNs = nowNs;
     }
 
+    /** It spoke at {@code nowNs}: any message is a sign of life. */
+    void heard(final long nowNs) {
+        final long gap = nowNs - lastHeardNs;
+        if (gap >= longestGapNs || ++gapsSinceLongest > GAP_WINDOW) {
+            longestGapNs = gap;
+            gapsSinceLongest = 0;
+        }
+        lastHeardNs = nowNs;
+        if (probe != null) {
+            probe.close();
+            probe = null;
+        }
+    }
+
+    /**
+     * How long it may be silent before it is dead: four times its longest recent gap (a CN whose
+     * heartbeats come late under load or collections is given more), at least the dead timeout and at
+     * most its maximum.
+     */
+    long deadTimeoutNs(final ClusterContext context) {
+        return Math.min(context.deadTimeoutMaxNs(), Math.max(context.deadTimeoutNs(), 4 * longestGapNs));
+    }
+
     MemberState state(final long nowNs, final ClusterContext context) {
         final long silence = nowNs - lastHeardNs;
-        return silence > context.deadTimeoutNs() ? MemberState.DEAD
+        return silence > deadTimeoutNs(context) ? MemberState.DEAD
                 : silence > context.suspectTimeoutNs() ? MemberState.SUSPECT : MemberState.ALIVE;
+    }
+
+    /**
+     * Whether its process is known to be gone: its host answered a ring at its doorbell with "port
+     * closed". Rings once per call; only a suspect member with a doorbell is asked.
+     */
+    boolean processGone() {
+        if (doorbell == 0 || host().isEmpty()) {
+            return false;
+        }
+        if (probe == null) {
+            probe = new DoorbellProbe(host(), doorbell);
+        }
+        return probe.gone();
+    }
+
+    /** Releases what it holds when it leaves. */
+    void close() {
+        if (probe != null) {
+            probe.close();
+            probe = null;
+        }
+        peer.close();
     }
 
     MemberStatus status(final long nowNs, final ClusterContext context) {

@@ -107,7 +107,7 @@ final class Membership {
     void heartbeat(final CnHeartbeat h, final long now) {
         final Member m = members.get(h.memberId());
         if (m != null && m.incarnation == h.incarnation()) {
-            m.lastHeardNs = now;
+            m.heard(now);
             m.activeQueries = h.activeQueries();
             m.rssBytes = h.rssBytes();
             m.rejectedMessages = h.rejectedMessages();
@@ -119,7 +119,7 @@ final class Membership {
     Member heard(final long memberId, final long now) {
         final Member m = members.get(memberId);
         if (m != null) {
-            m.lastHeardNs = now;
+            m.heard(now);
         }
         return m;
     }
@@ -132,20 +132,29 @@ final class Membership {
         }
     }
 
-    /** Sends every member a heartbeat and removes those silent for the dead timeout; returns how many left. */
+    /**
+     * Sends every member a heartbeat and removes the dead: those silent for their dead timeout, and
+     * suspect ones whose process is gone (their doorbell's port is closed); returns how many left.
+     */
     int heartbeatRound(final long now) {
-        final List<Member> dead = new ArrayList<>();
+        final Map<Member, String> dead = new LinkedHashMap<>();
         for (final Member m : members.values()) {
-            if (m.state(now, context) == MemberState.DEAD) {
-                dead.add(m);
+            final MemberState state = m.state(now, context);
+            final long silentMs = TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs);
+            if (state == MemberState.DEAD) {
+                dead.put(m, m.describe() + " died or stalled: no heartbeat for " + silentMs + " ms (its dead timeout, "
+                        + TimeUnit.NANOSECONDS.toMillis(m.deadTimeoutNs(context)) + " ms, is 4 times its longest recent"
+                        + " heartbeat gap within " + ClusterContext.DEAD_TIMEOUT_PROP_NAME + " and "
+                        + ClusterContext.DEAD_TIMEOUT_MAX_PROP_NAME + ")");
+            } else if (state == MemberState.SUSPECT && m.processGone()) {
+                dead.put(m, m.describe() + " died or stalled: its process is gone (its host says its port "
+                        + m.host() + ":" + m.doorbell + " is closed), no heartbeat for " + silentMs + " ms");
             } else {
                 m.peer.send(new CoordinatorHeartbeat(coordinatorIncarnation, epoch, members.size()));
             }
         }
-        for (final Member m : dead) {
-            remove(m, m.describe() + " died or stalled: no heartbeat for "
-                    + TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs) + " ms (" + ClusterContext.DEAD_TIMEOUT_PROP_NAME
-                    + " = " + TimeUnit.NANOSECONDS.toMillis(context.deadTimeoutNs()) + " ms)");
+        for (final Map.Entry<Member, String> d : dead.entrySet()) {
+            remove(d.getKey(), d.getValue());
         }
         publish(now);
         return dead.size();
@@ -161,7 +170,7 @@ final class Membership {
         log.accept("coordinator: " + why + ": " + countText() + " left");
         onRemoved.accept(m, why);
         m.peer.drain();
-        m.peer.close();
+        m.close();
     }
 
     /**
@@ -230,7 +239,7 @@ final class Membership {
             Thread.onSpinWait();
         }
         for (final Member m : members.values()) {
-            m.peer.close();
+            m.close();
         }
         members.clear();
         snapshot = List.of();

@@ -11,10 +11,17 @@ class ClusterContextTest {
     @Test
     void defaultsAreThoseDocumented() {
         final ClusterContext c = new ClusterContext().validate();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(c.heartbeatIntervalNs())).isEqualTo(200);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(c.suspectTimeoutNs())).isEqualTo(1_000);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutNs())).isEqualTo(3_000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(c.heartbeatIntervalNs())).isEqualTo(500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(c.suspectTimeoutNs())).isEqualTo(1_500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutNs())).isEqualTo(6_000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutMaxNs())).isEqualTo(9_000);
         assertThat(TimeUnit.NANOSECONDS.toSeconds(c.clientTimeoutNs())).isEqualTo(10);
+    }
+
+    @Test
+    void aDeadTimeoutMaxBelowTheDeadTimeoutIsRefused() {
+        assertThatThrownBy(() -> new ClusterContext().deadTimeoutMaxNs(TimeUnit.SECONDS.toNanos(2)).validate())
+                .hasMessageContaining(ClusterContext.DEAD_TIMEOUT_MAX_PROP_NAME);
     }
 
     @Test

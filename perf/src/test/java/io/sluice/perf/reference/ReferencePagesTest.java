@@ -87,8 +87,8 @@ class ReferencePagesTest {
     @Test
     void thePropertyPageGivesEachDefaultAsOneWouldSetIt() {
         final String page = PropertyReference.markdown();
-        assertThat(page).contains("| `sluice.cluster.dead.timeout` | `3s` |",
-                "| `sluice.cluster.heartbeat.interval` | `200ms` |",
+        assertThat(page).contains("| `sluice.cluster.dead.timeout` | `6s` |",
+                "| `sluice.cluster.heartbeat.interval` | `500ms` |",
                 "| `sluice.transport.term.length` | `16m` |",
                 "| `sluice.dispatch.route.retention` | `300s` |",
                 "| `sluice.join.shuffleMinBuildRows` | `120000` |",
