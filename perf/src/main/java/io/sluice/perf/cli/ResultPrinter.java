@@ -2,6 +2,7 @@ package io.sluice.perf.cli;
 
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.expr.RowType;
+import io.sluice.perf.text.Plural;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +118,7 @@ final class ResultPrinter {
                 sb.append('\n');
             }
         }
-        sb.append('(').append(result.rowCount()).append(result.rowCount() == 1 ? " row)" : " rows)").append('\n');
+        sb.append('(').append(Plural.of(result.rowCount(), "row")).append(")\n");
         return sb.toString();
     }
 }

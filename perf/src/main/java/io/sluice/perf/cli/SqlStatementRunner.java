@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.text.Plural;
 import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
@@ -28,7 +29,7 @@ final class SqlStatementRunner {
          */
         String describe(final boolean withCount) {
             return String.format(Locale.ROOT, "(%s%s, ran in %.1f ms)",
-                    withCount ? rows + (rows == 1 ? " row, " : " rows, ") : "",
+                    withCount ? Plural.of(rows, "row") + ", " : "",
                     cached ? "plan cached" : String.format(Locale.ROOT, "planned in %.1f ms", planningNanos / 1e6),
                     runNanos / 1e6);
         }
