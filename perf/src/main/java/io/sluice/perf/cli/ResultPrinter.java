@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints a query result as a table, CSV or JSON: decimals with their exact scale, averages as
- * doubles, dates as yyyy-mm-dd, strings unpadded, rows in the query's order.
+ * Prints a query result as a table (ending with its row count), CSV or JSON (with a row_count):
+ * decimals with their exact scale, averages as doubles, dates as yyyy-mm-dd, strings unpadded, rows
+ * in the query's order.
  */
 final class ResultPrinter {
     private ResultPrinter() {
@@ -21,6 +22,18 @@ final class ResultPrinter {
             case csv -> csv(result);
             case json -> json(result);
             case table -> table(result);
+        };
+    }
+
+    /**
+     * What goes between two results of one command: a blank line (CSV's line end for CSV, so that a reader
+     * splitting on blank lines finds each result whole), nothing for JSON, whose objects delimit themselves.
+     */
+    static String separator(final ResultFormat format) {
+        return switch (format) {
+            case csv -> "\r\n";
+            case json -> "";
+            case table -> "\n";
         };
     }
 
@@ -81,7 +94,7 @@ final class ResultPrinter {
             }
             w.endObject();
         }
-        return w.endArray().endObject() + "\n";
+        return w.endArray().name("row_count").value(result.rowCount()).endObject() + "\n";
     }
 
     private static String table(final QueryResult result) {
