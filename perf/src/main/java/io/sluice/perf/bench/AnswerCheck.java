@@ -1,6 +1,7 @@
 package io.sluice.perf.bench;
 
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.perf.text.Plural;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class AnswerCheck {
             }
         }
         if (expected.rows().size() != actual.rowCount()) {
-            return actual.rowCount() + " rows but the reference has " + expected.rows().size();
+            return Plural.of(actual.rowCount(), "row") + " but the reference has " + expected.rows().size();
         }
         return null;
     }

@@ -1,6 +1,7 @@
 package io.sluice.perf.bench;
 
 import io.sluice.engine.plan.Strategy;
+import io.sluice.perf.text.Plural;
 import io.sluice.shuffle.Topology;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -109,8 +110,8 @@ public final class BenchCharts {
         renderer.setDefaultOutlinePaint(Color.BLACK);
         renderer.setUseOutlinePaintForWhiskers(true);
         paint(renderer, data);
-        final LogAxis axis = logAxis("milliseconds, log scale (box: fastest to slowest of " + spec.runs()
-                + " runs, line: median)");
+        final LogAxis axis = logAxis("milliseconds, log scale (box: fastest to slowest of "
+                + Plural.of(spec.runs(), "run") + ", line: median)");
         final CategoryAxis queries = new CategoryAxis("query");
         queries.setCategoryMargin(0.15);
         queries.setMaximumCategoryLabelWidthRatio(1.6f);
@@ -193,7 +194,7 @@ public final class BenchCharts {
         final CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(
                 new CategoryAxis("topology (CNs x cores), ordered by CN count"));
         plot.setGap(12);
-        plot.add(lines(time, logAxis("sum of median ms over " + spec.queries().size() + " queries, log scale"), true), 1);
+        plot.add(lines(time, logAxis("sum of median ms over " + Plural.of(spec.queries().size(), "query") + ", log scale"), true), 1);
         final NumberAxis mib = new NumberAxis("sum of MiB across CNs");
         mib.setAutoRangeIncludesZero(true);
         plot.add(lines(bytes, mib, false), 1);

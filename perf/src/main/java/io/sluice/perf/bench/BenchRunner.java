@@ -10,6 +10,7 @@ import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.cluster.LocalCluster;
 import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
 import io.sluice.sql.SqlPlanner;
@@ -276,7 +277,7 @@ public final class BenchRunner {
             cns = Math.max(cns, t.cnCount());
             cores = Math.max(cores, t.coresPerCn());
         }
-        progress.message("starting " + cns + " CN processes of " + cores + " cores");
+        progress.message("starting " + Plural.of(cns, "CN process") + " of " + Plural.of(cores, "core"));
         return LocalCluster.start(store.dir(), cns, cores, new Endpoint("127.0.0.1", 0), List.of(),
                 Session.defaultTransport(), line -> {
                     if (line.contains("exited with") || line.contains("error")) {

@@ -2,6 +2,7 @@ package io.sluice.perf.bench;
 
 import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.plan.Strategy;
+import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.Query;
 import io.sluice.shuffle.Topology;
 import java.util.ArrayList;
@@ -30,12 +31,11 @@ public final class BenchSummary {
     public static String overview(final BenchReport report) {
         final BenchSpec spec = report.spec();
         final StringBuilder sb = new StringBuilder("# sluice bench\n\n");
-        sb.append(String.format(Locale.ROOT, "SF %s, %d quer%s x %d topolog%s (%s) x %d strateg%s, %d timed run%s"
-                        + " after %d warm-up%s per cell, %s, %s.%n%n", report.scale(), spec.queries().size(),
-                spec.queries().size() == 1 ? "y" : "ies", spec.topologies().size(),
-                spec.topologies().size() == 1 ? "y" : "ies", join(spec.topologies()), spec.strategies().size(),
-                spec.strategies().size() == 1 ? "y" : "ies", spec.runs(), spec.runs() == 1 ? "" : "s", spec.warmup(),
-                spec.warmup() == 1 ? "" : "s", clusters(spec),
+        sb.append(String.format(Locale.ROOT, "SF %s, %s x %s (%s) x %s, %s"
+                        + " after %s per cell, %s, %s.%n%n", report.scale(), Plural.of(spec.queries().size(), "query"),
+                Plural.of(spec.topologies().size(), "topology"), join(spec.topologies()),
+                Plural.of(spec.strategies().size(), "strategy"), Plural.of(spec.runs(), "timed run"),
+                Plural.of(spec.warmup(), "warm-up"), clusters(spec),
                 spec.vsDuckDb() ? "DuckDB on the same rows with the topology's total cores as threads"
                         : "without DuckDB"));
         sb.append(String.format(Locale.ROOT, "Started %s on %s; took %s; %s.%n%n", report.startedAt(),

@@ -11,6 +11,7 @@ import io.sluice.perf.bench.BenchRunner;
 import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.BenchSummary;
 import io.sluice.perf.bench.CellResult;
+import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreLock;
@@ -122,9 +123,10 @@ public final class BenchCommand extends CliCommand {
             }
         }
         final Store store = Store.open(dataDir);
-        err.printf(Locale.ROOT, "bench: %d cells (%d queries x %d topologies x %d strategies), %d runs + %d warm-up"
-                        + " each%s, data %s%n", spec.cellCount(), spec.queries().size(), spec.topologies().size(),
-                spec.strategies().size(), runs, warmup, vsDuckDb ? ", DuckDB beside" : "", dataDir);
+        err.printf(Locale.ROOT, "bench: %s (%s x %s x %s), %s + %s each%s, data %s%n",
+                Plural.of(spec.cellCount(), "cell"), Plural.of(spec.queries().size(), "query"),
+                Plural.of(spec.topologies().size(), "topology"), Plural.of(spec.strategies().size(), "strategy"),
+                Plural.of(runs, "run"), Plural.of(warmup, "warm-up"), vsDuckDb ? ", DuckDB beside" : "", dataDir);
         err.flush();
         final BenchProgress progress = new BenchProgress(err, System.console() != null, System::nanoTime,
                 BenchRunner.totalRuns(spec));

@@ -3,6 +3,7 @@ package io.sluice.perf.cli;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.perf.text.Plural;
 import io.sluice.shuffle.BoundaryConfig;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.ColocationPlan;
@@ -126,8 +127,9 @@ final class BoundariesReport {
         final ScanAssignment a = plan.assignment();
         final Topology t = b.topology();
         final StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "table %s, column %s (%s): %d rows in %d blocks%n", table, column, type, rows, blocks));
-        sb.append(String.format(Locale.ROOT, "topology %s: %d buckets%n", t, t.bucketCount()));
+        sb.append(String.format(Locale.ROOT, "table %s, column %s (%s): %s in %s%n", table, column, type,
+                Plural.of(rows, "row"), Plural.of(blocks, "block")));
+        sb.append(String.format(Locale.ROOT, "topology %s: %s%n", t, Plural.of(t.bucketCount(), "bucket")));
         sb.append("method: ").append(b.method().label()).append(" (").append(b.explanation()).append(")\n");
         sb.append(String.format(Locale.ROOT, "uniformity: %.4f%n", plan.stats().uniformity()));
         sb.append(String.format(Locale.ROOT, "overlap: %.6f%n", plan.stats().overlap()));
@@ -145,18 +147,19 @@ final class BoundariesReport {
             sb.append(String.format(Locale.ROOT, "%6d %4d %5d  %-24s %12d %12d%n", bucket, t.cnOf(bucket), t.coreOf(bucket),
                     range, Math.round(estimatedRows[bucket]), actualRows[bucket]));
         }
-        sb.append(String.format(Locale.ROOT, "scan: %s, %d of %d blocks routed whole%n",
-                a.colocated() ? "colocated" : "round-robin", a.wholeBlocks().getCardinality(), blocks));
+        sb.append(String.format(Locale.ROOT, "scan: %s, %d of %s routed whole%n",
+                a.colocated() ? "colocated" : "round-robin", a.wholeBlocks().getCardinality(), Plural.of(blocks, "block")));
         sb.append("straddling blocks: ").append(a.policy().label()).append(!a.colocated()
                 ? " (moot: blocks are dealt round-robin)"
                 : a.policy() == StraddlePolicy.SPLIT
-                ? " (" + sharedBlocks + " blocks read by several CNs, each keeping the rows of its range)"
+                ? " (" + Plural.of(sharedBlocks, "block") + " read by several CNs, each keeping the rows of its range)"
                 : " (each read once, by the CN holding most of its rows)").append('\n');
-        sb.append(String.format(Locale.ROOT, "rows crossing CNs: estimated %.4f%% (%d rows), actual %.4f%% (%d rows)%n",
-                100 * a.expectedCrossCnFraction(), Math.round(a.expectedCrossCnRows()),
-                100 * actualCrossFraction(), actualCrossRows));
-        sb.append(String.format(Locale.ROOT, "rows read more than once: estimated %.4f%% (%d rows), actual %.4f%% (%d rows)%n",
-                100 * a.extraReadFraction(), a.extraReadRows(), 100 * actualExtraReadFraction(), actualExtraReadRows));
+        sb.append(String.format(Locale.ROOT, "rows crossing CNs: estimated %.4f%% (%s), actual %.4f%% (%s)%n",
+                100 * a.expectedCrossCnFraction(), Plural.of(Math.round(a.expectedCrossCnRows()), "row"),
+                100 * actualCrossFraction(), Plural.of(actualCrossRows, "row")));
+        sb.append(String.format(Locale.ROOT, "rows read more than once: estimated %.4f%% (%s), actual %.4f%% (%s)%n",
+                100 * a.extraReadFraction(), Plural.of(a.extraReadRows(), "row"), 100 * actualExtraReadFraction(),
+                Plural.of(actualExtraReadRows, "row")));
         return sb.toString();
     }
 

@@ -60,6 +60,25 @@ abstract class CliCommand implements Callable<Integer> {
         return "sluice " + String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
     }
 
+    /** This command as it was typed, each argument quoted for a POSIX shell where it needs to be: for errors to suggest. */
+    final String shellCommand() {
+        final StringBuilder sb = new StringBuilder("sluice");
+        for (final String arg : spec.root().commandLine().getParseResult().originalArgs()) {
+            sb.append(' ').append(shellWord(arg));
+        }
+        return sb.toString();
+    }
+
+    /** {@code arg} as one word of a POSIX shell: as it is when that is safe, else in single quotes. */
+    static String shellWord(final String arg) {
+        boolean plain = !arg.isEmpty();
+        for (int i = 0; i < arg.length() && plain; i++) {
+            final char c = arg.charAt(i);
+            plain = c < 128 && (Character.isLetterOrDigit(c) || "_-./:=,@%+".indexOf(c) >= 0);
+        }
+        return plain ? arg : "'" + arg.replace("'", "'\\''") + "'";
+    }
+
     /** Takes a store's lock for this command and says on stderr whose stale lock it took over and what it removed. */
     final StoreLock lock(final Store store, final PrintWriter err) {
         final StoreLock lock = store.lock(commandLine());

@@ -3,6 +3,7 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Status;
+import io.sluice.perf.text.Plural;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
 import java.util.List;
@@ -60,9 +61,9 @@ public final class ClusterStatusCommand extends CliCommand {
                     m.state().cliName(), m.sinceHeardMillis(), m.activeQueries(),
                     m.rssBytes() < 0 ? "-" : Sizes.mib(m.rssBytes()), m.rejectedMessages(), m.retransmits());
         }
-        out.println(members.size() + " CN" + (members.size() == 1 ? "" : "s") + " in the cluster of " + endpoint + "; "
-                + status.runningQueries() + " queries running, " + status.queuedQueries() + " waiting; "
-                + status.rejectedMessages() + " messages refused by the coordinator");
+        out.println(Plural.of(members.size(), "CN") + " in the cluster of " + endpoint + "; "
+                + Plural.of(status.runningQueries(), "query") + " running, " + status.queuedQueries() + " waiting; "
+                + Plural.of(status.rejectedMessages(), "message") + " refused by the coordinator");
         return 0;
     }
 }

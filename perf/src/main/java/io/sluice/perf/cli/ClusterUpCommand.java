@@ -3,6 +3,7 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
+import io.sluice.perf.text.Plural;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -67,7 +68,7 @@ public final class ClusterUpCommand extends CliCommand {
                 ClusterProcess.transport(), log, secret.file());
         final String secretArg = secret.file() == null ? "" : " --secret-file " + secret.file();
         final UntilStopped until = new UntilStopped(cluster);
-        log.accept("cluster up: " + cnCount + " CNs x " + cores + " cores, coordinator " + cluster.address() + "; "
+        log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator " + cluster.address() + "; "
                 + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
                 + " --tpch 1; stop with CTRL-C");
         until.await(new CompletableFuture<>());

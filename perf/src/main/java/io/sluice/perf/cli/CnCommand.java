@@ -4,6 +4,7 @@ import io.sluice.dispatch.DispatchContext;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.CnServer;
 import io.sluice.format.StorageException;
+import io.sluice.perf.text.Plural;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.EmbeddedDriver;
@@ -89,7 +90,7 @@ public final class CnCommand extends CliCommand {
         }
         server.start();
         out.println("cn " + cnName + " receiving on " + server.control().channel().replace("aeron:udp?endpoint=", "")
-                + " with " + cores + " cores, joining the coordinator at " + coordinatorAt + " ("
+                + " with " + Plural.of(cores, "core") + ", joining the coordinator at " + coordinatorAt + " ("
                 + SecretOption.describe(context) + ")");
         out.flush();
         final String refusal = until.await(ended);

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.TpchScale;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
@@ -106,7 +107,7 @@ final class GenCommand extends CliCommand {
         if (!force && !existing.isEmpty()) {
             final Set<String> missing = new TreeSet<>(names);
             missing.removeAll(existing);
-            throw new IllegalArgumentException("store " + this.out + " already has " + plural("table", existing)
+            throw new IllegalArgumentException("store " + this.out + " already has " + Plural.noun(existing.size(), "table")
                     + " " + String.join(", ", existing) + (damaged.isEmpty() ? "" : " (" + String.join(", ", damaged)
                     + " damaged)") + ": replace " + (existing.size() == 1 ? "it" : "them") + " with `"
                     + command(scaleFactor, existing, true) + "`"
@@ -171,10 +172,6 @@ final class GenCommand extends CliCommand {
         return 0;
     }
 
-    private static String plural(final String word, final Set<String> items) {
-        return items.size() == 1 ? word : word + "s";
-    }
-
     private List<TpchTable> selectedTables() {
         if (tables == null || tables.isEmpty()) {
             return List.of(TpchTable.values());
@@ -218,8 +215,8 @@ final class GenCommand extends CliCommand {
             nameWidth = Math.max(nameWidth, r.name().length());
             written.add(r.name());
         }
-        out.printf(Locale.ROOT, "generated %d tables at SF %s into %s: %d rows, %s in %.1f s (wall time); %s%n",
-                results.size(), TpchScale.format(scaleFactor), this.out, rows, Sizes.bytes(bytes), seconds,
+        out.printf(Locale.ROOT, "generated %s at SF %s into %s: %s, %s in %.1f s (wall time); %s%n",
+                Plural.of(results.size(), "table"), TpchScale.format(scaleFactor), this.out, Plural.of(rows, "row"), Sizes.bytes(bytes), seconds,
                 PeakMemory.describe());
         final Set<String> untouched = new TreeSet<>(store.tableNames());
         untouched.removeAll(written);

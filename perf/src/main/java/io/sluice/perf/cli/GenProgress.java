@@ -7,24 +7,17 @@ import java.util.function.LongSupplier;
 
 /**
  * The progress line of {@code sluice gen}: overall rows with percent, rows/s and ETA, plus the
- * percent of each table still being written. On a terminal the line is redrawn in place with
- * {@code \r} a few times a second; otherwise (a file, a pipe, a test) a line is printed each time
- * another 10% is done, so logs stay short. Safe to update from several generating threads.
+ * percent of each table still being written, drawn by a {@link ProgressLine}. Safe to update from
+ * several generating threads.
  */
 final class GenProgress {
-    private static final long REDRAW_NANOS = 250_000_000L;
-
-    private final PrintWriter err;
-    private final boolean terminal;
     private final LongSupplier nanoClock;
     private final String[] names;
     private final long[] expected;
     private final AtomicLongArray done;
     private final boolean[] finished;
     private final long startNanos;
-    private long lastDrawNanos;
-    private int nextMark = 10;
-    private int lastWidth;
+    private final ProgressLine display;
 
     /**
      * @param names    the tables, in the order their indices are used in {@link #update}
@@ -33,15 +26,13 @@ final class GenProgress {
      */
     GenProgress(final PrintWriter err, final boolean terminal, final LongSupplier nanoClock, final String[] names,
                 final long[] expected) {
-        this.err = err;
-        this.terminal = terminal;
         this.nanoClock = nanoClock;
         this.names = names.clone();
         this.expected = expected.clone();
         this.done = new AtomicLongArray(names.length);
         this.finished = new boolean[names.length];
         this.startNanos = nanoClock.getAsLong();
-        this.lastDrawNanos = startNanos;
+        this.display = new ProgressLine(err, terminal, startNanos);
     }
 
     /** Records the rows written so far for a table; may draw. */
@@ -61,28 +52,18 @@ final class GenProgress {
 
     /** Ends the progress display (moves a terminal past the redrawn line). */
     synchronized void close() {
-        if (terminal && lastWidth > 0) {
-            err.println();
-            err.flush();
-        }
+        display.close();
     }
 
     private synchronized void maybeDraw(final boolean tableFinished) {
         final long now = nanoClock.getAsLong();
         final int percent = percent();
-        if (terminal) {
-            if (tableFinished || now - lastDrawNanos >= REDRAW_NANOS) {
-                lastDrawNanos = now;
-                final String line = line(now, percent);
-                err.print("\r" + line + " ".repeat(Math.max(0, lastWidth - line.length())));
-                lastWidth = line.length();
-                err.flush();
-            }
-        } else if (percent >= nextMark) {
-            nextMark = (percent / 10 + 1) * 10;
-            err.println(line(now, percent));
-            err.flush();
+        if (percent < 100 && rowsDone() >= total()) {
+            // Every row is written but a table is still closing: "99% 25/25 rows" would contradict itself, and
+            // the table's finish draws 100% (or the next state) at once.
+            return;
         }
+        display.offer(now, percent, tableFinished, () -> line(now, percent));
     }
 
     private int percent() {

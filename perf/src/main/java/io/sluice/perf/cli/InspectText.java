@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.text.Plural;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,12 +16,12 @@ final class InspectText {
         final List<InspectedTable> tables = store.tables();
         final StringBuilder sb = new StringBuilder();
         sb.append("store ").append(store.store()).append(": ")
-                .append(tables.isEmpty() ? "no tables" : plural(tables.size(), "table")).append('\n');
+                .append(tables.isEmpty() ? "no tables" : Plural.of(tables.size(), "table")).append('\n');
         boolean anyPrefix = false;
         for (final InspectedTable inspected : tables) {
             final TableSummary t = inspected.summary();
-            sb.append('\n').append(t.name()).append(": ").append(plural(t.rows(), "row")).append(" in ")
-                    .append(plural(t.blocks(), "block")).append(", ").append(Sizes.bytes(t.bytes()))
+            sb.append('\n').append(t.name()).append(": ").append(Plural.of(t.rows(), "row")).append(" in ")
+                    .append(Plural.of(t.blocks(), "block")).append(", ").append(Sizes.bytes(t.bytes()))
                     .append(" (").append(t.bytes()).append(" bytes), ")
                     .append(t.sortKey() == null ? "unsorted" : "sorted by " + t.sortKey()).append('\n');
             final List<String[]> rows = new ArrayList<>();
@@ -36,9 +37,9 @@ final class InspectText {
             appendAligned(sb, rows);
             final TableVerifier.Report report = inspected.verification();
             if (report != null) {
-                sb.append("  verified ").append(plural(report.blocks(), "block")).append(": ")
+                sb.append("  verified ").append(Plural.of(report.blocks(), "block")).append(": ")
                         .append(report.ok() ? "all checksums match"
-                                : plural(report.problems().size(), "block") + " damaged (listed on stderr)")
+                                : Plural.of(report.problems().size(), "block") + " damaged (listed on stderr)")
                         .append('\n');
             }
         }
@@ -74,7 +75,4 @@ final class InspectText {
         }
     }
 
-    private static String plural(final long n, final String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
-    }
 }

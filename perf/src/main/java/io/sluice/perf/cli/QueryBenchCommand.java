@@ -13,6 +13,7 @@ import io.sluice.perf.bench.ReferenceAnswer;
 import io.sluice.perf.bench.Timings;
 import io.sluice.perf.bench.TpchTextQuery;
 import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.Query;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
@@ -128,7 +129,7 @@ public final class QueryBenchCommand extends CliCommand {
             }
             out.printf(Locale.ROOT, "%-14s %10s %10s %7s %17s %17s  %s%n", "query", "sluice ms", "duckdb ms", "ratio",
                     "sluice min-max", "duckdb min-max",
-                    "strategies (sluice, " + cores + " cores, strategy " + strategy + ")");
+                    "strategies (sluice, " + Plural.of(cores, "core") + ", strategy " + strategy + ")");
             double logSum = 0;
             int measured = 0;
             String heap = "not run";
@@ -189,11 +190,11 @@ public final class QueryBenchCommand extends CliCommand {
                         spread(sluice), spread(duckMs), summary(decisions));
                 out.flush();
             }
-            out.printf(Locale.ROOT, "geometric mean of ratios: %.2f over %d queries%n",
-                    measured == 0 ? Double.NaN : Math.exp(logSum / measured), measured);
+            out.printf(Locale.ROOT, "geometric mean of ratios: %.2f over %s%n",
+                    measured == 0 ? Double.NaN : Math.exp(logSum / measured), Plural.of(measured, "query"));
             out.println("q18 " + heap);
             if (!failures.isEmpty()) {
-                return fail(err, failures.size() + " of " + queries.size() + " queries gave answers that differ from"
+                return fail(err, failures.size() + " of " + Plural.of(queries.size(), "query") + " gave answers that differ from"
                         + " DuckDB's or failed: " + String.join(", ", failures) + " (left out of the geometric mean)");
             }
         } catch (final SQLException e) {

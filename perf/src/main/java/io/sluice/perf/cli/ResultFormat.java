@@ -6,6 +6,6 @@ enum ResultFormat {
     table,
     /** RFC 4180 CSV with a header row. */
     csv,
-    /** One JSON object: the column names and types, then the rows as objects. */
+    /** One JSON object: the column names and types, the rows as objects, and the row count. */
     json
 }

@@ -2,13 +2,15 @@ package io.sluice.perf.cli;
 
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.expr.RowType;
+import io.sluice.perf.text.Plural;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints a query result as a table, CSV or JSON: decimals with their exact scale, averages as
- * doubles, dates as yyyy-mm-dd, strings unpadded, rows in the query's order.
+ * Prints a query result as a table (ending with its row count), CSV or JSON (with a row_count):
+ * decimals with their exact scale, averages as doubles, dates as yyyy-mm-dd, strings unpadded, rows
+ * in the query's order.
  */
 final class ResultPrinter {
     private ResultPrinter() {
@@ -20,6 +22,18 @@ final class ResultPrinter {
             case csv -> csv(result);
             case json -> json(result);
             case table -> table(result);
+        };
+    }
+
+    /**
+     * What goes between two results of one command: a blank line (CSV's line end for CSV, so that a reader
+     * splitting on blank lines finds each result whole), nothing for JSON, whose objects delimit themselves.
+     */
+    static String separator(final ResultFormat format) {
+        return switch (format) {
+            case csv -> "\r\n";
+            case json -> "";
+            case table -> "\n";
         };
     }
 
@@ -80,7 +94,7 @@ final class ResultPrinter {
             }
             w.endObject();
         }
-        return w.endArray().endObject() + "\n";
+        return w.endArray().name("row_count").value(result.rowCount()).endObject() + "\n";
     }
 
     private static String table(final QueryResult result) {
@@ -117,7 +131,7 @@ final class ResultPrinter {
                 sb.append('\n');
             }
         }
-        sb.append('(').append(result.rowCount()).append(result.rowCount() == 1 ? " row)" : " rows)").append('\n');
+        sb.append('(').append(Plural.of(result.rowCount(), "row")).append(")\n");
         return sb.toString();
     }
 }

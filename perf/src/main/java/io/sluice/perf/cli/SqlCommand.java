@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.perf.text.Plural;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
@@ -27,7 +28,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "sql", mixinStandardHelpOptions = true,
         description = {"Runs SQL queries (SELECT or WITH ... SELECT) over the tables of a store and prints their results.",
             "The statement comes from -f FILE, from the argument, or from stdin (several statements, each ending with ;,"
-                + " run one after the other; the first that fails ends the command). On a terminal with none of these,"
+                + " run one after the other; the first that fails ends the command; their results are apart: a blank"
+                + " line between tables, which end with their row count, and between CSV results, whose row counts go"
+                + " to stderr; a JSON result per object, with its row_count). On a terminal with none of these,"
                 + " an interactive prompt: statements over several lines end with ;, history in ~/.sluice_history,"
                 + " \\q, quit, exit or CTRL-D to leave, CTRL-C to drop the line typed or cancel the query running."},
         footer = {"", "Examples:", "  sluice sql --store data/sf1 \"select count(*) from lineitem\"",
@@ -81,11 +84,19 @@ public final class SqlCommand extends CliCommand {
             if (prompt) {
                 return prompt(runner, err);
             }
-            for (final String sql : statements) {
+            final boolean several = statements.size() > 1 && explain != ExplainMode.PLAN;
+            for (int i = 0; i < statements.size(); i++) {
+                final SqlStatementRunner.Ran ran;
                 try {
-                    runner.run(sql, out, err);
+                    ran = runner.run(statements.get(i), out, err,
+                            several && i > 0 ? ResultPrinter.separator(run.format) : "");
                 } catch (final SqlException e) {
                     return fail(err, source + ": " + e.getMessage());
+                }
+                if (several && run.format == ResultFormat.csv) {
+                    // The count goes beside the rows, not among them: stdout stays CSV.
+                    err.println("(" + Plural.of(ran.rows(), "row") + ")");
+                    err.flush();
                 }
             }
             return 0;

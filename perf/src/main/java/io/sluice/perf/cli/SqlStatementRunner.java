@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.text.Plural;
 import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
@@ -28,7 +29,7 @@ final class SqlStatementRunner {
          */
         String describe(final boolean withCount) {
             return String.format(Locale.ROOT, "(%s%s, ran in %.1f ms)",
-                    withCount ? rows + (rows == 1 ? " row, " : " rows, ") : "",
+                    withCount ? Plural.of(rows, "row") + ", " : "",
                     cached ? "plan cached" : String.format(Locale.ROOT, "planned in %.1f ms", planningNanos / 1e6),
                     runNanos / 1e6);
         }
@@ -56,6 +57,14 @@ final class SqlStatementRunner {
      * @throws SqlException when the statement is not SQL Sluice can plan over the store's tables
      */
     Ran run(final String sql, final PrintWriter out, final PrintWriter err) {
+        return run(sql, out, err, "");
+    }
+
+    /**
+     * As {@link #run(String, PrintWriter, PrintWriter)}, printing {@code before} just before the rows: what
+     * separates them from an earlier statement's, printed only once this one has rows to show.
+     */
+    Ran run(final String sql, final PrintWriter out, final PrintWriter err, final String before) {
         final PlannedQuery planned = planner.plan(sql);
         if (explain != null) {
             err.printf(Locale.ROOT, planned.cached() ? "plan cached (planned before, found in %.1f ms)%n"
@@ -78,6 +87,7 @@ final class SqlStatementRunner {
             err.print(outcome.explain());
         }
         cluster.writeStats(outcome.stats());
+        out.print(before);
         out.print(ResultPrinter.format(outcome.result(), format));
         out.flush();
         err.flush();

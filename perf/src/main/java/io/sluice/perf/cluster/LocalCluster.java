@@ -5,6 +5,7 @@ import io.sluice.dispatch.cluster.Coordinator;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
+import io.sluice.perf.text.Plural;
 import io.sluice.storage.Store;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
@@ -133,7 +134,7 @@ public final class LocalCluster implements AutoCloseable {
                 }
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalArgumentException(alive + " of " + cnCount + " CNs joined within "
+                throw new IllegalArgumentException(alive + " of " + Plural.of(cnCount, "CN") + " joined within "
                         + TimeUnit.NANOSECONDS.toSeconds(JOIN_TIMEOUT_NS) + " s; see their output above");
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));

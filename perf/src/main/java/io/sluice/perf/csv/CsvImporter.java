@@ -4,6 +4,7 @@ import io.sluice.format.ColumnBuilder;
 import io.sluice.format.ColumnType;
 import io.sluice.format.Schema;
 import io.sluice.format.StorageException;
+import io.sluice.perf.text.Plural;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableSpec;
@@ -44,6 +45,16 @@ public final class CsvImporter {
         return importFile(store, csv, TableSpec.of(tableName, schema).withSortKey(sortKey), true, rows -> { });
     }
 
+    /** What an import has read so far; told every few thousand rows. */
+    @FunctionalInterface
+    public interface Progress {
+        /**
+         * @param rows      rows read so far
+         * @param bytesRead bytes of the file read so far
+         */
+        void update(long rows, long bytesRead);
+    }
+
     /**
      * Imports {@code csv} as the table {@code spec} describes.
      *
@@ -54,13 +65,23 @@ public final class CsvImporter {
      */
     public static Table importFile(final Store store, final Path csv, final TableSpec spec, final boolean header,
                                    final LongConsumer progress) {
+        return importFile(store, csv, spec, header, (rows, bytes) -> progress.accept(rows));
+    }
+
+    /**
+     * As {@link #importFile(Store, Path, TableSpec, boolean, LongConsumer)}, telling {@code progress} the
+     * bytes read as well (against the file's size: how far the import is).
+     */
+    public static Table importFile(final Store store, final Path csv, final TableSpec spec, final boolean header,
+                                   final Progress progress) {
         if (!Files.isRegularFile(csv)) {
             throw new StorageException("CSV file " + csv + " does not exist or is not a regular file");
         }
         final Schema schema = spec.schema();
         final String source = csv.toString();
-        try (TableWriter writer = store.write(spec);
-             CsvReader reader = new CsvReader(new Utf8Reader(Files.newInputStream(csv)), source)) {
+        try (Utf8Reader text = new Utf8Reader(Files.newInputStream(csv));
+             TableWriter writer = store.write(spec);
+             CsvReader reader = new CsvReader(text, source)) {
             try {
                 final int[] columnOfField = header ? readHeader(reader, schema) : inSchemaOrder(schema.size());
                 final ColumnBuilder[] columns = new ColumnBuilder[columnOfField.length];
@@ -72,10 +93,10 @@ public final class CsvImporter {
                     appendRow(reader, schema, columnOfField, columns);
                     writer.endRow();
                     if (++rows % PROGRESS_EVERY == 0) {
-                        progress.accept(rows);
+                        progress.update(rows, text.bytesRead());
                     }
                 }
-                progress.accept(rows);
+                progress.update(rows, text.bytesRead());
             } catch (final CharacterCodingException e) {
                 throw new CsvFormatException(source, reader.line(), "the file is not valid UTF-8 on this line ("
                         + e + "); convert it to UTF-8");
@@ -98,7 +119,7 @@ public final class CsvImporter {
     private static int[] readHeader(final CsvReader reader, final Schema schema) throws IOException {
         if (!reader.next()) {
             throw new CsvFormatException(reader.source(), 1, "the file is empty: its first line must be a header"
-                    + " naming the " + schema.size() + " columns " + schema.names());
+                    + " naming the " + Plural.of(schema.size(), "column") + " " + schema.names());
         }
         final List<String> names = new ArrayList<>();
         final Map<String, Integer> byName = new HashMap<>();
@@ -147,7 +168,8 @@ public final class CsvImporter {
                                   final ColumnBuilder[] columns) {
         if (reader.fieldCount() != columns.length) {
             throw new CsvFormatException(reader.source(), reader.recordLine(), "the record has "
-                    + reader.fieldCount() + " fields but the schema has " + columns.length + " columns "
+                    + Plural.of(reader.fieldCount(), "field") + " but the schema has " + Plural.of(columns.length, "column")
+                    + " "
                     + schema.names());
         }
         for (int f = 0; f < columns.length; f++) {

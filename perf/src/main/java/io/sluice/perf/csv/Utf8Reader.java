@@ -24,6 +24,7 @@ final class Utf8Reader extends Reader {
     private CoderResult error;
     private boolean endOfInput;
     private boolean flushed;
+    private long bytesRead;
 
     Utf8Reader(final InputStream in) {
         this.in = in;
@@ -68,8 +69,14 @@ final class Utf8Reader extends Reader {
             endOfInput = true;
         } else {
             bytes.position(bytes.position() + n);
+            bytesRead += n;
         }
         bytes.flip();
+    }
+
+    /** Bytes taken from the stream so far (up to 64 KiB ahead of the characters returned). */
+    long bytesRead() {
+        return bytesRead;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.perf.tpch;
 
+import io.sluice.perf.text.Plural;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import java.math.BigDecimal;
@@ -41,7 +42,7 @@ public final class TpchScale {
         @Override
         public String toString() {
             return recorded ? "SF " + format(factor)
-                    : String.format(Locale.ROOT, "about SF %s (%d rows)", format(round(factor)), rows);
+                    : String.format(Locale.ROOT, "about SF %s (%s)", format(round(factor)), Plural.of(rows, "row"));
         }
     }
 

@@ -88,4 +88,16 @@ class GenProgressTest {
         }
         assertThat(lines.get(lines.size() - 1)).startsWith("gen 100% 1300/1300 rows");
     }
+
+    @Test
+    void noLineShowsEveryRowWrittenBelow100Percent() {
+        final GenProgress p = new GenProgress(new PrintWriter(text, true), false, clock::get,
+                new String[] {"nation"}, new long[] {25});
+        clock.addAndGet(100_000_000L);
+        p.update(0, 25);
+        clock.addAndGet(100_000_000L);
+        p.finish(0, 25);
+        p.close();
+        assertThat(text.toString().lines().toList()).singleElement().asString().startsWith("gen 100% 25/25 rows");
+    }
 }

@@ -116,7 +116,7 @@ class GenValidationTest {
         final Map<String, String> before = snapshot(out.resolve("supplier"));
         final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--out", out.toString(), "--tables", "nation");
         assertThat(r.exitCode()).as(r.toString()).isZero();
-        assertThat(r.out()).contains("generated 1 tables").contains("left as they were: region, supplier");
+        assertThat(r.out()).contains("generated 1 table at SF").contains("left as they were: region, supplier");
         assertThat(entries(out)).containsExactly("nation", "region", "supplier");
         assertThat(snapshot(out.resolve("supplier"))).isEqualTo(before);
         assertThat(Cli.run("inspect", "--store", out.toString(), "--verify").exitCode()).isZero();

@@ -100,7 +100,8 @@ class ImportAndInspectTest {
                 "--table", "t", "--schema", "k:int65");
         assertThat(badSchema.exitCode()).isEqualTo(1);
         assertThat(badSchema.err()).isEqualTo("sluice import: error: --schema is not valid: unknown column type"
-                + " 'int65': use int64, int32, decimal(p,s), date or string\n");
+                + " 'int65': use int64 (also bigint, long), int32 (int, integer), decimal(p,s), date or string (varchar, text),"
+                + " in any case\n");
         assertThat(dir.resolve("s")).doesNotExist();
 
         final Cli.Result badSort = importCsv(file, "--sort-by", "zz");
@@ -114,7 +115,7 @@ class ImportAndInspectTest {
         assertThat(importCsv(file).exitCode()).isZero();
         final Cli.Result again = importCsv(file);
         assertThat(again.exitCode()).isEqualTo(1);
-        assertThat(again.err()).contains("table 'sales' already exists");
+        assertThat(again.err()).contains("already has a table sales: replace it with `sluice import", " --replace`");
 
         final Cli.Result usage = Cli.run("import", "--csv", file.toString());
         assertThat(usage.exitCode()).isEqualTo(2);

@@ -137,13 +137,33 @@ class SqlCommandTest {
                 "sql", "--store", storeDir.toString(), "--format", "csv", "--cores", "2");
         assertThat(both.exitCode()).as(both.toString()).isZero();
         final List<String> expected = new ArrayList<>(duckDbCsv(first));
+        expected.add("");
         expected.addAll(duckDbCsv(second));
-        assertThat(List.of(both.out().split("\r\n"))).isEqualTo(expected);
+        assertThat(List.of(both.out().split("\r\n"))).as("a blank line between the results").isEqualTo(expected);
+        assertThat(both.err().lines()).as("each result's row count on stderr, stdout staying CSV").containsExactly(
+                "(" + (duckDbCsv(first).size() - 1) + " rows)", "(" + (duckDbCsv(second).size() - 1) + " rows)");
         final Cli.Result failing = withStdin(first + ";\nselect soundex(o_comment) from orders;\n" + second + ";\n",
                 "sql", "--store", storeDir.toString(), "--format", "csv", "--cores", "2");
         assertThat(failing.exitCode()).as(failing.toString()).isEqualTo(1);
-        assertThat(List.of(failing.out().split("\r\n"))).isEqualTo(duckDbCsv(first));
-        assertThat(failing.err()).startsWith("sluice sql: error: stdin: ").contains("soundex is not supported");
+        assertThat(failing.out()).isEqualTo(String.join("\r\n", duckDbCsv(first)) + "\r\n");
+        assertThat(failing.err().lines().toList()).last().asString().startsWith("sluice sql: error: stdin: ")
+                .contains("soundex is not supported");
+    }
+
+    @Test
+    void severalResultsAsTablesOrJsonAreApartEachWithItsRowCount() {
+        final String two = "select o_orderstatus from orders group by o_orderstatus order by o_orderstatus limit 2;"
+                + " select count(*) as n from orders";
+        final Cli.Result table = Cli.run("sql", "--store", storeDir.toString(), two);
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out()).contains("(2 rows)\n\nn ").endsWith("(1 row)\n");
+        final Cli.Result json = Cli.run("sql", "--store", storeDir.toString(), "--format", "json", two);
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        final String[] objects = json.out().strip().split("\n\n");
+        assertThat(objects).hasSize(2);
+        assertThat(((Map<?, ?>) MiniJson.parse(objects[0])).get("row_count")).isEqualTo(new MiniJson.Num("2"));
+        assertThat(((Map<?, ?>) MiniJson.parse(objects[1])).get("row_count")).isEqualTo(new MiniJson.Num("1"));
+        assertThat(json.err()).isEmpty();
     }
 
     private static Cli.Result withStdin(final String input, final String... args) {

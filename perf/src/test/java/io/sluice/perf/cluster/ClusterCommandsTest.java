@@ -99,7 +99,7 @@ class ClusterCommandsTest {
         try (JavaProcess up = JavaProcess.of(SluiceCommand.class).jvmArgs("-Xmx256m")
                 .args("cluster", "up", "--cn", "2", "--cores", "1", "--store", store.toString(), "--listen",
                         "127.0.0.1:0", "--jvm-arg=-Xmx256m").start()) {
-            final String ready = up.awaitLine(l -> l.startsWith("cluster up: 2 CNs x 1 cores"), Duration.ofSeconds(60));
+            final String ready = up.awaitLine(l -> l.startsWith("cluster up: 2 CNs x 1 core,"), Duration.ofSeconds(60));
             final String address = ready.substring(ready.indexOf("coordinator ") + "coordinator ".length(),
                     ready.indexOf(';'));
             final Cli.Result q = Cli.run("query", "--coordinator", address, "--tpch", "6", "--format", "csv");

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.calcite.rel.RelFieldCollation;
@@ -110,9 +111,22 @@ final class RelTranslator {
         if (rel instanceof org.apache.calcite.rel.core.Window w) {
             return new WindowFunctions(this).plan(w);
         }
-        throw SqlException.unsupported("the relational operator " + rel.getRelTypeName()
-                + " is not supported (Sluice plans scans, filters, projections, aggregations, joins, sorts, set"
-                + " operations and window functions)");
+        throw SqlException.unsupported(construct(rel) + " is not supported yet (Sluice plans table scans, filters,"
+                + " projections, aggregations, joins, sorts, set operations and window functions)");
+    }
+
+    /** What a relational operator Sluice does not plan stands for in the statement. */
+    private static String construct(final RelNode rel) {
+        return switch (rel.getRelTypeName()) {
+            case "LogicalValues" -> "a query over constant rows (VALUES, SELECT without FROM, or a condition that"
+                    + " is always false)";
+            case "LogicalCorrelate" -> "a subquery that refers to the outer query in this place";
+            case "LogicalTableFunctionScan" -> "a table function";
+            case "LogicalMatch" -> "MATCH_RECOGNIZE";
+            case "LogicalSnapshot" -> "FOR SYSTEM_TIME AS OF";
+            case "LogicalSample" -> "TABLESAMPLE";
+            default -> "this construct (" + rel.getRelTypeName().replace("Logical", "").toLowerCase(Locale.ROOT) + ")";
+        };
     }
 
     private Relation scan(final TableScan s) {

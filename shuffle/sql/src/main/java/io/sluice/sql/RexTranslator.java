@@ -309,8 +309,10 @@ final class RexTranslator {
             default:
                 break;
         }
-        throw SqlException.unsupported("CAST from " + operand.getType() + " to " + call.getType() + " in " + call
-                + " is not supported");
+        throw SqlException.unsupported("converting " + operand.getType().getSqlTypeName() + " to "
+                + call.getType().getSqlTypeName() + " is not supported (an explicit CAST, or a value of one type compared"
+                + " with or combined with one of the other): compare and combine values of one type, e.g. a string"
+                + " column with a 'quoted' literal");
     }
 
     private Expr search(final Expr value, final RexLiteral sargLiteral) {

@@ -35,8 +35,10 @@ import org.apache.calcite.tools.ValidationException;
  */
 final class SqlFrontEnd {
     private final FrameworkConfig config;
+    private final ValidationErrors errors;
 
     SqlFrontEnd(final Catalog catalog, final Collection<String> tables) {
+        this.errors = new ValidationErrors(catalog, tables);
         final SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         final SchemaPlus store = root.add("store", new CatalogSchema(catalog, tables));
         final SqlParser.Config parser = SqlParser.config()
@@ -77,14 +79,14 @@ final class SqlFrontEnd {
                 SupportedSql.checkStatementWord(sql);
                 final SqlParserPos pos = e.getPos();
                 throw new SqlException(SqlException.Kind.SYNTAX, pos == null ? 0 : pos.getLineNum(),
-                        pos == null ? 0 : pos.getColumnNum(), firstLine(e.getMessage()));
+                        pos == null ? 0 : pos.getColumnNum(), ParseErrors.explain(e));
             }
             SupportedSql.check(parsed);
             final SqlNode validated;
             try {
                 validated = planner.validate(parsed);
             } catch (final ValidationException e) {
-                throw validationError(e);
+                throw validationError(e, parsed);
             }
             final RelRoot root;
             try {
@@ -99,17 +101,17 @@ final class SqlFrontEnd {
         }
     }
 
-    private static SqlException validationError(final ValidationException e) {
+    private SqlException validationError(final ValidationException e, final SqlNode statement) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof CalciteContextException c) {
-                return new SqlException(SqlException.Kind.VALIDATION, c.getPosLine(), c.getPosColumn(),
-                        firstLine(c.getCause() == null ? c.getMessage() : c.getCause().getMessage()));
+                return new SqlException(SqlException.Kind.VALIDATION, c.getPosLine(), c.getPosColumn(), errors.explain(
+                        firstLine(c.getCause() == null ? c.getMessage() : c.getCause().getMessage()), statement));
             }
         }
-        return new SqlException(SqlException.Kind.VALIDATION, 0, 0, firstLine(e.getMessage()));
+        return new SqlException(SqlException.Kind.VALIDATION, 0, 0, errors.explain(firstLine(e.getMessage()), statement));
     }
 
-    private static String firstLine(final String message) {
+    static String firstLine(final String message) {
         if (message == null) {
             return "(no message)";
         }

@@ -1,18 +1,21 @@
 package io.sluice.sql;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
- * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), VALUES, INTERSECT ALL and
+ * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), a first word that starts no
+ * statement (with the query word it is closest to), SELECT without FROM, QUALIFY, VALUES, INTERSECT ALL and
  * EXCEPT ALL, and functions outside the ones Sluice evaluates (window functions among them: the
  * frames and functions of OVER that Sluice does not compute are refused after validation, by
  * {@link WindowFunctions}). The error names
@@ -32,9 +35,13 @@ final class SupportedSql {
     private static final Set<String> COMMANDS = Set.of("CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT", "REVOKE",
             "COPY", "ATTACH", "SET", "USE", "COMMIT", "ROLLBACK", "BEGIN", "ANALYZE", "VACUUM");
 
+    /** Words a query may start with. */
+    private static final Set<String> QUERY_WORDS = Set.of("SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN");
+
     /**
      * For a statement that did not parse: throws UNSUPPORTED when its first word starts a command
-     * Sluice does not run (DDL, transactions, settings), so the error names that, not a syntax error.
+     * Sluice does not run (DDL, transactions, settings), so the error names that, not a syntax error;
+     * throws SYNTAX when its first word starts no statement at all, with the query word it is closest to.
      */
     static void checkStatementWord(final String sql) {
         final String[] lines = sql.split("\n", -1);
@@ -57,6 +64,12 @@ final class SupportedSql {
                         + " statements are not supported: Sluice runs queries (SELECT, WITH ... SELECT) over the"
                         + " store's tables; write tables with 'sluice gen' or 'sluice import'");
             }
+            if (!word.isEmpty() && !QUERY_WORDS.contains(word)) {
+                final String meant = Spelling.closest(word, List.of("SELECT", "WITH"));
+                throw new SqlException(SqlException.Kind.SYNTAX, line + 1, col + 1, "'" + text.substring(col, end)
+                        + "' does not start a statement" + (meant == null ? "" : " (did you mean " + meant + "?)")
+                        + ": Sluice runs queries, SELECT ... FROM ... or WITH ... SELECT");
+            }
             return;
         }
     }
@@ -71,6 +84,9 @@ final class SupportedSql {
         statement.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(final SqlCall call) {
+                if (call instanceof SqlSelect select) {
+                    checkSelect(select);
+                }
                 final SqlKind kind = call.getKind();
                 if (REFUSED.contains(kind)) {
                     throw refused(call.getParserPosition(), kind.sql.replace('_', ' ') + " is not supported yet");
@@ -89,6 +105,19 @@ final class SupportedSql {
                 return super.visit(call);
             }
         });
+    }
+
+    /** SELECT without FROM and QUALIFY: the planner has nothing for them yet. */
+    private static void checkSelect(final SqlSelect select) {
+        if (select.getFrom() == null) {
+            throw refused(select.getParserPosition(), "SELECT without FROM is not supported yet: a query reads a"
+                    + " table of the store (add FROM and a table)");
+        }
+        if (select.getQualify() != null) {
+            throw refused(select.getQualify().getParserPosition(), "QUALIFY is not supported yet: compute the window"
+                    + " function in a subquery and filter on it outside, e.g. select * from (select k, row_number()"
+                    + " over (partition by g order by k) as rn from t) as w where rn = 1");
+        }
     }
 
     private static SqlException refused(final SqlParserPos pos, final String detail) {

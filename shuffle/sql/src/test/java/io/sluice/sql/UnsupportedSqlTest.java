@@ -27,9 +27,9 @@ class UnsupportedSqlTest extends OverTestStore {
             select k, sum(k) over (order by k rows 2 preceding) from t | UNSUPPORTED | 0 | 0 | the window frame ROWS BETWEEN 2 PRECEDING AND CURRENT ROW is not supported
             select k, count(distinct k) over (partition by s) from t | UNSUPPORTED | 0 | 0 | COUNT(DISTINCT ...) OVER (...) is not supported
             select k, ntile(2) over (order by k) from t          | UNSUPPORTED | 1 | 11 | the function ntile is not supported
-            select nosuch from t                                  | VALIDATION  | 1 | 8  | Column 'nosuch' not found
-            select k from\\n nowhere                              | VALIDATION  | 2 | 2  | Object 'nowhere' not found
-            select k from t where k = 'x' and                     | SYNTAX      | 1 | 31 | Encountered "and <EOF>"
+            select nosuch from t                                  | VALIDATION  | 1 | 8  | column nosuch does not exist in table t
+            select k from\\n nowhere                              | VALIDATION  | 2 | 2  | table nowhere does not exist in the store; its tables are t
+            select k from t where k = 'x' and                     | SYNTAX      | 1 | 31 | unexpected "and" at the end of the statement
             select k from t where s like 'a_b'                    | UNSUPPORTED | 0 | 0  | the _ wildcard is not supported
             """)
     void isRefusedWithItsPosition(final String sql, final SqlException.Kind kind, final int line, final int column,

@@ -105,8 +105,8 @@ public record ColumnType(TypeKind kind, int precision, int scale) {
                 if (m.matches()) {
                     return decimal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
                 }
-                throw new IllegalArgumentException("unknown column type '" + text
-                        + "': use int64, int32, decimal(p,s), date or string");
+                throw new IllegalArgumentException("unknown column type '" + text + "': use int64 (also bigint,"
+                        + " long), int32 (int, integer), decimal(p,s), date or string (varchar, text), in any case");
             }
         }
     }
