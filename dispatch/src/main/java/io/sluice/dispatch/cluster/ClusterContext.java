@@ -49,10 +49,12 @@ public final class ClusterContext {
      */
     public static final long SUSPECT_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(1500);
     /**
-     * 6 s: a CN that is there but silent (stopped, or paused far beyond a normal collection) is dead
-     * after this; a busy CN under a CPU hog or a long collection keeps its place.
+     * 4 s: a CN that is there but silent (stopped, or paused far beyond a normal collection) is dead
+     * after this, before the data plane gives up on its publications (Aeron's 5 s connection timeout,
+     * then {@code sluice.dispatch.disconnect.timeout}), so the error names the CN; a CN whose
+     * heartbeats came late before is given up to {@link #DEAD_TIMEOUT_MAX_DEFAULT_NS}.
      */
-    public static final long DEAD_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(6);
+    public static final long DEAD_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(4);
     /** 9 s: a stalled CN fails its queries within 10 s whatever its heartbeats did before. */
     public static final long DEAD_TIMEOUT_MAX_DEFAULT_NS = TimeUnit.SECONDS.toNanos(9);
     /** 60 s: opening the tables of a large store the first time takes a while. */

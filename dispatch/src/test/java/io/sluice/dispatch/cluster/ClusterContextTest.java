@@ -13,7 +13,7 @@ class ClusterContextTest {
         final ClusterContext c = new ClusterContext().validate();
         assertThat(TimeUnit.NANOSECONDS.toMillis(c.heartbeatIntervalNs())).isEqualTo(500);
         assertThat(TimeUnit.NANOSECONDS.toMillis(c.suspectTimeoutNs())).isEqualTo(1_500);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutNs())).isEqualTo(6_000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutNs())).isEqualTo(4_000);
         assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutMaxNs())).isEqualTo(9_000);
         assertThat(TimeUnit.NANOSECONDS.toSeconds(c.clientTimeoutNs())).isEqualTo(10);
     }

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 /** {@code sluice cluster status}: every CN as the coordinator sees it. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Lists every CN of a cluster as its coordinator sees it: name, endpoint, cores, state (alive,"
-            + " suspect after about 1.5 s without a heartbeat, dead after 6 to 9 s or once its host says its process is gone, when it leaves), time since its"
+            + " suspect after about 1.5 s without a heartbeat, dead after 4 to 9 s or once its host says its process is gone, when it leaves), time since its"
             + " last heartbeat, queries running, peak resident memory, messages it refused (unsigned, replayed,"
             + " garbage) and packets its driver sent again; then the coordinator's queries running and waiting and"
             + " the messages it refused."},

@@ -44,7 +44,7 @@ class IdleClusterTest {
         try (JavaProcess up = JavaProcess.of(SluiceCommand.class).jvmArgs("-Xmx256m", "-XX:-UsePerfData")
                 .args("cluster", "up", "--cn", "3", "--cores", "1", "--store", store.toString(), "--listen",
                         "127.0.0.1:0", "--jvm-arg=-Xmx256m").start()) {
-            final String ready = up.awaitLine(l -> l.startsWith("cluster up: 3 CNs x 1 cores"), Duration.ofSeconds(90));
+            final String ready = up.awaitLine(l -> l.startsWith("cluster up: 3 CNs x 1 core,"), Duration.ofSeconds(90));
             final String address = ready.substring(ready.indexOf("coordinator ") + "coordinator ".length(),
                     ready.indexOf(';'));
             final Cli.Result before = Cli.run("query", "--coordinator", address, "--tpch", "6", "--format", "csv");

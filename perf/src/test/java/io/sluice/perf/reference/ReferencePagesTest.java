@@ -87,7 +87,7 @@ class ReferencePagesTest {
     @Test
     void thePropertyPageGivesEachDefaultAsOneWouldSetIt() {
         final String page = PropertyReference.markdown();
-        assertThat(page).contains("| `sluice.cluster.dead.timeout` | `6s` |",
+        assertThat(page).contains("| `sluice.cluster.dead.timeout` | `4s` |",
                 "| `sluice.cluster.heartbeat.interval` | `500ms` |",
                 "| `sluice.transport.term.length` | `16m` |",
                 "| `sluice.dispatch.route.retention` | `300s` |",
