@@ -18,6 +18,8 @@ final class Member {
     final StreamAddress data;
     final long pid;
     final long incarnation;
+    /** Whether the coordinator's own process started it (see {@link Membership#launching}). */
+    final boolean launched;
     final Peer peer;
     long lastHeardNs;
     int activeQueries;
@@ -25,7 +27,7 @@ final class Member {
     long rejectedMessages;
     long retransmits;
 
-    Member(final long memberId, final Register register, final Peer peer, final long nowNs) {
+    Member(final long memberId, final Register register, final boolean launched, final Peer peer, final long nowNs) {
         this.memberId = memberId;
         this.name = register.name();
         this.cores = register.cores();
@@ -33,6 +35,7 @@ final class Member {
         this.data = register.data();
         this.pid = register.pid();
         this.incarnation = register.incarnation();
+        this.launched = launched;
         this.peer = peer;
         this.lastHeardNs = nowNs;
     }
@@ -46,7 +49,7 @@ final class Member {
     MemberStatus status(final long nowNs, final ClusterContext context) {
         return new MemberStatus(name, memberId, endpoint(), cores, state(nowNs, context),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - lastHeardNs), activeQueries, rssBytes, rejectedMessages,
-                retransmits);
+                retransmits, pid, launched);
     }
 
     /** Where it receives, as {@code cluster status} shows it: host:port for UDP, the stream for IPC. */
