@@ -41,6 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 /**
  * A client of a coordinator: sends it a plan and waits for the answer (the result rows, each join's
@@ -101,6 +102,8 @@ public final class ClusterClient implements AutoCloseable {
     private volatile int coordinatorDoorbell;
     private final String coordinatorHost;
     private final DoorbellRinger ringer = new DoorbellRinger();
+    /** Whether anything has received at the coordinator's address since this client began. */
+    private volatile boolean reached;
 
     ClusterClient(final Aeron aeron, final Listener listener, final StreamAddress coordinator,
             final String coordinatorName, final ClusterContext context, final TransportContext transport) {
@@ -134,6 +137,33 @@ public final class ClusterClient implements AutoCloseable {
             final ClusterContext context, final TransportContext transport) {
         return new ClusterClient(aeron, Listener.ipc(aeron, Streams.IPC_CLIENT_BASE + slot), coordinator,
                 "the embedded coordinator", context, transport);
+    }
+
+    /**
+     * Waits until something receives at the coordinator's address, so that an address where nothing
+     * listens fails at once, naming it and what to do, rather than after the client timeout.
+     *
+     * @throws ControlLinkException when nothing receives there within the connect timeout
+     */
+    public void awaitReachable() {
+        final IdleStrategy idle = new SleepingMillisIdleStrategy(1);
+        final long startNs = System.nanoTime();
+        while (!toCoordinator.isConnected()) {
+            if (System.nanoTime() - startNs > context.connectTimeoutNs()) {
+                throw unreachable();
+            }
+            idle.idle();
+        }
+        reached = true;
+    }
+
+    private ControlLinkException unreachable() {
+        return new ControlLinkException("no coordinator at " + coordinatorName + ": nothing received there within "
+                + TimeUnit.NANOSECONDS.toMillis(context.connectTimeoutNs()) + " ms. Start one there (sluice coordinator"
+                + " --listen " + coordinatorName + " --store DIR, or sluice cluster up --cn N --cores K --store DIR"
+                + " --listen " + coordinatorName + "), or give the address a running coordinator printed"
+                + " ('coordinator listening on HOST:PORT'); over a slow network give it longer, e.g. -D"
+                + ClusterContext.CONNECT_TIMEOUT_PROP_NAME + "=5s");
     }
 
     /**
@@ -245,7 +275,13 @@ public final class ClusterClient implements AutoCloseable {
             final long beforeNs = System.nanoTime();
             if (challengedBy == 0) {
                 requestSent = false;
-                if (beforeNs - lastHelloNs > RESEND_NS) {
+                if (!toCoordinator.isConnected()) {
+                    // Nothing receives there: fail soon if nothing ever did, else wait out the silence below.
+                    if (!reached && beforeNs - sentNs > context.connectTimeoutNs()) {
+                        throw unreachable();
+                    }
+                } else if (beforeNs - lastHelloNs > RESEND_NS) {
+                    reached = true;
                     send(new Hello(replyTo, authentication.incarnation()));
                     lastHelloNs = beforeNs;
                 }

@@ -9,7 +9,8 @@ import org.agrona.SystemUtil;
  * Settings of the cluster's control plane, each with a documented default overridable by a
  * {@code sluice.cluster.*} system property or a fluent setter: how often heartbeats go, when a silent
  * CN is suspect and when dead, how long the coordinator waits for CNs to prepare a query, how long a
- * client waits without hearing from its coordinator, how often an unregistered CN retries, how many
+ * client waits without hearing from its coordinator, how soon a client or CN says nothing receives at
+ * the coordinator's address, how often an unregistered CN retries, how many
  * queries run at once and how long others wait for a place; and the cluster secret, if any, that
  * authenticates every message.
  */
@@ -32,6 +33,11 @@ public final class ClusterContext {
     public static final String PREPARE_TIMEOUT_PROP_NAME = "sluice.cluster.prepare.timeout";
     /** How long a client waits without hearing from its coordinator before it gives up. */
     public static final String CLIENT_TIMEOUT_PROP_NAME = "sluice.cluster.client.timeout";
+    /**
+     * How long a client or CN waits for anything to receive at the coordinator's address before it says
+     * nothing does (a client then fails; a CN says so and keeps trying).
+     */
+    public static final String CONNECT_TIMEOUT_PROP_NAME = "sluice.cluster.connect.timeout";
     /** How often a CN that is not a member asks the coordinator to take it in. */
     public static final String REGISTER_INTERVAL_PROP_NAME = "sluice.cluster.register.interval";
     /** Queries the coordinator runs at once; more wait in line. */
@@ -61,6 +67,8 @@ public final class ClusterContext {
     public static final long PREPARE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
     /** 10 s: the coordinator sends a running query's client progress a few times a second. */
     public static final long CLIENT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+    /** 1 s: a coordinator's media driver answers a new connection within milliseconds, even when it is busy. */
+    public static final long CONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
     /** 500 ms. */
     public static final long REGISTER_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /**
@@ -79,6 +87,7 @@ public final class ClusterContext {
     private long deadTimeoutMaxNs;
     private long prepareTimeoutNs;
     private long clientTimeoutNs;
+    private long connectTimeoutNs;
     private long registerIntervalNs;
     private int maxQueries;
     private long queueTimeoutNs;
@@ -93,6 +102,7 @@ public final class ClusterContext {
         deadTimeoutMaxNs = SystemUtil.getDurationInNanos(DEAD_TIMEOUT_MAX_PROP_NAME, DEAD_TIMEOUT_MAX_DEFAULT_NS);
         prepareTimeoutNs = SystemUtil.getDurationInNanos(PREPARE_TIMEOUT_PROP_NAME, PREPARE_TIMEOUT_DEFAULT_NS);
         clientTimeoutNs = SystemUtil.getDurationInNanos(CLIENT_TIMEOUT_PROP_NAME, CLIENT_TIMEOUT_DEFAULT_NS);
+        connectTimeoutNs = SystemUtil.getDurationInNanos(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
         registerIntervalNs = SystemUtil.getDurationInNanos(REGISTER_INTERVAL_PROP_NAME, REGISTER_INTERVAL_DEFAULT_NS);
         maxQueries = SystemUtil.getSizeAsInt(MAX_QUERIES_PROP_NAME, MAX_QUERIES_DEFAULT);
         queueTimeoutNs = SystemUtil.getDurationInNanos(QUEUE_TIMEOUT_PROP_NAME, QUEUE_TIMEOUT_DEFAULT_NS);
@@ -112,9 +122,10 @@ public final class ClusterContext {
                     + " the dead timeout " + millis(deadTimeoutNs) + " ms (" + DEAD_TIMEOUT_MAX_PROP_NAME + ", "
                     + DEAD_TIMEOUT_PROP_NAME + ")");
         }
-        if (prepareTimeoutNs <= 0 || registerIntervalNs <= 0) {
-            throw new IllegalArgumentException("prepare timeout and register interval must be positive ("
-                    + PREPARE_TIMEOUT_PROP_NAME + ", " + REGISTER_INTERVAL_PROP_NAME + ")");
+        if (prepareTimeoutNs <= 0 || registerIntervalNs <= 0 || connectTimeoutNs <= 0) {
+            throw new IllegalArgumentException("prepare timeout, register interval and connect timeout must be positive ("
+                    + PREPARE_TIMEOUT_PROP_NAME + ", " + REGISTER_INTERVAL_PROP_NAME + ", " + CONNECT_TIMEOUT_PROP_NAME
+                    + ")");
         }
         if (clientTimeoutNs <= heartbeatIntervalNs) {
             throw new IllegalArgumentException("client timeout " + millis(clientTimeoutNs) + " ms must exceed the"
@@ -184,6 +195,15 @@ public final class ClusterContext {
 
     public ClusterContext clientTimeoutNs(final long ns) {
         this.clientTimeoutNs = ns;
+        return this;
+    }
+
+    public long connectTimeoutNs() {
+        return connectTimeoutNs;
+    }
+
+    public ClusterContext connectTimeoutNs(final long ns) {
+        this.connectTimeoutNs = ns;
         return this;
     }
 

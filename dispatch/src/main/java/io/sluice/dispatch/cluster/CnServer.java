@@ -57,12 +57,11 @@ import org.agrona.concurrent.AgentRunner;
  * timeout (the coordinator died, restarted, or took this CN for dead) drops its queries and registers
  * again, so a restarted coordinator is rejoined and a CN that was stopped (SIGSTOP) rejoins once it
  * runs again. A {@link Reject} (a name already taken, another protocol version) ends it:
- * {@link #rejected()} completes with the reason.
+ * {@link #rejected()} completes with the reason. While nothing answers, it says so after the connect
+ * timeout, and again after twice as long, and so on.
  */
 public final class CnServer implements Agent, AutoCloseable {
     private static final int FRAGMENT_LIMIT = 32;
-    /** How long registering may go unanswered before the CN says it is still waiting (then twice as long, ...). */
-    private static final long FIRST_WAITING_NOTE_NS = TimeUnit.SECONDS.toNanos(5);
 
     private final Aeron aeron;
     private final String name;
@@ -129,7 +128,8 @@ public final class CnServer implements Agent, AutoCloseable {
     private long lastHeartbeatNs;
     /** Since when registering has gone unanswered (0: not waiting), and when to say so next. */
     private long unansweredSinceNs;
-    private long nextWaitingNoteNs = FIRST_WAITING_NOTE_NS;
+    /** Silence after which the CN says it is still waiting: the connect timeout, then twice as long, .... */
+    private long nextWaitingNoteNs;
     private volatile boolean member;
     private boolean started;
 
@@ -156,6 +156,7 @@ public final class CnServer implements Agent, AutoCloseable {
         this.transport = transport;
         this.log = log;
         this.authentication = this.context.authentication(incarnation);
+        this.nextWaitingNoteNs = this.context.connectTimeoutNs();
         final Consumer<String> prefixed = line -> log.accept("cn " + name + ": " + line);
         this.controlIn = new ControlSubscriber(listener.subscription(0), authentication, prefixed);
         final StreamAddress data = listener.address(1);
@@ -243,9 +244,11 @@ public final class CnServer implements Agent, AutoCloseable {
             if (unansweredSinceNs == 0) {
                 unansweredSinceNs = now;
             } else if (now - unansweredSinceNs > nextWaitingNoteNs) {
-                log.accept("cn " + name + ": no answer yet from the coordinator at " + coordinatorName()
-                        + " after " + TimeUnit.NANOSECONDS.toSeconds(now - unansweredSinceNs) + " s; still trying (is it"
-                        + " running, and is that the address it listens on?)");
+                log.accept("cn " + name + ": " + (toCoordinator.isConnected() ? "the coordinator at " + coordinatorName()
+                        + " has not answered" : "nothing receives at " + coordinatorName() + ", where the coordinator"
+                        + " should be,") + " after " + TimeUnit.NANOSECONDS.toMillis(now - unansweredSinceNs) + " ms;"
+                        + " still trying. Start the coordinator there (sluice coordinator --listen " + coordinatorName()
+                        + " --store DIR), or give this CN the --coordinator address the coordinator printed");
                 nextWaitingNoteNs = Math.min(2 * nextWaitingNoteNs, TimeUnit.MINUTES.toNanos(5));
             }
             if (challengedBy != 0 && now - challengedAtNs > 4 * context.registerIntervalNs()) {
@@ -285,9 +288,11 @@ public final class CnServer implements Agent, AutoCloseable {
                 : CnServer.class.getPackage().getImplementationVersion(), doorbell == null ? 0 : doorbell.port()));
     }
 
-    /** The coordinator refused this CN, or could not be authenticated: it stops registering. */
+    /**
+     * The coordinator refused this CN, or could not be authenticated: it stops registering. The reason goes to
+     * {@link #rejected()} alone, whose owner reports it once.
+     */
     private void refused(final String why) {
-        log.accept("cn " + name + ": " + why);
         rejected.complete(why);
     }
 
@@ -323,7 +328,7 @@ public final class CnServer implements Agent, AutoCloseable {
             }
         } else if (message instanceof Accept a) {
             unansweredSinceNs = 0;
-            nextWaitingNoteNs = FIRST_WAITING_NOTE_NS;
+            nextWaitingNoteNs = context.connectTimeoutNs();
             final boolean again = memberId == a.memberId();
             memberId = a.memberId();
             coordinatorIncarnation = a.coordinatorIncarnation();
@@ -345,7 +350,7 @@ public final class CnServer implements Agent, AutoCloseable {
         } else if (message instanceof Reject r) {
             if (memberId < 0) {
                 refused(r.reason().startsWith("authentication failed") ? r.reason()
-                        : "the coordinator refused it: " + r.reason());
+                        : "the coordinator at " + coordinatorName() + " refused CN " + name + ": " + r.reason());
             }
         } else if (message instanceof CoordinatorHeartbeat h) {
             if (memberId >= 0 && h.coordinatorIncarnation() == coordinatorIncarnation) {

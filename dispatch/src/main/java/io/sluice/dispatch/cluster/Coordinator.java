@@ -221,6 +221,16 @@ public final class Coordinator implements Agent, AutoCloseable {
     }
 
     /**
+     * Records that this coordinator's own process starts the CN of this name and process id (as
+     * {@code sluice cluster up} does): {@code cluster status} marks it launched, and a CN that joins without
+     * being announced so is named in the log as started apart, which stopping this process does not stop.
+     * Any thread, before that CN registers.
+     */
+    public void launching(final String name, final long pid) {
+        members.launching(name, pid);
+    }
+
+    /**
      * Control messages dropped unread: undecodable, of another version, not signed with the cluster
      * secret, replayed, or meant for another receiver.
      */

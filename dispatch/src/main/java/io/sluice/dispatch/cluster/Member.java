@@ -24,6 +24,8 @@ final class Member {
     final long incarnation;
     /** The UDP port of its doorbell on its control host (0: none). */
     final int doorbell;
+    /** Whether the coordinator's own process started it (see {@link Membership#launching}). */
+    final boolean launched;
     final Peer peer;
     long lastHeardNs;
     /** The longest gap between two of its messages over the last {@link #GAP_WINDOW} (a decaying maximum). */
@@ -36,7 +38,7 @@ final class Member {
     long rejectedMessages;
     long retransmits;
 
-    Member(final long memberId, final Register register, final Peer peer, final long nowNs) {
+    Member(final long memberId, final Register register, final boolean launched, final Peer peer, final long nowNs) {
         this.memberId = memberId;
         this.name = register.name();
         this.cores = register.cores();
@@ -45,6 +47,7 @@ final class Member {
         this.pid = register.pid();
         this.incarnation = register.incarnation();
         this.doorbell = register.doorbell();
+        this.launched = launched;
         this.peer = peer;
         this.lastHeardNs = nowNs;
     }
@@ -104,7 +107,7 @@ final class Member {
     MemberStatus status(final long nowNs, final ClusterContext context) {
         return new MemberStatus(name, memberId, endpoint(), cores, state(nowNs, context),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - lastHeardNs), activeQueries, rssBytes, rejectedMessages,
-                retransmits);
+                retransmits, pid, launched);
     }
 
     /** Where it receives, as {@code cluster status} shows it: host:port for UDP, the stream for IPC. */

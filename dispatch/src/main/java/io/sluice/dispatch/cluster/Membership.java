@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
@@ -34,6 +36,8 @@ final class Membership {
     private final BiConsumer<Member, String> onRemoved;
     private final Consumer<String> log;
     private final Map<Long, Member> members = new LinkedHashMap<>();
+    /** "name pid" of the CNs the coordinator's own process starts; any thread adds. */
+    private final Set<String> launching = ConcurrentHashMap.newKeySet();
     private long epoch;
     private long nextMemberId = 1;
     private volatile List<MemberStatus> snapshot = List.of();
@@ -55,6 +59,15 @@ final class Membership {
         this.log = log;
     }
 
+    /**
+     * Records that the coordinator's own process starts the CN of this name and process id ({@code sluice
+     * cluster up}): status marks it as launched, and a CN that joins without being announced so is named
+     * in the log as started apart. Any thread, before the CN registers.
+     */
+    void launching(final String name, final long pid) {
+        launching.add(name + " " + pid);
+    }
+
     /** Takes a CN in, answers it again if it asked before, or refuses it, saying why. */
     void register(final Register r, final long now) {
         if (r.cores() < 1 || r.name().isBlank()) {
@@ -69,7 +82,7 @@ final class Membership {
                     return;
                 }
                 if (m.state(now, context) == MemberState.ALIVE) {
-                    refuse(r, "a CN named '" + r.name() + "' is already a member (" + m.describe()
+                    refuse(r, "a CN of that name is already a member (pid " + m.pid + " at " + m.endpoint()
                             + "): give each CN its own --name");
                     log.accept("coordinator: refused a second CN named " + r.name() + " (pid " + r.pid() + ")");
                     return;
@@ -79,13 +92,15 @@ final class Membership {
                 remove(m, m.describe() + " was replaced by CN " + r.name() + " at the same endpoint");
             }
         }
-        final Member member = new Member(nextMemberId++, r, peers.apply(r.replyTo(), r.incarnation()), now);
+        final boolean launched = launching.contains(r.name() + " " + r.pid());
+        final Member member = new Member(nextMemberId++, r, launched, peers.apply(r.replyTo(), r.incarnation()), now);
         members.put(member.memberId, member);
         epoch++;
         member.peer.send(accept(member));
         publish(now);
         log.accept("coordinator: cn " + member.name + " joined from " + member.endpoint() + " with " + member.cores
-                + " cores: " + countText());
+                + (member.cores == 1 ? " core: " : " cores: ") + countText() + (launched || launching.isEmpty() ? ""
+                : "; it was started apart from this process (pid " + r.pid() + "), which does not stop it"));
     }
 
     private void refuse(final Register r, final String why) {

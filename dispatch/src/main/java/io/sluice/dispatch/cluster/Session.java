@@ -139,6 +139,9 @@ public final class Session implements AutoCloseable {
     /**
      * A session on the cluster whose coordinator listens at {@code coordinator}; queries run on every CN
      * alive with the cores the CN with the fewest offers, until {@link #topology(Topology)} asks otherwise.
+     *
+     * @throws io.sluice.dispatch.control.ControlLinkException when nothing receives at that address within the
+     *                                                         connect timeout, naming it and what to do
      */
     public static Session connect(final Endpoint coordinator) {
         return connect(coordinator, defaultTransport(), new ClusterContext());
@@ -149,8 +152,14 @@ public final class Session implements AutoCloseable {
             final ClusterContext cluster) {
         final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
         try {
-            return new Session(driver, ClusterClient.udp(driver.aeron(), coordinator, cluster.validate(), transport),
-                    cluster);
+            final ClusterClient client = ClusterClient.udp(driver.aeron(), coordinator, cluster.validate(), transport);
+            try {
+                client.awaitReachable();
+            } catch (final RuntimeException e) {
+                client.close();
+                throw e;
+            }
+            return new Session(driver, client, cluster);
         } catch (final RuntimeException e) {
             driver.close();
             throw e;

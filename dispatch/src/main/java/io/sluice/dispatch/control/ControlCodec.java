@@ -77,7 +77,7 @@ public final class ControlCodec {
      * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
      * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY,
      * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored; 6 the
-     * doorbell ports of Challenge and Register.
+     * doorbell ports of Challenge and Register, a member's pid and whether the coordinator's process started it.
      */
     public static final short VERSION = 6;
     /** Bytes before the fields: magic, version, type. */
@@ -379,6 +379,8 @@ public final class ControlCodec {
                 out.writeLong(ms.rssBytes());
                 out.writeLong(ms.rejectedMessages());
                 out.writeLong(ms.retransmits());
+                out.writeLong(ms.pid());
+                out.writeBoolean(ms.launched());
             }
             out.writeLong(s.rejectedMessages());
             out.writeInt(s.runningQueries());
@@ -698,7 +700,7 @@ public final class ControlCodec {
                 final long requestId = in.readLong("status.requestId");
                 final long incarnation = in.readLong("status.incarnation");
                 final long epoch = in.readLong("status.epoch");
-                final int n = in.readCount("status.members", MIN_STRING * 2 + 8 + 4 + 1 + 8 + 4 + 8 + 16);
+                final int n = in.readCount("status.members", MIN_STRING * 2 + 8 + 4 + 1 + 8 + 4 + 8 + 16 + 8 + 1);
                 final List<MemberStatus> members = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     final String p = "status.members[" + i + "]";
@@ -706,7 +708,8 @@ public final class ControlCodec {
                             in.readString(p + ".endpoint"), in.readInt(p + ".cores"), STATES.read(in, p + ".state"),
                             in.readLong(p + ".sinceHeardMillis"), in.readInt(p + ".activeQueries"),
                             in.readLong(p + ".rssBytes"), in.readLong(p + ".rejectedMessages"),
-                            in.readLong(p + ".retransmits")));
+                            in.readLong(p + ".retransmits"), in.readLong(p + ".pid"),
+                            in.readBoolean(p + ".launched")));
                 }
                 return new Status(requestId, incarnation, epoch, members, in.readLong("status.rejectedMessages"),
                         in.readInt("status.runningQueries"), in.readInt("status.queuedQueries"));

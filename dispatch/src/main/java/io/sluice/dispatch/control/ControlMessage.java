@@ -261,9 +261,12 @@ public sealed interface ControlMessage {
      * @param sinceHeardMillis time since the coordinator last heard from it
      * @param rejectedMessages frames and control messages it dropped unread
      * @param retransmits      packets its media driver sent again
+     * @param pid              its process id on its host
+     * @param launched         whether the coordinator's own process started it ({@code sluice cluster up}),
+     *                         so that stopping that process stops it; a CN started apart is not
      */
     record MemberStatus(String name, long memberId, String endpoint, int cores, MemberState state,
                         long sinceHeardMillis, int activeQueries, long rssBytes, long rejectedMessages,
-                        long retransmits) {
+                        long retransmits, long pid, boolean launched) {
     }
 }

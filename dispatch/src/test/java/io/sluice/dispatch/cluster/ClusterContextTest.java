@@ -16,6 +16,7 @@ class ClusterContextTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutNs())).isEqualTo(4_000);
         assertThat(TimeUnit.NANOSECONDS.toMillis(c.deadTimeoutMaxNs())).isEqualTo(9_000);
         assertThat(TimeUnit.NANOSECONDS.toSeconds(c.clientTimeoutNs())).isEqualTo(10);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(c.connectTimeoutNs())).isEqualTo(1_000);
     }
 
     @Test
@@ -31,5 +32,7 @@ class ClusterContextTest {
                 .hasMessageContaining(ClusterContext.SUSPECT_TIMEOUT_PROP_NAME);
         assertThatThrownBy(() -> new ClusterContext().clientTimeoutNs(1).validate())
                 .hasMessageContaining(ClusterContext.CLIENT_TIMEOUT_PROP_NAME);
+        assertThatThrownBy(() -> new ClusterContext().connectTimeoutNs(0).validate())
+                .hasMessageContaining(ClusterContext.CONNECT_TIMEOUT_PROP_NAME);
     }
 }

@@ -17,7 +17,7 @@ class MemberLivenessTest {
         final StreamAddress control = new StreamAddress("aeron:udp?endpoint=127.0.0.1:40000", 10);
         final Register r = new Register(control, "cn0", 1, new StreamAddress("aeron:udp?endpoint=127.0.0.1:40000", 11),
                 1, 1, "dev", 0);
-        return new Member(1, r, null, nowNs);
+        return new Member(1, r, true, null, nowNs);
     }
 
     @Test

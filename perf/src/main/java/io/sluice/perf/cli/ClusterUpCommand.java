@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.ClusterContext;
+import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
 import io.sluice.perf.text.Plural;
@@ -24,7 +25,9 @@ import picocli.CommandLine.Option;
         description = {"Starts a coordinator in this process and N CN processes (each its own JVM and Aeron media"
             + " driver, UDP on loopback) over one store, prints the coordinator's address once every CN has joined,"
             + " and runs until SIGINT (CTRL-C) or SIGTERM, then stops the CNs and itself. Each CN's output is"
-            + " printed with its name in front; a CN that dies leaves the cluster and the rest go on."},
+            + " printed with its name in front; a CN that dies leaves the cluster and the rest go on.",
+            "A CN started apart (sluice cn by hand, or one left running from an earlier cluster) may join too: it is"
+                + " named when it joins and in cluster status, and CTRL-C here does not stop it."},
         footer = {"", "Example (then, in another terminal: sluice query --coordinator 127.0.0.1:7400 --tpch 18):",
             "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1"})
 public final class ClusterUpCommand extends CliCommand {
@@ -48,6 +51,16 @@ public final class ClusterUpCommand extends CliCommand {
     @Mixin
     SecretOption secret;
 
+    /** The line naming the CNs in the cluster that it did not start, and what CTRL-C here leaves running. */
+    static String startedApart(final List<MemberStatus> apart) {
+        final List<String> named = new ArrayList<>();
+        for (final MemberStatus m : apart) {
+            named.add(m.name() + " (pid " + m.pid() + " at " + m.endpoint() + ")");
+        }
+        return "cluster up: the cluster also has " + Plural.of(apart.size(), "CN") + " started apart (by hand, or left"
+                + " from an earlier cluster), which CTRL-C here does not stop: " + String.join(", ", named);
+    }
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         if (cnCount < 1 || cnCount > 64) {
@@ -68,9 +81,13 @@ public final class ClusterUpCommand extends CliCommand {
                 ClusterProcess.transport(), log, secret.file());
         final String secretArg = secret.file() == null ? "" : " --secret-file " + secret.file();
         final UntilStopped until = new UntilStopped(cluster);
-        log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator " + cluster.address() + "; "
-                + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
+        log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator "
+                + cluster.address() + "; " + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
                 + " --tpch 1; stop with CTRL-C");
+        final List<MemberStatus> apart = cluster.startedApart();
+        if (!apart.isEmpty()) {
+            log.accept(startedApart(apart));
+        }
         until.await(new CompletableFuture<>());
         return 0;
     }

@@ -83,7 +83,7 @@ public final class CnCommand extends CliCommand {
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, driver, tables));
         final CompletableFuture<String> ended = new CompletableFuture<>();
         server.rejected().thenAccept(reason -> ended.complete(reason.startsWith("authentication failed") ? "CN " + cnName
-                + ": " + reason : "the coordinator refused CN " + cnName + ": " + reason));
+                + ": " + reason : reason));
         if (parentPid != null) {
             ProcessHandle.of(parentPid).ifPresentOrElse(
                     parent -> parent.onExit().thenRun(() -> ended.complete(null)), () -> ended.complete(null));

@@ -27,9 +27,10 @@ import org.agrona.CloseHelper;
  * A cluster on this host: a coordinator in this process (its own media driver, UDP) and N
  * {@code sluice cn} processes, each a JVM with its own driver, receiving on UDP ports of the
  * coordinator's host; their output goes to the log with their names in front. {@link #start}
- * returns once every CN has joined; {@link #close} stops the CNs (SIGTERM, then SIGKILL after a few
- * seconds), then the coordinator and its driver. A CN that dies leaves the cluster, as on any host;
- * the others go on.
+ * returns once every CN it started has joined; {@link #close} stops the CNs (SIGTERM, then SIGKILL
+ * after a few seconds), then the coordinator and its driver. A CN that dies leaves the cluster, as on
+ * any host; the others go on. A CN started apart (by hand, or left running from an earlier cluster)
+ * may join too: the coordinator names it as started apart, and closing this cluster does not stop it.
  */
 public final class LocalCluster implements AutoCloseable {
     /** How long the CNs may take to start and join. */
@@ -113,16 +114,18 @@ public final class LocalCluster implements AutoCloseable {
             throw new IllegalArgumentException("cannot start CN process " + name + ": " + e.getMessage(), e);
         }
         cns.add(p);
+        coordinator.launching(name, p.pid());
         relay(p, "[" + name + "] ");
         p.onExit().thenRun(() -> log.accept("[" + name + "] exited with " + p.exitValue()));
     }
 
+    /** Waits until every CN this cluster started is alive in the membership; CNs started apart do not count. */
     private void awaitJoined(final int cnCount) {
         final long deadline = System.nanoTime() + JOIN_TIMEOUT_NS;
         while (true) {
             int alive = 0;
             for (final MemberStatus m : coordinator.membership()) {
-                alive += m.state() == MemberState.ALIVE ? 1 : 0;
+                alive += m.launched() && m.state() == MemberState.ALIVE ? 1 : 0;
             }
             if (alive == cnCount) {
                 return;
@@ -165,6 +168,17 @@ public final class LocalCluster implements AutoCloseable {
     /** A client session on this cluster; the caller closes it. */
     public Session connect() {
         return Session.connect(Endpoint.parse(address(), false), Session.defaultTransport(), context);
+    }
+
+    /** The members the coordinator counts now that this cluster did not start (a CN started by hand). */
+    public List<MemberStatus> startedApart() {
+        final List<MemberStatus> apart = new ArrayList<>();
+        for (final MemberStatus m : coordinator.membership()) {
+            if (!m.launched()) {
+                apart.add(m);
+            }
+        }
+        return apart;
     }
 
     /** The CN processes, in start order. */

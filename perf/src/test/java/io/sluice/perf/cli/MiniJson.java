@@ -11,9 +11,9 @@ import java.util.Map;
  * and null. Anything RFC 8259 does not allow (trailing commas, raw control characters, bad
  * escapes, trailing text) throws.
  */
-final class MiniJson {
+public final class MiniJson {
     /** A JSON number, kept as written. */
-    record Num(String text) {
+    public record Num(String text) {
     }
 
     private final String s;
@@ -23,7 +23,7 @@ final class MiniJson {
         this.s = s;
     }
 
-    static Object parse(final String text) {
+    public static Object parse(final String text) {
         final MiniJson p = new MiniJson(text);
         final Object value = p.value();
         p.ws();
