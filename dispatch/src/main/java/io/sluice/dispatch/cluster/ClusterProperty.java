@@ -18,6 +18,9 @@ public enum ClusterProperty {
     DEAD_TIMEOUT_MAX(ClusterContext.DEAD_TIMEOUT_MAX_PROP_NAME, duration(ClusterContext.DEAD_TIMEOUT_MAX_DEFAULT_NS),
             "The longest silence a CN whose heartbeats came with long gaps (pauses, a loaded machine) is allowed: its"
                     + " dead timeout is 4 times its longest recent gap, at least the dead timeout and at most this."),
+    CONNECT_TIMEOUT(ClusterContext.CONNECT_TIMEOUT_PROP_NAME, duration(ClusterContext.CONNECT_TIMEOUT_DEFAULT_NS),
+            "How long a client or CN waits for anything to receive at the coordinator's address before it says nothing"
+                    + " does (a client then fails; a CN says so and keeps trying)."),
     PREPARE_TIMEOUT(ClusterContext.PREPARE_TIMEOUT_PROP_NAME, duration(ClusterContext.PREPARE_TIMEOUT_DEFAULT_NS),
             "How long the coordinator waits for every CN of a query to compile it and open its receivers."),
     CLIENT_TIMEOUT(ClusterContext.CLIENT_TIMEOUT_PROP_NAME, duration(ClusterContext.CLIENT_TIMEOUT_DEFAULT_NS),
