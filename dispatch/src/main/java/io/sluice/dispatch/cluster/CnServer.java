@@ -244,11 +244,14 @@ public final class CnServer implements Agent, AutoCloseable {
             if (unansweredSinceNs == 0) {
                 unansweredSinceNs = now;
             } else if (now - unansweredSinceNs > nextWaitingNoteNs) {
-                log.accept("cn " + name + ": " + (toCoordinator.isConnected() ? "the coordinator at " + coordinatorName()
-                        + " has not answered" : "nothing receives at " + coordinatorName() + ", where the coordinator"
-                        + " should be,") + " after " + TimeUnit.NANOSECONDS.toMillis(now - unansweredSinceNs) + " ms;"
-                        + " still trying. Start the coordinator there (sluice coordinator --listen " + coordinatorName()
-                        + " --store DIR), or give this CN the --coordinator address the coordinator printed");
+                final long waited = TimeUnit.NANOSECONDS.toMillis(now - unansweredSinceNs);
+                log.accept("cn " + name + ": " + (toCoordinator.isConnected()
+                        ? "the coordinator at " + coordinatorName() + " has not taken this CN in after " + waited
+                        + " ms; still trying (its log says why, if it is busy or of another version)"
+                        : "nothing receives at " + coordinatorName() + ", where the coordinator should be, after "
+                        + waited + " ms; still trying. Start the coordinator there (sluice coordinator --listen "
+                        + coordinatorName() + " --store DIR), or give this CN the --coordinator address the"
+                        + " coordinator printed"));
                 nextWaitingNoteNs = Math.min(2 * nextWaitingNoteNs, TimeUnit.MINUTES.toNanos(5));
             }
             if (challengedBy != 0 && now - challengedAtNs > 4 * context.registerIntervalNs()) {
