@@ -32,14 +32,13 @@ import java.util.regex.Pattern;
 public final class IdleBench {
     private static final Pattern ADDRESS = Pattern.compile("cluster up: .*coordinator (\\S+);");
     private static final long START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
-    private static final int WARM_RUNS = 7;
 
     /** The figures of one run. */
     public record Result(int cnCount, int cores, int idleSeconds, double idleCpuPercent, double[] warmMillis,
                          double firstAfterIdleMillis, double secondAfterIdleMillis) {
-        /** The median of the warm runs before the idle period. */
+        /** The median of the last half of the runs before the idle period (the first half warms the JIT). */
         public double warmMedianMillis() {
-            final double[] sorted = warmMillis.clone();
+            final double[] sorted = Arrays.copyOfRange(warmMillis, warmMillis.length / 2, warmMillis.length);
             Arrays.sort(sorted);
             return sorted[sorted.length / 2];
         }
@@ -55,7 +54,7 @@ public final class IdleBench {
      * @param log     progress, a line each
      */
     public static Result run(final Path store, final int cnCount, final int cores, final int idleSeconds,
-            final List<String> jvmArgs, final Consumer<String> log) throws InterruptedException {
+            final int warmRuns, final List<String> jvmArgs, final Consumer<String> log) throws InterruptedException {
         final List<String> args = new ArrayList<>(List.of("cluster", "up", "--cn", Integer.toString(cnCount),
                 "--cores", Integer.toString(cores), "--store", store.toAbsolutePath().toString(), "--listen",
                 "127.0.0.1:0"));
@@ -73,11 +72,12 @@ public final class IdleBench {
             final Query q6 = Queries.tpch(6);
             final StrategyConfig config = StrategyConfig.defaults();
             try (Session session = Session.connect(Endpoint.parse(address, false))) {
-                final double[] warm = new double[WARM_RUNS];
-                for (int i = 0; i < WARM_RUNS; i++) {
+                final double[] warm = new double[warmRuns];
+                for (int i = 0; i < warmRuns; i++) {
                     warm[i] = timed(session, q6, config);
                 }
-                log.accept("warm q6: " + Arrays.toString(warm) + " ms; idling " + idleSeconds + " s");
+                log.accept(String.format("q6 before idling: first %.1f ms, last %.1f ms of %d; idling %d s", warm[0],
+                        warm[warmRuns - 1], warmRuns, idleSeconds));
                 // The first seconds of idling are the process's last active ones: measure after them.
                 final long settleNs = TimeUnit.SECONDS.toNanos(5);
                 TimeUnit.NANOSECONDS.sleep(settleNs);

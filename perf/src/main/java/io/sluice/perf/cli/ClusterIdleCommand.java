@@ -37,6 +37,10 @@ public final class ClusterIdleCommand extends CliCommand {
             + " (at least 10; default: ${DEFAULT-VALUE}); CPU is measured over all but its first 5 s.")
     int idleSeconds;
 
+    @Option(names = "--runs", defaultValue = "40", paramLabel = "N", description = "q6 runs before idling (at least"
+            + " 2; default: ${DEFAULT-VALUE}); the warm time is the median of the last half.")
+    int runs;
+
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "A JVM argument of the coordinator's and every CN's"
             + " process, e.g. --jvm-arg=-Dsluice.transport.idle.quiet.park=20ms (repeatable).")
     List<String> jvmArgs = new ArrayList<>();
@@ -50,6 +54,9 @@ public final class ClusterIdleCommand extends CliCommand {
         if (cnCount < 1 || cores < 1) {
             throw new IllegalArgumentException("--cn and --cores must be at least 1");
         }
+        if (runs < 2) {
+            throw new IllegalArgumentException("--runs " + runs + ": give at least 2");
+        }
         if (idleSeconds < 10) {
             throw new IllegalArgumentException("--idle " + idleSeconds + ": give at least 10 seconds");
         }
@@ -57,7 +64,7 @@ public final class ClusterIdleCommand extends CliCommand {
             throw new IllegalArgumentException("--store " + store + " is not a directory: make one with `sluice gen --sf"
                     + " 0.01 --out " + store + "`");
         }
-        final IdleBench.Result r = IdleBench.run(store, cnCount, cores, idleSeconds, jvmArgs, line -> {
+        final IdleBench.Result r = IdleBench.run(store, cnCount, cores, idleSeconds, runs, jvmArgs, line -> {
             err.println(line);
             err.flush();
         });
@@ -72,7 +79,7 @@ public final class ClusterIdleCommand extends CliCommand {
             Files.writeString(resultFile, "# Idle cluster: CPU while idle and q6 after idling\n\nWritten by `" + commandLine()
                     + "` (and later runs of `sluice cluster idle`), one row per run. CPU: all threads of `cluster up`"
                     + " and its CN processes, in % of one core. Times: TPC-H q6 from a client in another process, ms.\n\n"
-                    + "| date | host | CNs x cores | JVM args | idle | idle CPU | warm q6 median | first q6 after idle"
+                    + "| date | host | CNs x cores | JVM args | idle | idle CPU | warm q6 (median of the last half of --runs) | first q6 after idle"
                     + " | second |\n|---|---|---|---|---|---|---|---|---|\n", StandardCharsets.UTF_8);
         }
         Files.writeString(resultFile, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
