@@ -40,9 +40,9 @@ public interface FrameHandler {
     }
 
     /**
-     * A message the subscriber's {@link FrameVerifier} refused before reading anything in it: not a
-     * frame of this version, a tag that does not match, or a replay. It is dropped; nothing else
-     * happens unless overridden.
+     * A message the subscriber's {@link FrameOpener} refused before reading anything in it: not a
+     * frame of this version, not sealed, a tag that does not match (another key, or altered), or a
+     * replay. It is dropped; nothing else happens unless overridden.
      *
      * @param source where it came from (the sender's address as Aeron saw it)
      * @param reason why it was refused

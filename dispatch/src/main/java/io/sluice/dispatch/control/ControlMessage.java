@@ -98,14 +98,21 @@ public sealed interface ControlMessage {
     /**
      * A query for one CN to compile.
      *
-     * @param index the CN's number in this query (0 gathers the result)
-     * @param data  where every CN of the query receives data, by index
-     * @param plan  the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
+     * @param index        the CN's number in this query (0 gathers the result)
+     * @param data         where every CN of the query receives data, by index
+     * @param incarnations every CN's incarnation, as it registered, by index: the keys of the frames sealed
+     *                     for it derive from it, so a frame sealed for a CN opens at no later start of it
+     * @param plan         the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
      */
     record Prepare(long queryId, String name, int index, int cnCount, int cores, List<StreamAddress> data,
-                   byte[] plan) implements ControlMessage {
+                   List<Long> incarnations, byte[] plan) implements ControlMessage {
         public Prepare {
             data = List.copyOf(data);
+            incarnations = List.copyOf(incarnations);
+            if (incarnations.size() != data.size()) {
+                throw new IllegalArgumentException(data.size() + " data addresses but " + incarnations.size()
+                        + " incarnations");
+            }
         }
     }
 
