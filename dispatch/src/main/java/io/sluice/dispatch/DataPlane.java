@@ -199,9 +199,20 @@ public final class DataPlane implements AutoCloseable {
                 return true;
             });
             // A sealer made again later draws a new key, so forgetting one never repeats a nonce.
-            sealers.keySet().removeIf(r -> !publications.containsKey(r.address()));
+            sealers.keySet().removeIf(r -> !inViews(r, keep));
         }
         CloseHelper.closeAll(toClose);
+    }
+
+    /** Whether a view names this receiver, at its address and since the same start. */
+    private static boolean inViews(final Receiver receiver, final List<Channels> views) {
+        for (final Channels view : views) {
+            final int cn = view.indexOf(receiver.address().channel(), receiver.address().stream());
+            if (cn >= 0 && view.incarnationOf(cn) == receiver.incarnation()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Publications open now: at most one per other CN sent to. */

@@ -5,8 +5,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Flyweight over the 48-byte header that starts every frame, followed by the payload bytes and, when
- * the frame is sealed, the 16-byte AES-GCM tag.
+ * Flyweight over the 48-byte header that starts every frame, followed by the payload bytes, or, when
+ * the frame is sealed, by the payload encrypted in segments each followed by its 16-byte AES-GCM tag.
  *
  * <pre>
  *   0                   1                   2                   3
@@ -33,18 +33,17 @@ import org.agrona.MutableDirectBuffer;
  *  |                           sequence                            |
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |                 payload ... (encrypted when sealed)           |
- *  +---------------------------------------------------------------+
- *  |                 tag (16 bytes, only when sealed)              |
+ *  |  payload ...; sealed: segment 0 (up to 64 KiB), its tag (16), |
+ *  |  segment 1, its tag, ...                                      |
  *  +---------------------------------------------------------------+
  * </pre>
  *
  * <p>The key id (random per sender and receiver, {@link FrameSealer}) and the sequence (from 1, per
  * key) let a receiver refuse a frame it has seen. With a cluster secret every frame is sealed
  * ({@link #FLAG_SEALED}): its payload encrypted with AES-GCM under the key of that sender and receiver,
- * the sequence its nonce, the header authenticated and the tag after the payload ({@link FrameCipher},
- * {@link FrameOpener}); a receiver refuses one no member of its cluster sealed for it. Without a secret
- * the payload is in clear text and there is no tag.
+ * the sequence (and the segment's index) its nonce, the header authenticated by every segment's tag
+ * ({@link FrameCipher}, {@link FrameOpener}); a receiver refuses one no member of its cluster sealed for
+ * it. Without a secret the payload is in clear text and there are no tags.
  *
  * <p>All fields little-endian. {@link #wrap} validates a received frame before any field is read,
  * so a malformed message fails with a {@link MalformedFrameException} naming the fault instead of
@@ -53,7 +52,7 @@ import org.agrona.MutableDirectBuffer;
 public final class FrameHeader {
     /** "SLCF" read as a little-endian int. */
     public static final int MAGIC = 0x46434C53;
-    /** 4: sealed frames, AES-GCM with the tag after the payload; a key id where version 3 had the incarnation. */
+    /** 4: sealed frames, AES-GCM segments each with its tag; a key id where version 3 had the incarnation. */
     public static final short VERSION = 4;
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
@@ -68,7 +67,7 @@ public final class FrameHeader {
     public static final int SEQUENCE_OFFSET = 40;
     /** Bytes of header before the payload. */
     public static final int LENGTH = 48;
-    /** The flag of a sealed frame: encrypted payload, then the tag. */
+    /** The flag of a sealed frame: the payload encrypted in segments, each followed by its tag. */
     public static final byte FLAG_SEALED = 1;
 
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
@@ -148,12 +147,13 @@ public final class FrameHeader {
         if ((flags & ~FLAG_SEALED) != 0) {
             throw new MalformedFrameException("unknown frame flags 0x" + Integer.toHexString(flags & 0xFF));
         }
-        final int tagLength = flags == FLAG_SEALED ? FrameCipher.TAG_LENGTH : 0;
         final int payloadLength = buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER);
-        if (payloadLength != length - LENGTH - tagLength) {
+        final long expected = payloadLength < 0 ? -1
+                : flags == FLAG_SEALED ? FrameCipher.sealedLength(payloadLength) : payloadLength;
+        if (expected != length - LENGTH) {
             throw new MalformedFrameException("payload length " + payloadLength + " in the header, but the message has "
                     + (length - LENGTH) + " bytes after the " + LENGTH + "-byte header"
-                    + (tagLength == 0 ? "" : ", the last " + tagLength + " of them the tag of a sealed frame"));
+                    + (flags == FLAG_SEALED && payloadLength >= 0 ? ", and sealed it takes " + expected : ""));
         }
         this.buffer = buffer;
         this.offset = offset;
@@ -209,7 +209,7 @@ public final class FrameHeader {
         return buffer.getLong(offset + KEY_ID_OFFSET, ORDER);
     }
 
-    /** Whether the payload is sealed: encrypted, and followed by the tag. */
+    /** Whether the payload is sealed: encrypted in segments, each followed by its tag. */
     public boolean sealed() {
         return buffer.getByte(offset + FLAGS_OFFSET) == FLAG_SEALED;
     }

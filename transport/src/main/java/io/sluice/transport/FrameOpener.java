@@ -65,12 +65,11 @@ public final class FrameOpener {
                     + " cluster secret; give every process of the cluster the same --secret-file (or "
                     + ClusterSecret.FILE_ENV + ")";
         }
-        final int sealedLength = length - FrameHeader.LENGTH;
-        if (sealedLength < FrameCipher.TAG_LENGTH) {
-            return "not a frame: " + length + " bytes, fewer than a header and a " + FrameCipher.TAG_LENGTH
-                    + "-byte tag";
+        final int payloadLength = buffer.getInt(offset + FrameHeader.PAYLOAD_LENGTH_OFFSET, ORDER);
+        if (payloadLength < 0 || FrameCipher.sealedLength(payloadLength) != length - FrameHeader.LENGTH) {
+            return "not a frame: " + length + " bytes, but a sealed payload of " + payloadLength + " bytes takes "
+                    + (payloadLength < 0 ? "none" : FrameHeader.LENGTH + FrameCipher.sealedLength(payloadLength));
         }
-        final int payloadLength = sealedLength - FrameCipher.TAG_LENGTH;
         if (plaintext.capacity() < payloadLength) {
             plaintext.wrap(new byte[Math.max(payloadLength, 2 * plaintext.capacity())]);
         }
@@ -79,7 +78,7 @@ public final class FrameOpener {
         if (!seen) {
             key = keys.key(keyId, incarnation, channel, stream);
         }
-        if (!cipher.open(key, buffer, offset, sealedLength, plaintext, 0)) {
+        if (!cipher.open(key, buffer, offset, payloadLength, plaintext, 0)) {
             return seen ? "tag does not match: frame " + sequence + " under key " + Long.toHexString(keyId)
                     + ", known here from CN " + senderCn + ", was altered on the way"
                     : "tag does not match: frame " + sequence + " under key " + Long.toHexString(keyId)

@@ -47,13 +47,12 @@ public final class FramePublisher implements AutoCloseable {
     private final FrameSealer sealer;
     private final SecretKeySpec key;
     private final FrameCipher cipher;
-    private final int tagLength;
     private final BufferClaim bufferClaim = new BufferClaim();
     private final UnsafeBuffer headerBuffer = new UnsafeBuffer(new byte[FrameHeader.LENGTH]);
     private final DirectBufferVector payloadVector = new DirectBufferVector();
     private final DirectBufferVector[] vectors = {new DirectBufferVector(headerBuffer, 0, FrameHeader.LENGTH),
             payloadVector};
-    /** A large frame sealed, kept while back pressure makes the send retry. */
+    /** A large frame sealed, kept while back pressure makes the send retry; on the heap, where GCM is fastest. */
     private final UnsafeBuffer sealed = new UnsafeBuffer(new byte[0]);
     private final DirectBufferVector sealedVector = new DirectBufferVector();
     private final DirectBufferVector[] sealedVectors = {new DirectBufferVector(headerBuffer, 0, FrameHeader.LENGTH),
@@ -113,7 +112,6 @@ public final class FramePublisher implements AutoCloseable {
         this.sealer = sealer;
         this.key = sealer.key();
         this.cipher = key == null ? null : new FrameCipher();
-        this.tagLength = key == null ? 0 : FrameCipher.TAG_LENGTH;
     }
 
     /**
@@ -281,13 +279,14 @@ public final class FramePublisher implements AutoCloseable {
             result = publication.offer(vectors);
         } else {
             if (!sealedPending) {
-                if (sealed.capacity() < length + tagLength) {
-                    sealed.wrap(new byte[length + tagLength]);
+                final int sealedLength = frameLength - FrameHeader.LENGTH;
+                if (sealed.capacity() < sealedLength) {
+                    sealed.wrap(new byte[sealedLength]);
                 }
                 FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length,
                         sealer.keyId(), sealer.nextSequence(), FrameHeader.FLAG_SEALED);
                 cipher.seal(key, headerBuffer, 0, payload, offset, length, sealed, 0);
-                sealedVector.reset(sealed, 0, length + tagLength);
+                sealedVector.reset(sealed, 0, sealedLength);
                 sealedPending = true;
             }
             result = publication.offer(sealedVectors);
@@ -337,9 +336,10 @@ public final class FramePublisher implements AutoCloseable {
     private int checkFrame(final long queryId, final int exchangeId, final int bucket, final DirectBuffer payload,
             final int offset, final int length) {
         final int maxMessageLength = publication.maxMessageLength();
-        if (length < 0 || length > maxMessageLength - FrameHeader.LENGTH - tagLength) {
-            throw new IllegalArgumentException("frame of " + (FrameHeader.LENGTH + tagLength) + " + " + length
-                    + " bytes (query " + queryId + " exchange " + exchangeId + " bucket " + bucket
+        if (length < 0 || length > maxPayloadLength()) {
+            throw new IllegalArgumentException("frame of " + FrameHeader.LENGTH + " + " + length + " bytes"
+                    + (cipher == null || length < 0 ? "" : " (" + (FrameCipher.sealedLength(length) - length)
+                    + " more sealed)") + " (query " + queryId + " exchange " + exchangeId + " bucket " + bucket
                     + ") exceeds the max message length " + maxMessageLength + " of " + describe()
                     + ": split the payload, or raise " + TransportContext.TERM_LENGTH_PROP_NAME
                     + " (max message = term length / 8, at most 16 MiB)");
@@ -347,7 +347,7 @@ public final class FramePublisher implements AutoCloseable {
         if (length > 0) {
             payload.boundsCheck(offset, length);
         }
-        return FrameHeader.LENGTH + length + tagLength;
+        return FrameHeader.LENGTH + (cipher == null ? length : (int) FrameCipher.sealedLength(length));
     }
 
     private String describe() {
@@ -356,7 +356,8 @@ public final class FramePublisher implements AutoCloseable {
 
     /** Largest payload one frame may carry on this publication. */
     public int maxPayloadLength() {
-        return publication.maxMessageLength() - FrameHeader.LENGTH - tagLength;
+        final int room = publication.maxMessageLength() - FrameHeader.LENGTH;
+        return cipher == null ? room : FrameCipher.maxPayloadLength(room);
     }
 
     /** Whether a subscriber is connected now. */

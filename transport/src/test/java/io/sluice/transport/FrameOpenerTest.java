@@ -12,13 +12,17 @@ import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 /**
  * Sealing and opening frames without a driver: a frame a member seals for a receiver opens there to its
  * payload, from and into heap, direct and raw memory; changing any byte of it, sending it again, or
  * sealing it under any other key (another secret, another receiver, an earlier start of this one) gets it
- * refused with the fault named; two sealers never share a key, and a sealer never reuses a sequence.
+ * refused with the fault named, segment by segment in a large payload; two sealers never share a key,
+ * and a sealer never reuses a sequence.
  */
 class FrameOpenerTest {
     static final ClusterSecret SECRET = ClusterSecret.of("the cluster's shared secret".getBytes(StandardCharsets.UTF_8));
@@ -35,7 +39,7 @@ class FrameOpenerTest {
         FrameHeader.encode(frame, 0, 42, 2, 1, 3, FrameKind.DATA, length, sealer.keyId(), sealer.nextSequence(),
                 FrameHeader.FLAG_SEALED);
         cipher.seal(sealer.key(), frame, 0, payload, 0, length, frame, FrameHeader.LENGTH);
-        return FrameHeader.LENGTH + length + FrameCipher.TAG_LENGTH;
+        return FrameHeader.LENGTH + (int) FrameCipher.sealedLength(length);
     }
 
     private int seal(final FrameSealer sealer, final MutableDirectBuffer frame) {
@@ -96,9 +100,68 @@ class FrameOpenerTest {
                 refusals.add(refusal);
             }
         }
-        assertThat(refusals).allMatch(r -> r.startsWith("tag does not match: ") || r.startsWith("not sealed: "));
+        // A changed flag says "not sealed", a changed payload length no longer fits the message: refused as well.
+        assertThat(refusals).allMatch(r -> r.startsWith("tag does not match: ") || r.startsWith("not sealed: ")
+                || r.startsWith("not a frame: "));
+        assertThat(refusals).filteredOn(r -> r.startsWith("tag does not match: ")).hasSizeGreaterThan(2 * length - 20);
         assertThat(opener.open(frame, 0, length)).as("the frame as sealed, after every altered copy").isNull();
         assertThat(payloadOf(opener, ROWS.length)).isEqualTo(new String(ROWS, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aPayloadOfManySegmentsOpensWholeAndNoSegmentCanBeChangedMovedOrDropped() {
+        final int length = 2 * FrameCipher.SEGMENT_LENGTH + 100;
+        final UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+        for (int i = 0; i < length; i++) {
+            payload.putByte(i, (byte) (i * 7));
+        }
+        final int frameLength = FrameHeader.LENGTH + length + 3 * FrameCipher.TAG_LENGTH;
+        assertThat(FrameHeader.LENGTH + FrameCipher.sealedLength(length)).isEqualTo(frameLength);
+        final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(frameLength));
+        assertThat(seal(cipher, member(), frame, payload, length)).isEqualTo(frameLength);
+        final FrameOpener opener = receiver();
+
+        final int segmentAndTag = FrameCipher.SEGMENT_LENGTH + FrameCipher.TAG_LENGTH;
+        final int[] changedAt = {FrameHeader.LENGTH, FrameHeader.LENGTH + FrameCipher.SEGMENT_LENGTH,
+            FrameHeader.LENGTH + segmentAndTag + 5, FrameHeader.LENGTH + 2 * segmentAndTag - 1,
+            FrameHeader.LENGTH + 2 * segmentAndTag + 99, frameLength - 1};
+        for (final int at : changedAt) {
+            final UnsafeBuffer altered = copy(frame, frameLength);
+            altered.putByte(at, (byte) (altered.getByte(at) ^ 0x10));
+            assertThat(opener.open(altered, 0, frameLength)).as("byte %d changed", at).startsWith("tag does not match");
+        }
+        final UnsafeBuffer swapped = copy(frame, frameLength);
+        swapped.putBytes(FrameHeader.LENGTH, frame, FrameHeader.LENGTH + segmentAndTag, segmentAndTag);
+        swapped.putBytes(FrameHeader.LENGTH + segmentAndTag, frame, FrameHeader.LENGTH, segmentAndTag);
+        assertThat(opener.open(swapped, 0, frameLength)).as("segments 0 and 1 swapped").startsWith("tag does not match");
+        assertThat(opener.open(frame, 0, frameLength - 100 - FrameCipher.TAG_LENGTH)).as("the last segment dropped")
+                .startsWith("not a frame:");
+
+        assertThat(opener.open(frame, 0, frameLength)).isNull();
+        for (int i = 0; i < length; i++) {
+            assertThat(opener.plaintext().getByte(i)).as("payload byte %d", i).isEqualTo((byte) (i * 7));
+        }
+    }
+
+    @Property(tries = 500)
+    void theLargestPayloadThatFitsFitsAndOneByteMoreDoesNot(@ForAll @IntRange(min = 16, max = 1 << 24) final int room) {
+        final int max = FrameCipher.maxPayloadLength(room);
+        assertThat(FrameCipher.sealedLength(max)).isLessThanOrEqualTo(room);
+        assertThat(FrameCipher.sealedLength(max + 1L)).isGreaterThan(room);
+    }
+
+    @Test
+    void segmentsAreFullUpTo64KiBAndAnEmptyPayloadStillHasATag() {
+        assertThat(FrameCipher.sealedLength(0)).isEqualTo(FrameCipher.TAG_LENGTH);
+        assertThat(FrameCipher.sealedLength(FrameCipher.SEGMENT_LENGTH)).isEqualTo(65536 + 16);
+        assertThat(FrameCipher.sealedLength(FrameCipher.SEGMENT_LENGTH + 1)).isEqualTo(65537 + 32);
+        assertThat(FrameCipher.maxPayloadLength(15)).isZero();
+    }
+
+    private static UnsafeBuffer copy(final DirectBuffer frame, final int length) {
+        final UnsafeBuffer copy = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+        copy.putBytes(0, frame, 0, length);
+        return copy;
     }
 
     @Test

@@ -23,9 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The JDK's AES-GCM on one thread, in messages per second (times {@code size} for bytes per second):
  * the ceiling of the encrypted data path, which seals each frame with one {@code init} and one
- * {@code doFinal} and opens it the same way. {@code memory} chooses heap arrays or direct buffers (the
- * Aeron log is direct), {@code keyBits} AES-128 or AES-256; {@code copy} is a plain copy of the same
- * bytes, the cost the encryption replaces.
+ * {@code doFinal} and opens it the same way. {@code memory} says where input and output lie: heap arrays,
+ * direct buffers (the Aeron log is direct), or one of each; {@code keyBits} AES-128 or AES-256;
+ * {@code copy} is a plain copy of the same bytes, the cost the encryption replaces.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -39,13 +39,14 @@ public class AesGcmBenchmark {
     /** A key, a payload, room for its sealed form, and one cipher reused for every message. */
     @State(Scope.Thread)
     public static class Message {
-        @Param({"heap", "direct"})
+        /** Where the input and output lie: {@code heap}, {@code direct}, or {@code directToHeap}, {@code heapToDirect}. */
+        @Param({"heap", "direct", "directToHeap", "heapToDirect"})
         String memory;
 
         @Param({"128", "256"})
         int keyBits;
 
-        @Param({"65536"})
+        @Param({"65536", "1048576"})
         int size;
 
         Cipher cipher;
@@ -53,7 +54,10 @@ public class AesGcmBenchmark {
         final byte[] iv = new byte[12];
         long sequence;
         ByteBuffer aad;
+        /** Input side: the payload, and a copy of its sealed form. */
         ByteBuffer plain;
+        ByteBuffer sealedIn;
+        /** Output side. */
         ByteBuffer sealed;
         ByteBuffer opened;
 
@@ -64,18 +68,22 @@ public class AesGcmBenchmark {
             random.nextBytes(keyBytes);
             key = new SecretKeySpec(keyBytes, "AES");
             cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            aad = allocate(AAD_LENGTH);
-            plain = allocate(size);
+            aad = ByteBuffer.allocate(AAD_LENGTH);
+            final boolean directIn = memory.startsWith("direct");
+            final boolean directOut = "direct".equals(memory) || "heapToDirect".equals(memory);
+            plain = allocate(size, directIn);
             final byte[] bytes = new byte[size];
             random.nextBytes(bytes);
             plain.put(bytes).flip();
-            sealed = allocate(size + TAG_BITS / 8);
-            opened = allocate(size);
+            sealed = allocate(size + TAG_BITS / 8, directOut);
+            opened = allocate(size, directOut);
             seal();
+            sealedIn = allocate(size + TAG_BITS / 8, directIn);
+            sealedIn.put(sealed.flip()).flip();
         }
 
-        private ByteBuffer allocate(final int length) {
-            return "direct".equals(memory) ? ByteBuffer.allocateDirect(length) : ByteBuffer.allocate(length);
+        private static ByteBuffer allocate(final int length, final boolean direct) {
+            return direct ? ByteBuffer.allocateDirect(length) : ByteBuffer.allocate(length);
         }
 
         int seal() throws GeneralSecurityException {
@@ -90,7 +98,7 @@ public class AesGcmBenchmark {
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(aad.clear());
             opened.clear();
-            return cipher.doFinal(sealed.clear(), opened);
+            return cipher.doFinal(sealedIn.clear(), opened);
         }
 
         private void nextIv() {
@@ -106,7 +114,7 @@ public class AesGcmBenchmark {
         return m.seal();
     }
 
-    /** Opens the message sealed last (its IV is the current one): decryption and tag check. */
+    /** Opens the message sealed at set-up (under the current IV): decryption and tag check. */
     @Benchmark
     public int open(final Message m) throws GeneralSecurityException {
         return m.open();
