@@ -51,8 +51,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * restarts whenever the stream went unpolled for longer than the heartbeat interval or a poll found
  * more frames than it could read, since a sender held up by this CN's back pressure could not be heard.
  *
- * <p>Frames the subscription's verifier refused (a cluster with a secret: not signed for this CN by a
- * member, or seen before) never get here as frames: they are counted and logged at a bounded rate by
+ * <p>Frames the subscription's opener refused (a cluster with a secret: not sealed for this CN by a
+ * member, altered, or seen before) never get here as frames: they are counted and logged at a bounded rate by
  * the {@link RejectionLog}, and so are frames for unopened sources beyond
  * {@link DispatchContext#pendingBytes} of them.
  */

@@ -75,8 +75,8 @@ public sealed interface ControlMessage {
     /**
      * A CN is alive: how many queries it runs, its resident memory, and what it refused and resent.
      *
-     * @param rejectedMessages frames and control messages it dropped unread (not signed for it by a
-     *                         member, replays, garbage)
+     * @param rejectedMessages frames and control messages it dropped unread (not sealed or signed for it
+     *                         by a member, altered, replays, garbage)
      * @param retransmits      packets its media driver sent again because a receiver missed them
      */
     record CnHeartbeat(long memberId, long incarnation, int activeQueries, long rssBytes, long rejectedMessages,

@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The JDK's AES-GCM on one thread, in messages per second (times {@code size} for bytes per second):
- * the ceiling of the encrypted data path, which seals each frame with one {@code init} and one
- * {@code doFinal} and opens it the same way. {@code memory} says where input and output lie: heap arrays,
+ * the ceiling of the encrypted data path, which seals each 64 KiB segment of a frame with one
+ * {@code init} and one {@code doFinal} and opens it the same way ({@code FrameCipher}); 1 MiB in one
+ * call shows why it segments. {@code memory} says where input and output lie: heap arrays,
  * direct buffers (the Aeron log is direct), or one of each; {@code keyBits} AES-128 or AES-256;
  * {@code copy} is a plain copy of the same bytes, the cost the encryption replaces.
  */
