@@ -11,11 +11,15 @@ import javax.crypto.spec.SecretKeySpec;
  * receiver's incarnation and address). Thread-safe; each sending thread seals with its own
  * {@link FrameCipher}.
  *
- * <p>A frame's GCM nonce is its sequence number, and a (key, nonce) pair is never used twice: the key
- * belongs to this sealer alone (its key id is 64 random bits, drawn when it is made, so a sealer made
- * again for the same receiver, in this process or after a restart, gets a key of its own), and the
- * sequence only grows. It cannot wrap: after 2<sup>63</sup> - 1 frames (a million years at 10^5
- * frames a second) {@link #nextSequence} refuses, and a new sealer would start afresh under a new key.
+ * <p>A frame's GCM nonce is its sequence number (with the segment's index, {@link FrameCipher}), and a
+ * (key, nonce) pair is never used twice: the key belongs to this sealer alone, and the sequence only
+ * grows. The key is this sealer's own because its key id is 64 bits from {@link SecureRandom}, drawn
+ * when it is made: a sealer made again for the same receiver (in this process, after a restart of it,
+ * for a new query or a new publication) gets a new key, and two sealers for one receiver share one only
+ * if they draw the same id, at odds of 2<sup>-64</sup> per pair; a receiver's restart changes its
+ * incarnation and so every key for it. The sequence cannot wrap: after 2<sup>63</sup> - 1 frames (three
+ * million years at 10^5 frames a second) {@link #nextSequence} refuses, and a new sealer starts afresh
+ * under a new key.
  */
 public final class FrameSealer {
     private static final SecureRandom RANDOM = new SecureRandom();
