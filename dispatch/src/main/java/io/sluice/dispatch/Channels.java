@@ -8,21 +8,30 @@ import java.util.Arrays;
  * CNs sharing one media driver in one process, {@code aeron:udp?endpoint=host:port} for CNs with
  * drivers of their own; CNs that share a channel (IPC) are told apart by their streams. The same
  * dispatch code runs over either. A CN's index here is its position in the view (a query's CN
- * number), not anything the CN keeps from one query to the next.
+ * number), not anything the CN keeps from one query to the next. With a cluster secret the view also
+ * holds each CN's incarnation (random per process start, from its registration), from which the keys
+ * of the frames sent to it derive; 0 where unknown (a cluster without a secret).
  */
-public record Channels(String[] byCn, int[] streams) {
+public record Channels(String[] byCn, int[] streams, long[] incarnations) {
     /** Stream id of CN 0 in {@link #ipc} and {@link #udp}; CN k receives on {@code STREAM_ID_BASE + k}. */
     public static final int STREAM_ID_BASE = 1_000;
 
     public Channels {
-        if (byCn.length != streams.length) {
-            throw new IllegalArgumentException(byCn.length + " channels for " + streams.length + " streams");
+        if (byCn.length != streams.length || byCn.length != incarnations.length) {
+            throw new IllegalArgumentException(byCn.length + " channels for " + streams.length + " streams and "
+                    + incarnations.length + " incarnations");
         }
         if (byCn.length == 0) {
             throw new IllegalArgumentException("a cluster view needs at least one CN's channel");
         }
         byCn = byCn.clone();
         streams = streams.clone();
+        incarnations = incarnations.clone();
+    }
+
+    /** Channels and streams of CNs whose incarnations are not known (a cluster without a secret). */
+    public Channels(final String[] byCn, final int[] streams) {
+        this(byCn, streams, new long[byCn.length]);
     }
 
     /** {@code aeron:ipc} for every CN, CN k on stream {@code STREAM_ID_BASE + k}: only for CNs sharing one driver. */
@@ -61,6 +70,12 @@ public record Channels(String[] byCn, int[] streams) {
         return streams[cn];
     }
 
+    /** The incarnation of CN {@code cn}, from which the keys of frames sent to it derive; 0 when unknown. */
+    public long incarnationOf(final int cn) {
+        check(cn);
+        return incarnations[cn];
+    }
+
     /** The CN receiving on this channel and stream, or -1. */
     public int indexOf(final String channel, final int stream) {
         for (int cn = 0; cn < byCn.length; cn++) {
@@ -84,12 +99,13 @@ public record Channels(String[] byCn, int[] streams) {
 
     @Override
     public boolean equals(final Object o) {
-        return o instanceof Channels c && Arrays.equals(byCn, c.byCn) && Arrays.equals(streams, c.streams);
+        return o instanceof Channels c && Arrays.equals(byCn, c.byCn) && Arrays.equals(streams, c.streams)
+                && Arrays.equals(incarnations, c.incarnations);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(byCn) * 31 + Arrays.hashCode(streams);
+        return (Arrays.hashCode(byCn) * 31 + Arrays.hashCode(streams)) * 31 + Arrays.hashCode(incarnations);
     }
 
     @Override

@@ -133,7 +133,7 @@ public final class ComputeNode implements AutoCloseable {
         if (targetCn == cn) {
             throw new IllegalArgumentException("CN " + cn + " sends to its own destinations through local queues");
         }
-        return plane.publisher(channels.of(targetCn), channels.streamOf(targetCn));
+        return plane.publisher(channels.of(targetCn), channels.streamOf(targetCn), channels.incarnationOf(targetCn));
     }
 
     /** The shared publication to {@code targetCn}, for raw frames. */

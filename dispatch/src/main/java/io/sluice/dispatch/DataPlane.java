@@ -5,10 +5,10 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Endpoint;
+import io.sluice.transport.FrameOpener;
 import io.sluice.transport.FramePublisher;
-import io.sluice.transport.FrameSigner;
+import io.sluice.transport.FrameSealer;
 import io.sluice.transport.FrameSubscriber;
-import io.sluice.transport.FrameVerifier;
 import io.sluice.transport.RejectionLog;
 import io.sluice.transport.TransportContext;
 import java.util.ArrayList;
@@ -31,17 +31,22 @@ import org.agrona.concurrent.SystemNanoClock;
  * process talking to n other CNs holds at most n publications, however many queries, exchanges,
  * buckets and pipelines it runs. {@link #close} releases them; the Aeron client stays its owner's.
  *
- * <p>With a {@link ClusterSecret}, every frame it sends is tagged for its receiver and numbered
- * ({@link FrameSigner}, one per receiver, shared by the process's senders), and every frame it receives
- * is verified before anything in it is read ({@link FrameVerifier}): a frame no member made for this
- * CN, or one that came before, is dropped, counted ({@link #rejectedFrames}) and logged at a bounded
- * rate. Thread-safe.
+ * <p>With a {@link ClusterSecret}, every frame it sends is sealed for its receiver with AES-GCM and
+ * numbered ({@link FrameSealer}, one per receiver and its incarnation, shared by the process's
+ * senders, under a key of its own), and every frame it receives is opened before anything in it is read
+ * ({@link FrameOpener}, with this CN's incarnation): a frame no member sealed for this CN (since it
+ * started), one altered on the way, or one that came before is dropped, counted ({@link #rejectedFrames})
+ * and logged at a bounded rate, naming where it came from. Thread-safe.
  */
 public final class DataPlane implements AutoCloseable {
     private record ExchangeKey(long queryId, int exchangeId) {
     }
 
     private record Address(String channel, int stream) {
+    }
+
+    /** A receiver as this CN's sealers know it: where it listens, and since which start. */
+    private record Receiver(Address address, long incarnation) {
     }
 
     private final Aeron aeron;
@@ -56,7 +61,7 @@ public final class DataPlane implements AutoCloseable {
     /** Guarded by this. */
     private final Map<Address, Publication> publications = new HashMap<>();
     /** Guarded by this. */
-    private final Map<Address, FrameSigner> signers = new HashMap<>();
+    private final Map<Receiver, FrameSealer> sealers = new HashMap<>();
     /** Addresses whose publication has been connected once: sinks wait for that once per address. */
     private final Set<Address> connected = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<ExchangeKey, LocalInbound[]> inbounds = new ConcurrentHashMap<>();
@@ -85,10 +90,11 @@ public final class DataPlane implements AutoCloseable {
     }
 
     /**
-     * As {@link #DataPlane(Aeron, Subscription, String, int, TransportContext, DispatchContext)}, tagging
-     * and verifying frames with {@code secret} (none when null).
+     * As {@link #DataPlane(Aeron, Subscription, String, int, TransportContext, DispatchContext)}, sealing
+     * and opening frames with {@code secret} (none when null).
      *
-     * @param incarnation the process's incarnation, which its frames carry
+     * @param incarnation the process's incarnation, as it registered: the keys of the frames it receives
+     *                    derive from it
      * @param log         where refused frames are reported, at a bounded rate
      */
     public DataPlane(final Aeron aeron, final Subscription subscription, final String channel, final int stream,
@@ -103,7 +109,8 @@ public final class DataPlane implements AutoCloseable {
         this.incarnation = incarnation;
         this.rejections = new RejectionLog("the data stream " + channel + " stream " + stream, log);
         this.demultiplexer = new Demultiplexer(new FrameSubscriber(subscription,
-                secret == null ? null : new FrameVerifier(secret, channel, stream)), this.dispatchContext, rejections);
+                secret == null ? null : new FrameOpener(secret, incarnation, channel, stream)), this.dispatchContext,
+                rejections);
     }
 
     /** The channel this CN receives on. */
@@ -136,18 +143,29 @@ public final class DataPlane implements AutoCloseable {
         return publication;
     }
 
-    /** A publisher for one sending thread over the shared publication to a CN; closing it leaves the publication open. */
-    FramePublisher publisher(final String targetChannel, final int targetStream) {
+    /**
+     * A publisher for one sending thread over the shared publication to a CN, sealing for that CN's
+     * incarnation {@code targetIncarnation} when there is a secret; closing it leaves the publication open.
+     *
+     * @throws IllegalStateException with a secret, when the target's incarnation is not known (0)
+     */
+    FramePublisher publisher(final String targetChannel, final int targetStream, final long targetIncarnation) {
         return FramePublisher.sharing(publication(targetChannel, targetStream),
                 transportContext.idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE,
                 dispatchContext.disconnectTimeoutNs(), transportContext.stallTimeoutNs(),
-                signer(targetChannel, targetStream));
+                sealer(targetChannel, targetStream, targetIncarnation));
     }
 
-    /** The numbering and tags of frames to one receiver, shared by every sender of the process. */
-    private synchronized FrameSigner signer(final String targetChannel, final int targetStream) {
-        return signers.computeIfAbsent(new Address(targetChannel, targetStream),
-                a -> FrameSigner.of(secret, incarnation, a.channel(), a.stream()));
+    /** The numbering and key of frames to one receiver since its start, shared by every sender of the process. */
+    private synchronized FrameSealer sealer(final String targetChannel, final int targetStream,
+            final long targetIncarnation) {
+        if (secret != null && targetIncarnation == 0) {
+            throw new IllegalStateException("the CN receiving on " + targetChannel + " stream " + targetStream
+                    + " has no known incarnation, so no key to seal frames for it: a cluster view with a secret"
+                    + " names every CN's incarnation (the coordinator's PREPARE does)");
+        }
+        return sealers.computeIfAbsent(new Receiver(new Address(targetChannel, targetStream), targetIncarnation),
+                r -> FrameSealer.of(secret, r.incarnation(), r.address().channel(), r.address().stream()));
     }
 
     /** Whether the publication to a CN is, or once was, connected: then no sink waits for it. */
@@ -180,8 +198,21 @@ public final class DataPlane implements AutoCloseable {
                 toClose.add(e.getValue());
                 return true;
             });
+            // A sealer made again later draws a new key, so forgetting one never repeats a nonce.
+            sealers.keySet().removeIf(r -> !inViews(r, keep));
         }
         CloseHelper.closeAll(toClose);
+    }
+
+    /** Whether a view names this receiver, at its address and since the same start. */
+    private static boolean inViews(final Receiver receiver, final List<Channels> views) {
+        for (final Channels view : views) {
+            final int cn = view.indexOf(receiver.address().channel(), receiver.address().stream());
+            if (cn >= 0 && view.incarnationOf(cn) == receiver.incarnation()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Publications open now: at most one per other CN sent to. */
@@ -257,8 +288,8 @@ public final class DataPlane implements AutoCloseable {
     }
 
     /**
-     * Frames refused before they were read: not signed for this CN by a member of its cluster, seen
-     * before, or kept for a source not yet open beyond {@link DispatchContext#pendingBytes}.
+     * Frames refused before they were read: not sealed for this CN by a member of its cluster, altered,
+     * seen before, or kept for a source not yet open beyond {@link DispatchContext#pendingBytes}.
      */
     public long rejectedFrames() {
         return rejections.total();

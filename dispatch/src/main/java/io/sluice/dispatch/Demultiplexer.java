@@ -24,7 +24,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * this CN's senders. No thread of its own: sources with empty inboxes drive it through {@link #poll},
  * under a lock a thread finding it taken skips. Frames for sources not yet open are kept for the route
  * retention; frames that fit nothing are dropped and counted ({@link #badFrames}, {@link #droppedFrames}).
- * Why it never blocks, and how it keeps and drops frames: {@code dispatch/README.md}.
+ * Frames the subscription's opener refused (not sealed for this CN by a member, altered, replayed)
+ * never get here. Why it never blocks, and how it keeps and drops frames: {@code dispatch/README.md}.
  */
 final class Demultiplexer implements FrameHandler, AutoCloseable {
     private final String self;

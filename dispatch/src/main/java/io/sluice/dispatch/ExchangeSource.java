@@ -315,7 +315,7 @@ public final class ExchangeSource implements AutoCloseable {
                 && dataFramesAnnounced[senderCn] != dataFramesFrom[senderCn]) {
             throw fail(new DispatchException(origin + " received " + dataFramesFrom[senderCn] + " of the "
                     + dataFramesAnnounced[senderCn] + " DATA frames CN " + senderCn + " sent it: frames were lost on"
-                    + " the way (refused as not signed for this CN, or dropped as kept too long; see this CN's log)"));
+                    + " the way (refused as not sealed for this CN or altered, or dropped as kept too long; see this CN's log)"));
         }
     }
 

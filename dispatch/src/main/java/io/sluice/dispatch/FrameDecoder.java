@@ -49,7 +49,7 @@ final class FrameDecoder {
                             sequence));
                 } catch (final CorruptBlockException e) {
                     // Past the transport's checks but not the block's: damaged at the sender (its memory, or the
-                    // block file a stored block was copied from), or on the way where frames are not signed.
+                    // block file a stored block was copied from), or on the way where frames are not sealed.
                     return new DispatchException(origin + " refused the DATA frame " + sequence + " from CN " + senderCn
                             + ": " + e.getMessage() + "; the rows were damaged at CN " + senderCn + " or, in a cluster"
                             + " without a secret, on the way: check CN " + senderCn

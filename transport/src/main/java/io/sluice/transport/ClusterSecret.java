@@ -15,8 +15,9 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The secret every process of a cluster shares: the coordinator, its CNs and its clients. It never
- * goes on the wire; each use derives its own key from it ({@link #key}), and messages carry
- * HMAC-SHA256 tags made with those keys ({@link MessageAuthenticator}).
+ * goes on the wire; each use derives its own keys from it: control messages carry HMAC-SHA256 tags
+ * under a key per stream ({@link #key}, {@link MessageAuthenticator}), and data frames are sealed with
+ * AES-GCM under a key per sender and receiver derived with HKDF-SHA256 ({@link FrameKeys}).
  *
  * <p>It is read from a file that only its owner (and group) may read: a file others can read or
  * write is refused, as is one shorter than {@link #MIN_BYTES} bytes. Trailing line breaks and spaces
@@ -115,6 +116,14 @@ public final class ClusterSecret {
         } catch (final GeneralSecurityException e) {
             throw new IllegalStateException("this JVM has no " + MessageAuthenticator.ALGORITHM + ": " + e, e);
         }
+    }
+
+    /**
+     * The HKDF-SHA256 pseudorandom key of one use ({@code "data frames"}), from which {@link Hkdf#expand}
+     * derives that use's keys: the secret is the input key material, the use's name the salt.
+     */
+    Hkdf hkdf(final String use) {
+        return new Hkdf(Hkdf.extract(("sluice " + use + " v1").getBytes(StandardCharsets.UTF_8), secret));
     }
 
     /** Where the secret came from, for messages (never the secret). */

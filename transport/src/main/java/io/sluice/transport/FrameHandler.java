@@ -5,8 +5,9 @@ import org.agrona.DirectBuffer;
 /**
  * Receives the frames a {@link FrameSubscriber} polls: the header fields and the payload in place.
  *
- * <p>The payload {@code buffer} is a view into the subscription's log or reassembly buffer, valid
- * only during the call: copy what must outlive it. A frame whose header names its target (right magic
+ * <p>The payload {@code buffer} is a view into the subscription's log or reassembly buffer (or, for a
+ * sealed frame, the buffer its opener decrypted it into), valid only during the call: copy what must
+ * outlive it. A frame whose header names its target (right magic
  * and version) but is otherwise malformed (unknown kind, wrong payload length) goes to
  * {@link #onMalformedFrame}, so that a receiver sharing one stream among many targets can fail the
  * one it was meant for.
@@ -40,9 +41,9 @@ public interface FrameHandler {
     }
 
     /**
-     * A message the subscriber's {@link FrameVerifier} refused before reading anything in it: not a
-     * frame of this version, a tag that does not match, or a replay. It is dropped; nothing else
-     * happens unless overridden.
+     * A message the subscriber's {@link FrameOpener} refused before reading anything in it: not a
+     * frame of this version, not sealed, a tag that does not match (another key, or altered), or a
+     * replay. It is dropped; nothing else happens unless overridden.
      *
      * @param source where it came from (the sender's address as Aeron saw it)
      * @param reason why it was refused

@@ -4,6 +4,7 @@ import io.aeron.DirectBufferVector;
 import io.aeron.Publication;
 import io.aeron.logbuffer.BufferClaim;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.spec.SecretKeySpec;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -26,6 +27,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * concurrent publication ({@code Aeron.addPublication}), each made with {@link #sharing} so that
  * closing it leaves the publication open for the others; each frame is written whole, and the
  * frames of one publisher stay in order.
+ *
+ * <p>With a sealing {@link FrameSealer} (a cluster with a secret) every frame is sealed by this
+ * publisher's own {@link FrameCipher}: a frame that fits one fragment is encrypted straight from the
+ * payload into the claimed log space; a larger one into this publisher's buffer, once per frame however
+ * often back pressure makes it retry, and that is offered.
  */
 public final class FramePublisher implements AutoCloseable {
     private static final Runnable NO_WORK_WHILE_WAITING = () -> {
@@ -38,13 +44,24 @@ public final class FramePublisher implements AutoCloseable {
     private final long connectTimeoutNs;
     private final long stallTimeoutNs;
     private final int maxClaimLength;
-    private final FrameSigner signer;
-    private final MessageAuthenticator authenticator;
+    private final FrameSealer sealer;
+    private final SecretKeySpec key;
+    private final FrameCipher cipher;
     private final BufferClaim bufferClaim = new BufferClaim();
     private final UnsafeBuffer headerBuffer = new UnsafeBuffer(new byte[FrameHeader.LENGTH]);
     private final DirectBufferVector payloadVector = new DirectBufferVector();
     private final DirectBufferVector[] vectors = {new DirectBufferVector(headerBuffer, 0, FrameHeader.LENGTH),
             payloadVector};
+    /** A large frame sealed, kept while back pressure makes the send retry; on the heap, where GCM is fastest. */
+    private final UnsafeBuffer sealed = new UnsafeBuffer(new byte[0]);
+    private final DirectBufferVector sealedVector = new DirectBufferVector();
+    private final DirectBufferVector[] sealedVectors = {new DirectBufferVector(headerBuffer, 0, FrameHeader.LENGTH),
+            sealedVector};
+    /**
+     * Whether {@link #sealed} and the header buffer hold the frame the current send offers; cleared when
+     * a send ends, so a send nested in another's wait (a heartbeat) makes the outer one seal again.
+     */
+    private boolean sealedPending;
 
     private long messages;
     private long bytes;
@@ -70,12 +87,21 @@ public final class FramePublisher implements AutoCloseable {
      */
     public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
             final long connectTimeoutNs, final long stallTimeoutNs) {
-        this(publication, true, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, FrameSigner.unsigned(0));
+        this(publication, true, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, FrameSealer.plain());
+    }
+
+    /**
+     * A publisher over an open publication, which it then owns and closes, numbering and sealing frames
+     * with {@code sealer}.
+     */
+    public FramePublisher(final Publication publication, final IdleStrategy idleStrategy, final NanoClock clock,
+            final long connectTimeoutNs, final long stallTimeoutNs, final FrameSealer sealer) {
+        this(publication, true, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, sealer);
     }
 
     private FramePublisher(final Publication publication, final boolean ownsPublication,
             final IdleStrategy idleStrategy, final NanoClock clock, final long connectTimeoutNs,
-            final long stallTimeoutNs, final FrameSigner signer) {
+            final long stallTimeoutNs, final FrameSealer sealer) {
         this.publication = publication;
         this.ownsPublication = ownsPublication;
         this.idleStrategy = idleStrategy;
@@ -83,8 +109,9 @@ public final class FramePublisher implements AutoCloseable {
         this.connectTimeoutNs = connectTimeoutNs;
         this.stallTimeoutNs = stallTimeoutNs;
         this.maxClaimLength = publication.maxPayloadLength();
-        this.signer = signer;
-        this.authenticator = signer.newAuthenticator();
+        this.sealer = sealer;
+        this.key = sealer.key();
+        this.cipher = key == null ? null : new FrameCipher();
     }
 
     /**
@@ -98,16 +125,16 @@ public final class FramePublisher implements AutoCloseable {
      */
     public static FramePublisher sharing(final Publication publication, final IdleStrategy idleStrategy,
             final NanoClock clock, final long connectTimeoutNs, final long stallTimeoutNs) {
-        return sharing(publication, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, FrameSigner.unsigned(0));
+        return sharing(publication, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, FrameSealer.plain());
     }
 
     /**
-     * As {@link #sharing(Publication, IdleStrategy, NanoClock, long, long)}, numbering and tagging frames
-     * with {@code signer}, which every publisher sharing the publication shares.
+     * As {@link #sharing(Publication, IdleStrategy, NanoClock, long, long)}, numbering and sealing frames
+     * with {@code sealer}, which every publisher sharing the publication shares.
      */
     public static FramePublisher sharing(final Publication publication, final IdleStrategy idleStrategy,
-            final NanoClock clock, final long connectTimeoutNs, final long stallTimeoutNs, final FrameSigner signer) {
-        return new FramePublisher(publication, false, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, signer);
+            final NanoClock clock, final long connectTimeoutNs, final long stallTimeoutNs, final FrameSealer sealer) {
+        return new FramePublisher(publication, false, idleStrategy, clock, connectTimeoutNs, stallTimeoutNs, sealer);
     }
 
     /**
@@ -133,6 +160,18 @@ public final class FramePublisher implements AutoCloseable {
             final FrameKind kind, final DirectBuffer payload, final int offset, final int length,
             final Runnable whileWaiting) {
         final int frameLength = checkFrame(queryId, exchangeId, bucket, payload, offset, length);
+        sealedPending = false;
+        try {
+            return retry(queryId, exchangeId, senderCn, bucket, kind, payload, offset, length, frameLength,
+                    whileWaiting);
+        } finally {
+            sealedPending = false;
+        }
+    }
+
+    private long retry(final long queryId, final int exchangeId, final int senderCn, final int bucket,
+            final FrameKind kind, final DirectBuffer payload, final int offset, final int length, final int frameLength,
+            final Runnable whileWaiting) {
         long notConnectedSinceNs = 0;
         boolean waitingToConnect = false;
         long backPressuredSinceNs = 0;
@@ -193,8 +232,13 @@ public final class FramePublisher implements AutoCloseable {
     public boolean trySend(final long queryId, final int exchangeId, final int senderCn, final int bucket,
             final FrameKind kind, final DirectBuffer payload, final int offset, final int length) {
         final int frameLength = checkFrame(queryId, exchangeId, bucket, payload, offset, length);
-        final long result = offerOnce(queryId, exchangeId, senderCn, bucket, kind, payload, offset, length,
-                frameLength);
+        sealedPending = false;
+        final long result;
+        try {
+            result = offerOnce(queryId, exchangeId, senderCn, bucket, kind, payload, offset, length, frameLength);
+        } finally {
+            sealedPending = false;
+        }
         if (result > 0) {
             return true;
         }
@@ -220,30 +264,58 @@ public final class FramePublisher implements AutoCloseable {
             if (result > 0) {
                 final MutableDirectBuffer buffer = bufferClaim.buffer();
                 final int at = bufferClaim.offset();
-                FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length,
-                        signer.incarnation(), signer.nextSequence());
-                if (length > 0) {
-                    buffer.putBytes(at + FrameHeader.LENGTH, payload, offset, length);
-                }
-                if (authenticator != null) {
-                    authenticator.sign(buffer, at, frameLength, at + FrameHeader.TAG_OFFSET);
+                try {
+                    write(buffer, at, queryId, exchangeId, senderCn, bucket, kind, payload, offset, length);
+                } catch (final RuntimeException e) {
+                    bufferClaim.abort();
+                    throw e;
                 }
                 bufferClaim.commit();
             }
-        } else {
+        } else if (cipher == null) {
             FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length,
-                    signer.incarnation(), signer.nextSequence());
-            if (authenticator != null) {
-                authenticator.sign(headerBuffer, 0, FrameHeader.LENGTH, FrameHeader.TAG_OFFSET, payload, offset, length);
-            }
+                    sealer.keyId(), sealer.nextSequence());
             payloadVector.reset(payload, offset, length);
             result = publication.offer(vectors);
+        } else {
+            if (!sealedPending) {
+                final int sealedLength = frameLength - FrameHeader.LENGTH;
+                if (sealed.capacity() < sealedLength) {
+                    sealed.wrap(new byte[sealedLength]);
+                }
+                FrameHeader.encode(headerBuffer, 0, queryId, exchangeId, senderCn, bucket, kind, length,
+                        sealer.keyId(), sealer.nextSequence(), FrameHeader.FLAG_SEALED);
+                cipher.seal(key, headerBuffer, 0, payload, offset, length, sealed, 0);
+                sealedVector.reset(sealed, 0, sealedLength);
+                sealedPending = true;
+            }
+            result = publication.offer(sealedVectors);
+            if (result > 0) {
+                sealedPending = false;
+            }
         }
         if (result > 0) {
             messages++;
             bytes += length;
         }
         return result;
+    }
+
+    /** Writes a whole frame, sealed or in clear text, at {@code at} of {@code buffer}. */
+    private void write(final MutableDirectBuffer buffer, final int at, final long queryId, final int exchangeId,
+            final int senderCn, final int bucket, final FrameKind kind, final DirectBuffer payload, final int offset,
+            final int length) {
+        if (cipher == null) {
+            FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length, sealer.keyId(),
+                    sealer.nextSequence());
+            if (length > 0) {
+                buffer.putBytes(at + FrameHeader.LENGTH, payload, offset, length);
+            }
+        } else {
+            FrameHeader.encode(buffer, at, queryId, exchangeId, senderCn, bucket, kind, length, sealer.keyId(),
+                    sealer.nextSequence(), FrameHeader.FLAG_SEALED);
+            cipher.seal(key, buffer, at, payload, offset, length, buffer, at + FrameHeader.LENGTH);
+        }
     }
 
     /** The failure for a refusal that no retry can cure. */
@@ -264,9 +336,10 @@ public final class FramePublisher implements AutoCloseable {
     private int checkFrame(final long queryId, final int exchangeId, final int bucket, final DirectBuffer payload,
             final int offset, final int length) {
         final int maxMessageLength = publication.maxMessageLength();
-        if (length < 0 || length > maxMessageLength - FrameHeader.LENGTH) {
-            throw new IllegalArgumentException("frame of " + FrameHeader.LENGTH + " + " + length
-                    + " bytes (query " + queryId + " exchange " + exchangeId + " bucket " + bucket
+        if (length < 0 || length > maxPayloadLength()) {
+            throw new IllegalArgumentException("frame of " + FrameHeader.LENGTH + " + " + length + " bytes"
+                    + (cipher == null || length < 0 ? "" : " (" + (FrameCipher.sealedLength(length) - length)
+                    + " more sealed)") + " (query " + queryId + " exchange " + exchangeId + " bucket " + bucket
                     + ") exceeds the max message length " + maxMessageLength + " of " + describe()
                     + ": split the payload, or raise " + TransportContext.TERM_LENGTH_PROP_NAME
                     + " (max message = term length / 8, at most 16 MiB)");
@@ -274,7 +347,7 @@ public final class FramePublisher implements AutoCloseable {
         if (length > 0) {
             payload.boundsCheck(offset, length);
         }
-        return FrameHeader.LENGTH + length;
+        return FrameHeader.LENGTH + (cipher == null ? length : (int) FrameCipher.sealedLength(length));
     }
 
     private String describe() {
@@ -283,7 +356,8 @@ public final class FramePublisher implements AutoCloseable {
 
     /** Largest payload one frame may carry on this publication. */
     public int maxPayloadLength() {
-        return publication.maxMessageLength() - FrameHeader.LENGTH;
+        final int room = publication.maxMessageLength() - FrameHeader.LENGTH;
+        return cipher == null ? room : FrameCipher.maxPayloadLength(room);
     }
 
     /** Whether a subscriber is connected now. */

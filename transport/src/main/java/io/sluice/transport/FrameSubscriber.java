@@ -19,16 +19,18 @@ import org.agrona.DirectBuffer;
  * {@link FrameHandler#onMalformedFrame} instead, which throws it unless the handler routes it. An
  * exception thrown by the handler likewise ends the poll and is thrown from it.
  *
- * <p>With a {@link FrameVerifier} (a cluster with a secret), every message is first checked to be a
- * frame of this version that a member made for this receiver and that did not come before; one that
+ * <p>With a {@link FrameOpener} (a cluster with a secret), every message is first opened: it must be a
+ * frame of this version that a member sealed for this receiver and that did not come before; one that
  * is not goes to {@link FrameHandler#onRejectedFrame}, is counted ({@link #rejectedFrames}) and
- * dropped, and nothing in it is trusted. Single-threaded.
+ * dropped, and nothing in it is trusted. The handler gets an opened frame's payload decrypted, in the
+ * opener's buffer. Without an opener a sealed frame is malformed: this receiver cannot read it.
+ * Single-threaded.
  */
 public final class FrameSubscriber implements AutoCloseable {
     private final Subscription subscription;
     private final FragmentAssembler assembler;
     private final FrameHeader header = new FrameHeader();
-    private final FrameVerifier verifier;
+    private final FrameOpener opener;
     private FrameHandler handler;
     private RuntimeException failure;
     private long messages;
@@ -41,12 +43,12 @@ public final class FrameSubscriber implements AutoCloseable {
     }
 
     /**
-     * A subscriber over an open subscription, which it then owns and closes, refusing what
-     * {@code verifier} refuses (null: verifying nothing).
+     * A subscriber over an open subscription, which it then owns and closes, opening every frame with
+     * {@code opener} and refusing what it refuses (null: frames in clear text, nothing checked).
      */
-    public FrameSubscriber(final Subscription subscription, final FrameVerifier verifier) {
+    public FrameSubscriber(final Subscription subscription, final FrameOpener opener) {
         this.subscription = subscription;
-        this.verifier = verifier;
+        this.opener = opener;
         this.assembler = new FragmentAssembler(this::onMessage);
     }
 
@@ -82,10 +84,10 @@ public final class FrameSubscriber implements AutoCloseable {
     }
 
     private void deliver(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader) {
-        if (verifier != null) {
+        if (opener != null) {
             final String refusal = header.wrapAddress(buffer, offset, length) == null
                     ? "not a frame: no Sluice frame header of version " + FrameHeader.VERSION
-                    : verifier.refusal(buffer, offset, length);
+                    : opener.open(buffer, offset, length);
             if (refusal != null) {
                 rejectedFrames++;
                 handler.onRejectedFrame(sourceOf(aeronHeader), refusal);
@@ -95,6 +97,11 @@ public final class FrameSubscriber implements AutoCloseable {
         final FrameHeader frame;
         try {
             frame = header.wrap(buffer, offset, length);
+            if (opener == null && frame.sealed()) {
+                throw new MalformedFrameException("a sealed (encrypted) frame, but this receiver has no cluster secret:"
+                        + " give every process of the cluster the same --secret-file (or " + ClusterSecret.FILE_ENV
+                        + ")");
+            }
         } catch (final MalformedFrameException e) {
             final MalformedFrameException fault = new MalformedFrameException("malformed frame on subscription "
                     + subscription.channel() + " stream " + subscription.streamId() + " from session "
@@ -110,8 +117,13 @@ public final class FrameSubscriber implements AutoCloseable {
         final int payloadLength = frame.payloadLength();
         messages++;
         bytes += payloadLength;
-        handler.onFrame(frame.queryId(), frame.exchangeId(), frame.senderCn(), frame.bucket(), frame.kind(),
-                buffer, frame.payloadOffset(), payloadLength);
+        if (opener != null) {
+            handler.onFrame(frame.queryId(), frame.exchangeId(), frame.senderCn(), frame.bucket(), frame.kind(),
+                    opener.plaintext(), 0, payloadLength);
+        } else {
+            handler.onFrame(frame.queryId(), frame.exchangeId(), frame.senderCn(), frame.bucket(), frame.kind(),
+                    buffer, frame.payloadOffset(), payloadLength);
+        }
     }
 
     private String sourceOf(final Header aeronHeader) {
@@ -120,7 +132,7 @@ public final class FrameSubscriber implements AutoCloseable {
                 + ")";
     }
 
-    /** Messages the verifier refused and dropped. Read on the polling thread. */
+    /** Messages the opener refused and dropped. Read on the polling thread. */
     public long rejectedFrames() {
         return rejectedFrames;
     }

@@ -2,7 +2,8 @@
  * Aeron transport between CNs: one embedded media driver per process
  * ({@link io.sluice.transport.EmbeddedDriver}), frames ({@link io.sluice.transport.FrameHeader}) sent by
  * {@link io.sluice.transport.FramePublisher} and received by {@link io.sluice.transport.FrameSubscriber},
- * authenticated with the cluster secret, configured by {@link io.sluice.transport.TransportContext}
+ * sealed with AES-GCM under keys derived from the cluster secret ({@link io.sluice.transport.FrameSealer},
+ * {@link io.sluice.transport.FrameOpener}), configured by {@link io.sluice.transport.TransportContext}
  * ({@code sluice.transport.*}). Knows bytes and streams, never batches or plans. What each class owns
  * and the frame layout: {@code transport/README.md}.
  *

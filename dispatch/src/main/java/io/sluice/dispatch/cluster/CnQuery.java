@@ -113,7 +113,7 @@ final class CnQuery implements Runnable {
         try {
             final ShippedPlan shipped = PlanCodec.decode(prepare.plan());
             final Topology topology = new Topology(prepare.cnCount(), prepare.cores());
-            final ComputeNode view = new ComputeNode(prepare.index(), channels(prepare.data()), server.dataPlane(),
+            final ComputeNode view = new ComputeNode(prepare.index(), channels(prepare.data(), prepare.incarnations()), server.dataPlane(),
                     cancellation);
             exchanges = new ClusterExchanges(view, prepare.queryId(), 0, topology, shipped.config().shuffle(),
                     new RuntimeFilterRouting(server::send, prepare.queryId(), memberId, prepare.index(),
@@ -177,14 +177,16 @@ final class CnQuery implements Runnable {
         cancellation.check();
     }
 
-    private static Channels channels(final List<StreamAddress> data) {
+    private static Channels channels(final List<StreamAddress> data, final List<Long> incarnations) {
         final String[] channels = new String[data.size()];
         final int[] streams = new int[data.size()];
+        final long[] byCn = new long[data.size()];
         for (int i = 0; i < channels.length; i++) {
             channels[i] = data.get(i).channel();
             streams[i] = data.get(i).stream();
+            byCn[i] = incarnations.get(i);
         }
-        return new Channels(channels, streams);
+        return new Channels(channels, streams, byCn);
     }
 
     /** What the merge sorts and the full sorts of the coordinator's SINGLE fragments did; none elsewhere. */

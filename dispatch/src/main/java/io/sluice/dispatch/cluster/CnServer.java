@@ -348,7 +348,8 @@ public final class CnServer implements Agent, AutoCloseable {
             }
             if (!again) {
                 log.accept("cn " + name + " joined: CN " + a.position() + " of " + a.memberCount() + " in the cluster of "
-                        + coordinatorName() + " (epoch " + a.epoch() + ")");
+                        + coordinatorName() + " (epoch " + a.epoch() + ", incarnation " + Long.toHexString(incarnation)
+                        + ")");
             }
         } else if (message instanceof Reject r) {
             if (memberId < 0) {

@@ -522,15 +522,17 @@ public final class Coordinator implements Agent, AutoCloseable {
                 : arrivedNs + TimeUnit.MILLISECONDS.toNanos(r.timeoutMillis()));
         queries.put(queryId, q);
         final List<StreamAddress> data = new ArrayList<>();
+        final List<Long> incarnations = new ArrayList<>();
         final List<String> names = new ArrayList<>();
         for (final Member m : cns) {
             data.add(m.data);
+            incarnations.add(m.incarnation);
             names.add(m.name);
         }
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
         for (int i = 0; i < cns.size(); i++) {
             ringer.ring(cns.get(i).host(), cns.get(i).doorbell);
-            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, r.plan()));
+            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, r.plan()));
         }
     }
 

@@ -99,11 +99,20 @@ public final class Session implements AutoCloseable {
     /** An embedded cluster with the given transport and dispatch settings. */
     public Session(final Store store, final Topology topology, final Network network, final TransportContext transport,
             final DispatchContext dispatch) {
+        this(store, topology, network, transport, dispatch, new ClusterContext());
+    }
+
+    /**
+     * An embedded cluster with the given transport, dispatch and control-plane settings: with a cluster
+     * secret in {@code cluster}, its processes authenticate and its CNs seal the frames they send each other.
+     */
+    public Session(final Store store, final Topology topology, final Network network, final TransportContext transport,
+            final DispatchContext dispatch, final ClusterContext cluster) {
         this.tables = new StoreCatalog(store, "every CN must read the same store as the coordinator");
         this.network = network;
         this.transport = transport;
         this.dispatch = dispatch;
-        this.cluster = new ClusterContext().validate();
+        this.cluster = cluster.validate();
         boolean started = false;
         try {
             final EmbeddedDriver driver = EmbeddedDriver.launch(transport);

@@ -77,7 +77,8 @@ public final class ControlCodec {
      * The protocol version this build speaks: 2 adds the trailer, first contact and client liveness; 3 runtime
      * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY,
      * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored; 6 the
-     * doorbell ports of Challenge and Register, a member's pid and whether the coordinator's process started it.
+     * doorbell ports of Challenge and Register, a member's pid and whether the coordinator's process started it,
+     * and each CN's incarnation beside its data address in a prepare, from which the keys of sealed frames derive.
      */
     public static final short VERSION = 6;
     /** Bytes before the fields: magic, version, type. */
@@ -277,8 +278,9 @@ public final class ControlCodec {
             out.writeInt(p.cnCount());
             out.writeInt(p.cores());
             out.writeInt(p.data().size());
-            for (final StreamAddress a : p.data()) {
-                writeAddress(a);
+            for (int i = 0; i < p.data().size(); i++) {
+                writeAddress(p.data().get(i));
+                out.writeLong(p.incarnations().get(i));
             }
             out.writeBytes(p.plan());
         } else if (m instanceof Prepared p) {
@@ -605,17 +607,19 @@ public final class ControlCodec {
                 final int index = in.readInt("prepare.index");
                 final int cnCount = in.readInt("prepare.cnCount");
                 final int cores = in.readInt("prepare.cores");
-                final int n = in.readCount("prepare.data", MIN_ADDRESS);
+                final int n = in.readCount("prepare.data", MIN_ADDRESS + 8);
                 final List<StreamAddress> data = new ArrayList<>(n);
+                final List<Long> incarnations = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     data.add(readAddress("prepare.data[" + i + "]"));
+                    incarnations.add(in.readLong("prepare.incarnations[" + i + "]"));
                 }
                 final byte[] plan = in.readBytes("prepare.plan");
                 if (n != cnCount || index < 0 || index >= cnCount) {
                     throw in.error("prepare", at, "CN " + index + " of " + cnCount + " with " + n
                             + " data addresses: a query names every CN's address and this CN's index among them");
                 }
-                return new Prepare(queryId, name, index, cnCount, cores, data, plan);
+                return new Prepare(queryId, name, index, cnCount, cores, data, incarnations, plan);
             }
             case PREPARED:
                 return new Prepared(in.readLong("prepared.queryId"), in.readLong("prepared.memberId"),

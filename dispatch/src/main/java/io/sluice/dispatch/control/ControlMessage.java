@@ -78,8 +78,8 @@ public sealed interface ControlMessage {
     /**
      * A CN is alive: how many queries it runs, its resident memory, and what it refused and resent.
      *
-     * @param rejectedMessages frames and control messages it dropped unread (not signed for it by a
-     *                         member, replays, garbage)
+     * @param rejectedMessages frames and control messages it dropped unread (not sealed or signed for it
+     *                         by a member, altered, replays, garbage)
      * @param retransmits      packets its media driver sent again because a receiver missed them
      */
     record CnHeartbeat(long memberId, long incarnation, int activeQueries, long rssBytes, long rejectedMessages,
@@ -101,14 +101,21 @@ public sealed interface ControlMessage {
     /**
      * A query for one CN to compile.
      *
-     * @param index the CN's number in this query (0 gathers the result)
-     * @param data  where every CN of the query receives data, by index
-     * @param plan  the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
+     * @param index        the CN's number in this query (0 gathers the result)
+     * @param data         where every CN of the query receives data, by index
+     * @param incarnations every CN's incarnation, as it registered, by index: the keys of the frames sealed
+     *                     for it derive from it, so a frame sealed for a CN opens at no later start of it
+     * @param plan         the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
      */
     record Prepare(long queryId, String name, int index, int cnCount, int cores, List<StreamAddress> data,
-                   byte[] plan) implements ControlMessage {
+                   List<Long> incarnations, byte[] plan) implements ControlMessage {
         public Prepare {
             data = List.copyOf(data);
+            incarnations = List.copyOf(incarnations);
+            if (incarnations.size() != data.size()) {
+                throw new IllegalArgumentException(data.size() + " data addresses but " + incarnations.size()
+                        + " incarnations");
+            }
         }
     }
 

@@ -98,7 +98,7 @@ class ControlCodecTest {
                 new Leave(3, -7),
                 new Shutdown(77, "the coordinator stopped"),
                 new Prepare(1L << 40, "q18", 1, 3, 2, List.of(ADDRESS, DATA, new StreamAddress("aeron:ipc", 2001)),
-                        new byte[] {1, 2, 3}),
+                        List.of(11L, -12L, Long.MAX_VALUE), new byte[] {1, 2, 3}),
                 new Prepared(1L << 40, 3, 1),
                 new Start(1L << 40),
                 new Cancel(1L << 40, "CN cn-2 died"),

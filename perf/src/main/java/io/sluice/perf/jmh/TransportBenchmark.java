@@ -7,10 +7,10 @@ import io.aeron.Subscription;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.FrameHandler;
-import io.sluice.transport.FrameSigner;
-import io.sluice.transport.FrameVerifier;
 import io.sluice.transport.FrameKind;
+import io.sluice.transport.FrameOpener;
 import io.sluice.transport.FramePublisher;
+import io.sluice.transport.FrameSealer;
 import io.sluice.transport.FrameSubscriber;
 import io.sluice.transport.TransportContext;
 import java.io.IOException;
@@ -48,9 +48,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * agent thread, over {@code aeron:ipc} and over {@code aeron:udp} on loopback (one JVM, one embedded
  * driver in SHARED mode, the tuned defaults of {@link TransportContext}), next to a bare Aeron
  * publication and subscription (with a {@code FragmentAssembler}) moving the same payload bytes:
- * the ratio of the two is what framing costs. {@code signed} is the framed path of a cluster with a
- * secret: every frame tagged (HMAC-SHA256) by the sender and verified, with the replay check, by the
- * receiver before it is read; its ratio to {@code framed} is what authentication costs.
+ * the ratio of the two is what framing costs. {@code framed} runs with {@code data=plain} (a cluster
+ * without a secret) and {@code data=encrypted} (with one: every frame sealed with AES-GCM by the sender
+ * and opened, with the replay check, by the receiver before it is read) on the same kind of
+ * publication: encrypted / plain is what confidentiality and authentication cost.
  *
  * <p>Each message is sent until accepted, as the engine sends: the rate is the one the receiver
  * and the driver sustain.
@@ -116,58 +117,34 @@ public class TransportBenchmark {
         }
     }
 
-    /** FramePublisher to FrameSubscriber. */
+    /** FramePublisher to FrameSubscriber, in clear text or sealed. */
     public static class Framed extends Path {
+        /** The incarnation the benchmark's receiver seals for. */
+        private static final long RECEIVER = 0x5EA1ED;
+
+        @Param({"plain", "encrypted"})
+        String data;
+
         FramePublisher publisher;
         long received;
 
         @Setup(Level.Trial)
         public void setUp() {
             start();
-            final FrameSubscriber subscriber = driver.addSubscriber(channel, STREAM_ID);
-            publisher = driver.addPublisher(channel, STREAM_ID);
-            final FrameHandler handler = (q, e, s, b, k, buffer, offset, length) -> received += length;
-            startReceiver(new Agent() {
-                @Override
-                public int doWork() {
-                    return subscriber.poll(handler, FRAGMENT_LIMIT);
-                }
-
-                @Override
-                public void onClose() {
-                    subscriber.close();
-                }
-
-                @Override
-                public String roleName() {
-                    return "frame-receiver";
-                }
-            }, publisher::isConnected);
-        }
-    }
-
-    /** FramePublisher to FrameSubscriber with a cluster secret: tagged and verified frames. */
-    public static class Signed extends Path {
-        FramePublisher publisher;
-        long received;
-
-        @Setup(Level.Trial)
-        public void setUp() {
-            start();
-            final ClusterSecret secret = ClusterSecret.of("a cluster secret for the benchmark".getBytes(
-                    StandardCharsets.UTF_8));
+            final ClusterSecret secret = "encrypted".equals(data) ? ClusterSecret.of(
+                    "a cluster secret for the benchmark".getBytes(StandardCharsets.UTF_8)) : null;
             final FrameSubscriber subscriber = new FrameSubscriber(driver.aeron().addSubscription(channel, STREAM_ID),
-                    new FrameVerifier(secret, channel, STREAM_ID));
-            publisher = FramePublisher.sharing(driver.aeron().addPublication(channel, STREAM_ID),
+                    secret == null ? null : new FrameOpener(secret, RECEIVER, channel, STREAM_ID));
+            publisher = new FramePublisher(driver.aeron().addExclusivePublication(channel, STREAM_ID),
                     driver.context().idleKind().newIdleStrategy(), SystemNanoClock.INSTANCE, TimeUnit.SECONDS.toNanos(10),
-                    TimeUnit.SECONDS.toNanos(10), FrameSigner.of(secret, 1, channel, STREAM_ID));
+                    TimeUnit.SECONDS.toNanos(10), FrameSealer.of(secret, RECEIVER, channel, STREAM_ID));
             final FrameHandler handler = (q, e, s, b, k, buffer, offset, length) -> received += length;
             startReceiver(new Agent() {
                 @Override
                 public int doWork() {
                     final int work = subscriber.poll(handler, FRAGMENT_LIMIT);
                     if (subscriber.rejectedFrames() > 0) {
-                        throw new IllegalStateException("the receiver refused a signed frame");
+                        throw new IllegalStateException("the receiver refused a sealed frame");
                     }
                     return work;
                 }
@@ -179,7 +156,7 @@ public class TransportBenchmark {
 
                 @Override
                 public String roleName() {
-                    return "signed-receiver";
+                    return "frame-receiver";
                 }
             }, publisher::isConnected);
         }
@@ -231,11 +208,6 @@ public class TransportBenchmark {
 
     @Benchmark
     public long framed(final Framed path) {
-        return path.publisher.send(1L, 2, 3, 4, FrameKind.DATA, path.payload, 0, path.size);
-    }
-
-    @Benchmark
-    public long signed(final Signed path) {
         return path.publisher.send(1L, 2, 3, 4, FrameKind.DATA, path.payload, 0, path.size);
     }
 

@@ -50,8 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A stranger without the cluster secret sends a coordinator and two CN processes over 10,000 mutated and
  * random messages on every stream they listen on (control, results, data), while a client runs queries:
  * truncated and padded messages, wrong kinds and types, lengths claiming gigabytes, valid headers over
- * garbage, real encoded batches and control messages without a valid tag, other versions; and 1,000 raw
- * UDP datagrams at the same ports. No process crashes, every query finishes and equals DuckDB, and every
+ * garbage, real encoded batches in clear text or claiming to be sealed, control messages without a valid
+ * tag, other versions; and 1,000 raw UDP datagrams at the same ports. No process crashes, every query finishes and equals DuckDB, and every
  * message the stranger got through is counted as refused. The generator is seeded; a failure prints the
  * seed.
  */
@@ -92,7 +92,7 @@ class HostileFramesTest {
             this.random = new SplittableRandom(seed);
             this.controls = List.of(new Hello(replyTo, 5), new Register(replyTo, "stranger", 2, replyTo, 1, 5, "dev", 0),
                     new QueryRequest(replyTo, 1, "q6", 0, 0, new byte[] {1, 2, 3}, 0), new StatusRequest(replyTo, 2),
-                    new CnHeartbeat(1, 5, 0, 1, 0, 0), new Prepare(7, "q6", 0, 1, 1, List.of(replyTo), new byte[8]),
+                    new CnHeartbeat(1, 5, 0, 1, 0, 0), new Prepare(7, "q6", 0, 1, 1, List.of(replyTo), List.of(5L), new byte[8]),
                     new Start(7), new Cancel(7, "stranger"), new ResultBatch(7, 0, new byte[64]));
         }
 
@@ -129,7 +129,8 @@ class HostileFramesTest {
             switch (random.nextInt(4)) {
                 case 0 -> frame.putByte(FrameHeader.KIND_OFFSET, (byte) random.nextInt(256));
                 case 1 -> frame.putInt(FrameHeader.PAYLOAD_LENGTH_OFFSET, random.nextInt(), ByteOrder.LITTLE_ENDIAN);
-                case 2 -> frame.putLong(FrameHeader.TAG_OFFSET, random.nextLong(), ByteOrder.LITTLE_ENDIAN);
+                // Claims to be sealed: the last bytes stand for a tag no key made.
+                case 2 -> frame.putByte(FrameHeader.FLAGS_OFFSET, FrameHeader.FLAG_SEALED);
                 default -> { }
             }
             return mutate(bytes);

@@ -15,14 +15,18 @@ import io.sluice.storage.Table;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
+import io.sluice.transport.FrameCipher;
 import io.sluice.transport.FrameHeader;
 import io.sluice.transport.FrameKind;
 import io.sluice.transport.FramePublisher;
-import io.sluice.transport.FrameSigner;
+import io.sluice.transport.FrameSealer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
@@ -35,13 +39,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Between CN processes over UDP, with a cluster secret: blocks sent as stored are tagged and verified
- * like every frame (a frame that failed verification would never arrive, and the query would miss its
+ * Between CN processes over UDP, with a cluster secret: blocks sent as stored are sealed and opened
+ * like every frame (a frame that failed to open would never arrive, and the query would miss its
  * rows), their count reaches the coordinator's stats, and the answers equal DuckDB's. A stored block
- * framed and signed for a CN with the cluster's secret, then changed by one byte, is refused there
- * before anything reads it, and the CN says so naming the sender.
+ * sealed for a CN with the cluster's secret is read there, and refused before anything reads it once
+ * one bit of it is changed, the CN saying so naming the sender.
  */
 class StoredBlocksOnProcessesTest {
+    private static final Pattern JOINED = Pattern.compile(" joined: CN .*, incarnation ([0-9a-f]+)\\)");
+
     @TempDir
     static Path dir;
 
@@ -63,7 +69,7 @@ class StoredBlocksOnProcessesTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} under {1} on 2 signed CN processes")
+    @ParameterizedTest(name = "{0} under {1} on 2 sealing CN processes")
     @CsvSource({"join_lo, SHUFFLE_RANGE", "join_lp, BROADCAST"})
     void signedStoredBlocksCrossProcessesAndTheAnswerEqualsDuckDb(final String name, final Strategy strategy)
             throws Exception {
@@ -78,10 +84,11 @@ class StoredBlocksOnProcessesTest {
     }
 
     @Test
-    void aStoredBlockFlippedAfterSigningIsRefusedByTheCnNamingTheSender() throws Exception {
+    void aStoredBlockSealedForACnOpensThereAndIsRefusedOnceOneBitChangesNamingTheSender() throws Exception {
         final MemberStatus target = cluster.session().status().get(0);
         final String channel = Endpoint.parse(target.endpoint(), false).channel();
         final int dataStream = 11;
+        final long incarnation = incarnationOf(target.name());
         final ExpandableArrayBuffer payload = new ExpandableArrayBuffer(1024);
         final int length;
         try (Table nation = oracle.store().table("nation")) {
@@ -91,22 +98,29 @@ class StoredBlocksOnProcessesTest {
              Subscription capture = driver.aeron().addSubscription("aeron:ipc", dataStream);
              Publication local = driver.aeron().addPublication("aeron:ipc", dataStream);
              Publication toCn = driver.aeron().addPublication(channel, dataStream)) {
-            // A frame exactly as a member of the cluster signs it for that CN's data stream, captured whole.
-            final FramePublisher signed = FramePublisher.sharing(local, new BackoffIdleStrategy(), SystemNanoClock.INSTANCE,
-                    TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10),
-                    FrameSigner.of(ClusterSecret.read(fixture.secretFile()), 0x5107ED, channel, dataStream));
-            signed.send(424242, 1, 1, 0, FrameKind.DATA, payload, 0, length);
+            // A frame exactly as a member of the cluster seals it for that CN (its address and the incarnation it
+            // registered with), captured whole.
+            final FramePublisher sealing = FramePublisher.sharing(local, new BackoffIdleStrategy(),
+                    SystemNanoClock.INSTANCE, TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10),
+                    FrameSealer.of(ClusterSecret.read(fixture.secretFile()), incarnation, channel, dataStream));
+            sealing.send(424242, 1, 1, 0, FrameKind.DATA, payload, 0, length);
             final byte[] frame = awaitOne(capture);
-            assertThat(frame).hasSize(FrameHeader.LENGTH + length);
-            // One bit of the stored column data, after the tag was computed.
-            final int flipAt = FrameHeader.LENGTH + length - 9;
-            frame[flipAt] ^= 0x04;
+            assertThat(frame).hasSize(FrameHeader.LENGTH + length + FrameCipher.TAG_LENGTH);
+            final byte[] plain = new byte[length];
+            payload.getBytes(0, plain);
+            assertThat(Arrays.copyOfRange(frame, FrameHeader.LENGTH, FrameHeader.LENGTH + length))
+                    .as("the block travels encrypted").isNotEqualTo(plain);
+            // The frame as sealed, then a copy with one bit of the stored column data changed on the way.
+            final byte[] flipped = frame.clone();
+            flipped[FrameHeader.LENGTH + length - 9] ^= 0x04;
             final long refusedBefore = target.rejectedMessages();
-            final UnsafeBuffer flipped = new UnsafeBuffer(frame);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (toCn.offer(flipped, 0, frame.length) < 0) {
-                assertThat(System.nanoTime() - deadline).as("offer to %s", channel).isNegative();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            for (final byte[] message : List.of(frame, flipped)) {
+                final UnsafeBuffer buffer = new UnsafeBuffer(message);
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (toCn.offer(buffer, 0, message.length) < 0) {
+                    assertThat(System.nanoTime() - deadline).as("offer to %s", channel).isNegative();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
             }
             // A CN reads its data stream while it runs a query: one that moves blocks between the CNs, whose
             // answer the refused frame must not touch.
@@ -126,8 +140,22 @@ class StoredBlocksOnProcessesTest {
         }
         final List<String> lines = cluster.cn(target.name()).stdout().stream()
                 .filter(l -> l.contains("tag does not match")).toList();
-        assertThat(lines.get(0)).contains("dropped a message from");
+        // "Known here": the frame as sealed opened at the CN first, so its key was the right one and the
+        // changed bit alone made the copy fail.
+        assertThat(lines.get(0)).contains("dropped a message from").contains("known here from CN 1, was altered on"
+                + " the way");
         assertThat(cluster.cn(target.name()).isAlive()).isTrue();
+    }
+
+    /** The incarnation a CN process registered with, from the line it logs on joining. */
+    private static long incarnationOf(final String cn) {
+        for (final String line : cluster.cn(cn).stdout()) {
+            final Matcher m = JOINED.matcher(line);
+            if (m.find()) {
+                return Long.parseUnsignedLong(m.group(1), 16);
+            }
+        }
+        throw new AssertionError(cn + " logged no join line with its incarnation: " + cluster.cn(cn).stdout());
     }
 
     /** The first whole message on {@code s}, reassembled from its fragments. */
