@@ -68,9 +68,9 @@ public final class ClusterIdleCommand extends CliCommand {
             err.println(line);
             err.flush();
         });
-        final String line = String.format(Locale.ROOT, "| %s | %s | %d x %d | %s | %d s | %.2f%% | %.1f | %.1f | %.1f |",
+        final String line = String.format(Locale.ROOT, "| %s | %s | %d x %d | %s | %d | %d s | %.2f%% | %.1f | %.1f | %.1f |",
                 LocalDate.now(), InetAddress.getLocalHost().getHostName(), r.cnCount(), r.cores(),
-                jvmArgs.isEmpty() ? "defaults" : String.join(" ", jvmArgs), r.idleSeconds(), r.idleCpuPercent(),
+                jvmArgs.isEmpty() ? "defaults" : String.join(" ", jvmArgs), runs, r.idleSeconds(), r.idleCpuPercent(),
                 r.warmMedianMillis(), r.firstAfterIdleMillis(), r.secondAfterIdleMillis());
         if (resultFile.getParent() != null) {
             Files.createDirectories(resultFile.getParent());
@@ -78,9 +78,11 @@ public final class ClusterIdleCommand extends CliCommand {
         if (!Files.exists(resultFile)) {
             Files.writeString(resultFile, "# Idle cluster: CPU while idle and q6 after idling\n\nWritten by `" + commandLine()
                     + "` (and later runs of `sluice cluster idle`), one row per run. CPU: all threads of `cluster up`"
-                    + " and its CN processes, in % of one core. Times: TPC-H q6 from a client in another process, ms.\n\n"
-                    + "| date | host | CNs x cores | JVM args | idle | idle CPU | warm q6 (median of the last half of --runs) | first q6 after idle"
-                    + " | second |\n|---|---|---|---|---|---|---|---|---|\n", StandardCharsets.UTF_8);
+                    + " and its CN processes, in % of one core, measured over all but the first 5 s of the idle period (the JIT"
+                    + " has compiled more of an idle loop the more queries ran before). Times: TPC-H q6 from a client"
+                    + " in another process, ms.\n\n"
+                    + "| date | host | CNs x cores | JVM args | q6 runs before | idle | idle CPU | warm q6 (median of the"
+                    + " last half of the runs) | first q6 after idle | second |\n|---|---|---|---|---|---|---|---|---|---|\n", StandardCharsets.UTF_8);
         }
         Files.writeString(resultFile, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
         out.println(line);
