@@ -187,7 +187,7 @@ public final class BenchCommand extends CliCommand {
         err.flush();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
         try {
-            TpchGeneration.run(store, order, scaleFactor, 2, false, () -> false, progress);
+            TpchGeneration.run(store, order, scaleFactor, 2, false, null, () -> false, progress);
         } finally {
             progress.close();
         }

@@ -2,6 +2,7 @@ package io.sluice.perf.cli;
 
 import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.TpchScale;
+import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreContents;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Option;
                     + " removes the unfinished tables and keeps the complete ones."},
         footer = {"", "Examples:", "  sluice gen --sf 0.1 --out data/sf0.1",
             "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders",
-            "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders --force --threads 2"})
+            "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders --force --threads 2",
+            "  sluice gen --sf 0.1 --skew 1.5 --out data/sf0.1-skew1.5"})
 final class GenCommand extends CliCommand {
     private static final int MAX_THREADS = 64;
 
@@ -54,9 +56,16 @@ final class GenCommand extends CliCommand {
             description = "tables generated at the same time (default ${DEFAULT-VALUE})")
     int threads;
 
+    @Option(names = "--skew", paramLabel = "<z>",
+            description = "draw o_custkey and l_partkey (with l_suppkey) from a Zipf distribution with exponent z in"
+                    + " (0, 4] instead of uniformly: at SF 1, z = 1 gives the top customer ~8% of the orders, z = 1.5"
+                    + " ~38%; the keys still match their tables (default: dbgen's uniform rows)")
+    Double skew;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final List<TpchTable> selected = TpchGeneration.largestFirst(selectedTables(), scaleFactor);
+        final TpchSkew zipf = skew == null ? null : TpchSkew.of(skew);
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("--threads " + threads + " is not valid: use 1.." + MAX_THREADS);
         }
@@ -65,7 +74,7 @@ final class GenCommand extends CliCommand {
             final int code;
             try (StoreLock ignored = lock(store, err)) {
                 final Set<String> replaced = checkTables(store, selected, err);
-                code = generate(store, selected, replaced, signal, out, err);
+                code = generate(store, selected, replaced, zipf, signal, out, err);
             }
             out.flush();
             err.flush();
@@ -139,7 +148,7 @@ final class GenCommand extends CliCommand {
     }
 
     private int generate(final Store store, final List<TpchTable> selected, final Set<String> replaced,
-                         final StopOnSignal signal, final PrintWriter out, final PrintWriter err) {
+                         final TpchSkew zipf, final StopOnSignal signal, final PrintWriter out, final PrintWriter err) {
         final String[] names = new String[selected.size()];
         final long[] expected = new long[selected.size()];
         for (int i = 0; i < names.length; i++) {
@@ -150,7 +159,8 @@ final class GenCommand extends CliCommand {
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
         final TpchGeneration.Outcome outcome;
         try {
-            outcome = TpchGeneration.run(store, selected, scaleFactor, threads, force, signal::requested, progress);
+            outcome = TpchGeneration.run(store, selected, scaleFactor, threads, force, zipf, signal::requested,
+                    progress);
         } catch (final OutOfMemoryError e) {
             return fail(err, "out of memory while generating (" + e.getMessage() + "): the TPC-H text pool alone"
                     + " takes 300 MiB of heap; give java more heap (e.g. java -Xmx2g -jar ...) or use --threads 1");
@@ -169,6 +179,9 @@ final class GenCommand extends CliCommand {
                     + (store.tableNames().isEmpty() ? "(none)" : String.join(", ", store.tableNames())));
         }
         report(out, outcome.written(), replaced, store, (System.nanoTime() - start) / 1e9);
+        if (zipf != null) {
+            reportSkew(out, zipf, selected);
+        }
         return 0;
     }
 
@@ -201,6 +214,20 @@ final class GenCommand extends CliCommand {
                     + String.join(", ", unknown) + " in --tables: use " + String.join(",", all));
         }
         return new ArrayList<>(chosen);
+    }
+
+    private void reportSkew(final PrintWriter out, final TpchSkew zipf, final List<TpchTable> selected) {
+        final List<String> heaviest = new ArrayList<>();
+        if (selected.contains(TpchTable.ORDERS)) {
+            heaviest.add(String.format(Locale.ROOT, "the top customer places %.1f%% of the orders",
+                    100 * zipf.topShare(TpchTable.ORDERS, scaleFactor)));
+        }
+        if (selected.contains(TpchTable.LINEITEM)) {
+            heaviest.add(String.format(Locale.ROOT, "the top part fills %.1f%% of the line items",
+                    100 * zipf.topShare(TpchTable.LINEITEM, scaleFactor)));
+        }
+        out.println("  skew " + zipf + (heaviest.isEmpty() ? ": no table listed has a skewed key"
+                : ": " + String.join(", ", heaviest)));
     }
 
     private void report(final PrintWriter out, final List<TpchGeneration.Result> results, final Set<String> replaced,

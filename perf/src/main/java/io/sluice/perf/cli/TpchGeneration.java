@@ -1,6 +1,7 @@
 package io.sluice.perf.cli;
 
 import io.sluice.perf.tpch.TpchLoader;
+import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
@@ -50,12 +51,13 @@ final class TpchGeneration {
      * Generates the tables (in the given order) with {@code threads} threads.
      *
      * @param replace  whether existing tables of those names are replaced
+     * @param skew     the foreign keys' skew, or null for dbgen's uniform rows
      * @param stop     polled at each progress report; once true, unfinished tables are abandoned
      * @param progress receives the table's index in {@code tables} and its rows so far
      * @return the tables written and, when {@code stop} became true, those abandoned
      */
     static Outcome run(final Store store, final List<TpchTable> tables, final double scaleFactor,
-                       final int threads, final boolean replace, final BooleanSupplier stop,
+                       final int threads, final boolean replace, final TpchSkew skew, final BooleanSupplier stop,
                        final GenProgress progress) {
         final AtomicInteger threadNumber = new AtomicInteger();
         final ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tables.size()), r -> {
@@ -69,7 +71,7 @@ final class TpchGeneration {
             for (int i = 0; i < tables.size(); i++) {
                 final int index = i;
                 final TpchTable table = tables.get(i);
-                futures.add(pool.submit(() -> generate(store, table, scaleFactor, replace, index, progress,
+                futures.add(pool.submit(() -> generate(store, table, scaleFactor, replace, skew, index, progress,
                         () -> failed.get() || stop.getAsBoolean(), failed)));
             }
             final List<Result> results = new ArrayList<>();
@@ -106,12 +108,13 @@ final class TpchGeneration {
     }
 
     private static Result generate(final Store store, final TpchTable table, final double scaleFactor,
-                                   final boolean replace, final int index, final GenProgress progress,
+                                   final boolean replace, final TpchSkew skew, final int index,
+                                   final GenProgress progress,
                                    final BooleanSupplier stop, final AtomicBoolean failed) {
         if (stop.getAsBoolean()) {
             throw new CancellationException("generation stopped before " + table.tableName() + " began");
         }
-        try (Table written = TpchLoader.load(store, table, scaleFactor, replace, rows -> {
+        try (Table written = TpchLoader.load(store, table, scaleFactor, replace, skew, rows -> {
             if (stop.getAsBoolean()) {
                 throw new CancellationException("generation stopped");
             }

@@ -54,11 +54,25 @@ public final class TpchLoader {
      */
     public static Table load(final Store store, final TpchTable table, final double scaleFactor, final boolean replace,
                              final LongConsumer progress) {
+        return load(store, table, scaleFactor, replace, null, progress);
+    }
+
+    /**
+     * As {@link #load(Store, TpchTable, double, boolean, LongConsumer)}, with the foreign keys {@code skew}
+     * rewrites (null: uniform, dbgen's rows); a skewed table records its Z in its manifest
+     * ({@value TpchSkew#ATTRIBUTE}).
+     */
+    public static Table load(final Store store, final TpchTable table, final double scaleFactor, final boolean replace,
+                             final TpchSkew skew, final LongConsumer progress) {
         checkScaleFactor(scaleFactor);
-        final TableSpec spec = TableSpec.of(table.tableName(), table.schema()).withPresortedKey(table.sortKey())
+        final TpchSkew.SkewedRow skewed = skew == null ? null : skew.rows(table, scaleFactor, table.schema());
+        TableSpec spec = TableSpec.of(table.tableName(), table.schema()).withPresortedKey(table.sortKey())
                 .replacing(replace).withAttribute(TpchScale.ATTRIBUTE, TpchScale.format(scaleFactor));
+        if (skewed != null) {
+            spec = spec.withAttribute(TpchSkew.ATTRIBUTE, skew.format());
+        }
         try (TableWriter writer = store.write(spec)) {
-            write(writer, table.generator(), scaleFactor, progress);
+            write(writer, table.generator(), scaleFactor, skewed, progress);
             // The last report comes before the table becomes visible, so a stop it asks for leaves nothing.
             progress.accept(writer.rowCount());
             return writer.finish();
@@ -67,7 +81,8 @@ public final class TpchLoader {
 
     @SuppressWarnings("unchecked")
     private static <E extends TpchEntity> void write(final TableWriter writer, final io.trino.tpch.TpchTable<E> table,
-                                                      final double scaleFactor, final LongConsumer progress) {
+                                                      final double scaleFactor, final TpchSkew.SkewedRow skewed,
+                                                      final LongConsumer progress) {
         final List<TpchColumn<E>> columns = table.getColumns();
         final int n = columns.size();
         final ColumnBuilder[] builders = new ColumnBuilder[n];
@@ -78,8 +93,15 @@ public final class TpchLoader {
         }
         long rows = 0;
         for (final E entity : table.createGenerator(scaleFactor, 1, 1)) {
+            if (skewed != null) {
+                skewed.next(entity);
+            }
             for (int c = 0; c < n; c++) {
                 final TpchColumn<E> column = columns.get(c);
+                if (skewed != null && skewed.replaces(c)) {
+                    builders[c].appendLong(skewed.value(c));
+                    continue;
+                }
                 switch (types[c].kind()) {
                     case INT64 -> builders[c].appendLong(column.getIdentifier(entity));
                     case INT32 -> builders[c].appendInt(column.getInteger(entity));

@@ -38,10 +38,15 @@ public final class TpchOracle implements AutoCloseable {
 
     /** Generates every table at scale {@code sf} into {@code dir} and loads them into DuckDB. */
     public static TpchOracle generate(final Path dir, final double sf) throws Exception {
+        return generate(dir, sf, null);
+    }
+
+    /** As {@link #generate(Path, double)}, with the foreign keys drawn as {@code skew} says (null: uniform). */
+    public static TpchOracle generate(final Path dir, final double sf, final TpchSkew skew) throws Exception {
         final Store store = Store.create(dir.resolve("store"));
         final List<String> names = new ArrayList<>();
         for (final TpchTable t : TpchTable.values()) {
-            try (Table ignored = TpchLoader.load(store, t, sf, rows -> { })) {
+            try (Table ignored = TpchLoader.load(store, t, sf, false, skew, rows -> { })) {
                 names.add(t.tableName());
             }
         }
@@ -81,6 +86,14 @@ public final class TpchOracle implements AutoCloseable {
     }
 
     /** Runs the query's SQL on DuckDB and compares; any thread (DuckDB's connection is used by one at a time). */
+    /** The one number DuckDB answers {@code sql} with over the same rows (a count, a sum). */
+    public synchronized double scalar(final String sql) throws Exception {
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            assertThat(rs.next()).as("a row from %s", sql).isTrue();
+            return rs.getDouble(1);
+        }
+    }
+
     public void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
         assertSameAsDuckDb(query.name(), query.sql(), actual);
     }
