@@ -1,6 +1,7 @@
 package io.sluice.perf.cluster;
 
 import io.sluice.perf.tpch.TpchOracle;
+import io.sluice.perf.tpch.TpchSkew;
 import java.nio.file.Path;
 
 /**
@@ -47,9 +48,22 @@ final class OracleCluster implements AutoCloseable {
                 (store, h, secret) -> ProcessCluster.inNamespaces(store, h, cores, secret));
     }
 
+    /** {@code cns} CN processes of {@code cores} cores on loopback over TPC-H tables whose foreign keys are skewed. */
+    static OracleCluster skewedOnLoopback(final Path dir, final double scaleFactor, final TpchSkew skew, final int cns,
+                                          final int cores, final String jvmArg) throws Exception {
+        return start(dir, scaleFactor, skew, false, 0,
+                (store, h, secret) -> ProcessCluster.loopback(store, cns, cores, jvmArg));
+    }
+
     private static OracleCluster start(final Path dir, final double scaleFactor, final boolean withSecret,
                                        final int hostCount, final Starter starter) throws Exception {
-        final OracleCluster started = new OracleCluster(TpchOracle.generate(dir, scaleFactor),
+        return start(dir, scaleFactor, null, withSecret, hostCount, starter);
+    }
+
+    private static OracleCluster start(final Path dir, final double scaleFactor, final TpchSkew skew,
+                                       final boolean withSecret, final int hostCount, final Starter starter)
+            throws Exception {
+        final OracleCluster started = new OracleCluster(TpchOracle.generate(dir, scaleFactor, skew),
                 withSecret ? ProcessCluster.writeSecret(dir.resolve("cluster.secret")) : null);
         try {
             if (hostCount > 0) {

@@ -101,6 +101,15 @@ public final class TpchOracle implements AutoCloseable {
     /** As {@link #assertSameAsDuckDb(Query, QueryResult)} for a named SQL text DuckDB runs as it is. */
     public synchronized void assertSameAsDuckDb(final String name, final String sql, final QueryResult actual)
             throws Exception {
+        assertThat(assertSameRowsAsDuckDb(name, sql, actual)).as("%s returns rows at SF 0.01", name).isPositive();
+    }
+
+    /**
+     * As {@link #assertSameAsDuckDb(String, String, QueryResult)}, also when DuckDB returns no rows (skewed data
+     * empties some of TPC-H's selective queries); returns the rows compared.
+     */
+    public synchronized int assertSameRowsAsDuckDb(final String name, final String sql, final QueryResult actual)
+            throws Exception {
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> expectedNames = new ArrayList<>();
@@ -118,7 +127,7 @@ public final class TpchOracle implements AutoCloseable {
                 row++;
             }
             assertThat(actual.rowCount()).as("%s row count", name).isEqualTo(row);
-            assertThat(row).as("%s returns rows at SF 0.01", name).isPositive();
+            return row;
         }
     }
 
