@@ -56,16 +56,15 @@ final class GenCommand extends CliCommand {
             description = "tables generated at the same time (default ${DEFAULT-VALUE})")
     int threads;
 
-    @Option(names = "--skew", paramLabel = "<z>",
+    @Option(names = "--skew", paramLabel = "<z>", converter = SkewConverter.class,
             description = "draw o_custkey and l_partkey (with l_suppkey) from a Zipf distribution with exponent z in"
                     + " (0, 4] instead of uniformly: at SF 1, z = 1 gives the top customer ~8% of the orders, z = 1.5"
                     + " ~38%; the keys still match their tables (default: dbgen's uniform rows)")
-    Double skew;
+    TpchSkew skew;
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final List<TpchTable> selected = TpchGeneration.largestFirst(selectedTables(), scaleFactor);
-        final TpchSkew zipf = skew == null ? null : TpchSkew.of(skew);
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("--threads " + threads + " is not valid: use 1.." + MAX_THREADS);
         }
@@ -74,7 +73,7 @@ final class GenCommand extends CliCommand {
             final int code;
             try (StoreLock ignored = lock(store, err)) {
                 final Set<String> replaced = checkTables(store, selected, err);
-                code = generate(store, selected, replaced, zipf, signal, out, err);
+                code = generate(store, selected, replaced, skew, signal, out, err);
             }
             out.flush();
             err.flush();

@@ -2,7 +2,10 @@ package io.sluice.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.perf.tpch.TpchSkew;
+import io.sluice.storage.Store;
 import io.sluice.storage.StoreLock;
+import io.sluice.storage.Table;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,6 +45,30 @@ class GenValidationTest {
         assertThat(r.err()).contains("Invalid value for option '--sf'").contains("(0, 1000]")
                 .contains("Usage: sluice gen").doesNotContain("\tat ");
         assertThat(out).doesNotExist();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "abc", "4.5", "NaN"})
+    void badSkewsAreUsageErrors(final String z) {
+        final Path out = dir.resolve("out");
+        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--skew", z, "--out", out.toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("Invalid value for option '--skew'").contains("(0, 4]")
+                .contains("Usage: sluice gen").doesNotContain("\tat ");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void aSkewedStoreSaysHowHeavyItsTopKeysAreAndRecordsItsSkew() throws IOException {
+        final Path out = dir.resolve("skewed");
+        final Cli.Result r = Cli.run("gen", "--sf", "0.01", "--skew", "1.5", "--out", out.toString(), "--tables",
+                "orders,customer");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("skew Zipf(1.5): the top customer places 39.2% of the orders");
+        try (Table orders = Store.open(out).table("orders"); Table customer = Store.open(out).table("customer")) {
+            assertThat(orders.manifest().attributes()).containsEntry(TpchSkew.ATTRIBUTE, "1.5");
+            assertThat(customer.manifest().attributes()).doesNotContainKey(TpchSkew.ATTRIBUTE);
+        }
     }
 
     @Test
