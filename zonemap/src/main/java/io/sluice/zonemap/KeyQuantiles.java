@@ -26,6 +26,14 @@ public final class KeyQuantiles {
     public static final int MAX_CUT_POINTS = 65_535;
     /** Blocks swept before sampling starts. */
     public static final int DEFAULT_MAX_BLOCKS = 131_072;
+    /**
+     * Least block {@link #overlap()} at which a column's sketch describes its distribution: below it the
+     * blocks are clustered by the key, and their zonemaps are exact to a block and keep cut points on block
+     * edges, which whole-block routing wants.
+     */
+    public static final double SKETCH_OVERLAP = 0.25;
+    /** Equal-depth pieces a column's sketch is read as. */
+    public static final int SKETCH_PIECES = 1024;
     /** Equal-width bins over [min, max] in which {@link #uniformity()} looks for the densest spot. */
     public static final int UNIFORMITY_BINS = 1024;
 
@@ -40,10 +48,23 @@ public final class KeyQuantiles {
     private final KeyDensity density;
     private final long[] defaultCuts;
     private final double uniformity;
+    private final double overlap;
+    private final double distinct;
+    private final boolean sketched;
 
     private KeyQuantiles(final TypeKind kind, final int blockCount, final int blocksWithValues, final int sweptBlocks,
                          final long rowCount, final long nullCount, final long signedMin, final long signedMax,
                          final KeyDensity density) {
+        this(kind, blockCount, blocksWithValues, sweptBlocks, rowCount, nullCount, signedMin, signedMax, density,
+                density.overlap(), density.distinctEstimate(), false);
+    }
+
+    private KeyQuantiles(final TypeKind kind, final int blockCount, final int blocksWithValues, final int sweptBlocks,
+                         final long rowCount, final long nullCount, final long signedMin, final long signedMax,
+                         final KeyDensity density, final double overlap, final double distinct, final boolean sketched) {
+        this.overlap = overlap;
+        this.distinct = distinct;
+        this.sketched = sketched;
         this.kind = kind;
         this.blockCount = blockCount;
         this.blocksWithValues = blocksWithValues;
@@ -136,6 +157,57 @@ public final class KeyQuantiles {
         }
         return new KeyQuantiles(kind, zoneMaps.length, withValues, n, rows, nulls, min, max,
                 KeyDensity.sweep(n, start, end, blockRows));
+    }
+
+    /**
+     * Quantiles of one key column from its zonemaps and, where the table keeps one and its blocks overlap
+     * ({@value #SKETCH_OVERLAP} or more), its sketch: the zonemaps give the row and null counts, min, max
+     * and the blocks' {@link #overlap()}; the sketch's
+     * quantiles give the distribution of the rows ({@value #SKETCH_PIECES} equal-depth pieces, a key holding
+     * more than one piece a point mass) and its distinct count, which zonemaps of unsorted blocks, each
+     * spanning the whole domain, cannot show.
+     *
+     * @param kind      the key column's kind
+     * @param zoneMaps  the key column's zonemap in every block, in block order; empty for no blocks
+     * @param maxBlocks most blocks the sweep reads, 1 or more
+     * @param sketch    the column's sketch, or null for the zonemaps alone
+     * @return the quantiles
+     * @throws IllegalArgumentException as {@link #of(TypeKind, ZoneMap[], int)} does, or when the sketch is of
+     *                                  another kind
+     */
+    public static KeyQuantiles of(final TypeKind kind, final ZoneMap[] zoneMaps, final int maxBlocks,
+                                  final ColumnSketch sketch) {
+        final KeyQuantiles zoned = of(kind, zoneMaps, maxBlocks);
+        if (sketch == null || sketch.isEmpty() || !zoned.hasValues() || zoned.overlap() < SKETCH_OVERLAP) {
+            return zoned;
+        }
+        if (sketch.kind() != kind) {
+            throw new IllegalArgumentException("a sketch of a " + sketch.kind() + " column cannot describe a " + kind
+                    + " key");
+        }
+        final long[] q = sketch.signedQuantiles(SKETCH_PIECES);
+        final long[] start = new long[SKETCH_PIECES];
+        final long[] end = new long[SKETCH_PIECES];
+        final double[] rows = new double[SKETCH_PIECES];
+        final double piece = (double) zoned.nonNullCount() / SKETCH_PIECES;
+        for (int i = 0; i < SKETCH_PIECES; i++) {
+            // A piece between two equal quantiles is a point mass: the rows of a heavy key.
+            start[i] = KeySpace.startOf(q[i], q[i + 1]);
+            end[i] = KeySpace.endOf(q[i + 1]);
+            rows[i] = piece;
+        }
+        return new KeyQuantiles(kind, zoned.blockCount, zoned.blocksWithValues, zoned.sweptBlocks, zoned.rowCount,
+                zoned.nullCount, zoned.signedMin, zoned.signedMax, KeyDensity.sweep(SKETCH_PIECES, start, end, rows),
+                zoned.overlap, Math.min(sketch.distinctEstimate(), zoned.nonNullCount()), true);
+    }
+
+    /**
+     * Whether the distribution comes from the column's sketch rather than its zonemaps.
+     *
+     * @return true when {@link #of(TypeKind, ZoneMap[], int, ColumnSketch)} was given a sketch with values
+     */
+    public boolean sketched() {
+        return sketched;
     }
 
     /**
@@ -340,17 +412,18 @@ public final class KeyQuantiles {
      * @return the overlap, in [0, 1]
      */
     public double overlap() {
-        return density.overlap();
+        return overlap;
     }
 
     /**
-     * Estimated distinct non-null keys: at most one per integer key in the blocks' ranges and one
-     * per row. For strings it counts distinct 8-byte prefixes, which is what a range split can tell apart.
+     * Estimated distinct non-null keys: from zonemaps, at most one per integer key in the blocks' ranges
+     * and one per row, and for strings the distinct 8-byte prefixes, which is what a range split can tell
+     * apart; from a sketch, its HLL count of the distinct values.
      *
      * @return the estimate, 0 to about {@link #nonNullCount()}
      */
     public double distinctEstimate() {
-        return density.distinctEstimate();
+        return distinct;
     }
 
     private void requireValues(final String what) {
@@ -363,6 +436,7 @@ public final class KeyQuantiles {
     @Override
     public String toString() {
         return "KeyQuantiles[" + kind + ", blocks=" + blockCount + ", swept=" + sweptBlocks + ", rows=" + rowCount
-                + ", nulls=" + nullCount + ", uniformity=" + uniformity + ", overlap=" + overlap() + "]";
+                + ", nulls=" + nullCount + ", uniformity=" + uniformity + ", overlap=" + overlap()
+                + (sketched ? ", sketched" : "") + "]";
     }
 }

@@ -9,6 +9,7 @@ import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
+import io.sluice.zonemap.TableSketch;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -82,6 +83,7 @@ public final class CsvImporter {
         try (Utf8Reader text = new Utf8Reader(Files.newInputStream(csv));
              TableWriter writer = store.write(spec);
              CsvReader reader = new CsvReader(text, source)) {
+            writer.gather(TableSketch.builder(schema));
             try {
                 final int[] columnOfField = header ? readHeader(reader, schema) : inSchemaOrder(schema.size());
                 final ColumnBuilder[] columns = new ColumnBuilder[columnOfField.length];

@@ -6,6 +6,7 @@ import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
+import io.sluice.zonemap.TableSketch;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;
 import java.util.List;
@@ -71,7 +72,7 @@ public final class TpchLoader {
         if (skewed != null) {
             spec = spec.withAttribute(TpchSkew.ATTRIBUTE, skew.format());
         }
-        try (TableWriter writer = store.write(spec)) {
+        try (TableWriter writer = store.write(spec).gather(TableSketch.builder(table.schema()))) {
             write(writer, table.generator(), scaleFactor, skewed, progress);
             // The last report comes before the table becomes visible, so a stop it asks for leaves nothing.
             progress.accept(writer.rowCount());

@@ -4,6 +4,7 @@ import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.zonemap.KeyQuantiles;
+import io.sluice.zonemap.TableSketch;
 
 /**
  * Everything a scan and the range shuffle after it need, from one key column's zonemaps and a
@@ -74,6 +75,13 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
      */
     public static ColocationPlan of(final TypeKind kind, final ZoneMap[] keyZoneMaps, final Topology topology,
                                     final BoundaryConfig config, final StraddlePolicy policy) {
+        requireParts(topology, config, policy);
+        final KeyQuantiles stats = KeyQuantiles.of(kind, keyZoneMaps, config.maxSweptBlocks());
+        final RangeBoundaries boundaries = RangeBoundaries.plan(stats, topology, config);
+        return new ColocationPlan(stats, boundaries, ScanAssignment.of(keyZoneMaps, boundaries, policy));
+    }
+
+    private static void requireParts(final Topology topology, final BoundaryConfig config, final StraddlePolicy policy) {
         if (policy == null) {
             throw new IllegalArgumentException("a colocation plan needs a straddle policy: StraddlePolicy.MAJORITY"
                     + " (the default) or StraddlePolicy.SPLIT");
@@ -82,9 +90,6 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
             throw new IllegalArgumentException("a colocation plan needs a topology (CNs x cores) and a config, got topology="
                     + topology + ", config=" + config);
         }
-        final KeyQuantiles stats = KeyQuantiles.of(kind, keyZoneMaps, config.maxSweptBlocks());
-        final RangeBoundaries boundaries = RangeBoundaries.plan(stats, topology, config);
-        return new ColocationPlan(stats, boundaries, ScanAssignment.of(keyZoneMaps, boundaries, policy));
     }
 
     /**
@@ -116,7 +121,9 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
     }
 
     /**
-     * Plans for a stored table's key column.
+     * Plans for a stored table's key column: from its zonemaps and, when the table keeps a
+     * {@link TableSketch} and its blocks overlap, the key's sketch
+     * ({@link KeyQuantiles#of(TypeKind, ZoneMap[], int, io.sluice.zonemap.ColumnSketch)}).
      *
      * @param table     the table, from any storage behind the SPI
      * @param keyColumn the name of the column to shuffle by
@@ -129,7 +136,16 @@ public record ColocationPlan(KeyQuantiles stats, RangeBoundaries boundaries, Sca
     public static ColocationPlan of(final BlockTable table, final String keyColumn, final Topology topology,
                                     final BoundaryConfig config, final StraddlePolicy policy) {
         final int column = table.schema().require(keyColumn);
-        return of(table.schema().type(column).kind(), table.zoneMaps(column), topology, config, policy);
+        final TableSketch sketch = TableSketch.of(table);
+        if (sketch == null) {
+            return of(table.schema().type(column).kind(), table.zoneMaps(column), topology, config, policy);
+        }
+        requireParts(topology, config, policy);
+        final ZoneMap[] keyZoneMaps = table.zoneMaps(column);
+        final KeyQuantiles stats = KeyQuantiles.of(table.schema().type(column).kind(), keyZoneMaps,
+                config.maxSweptBlocks(), sketch.column(column));
+        final RangeBoundaries boundaries = RangeBoundaries.plan(stats, topology, config);
+        return new ColocationPlan(stats, boundaries, ScanAssignment.of(keyZoneMaps, boundaries, policy));
     }
 
     /**

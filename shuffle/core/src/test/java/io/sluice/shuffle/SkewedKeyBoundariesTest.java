@@ -8,6 +8,7 @@ import io.sluice.format.Schema;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableWriter;
+import io.sluice.zonemap.TableSketch;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -30,18 +31,21 @@ class SkewedKeyBoundariesTest {
     static Path dir;
     static Table sorted;
     static Table unsorted;
+    static Table sketched;
 
     @BeforeAll
     static void write() {
         final Store store = Store.create(dir);
         sorted = writeZipf(store, "zipf_sorted", "k");
         unsorted = writeZipf(store, "zipf_unsorted", null);
+        sketched = writeZipf(store, "zipf_sketched", null);
     }
 
     @AfterAll
     static void close() {
         sorted.close();
         unsorted.close();
+        sketched.close();
     }
 
     /** Keys {@code floor(x)} for x drawn from the density proportional to {@code x^-0.8} on [1, DOMAIN], by inversion. */
@@ -49,7 +53,11 @@ class SkewedKeyBoundariesTest {
         final SplittableRandom random = new SplittableRandom(20_231_129);
         final double a = 1 - EXPONENT;
         final double top = Math.pow(DOMAIN, a);
-        try (TableWriter writer = store.createTable(name, Schema.of(new Field("k", ColumnType.INT64)), sortKey)) {
+        final Schema schema = Schema.of(new Field("k", ColumnType.INT64));
+        try (TableWriter writer = store.createTable(name, schema, sortKey)) {
+            if (name.endsWith("sketched")) {
+                writer.gather(TableSketch.builder(schema));
+            }
             for (int i = 0; i < ROWS; i++) {
                 final double x = Math.pow(1 + (top - 1) * random.nextDouble(), 1 / a);
                 writer.column(0).appendLong(Math.min(DOMAIN, (long) x));
@@ -93,5 +101,32 @@ class SkewedKeyBoundariesTest {
                 plan.stats().overlap());
         assertThat(plan.stats().overlap()).isGreaterThan(0.9);
         assertThat(plan.stats().uniformity()).isGreaterThan(0.9);
+    }
+
+    @Test
+    void theSketchOfUnsortedBlocksShowsTheSkewAndItsQuantilesBalanceTheBuckets() {
+        for (final String shape : new String[] {"3x2", "3x10", "7x8"}) {
+            final Topology topology = Topology.parse(shape);
+            final ColocationPlan zonemapsOnly = ColocationPlan.of(unsorted, "k", topology);
+            final ColocationPlan sketch = ColocationPlan.of(sketched, "k", topology);
+            assertThat(zonemapsOnly.stats().sketched()).isFalse();
+            assertThat(sketch.stats().sketched()).isTrue();
+            assertThat(sketch.stats().uniformity()).as(shape).isLessThan(0.05);
+            assertThat(sketch.boundaries().method()).as(shape).isEqualTo(BoundaryMethod.RANGE_QUANTILE);
+            final double blind = ExactShuffle.scan(unsorted, "k", zonemapsOnly.boundaries(), zonemapsOnly.assignment())
+                    .maxOverMean();
+            final double seen = ExactShuffle.scan(sketched, "k", sketch.boundaries(), sketch.assignment()).maxOverMean();
+            System.out.printf(Locale.ROOT, "zipf unsorted %s: zonemaps max/mean %.4f, sketch max/mean %.4f%n", shape,
+                    blind, seen);
+            assertThat(seen).as(shape).isLessThan(1.1);
+            assertThat(blind).as(shape).isGreaterThan(3);
+            // The sketch's estimate of each bucket is its real row count, within a few percent of a bucket.
+            final double[] estimated = sketch.boundaries().estimatedRows(sketch.stats());
+            final long[] real = ExactShuffle.scan(sketched, "k", sketch.boundaries(), sketch.assignment()).perBucket();
+            final double bucket = (double) ROWS / sketch.boundaries().bucketCount();
+            for (int b = 0; b < sketch.boundaries().bucketCount(); b++) {
+                assertThat(Math.abs(estimated[b] - real[b])).as("%s bucket %d", shape, b).isLessThan(0.1 * bucket);
+            }
+        }
     }
 }

@@ -112,7 +112,8 @@ public record StoreContents(List<String> tables, List<Path> damaged, List<Path> 
     }
 
     private static boolean isFormatOneFile(final String name) {
-        return name.equals(ZoneMapIndex.FILE) || BLOCK_FILE.matcher(name).matches();
+        return name.equals(ZoneMapIndex.FILE) || name.equals(StatisticsFile.FILE)
+                || name.equals(StatisticsFile.TEMPORARY_FILE) || BLOCK_FILE.matcher(name).matches();
     }
 
     private static List<Path> list(final Path dir) {

@@ -41,6 +41,9 @@ public final class Table implements BlockTable, AutoCloseable {
     /** Per block, the columns whose checksum passed, kept while files close and open again (allocated at first open). */
     private final boolean[][] verified;
     private final IntFunction<BlockFile> opener = this::openFile;
+    /** The version's statistics file, read at first use; {@link #NO_STATISTICS} when it has none. */
+    private volatile byte[] statistics;
+    private static final byte[] NO_STATISTICS = new byte[0];
 
     private Table(final Path dir, final TableManifest manifest, final ZoneMapIndex zoneMaps,
                   final BlockFileCache cache) {
@@ -90,6 +93,32 @@ public final class Table implements BlockTable, AutoCloseable {
     @Override
     public String name() {
         return manifest.name();
+    }
+
+    /**
+     * The bytes of this version's {@link StatisticsFile} (written with the table or by
+     * {@link #writeStatistics}), or null when it has none.
+     *
+     * @throws io.sluice.format.StorageException when the file is damaged, naming it and the command that rewrites it
+     */
+    @Override
+    public byte[] statistics() {
+        byte[] s = statistics;
+        if (s == null) {
+            final byte[] read = StatisticsFile.read(dataDir, name());
+            s = read == null ? NO_STATISTICS : read;
+            statistics = s;
+        }
+        return s == NO_STATISTICS ? null : s;
+    }
+
+    /**
+     * Stores statistics computed after the table was written (replacing any it had), atomically; the
+     * caller holds the store's {@link StoreLock}, as every writer does.
+     */
+    public void writeStatistics(final byte[] payload) {
+        StatisticsFile.write(dataDir, payload);
+        statistics = payload.clone();
     }
 
     /** The table's directory. */

@@ -9,6 +9,7 @@ import io.sluice.format.Schema;
 import io.sluice.format.StorageException;
 import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.TableStatistics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -50,6 +51,7 @@ public final class TableWriter implements AutoCloseable {
     private final ColumnBuilder[] builders;
     private final BlockEncoder encoder = new BlockEncoder();
     private final List<ZoneMap[]> zoneMaps = new ArrayList<>();
+    private TableStatistics statistics;
     private long rows;
     private long bytes;
     private boolean finished;
@@ -123,6 +125,19 @@ public final class TableWriter implements AutoCloseable {
         return newest + 1;
     }
 
+    /**
+     * Shows every block written to {@code gatherer} and stores what it gathered in the table's
+     * {@link StatisticsFile} before the table becomes visible; call before the first row.
+     */
+    public TableWriter gather(final TableStatistics gatherer) {
+        if (rows > 0) {
+            throw new IllegalStateException("statistics must be gathered from the first row of table '" + name
+                    + "', but " + rows + " rows were written already");
+        }
+        this.statistics = gatherer;
+        return this;
+    }
+
     /** The schema rows are written in. */
     public Schema schema() {
         return schema;
@@ -173,6 +188,9 @@ public final class TableWriter implements AutoCloseable {
         final Path path = partialData.resolve(blockFileName(zoneMaps.size()));
         BlockFile.write(path, block, encoder);
         zoneMaps.add(block.zoneMaps());
+        if (statistics != null) {
+            statistics.accept(block);
+        }
         try {
             bytes += Files.size(path);
         } catch (final IOException e) {
@@ -193,6 +211,9 @@ public final class TableWriter implements AutoCloseable {
             flush(null, 0, buffered);
         }
         ZoneMapIndex.write(partialData, zoneMaps.toArray(new ZoneMap[0][]), schema.size());
+        if (statistics != null) {
+            StatisticsFile.write(partialData, statistics.finish());
+        }
         new TableManifest(name, schema, rows, zoneMaps.size(), bytes, sortKey, version, spec.attributes())
                 .write(partialDir);
         try {

@@ -10,10 +10,12 @@ import io.sluice.shuffle.Topology;
 import io.sluice.zonemap.BlockPruner;
 import io.sluice.zonemap.KeyQuantiles;
 import io.sluice.zonemap.Predicate;
+import io.sluice.zonemap.TableSketch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -24,6 +26,7 @@ import org.roaringbitmap.RoaringBitmap;
 public final class PlanStats {
     private final Catalog tables;
     private final Map<String, KeyQuantiles> quantiles = new HashMap<>();
+    private final Map<String, Optional<TableSketch>> sketches = new HashMap<>();
 
     /** Statistics of plans over the tables of {@code tables}. */
     public PlanStats(final Catalog tables) {
@@ -95,10 +98,17 @@ public final class PlanStats {
         return stored != null && stored.equals(tables.table(s.scan().table()).sortKey());
     }
 
-    /** The key statistics of a stored column, from its zonemaps (computed once per query). */
+    /**
+     * The key statistics of a stored column, from its zonemaps and, on unclustered blocks, the table's
+     * sketch (computed once per query).
+     */
     KeyQuantiles quantiles(final ColumnOrigin o) {
-        return quantiles.computeIfAbsent(o.table().name() + "." + o.column(), k -> KeyQuantiles.of(
-                o.table().schema().type(o.column()).kind(), o.table().zoneMaps(o.column())));
+        return quantiles.computeIfAbsent(o.table().name() + "." + o.column(), k -> {
+            final TableSketch sketch = sketches.computeIfAbsent(o.table().name(), n -> Optional.ofNullable(
+                    TableSketch.of(o.table()))).orElse(null);
+            return KeyQuantiles.of(o.table().schema().type(o.column()).kind(), o.table().zoneMaps(o.column()),
+                    KeyQuantiles.DEFAULT_MAX_BLOCKS, sketch == null ? null : sketch.column(o.column()));
+        });
     }
 
     /** Range boundaries for one bucket per core of the topology from a column's zonemaps, or null when it is computed. */
@@ -109,14 +119,16 @@ public final class PlanStats {
 
     /**
      * Estimated distinct values of a column, or -1 when unknown: a computed column, or a string
-     * column, whose zonemap prefix keys span far more key space than it has values.
+     * column without a sketch, whose zonemap prefix keys span far more key space than it has values.
      */
     double distinct(final PlanNode node, final String column) {
         final ColumnOrigin o = origin(node, column);
-        if (o == null || o.table().schema().type(o.column()).kind() == TypeKind.STRING) {
+        if (o == null) {
             return -1;
         }
-        return quantiles(o).distinctEstimate();
+        final KeyQuantiles q = quantiles(o);
+        return o.table().schema().type(o.column()).kind() == TypeKind.STRING && !q.sketched() ? -1
+                : q.distinctEstimate();
     }
 
     /** Bytes a string value is estimated to take in a batch: its 4-byte offset and ~20 bytes of text. */

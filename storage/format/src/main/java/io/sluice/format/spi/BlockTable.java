@@ -152,4 +152,17 @@ public interface BlockTable {
         }
         return result;
     }
+
+    /**
+     * Statistics the table keeps beyond its zonemaps: the bytes of a table sketch (quantiles, frequent keys
+     * and distinct counts per column, in the format of {@code io.sluice.zonemap.TableSketch}), which let the
+     * planner see how keys are distributed where the zonemaps cannot (unsorted blocks all span the whole
+     * key range). Planning falls back to the zonemaps without them.
+     *
+     * @return the sketch bytes, or null (the default) when the table has none
+     * @throws io.sluice.format.StorageException when the table has statistics that cannot be read, naming them
+     */
+    default byte[] statistics() {
+        return null;
+    }
 }
