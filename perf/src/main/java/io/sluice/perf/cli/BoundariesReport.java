@@ -13,6 +13,10 @@ import io.sluice.shuffle.ScanAssignment;
 import io.sluice.shuffle.StraddlePolicy;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Table;
+import io.sluice.zonemap.HeavyKey;
+import io.sluice.zonemap.KeyQuantiles;
+import io.sluice.zonemap.TableSketch;
+import java.util.List;
 import java.util.Locale;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -36,11 +40,16 @@ final class BoundariesReport {
     private final long actualCrossRows;
     private final long actualExtraReadRows;
     private final int sharedBlocks;
+    /** The column's heavy keys (more than half a bucket's share), or null when the table keeps no sketch. */
+    private final List<HeavyKey> heavyKeys;
+    private final String storeDir;
 
     private BoundariesReport(final Table table, final String column, final ColumnType type, final ColocationPlan plan,
                              final long[] actualRows, final long actualCrossRows, final long actualExtraReadRows,
-                             final int sharedBlocks) {
+                             final int sharedBlocks, final List<HeavyKey> heavyKeys) {
         this.table = table.name();
+        this.storeDir = table.dir().getParent().toString();
+        this.heavyKeys = heavyKeys;
         this.column = column;
         this.type = type;
         this.rows = table.rowCount();
@@ -97,8 +106,15 @@ final class BoundariesReport {
                 }
             }
         }
+        final TableSketch sketch = TableSketch.of(table);
         return new BoundariesReport(table, column, table.schema().type(col), plan, perBucket, cross,
-                read - table.rowCount(), shared.getCardinality());
+                read - table.rowCount(), shared.getCardinality(), sketch == null ? null
+                        : sketch.column(col).heavyKeys(heavyShare(topology)));
+    }
+
+    /** The share above which a key is heavy: half a bucket's, where one key alone unbalances its bucket. */
+    static double heavyShare(final Topology topology) {
+        return 0.5 / topology.bucketCount();
     }
 
     /** The plan the report shows. */
@@ -133,6 +149,20 @@ final class BoundariesReport {
         sb.append("method: ").append(b.method().label()).append(" (").append(b.explanation()).append(")\n");
         sb.append(String.format(Locale.ROOT, "uniformity: %.4f%n", plan.stats().uniformity()));
         sb.append(String.format(Locale.ROOT, "overlap: %.6f%n", plan.stats().overlap()));
+        sb.append("statistics: ").append(statistics()).append('\n');
+        if (heavyKeys != null) {
+            sb.append(String.format(Locale.ROOT, "heavy keys (over %.2f%% of the rows, half a bucket): ",
+                    100 * heavyShare(t)));
+            if (heavyKeys.isEmpty()) {
+                sb.append("none");
+            }
+            for (int i = 0; i < heavyKeys.size(); i++) {
+                final HeavyKey h = heavyKeys.get(i);
+                sb.append(i == 0 ? "" : ", ").append(KeyFormat.cutPoint(type, h.key()))
+                        .append(String.format(Locale.ROOT, " (%.1f%%)", 100 * h.share()));
+            }
+            sb.append('\n');
+        }
         final long[] cuts = b.cutPoints();
         if (b.isRange()) {
             sb.append("cut points: ").append(join(cuts)).append('\n');
@@ -161,6 +191,18 @@ final class BoundariesReport {
                 100 * a.extraReadFraction(), Plural.of(a.extraReadRows(), "row"), 100 * actualExtraReadFraction(),
                 Plural.of(actualExtraReadRows, "row")));
         return sb.toString();
+    }
+
+    private String statistics() {
+        if (plan.stats().sketched()) {
+            return "zonemaps and the column's sketch (the blocks overlap: their zonemaps cannot show where the rows are)";
+        }
+        if (heavyKeys != null) {
+            return "zonemaps (clustered blocks; the table's sketch gives the heavy keys)";
+        }
+        return plan.stats().overlap() < KeyQuantiles.SKETCH_OVERLAP ? "zonemaps"
+                : "zonemaps only: the table keeps no sketch, and its overlapping blocks hide how the keys are"
+                        + " distributed; compute one with `sluice analyze --store " + storeDir + " --tables " + table + "`";
     }
 
     private String join(final long[] keys) {
@@ -201,6 +243,19 @@ final class BoundariesReport {
         }
         sb.append("],\"uniformity\":").append(number(plan.stats().uniformity()));
         sb.append(",\"overlap\":").append(number(plan.stats().overlap()));
+        sb.append(",\"sketched\":").append(plan.stats().sketched());
+        sb.append(",\"heavy_keys\":");
+        if (heavyKeys == null) {
+            sb.append("null");
+        } else {
+            sb.append('[');
+            for (int i = 0; i < heavyKeys.size(); i++) {
+                final HeavyKey h = heavyKeys.get(i);
+                sb.append(i == 0 ? "" : ",").append("{\"key\":").append(KeyFormat.cutPointJson(type, h.key()))
+                        .append(",\"rows\":").append(h.rows()).append(",\"share\":").append(number(h.share())).append('}');
+            }
+            sb.append(']');
+        }
         sb.append(",\"cross_cn_fraction\":{\"estimated\":").append(number(a.expectedCrossCnFraction()));
         sb.append(",\"actual\":").append(number(actualCrossFraction())).append('}');
         sb.append(",\"extra_read_fraction\":{\"estimated\":").append(number(a.extraReadFraction()));

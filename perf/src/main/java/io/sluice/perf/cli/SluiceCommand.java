@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /** The {@code sluice} command line: entry point of the runnable jar. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Range/hash shuffle engine with colocate optimization.",
-        subcommands = {GenCommand.class, ImportCommand.class, InspectCommand.class, BoundariesCommand.class, QueryCommand.class, SqlCommand.class,
+        subcommands = {GenCommand.class, ImportCommand.class, AnalyzeCommand.class, InspectCommand.class,
+                BoundariesCommand.class, QueryCommand.class, SqlCommand.class,
                 CoordinatorCommand.class, CnCommand.class, ClusterCommand.class,
                 QueryBenchCommand.class, BenchCommand.class, ReferenceCommand.class,
                 CommandLine.HelpCommand.class})

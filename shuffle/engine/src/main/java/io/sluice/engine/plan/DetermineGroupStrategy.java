@@ -93,6 +93,11 @@ final class DetermineGroupStrategy {
                 noRange = "no ranges on " + c + ": " + b.explanation();
             }
         }
+        if (strategy == Strategy.COLOCATE) {
+            // Colocation keeps rows where they are read: without ranges to colocate by, only partial groups move.
+            return LocalShuffle.of(Distribution.MERGE, "colocate: " + noRange + ", so partial groups are merged"
+                    + " instead of moving rows");
+        }
         return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; " + noRange);
     }
 
