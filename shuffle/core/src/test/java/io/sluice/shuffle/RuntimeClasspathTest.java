@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The bucketing core a storage engine embeds stays small: its run-time dependencies (as Maven
  * resolved them for this build, {@code target/runtime-dependencies.txt}) are the format, zonemap,
- * Agrona and RoaringBitmap, and none of the heavy libraries of the layers above it.
+ * Agrona, RoaringBitmap and DataSketches, and none of the heavy libraries of the layers above it.
  */
 class RuntimeClasspathTest {
     /** What the core may need at run time (groupId:artifactId). A new entry needs a reason and the list in docs/embedding.md. */
     static final Set<String> ALLOWED = Set.of("io.sluice:sluice-format", "io.sluice:sluice-zonemap",
-            "org.agrona:agrona", "org.roaringbitmap:RoaringBitmap");
+            "org.agrona:agrona", "org.roaringbitmap:RoaringBitmap",
+            // The table sketches zonemaps cannot replace: quantiles and heavy keys of unsorted tables.
+            "org.apache.datasketches:datasketches-java", "org.apache.datasketches:datasketches-memory");
     /** Group ids that must never reach the core, whatever pulls them in. */
     static final List<String> BANNED_GROUPS = List.of("io.trino.tpch", "org.duckdb", "org.apache.calcite",
             "org.jfree", "info.picocli", "com.google.guava", "net.openhft", "net.java.dev.jna", "io.aeron");
@@ -61,7 +63,7 @@ class RuntimeClasspathTest {
     }
 
     @Test
-    void theCoreNeedsOnlyTheFormatZonemapAgronaAndRoaringBitmap() throws IOException {
+    void theCoreNeedsOnlyTheFormatZonemapAgronaRoaringBitmapAndDataSketches() throws IOException {
         final List<String> resolved = artifacts(Path.of("target/runtime-dependencies.txt"));
         assertThat(resolved).as("the build's dependency listing").isNotEmpty();
         assertThat(violations(resolved)).isEmpty();
