@@ -48,12 +48,16 @@ public final class BoundariesCommand extends CliCommand {
                 + " Default: ${DEFAULT-VALUE}."})
     StraddlePolicy straddle;
 
+    @Option(names = "--no-sketch", description = "Plan from the zonemaps alone, as for a table without a sketch"
+            + " (to see what the sketch changes).")
+    boolean noSketch;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         final Topology shape = parseTopology(topology);
         final BoundaryConfig config = BoundaryConfig.DEFAULT.withUniformityThreshold(uniformityThreshold);
         try (Table t = Store.open(store).table(table)) {
-            final BoundariesReport report = BoundariesReport.of(t, column, shape, config, straddle);
+            final BoundariesReport report = BoundariesReport.of(t, column, shape, config, straddle, !noSketch);
             out.print(json ? report.json() : report.text());
         }
         return 0;

@@ -43,10 +43,12 @@ final class BoundariesReport {
     /** The column's heavy keys (more than half a bucket's share), or null when the table keeps no sketch. */
     private final List<HeavyKey> heavyKeys;
     private final String storeDir;
+    private final boolean sketchSkipped;
 
     private BoundariesReport(final Table table, final String column, final ColumnType type, final ColocationPlan plan,
                              final long[] actualRows, final long actualCrossRows, final long actualExtraReadRows,
-                             final int sharedBlocks, final List<HeavyKey> heavyKeys) {
+                             final int sharedBlocks, final List<HeavyKey> heavyKeys, final boolean sketchSkipped) {
+        this.sketchSkipped = sketchSkipped;
         this.table = table.name();
         this.storeDir = table.dir().getParent().toString();
         this.heavyKeys = heavyKeys;
@@ -67,13 +69,14 @@ final class BoundariesReport {
      * CNs is read once per CN) to count what really happens.
      */
     static BoundariesReport of(final Table table, final String column, final Topology topology,
-                               final BoundaryConfig config, final StraddlePolicy policy) {
+                               final BoundaryConfig config, final StraddlePolicy policy, final boolean useSketch) {
         final int col = table.schema().indexOf(column);
         if (col < 0) {
             throw new IllegalArgumentException("table '" + table.name() + "' has no column '" + column
                     + "': columns are " + table.schema().names());
         }
-        final ColocationPlan plan = ColocationPlan.of(table, column, topology, config, policy);
+        final ColocationPlan plan = useSketch ? ColocationPlan.of(table, column, topology, config, policy)
+                : ColocationPlan.of(table.schema().type(col).kind(), table.zoneMaps(col), topology, config, policy);
         final BucketFunction function = plan.bucketFunction();
         final ScanAssignment assignment = plan.assignment();
         final long[] perBucket = new long[topology.bucketCount()];
@@ -106,10 +109,10 @@ final class BoundariesReport {
                 }
             }
         }
-        final TableSketch sketch = TableSketch.of(table);
+        final TableSketch sketch = useSketch ? TableSketch.of(table) : null;
         return new BoundariesReport(table, column, table.schema().type(col), plan, perBucket, cross,
                 read - table.rowCount(), shared.getCardinality(), sketch == null ? null
-                        : sketch.column(col).heavyKeys(heavyShare(topology)));
+                        : sketch.column(col).heavyKeys(heavyShare(topology)), !useSketch);
     }
 
     /** The share above which a key is heavy: half a bucket's, where one key alone unbalances its bucket. */
@@ -177,6 +180,8 @@ final class BoundariesReport {
             sb.append(String.format(Locale.ROOT, "%6d %4d %5d  %-24s %12d %12d%n", bucket, t.cnOf(bucket), t.coreOf(bucket),
                     range, Math.round(estimatedRows[bucket]), actualRows[bucket]));
         }
+        sb.append(String.format(Locale.ROOT, "rows per bucket, max/mean: estimated %.3f, actual %.3f%n",
+                maxOverMean(estimatedRows), maxOverMean(actualRows)));
         sb.append(String.format(Locale.ROOT, "scan: %s, %d of %s routed whole%n",
                 a.colocated() ? "colocated" : "round-robin", a.wholeBlocks().getCardinality(), Plural.of(blocks, "block")));
         sb.append("straddling blocks: ").append(a.policy().label()).append(!a.colocated()
@@ -194,6 +199,9 @@ final class BoundariesReport {
     }
 
     private String statistics() {
+        if (sketchSkipped) {
+            return "zonemaps only (--no-sketch)";
+        }
         if (plan.stats().sketched()) {
             return "zonemaps and the column's sketch (the blocks overlap: their zonemaps cannot show where the rows are)";
         }
@@ -241,7 +249,9 @@ final class BoundariesReport {
         for (int i = 0; i < actualRows.length; i++) {
             sb.append(i == 0 ? "" : ",").append(actualRows[i]);
         }
-        sb.append("],\"uniformity\":").append(number(plan.stats().uniformity()));
+        sb.append("],\"max_over_mean\":{\"estimated\":").append(number(maxOverMean(estimatedRows)));
+        sb.append(",\"actual\":").append(number(maxOverMean(actualRows))).append('}');
+        sb.append(",\"uniformity\":").append(number(plan.stats().uniformity()));
         sb.append(",\"overlap\":").append(number(plan.stats().overlap()));
         sb.append(",\"sketched\":").append(plan.stats().sketched());
         sb.append(",\"heavy_keys\":");
@@ -263,6 +273,25 @@ final class BoundariesReport {
         sb.append(",\"straddle\":").append(KeyFormat.jsonString(a.policy().label()));
         sb.append(",\"scan\":").append(KeyFormat.jsonString(a.colocated() ? "colocated" : "round-robin"));
         return sb.append("}\n").toString();
+    }
+
+    /** The fullest bucket over the mean bucket, nulls included (1 is perfectly balanced). */
+    private static double maxOverMean(final double[] rows) {
+        double max = 0;
+        double sum = 0;
+        for (final double r : rows) {
+            max = Math.max(max, r);
+            sum += r;
+        }
+        return sum == 0 ? 1 : max / (sum / rows.length);
+    }
+
+    private static double maxOverMean(final long[] rows) {
+        final double[] asDouble = new double[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            asDouble[i] = rows[i];
+        }
+        return maxOverMean(asDouble);
     }
 
     private static String number(final double x) {
