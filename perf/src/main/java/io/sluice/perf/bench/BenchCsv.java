@@ -16,7 +16,7 @@ public final class BenchCsv {
             "duckdb_min_ms", "duckdb_max_ms", "ratio_to_duckdb", "rows_remote", "bytes_remote", "rows_local",
             "bytes_local", "whole_block_routes", "split_batches", "whole_block_ratio", "bytes_remote_vs_shuffle_hash",
             "filter_rows_in", "filter_rows_removed", "filter_blocks_skipped",
-            "peak_heap_bytes", "cn_peak_rss_bytes", "decisions", "answer", "detail");
+            "peak_heap_bytes", "cn_peak_rss_bytes", "bucket_max_over_mean", "decisions", "answer", "detail");
 
     private BenchCsv() {
     }
@@ -43,7 +43,8 @@ public final class BenchCsv {
                 ran ? Long.toString(c.filterRowsIn()) : "", ran ? Long.toString(c.filterRowsRemoved()) : "",
                 ran ? Long.toString(c.filterBlocksSkipped()) : "",
                 ran && c.peakHeapBytes() >= 0 ? Long.toString(c.peakHeapBytes()) : "",
-                ran && c.cnPeakRssBytes() >= 0 ? Long.toString(c.cnPeakRssBytes()) : "", c.decisions(), c.answer().name(),
+                ran && c.cnPeakRssBytes() >= 0 ? Long.toString(c.cnPeakRssBytes()) : "", ratio(c.bucketMaxOverMean()),
+                c.decisions(), c.answer().name(),
                 c.detail(),
             };
             for (int i = 0; i < fields.length; i++) {

@@ -1,6 +1,7 @@
 package io.sluice.perf.bench;
 
 import io.sluice.perf.tpch.TpchScale;
+import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
@@ -26,6 +27,46 @@ public final class BenchData {
     /** The default store of a scale factor: {@code data/sf0.1} for 0.1. */
     public static Path defaultDir(final double scaleFactor) {
         return Path.of("data", "sf" + BigDecimal.valueOf(scaleFactor).stripTrailingZeros().toPlainString());
+    }
+
+    /**
+     * The default store of a scale factor and a skew: {@code data/sf0.1-skew1.5} for 0.1 and Z = 1.5 (the store
+     * {@code sluice gen --sf 0.1 --skew 1.5 --out data/sf0.1-skew1.5} writes), or {@link #defaultDir(double)}
+     * when {@code skew} is null.
+     */
+    public static Path defaultDir(final double scaleFactor, final TpchSkew skew) {
+        final Path uniform = defaultDir(scaleFactor);
+        return skew == null ? uniform : uniform.resolveSibling(uniform.getFileName() + "-skew" + skew.format());
+    }
+
+    /**
+     * As {@link #missing(Path, double, List)}, also refusing a store whose orders or lineitem were generated with
+     * another skew than {@code skew} (null: uniform), so that skewed data is never benchmarked as uniform.
+     */
+    public static List<TpchTable> missing(final Path dir, final double scaleFactor, final TpchSkew skew,
+                                          final List<String> tables) {
+        final List<TpchTable> missing = missing(dir, scaleFactor, tables);
+        if (!Files.isDirectory(dir)) {
+            return missing;
+        }
+        final Store store = Store.open(dir);
+        final String wanted = skew == null ? null : skew.format();
+        for (final String name : tables) {
+            if (!store.hasTable(name) || !TpchSkew.rewrites(TpchTable.of(name))) {
+                continue;
+            }
+            final String recorded;
+            try (Table t = store.table(name)) {
+                recorded = t.manifest().attributes().get(TpchSkew.ATTRIBUTE);
+            }
+            if (!java.util.Objects.equals(recorded, wanted)) {
+                throw new IllegalArgumentException("--data " + dir + " holds table " + name + " generated "
+                        + (recorded == null ? "uniform" : "with --skew " + recorded) + ", not "
+                        + (wanted == null ? "uniform" : "with --skew " + wanted) + ": point --data at another directory"
+                        + " (the default is " + defaultDir(scaleFactor, skew) + ")");
+            }
+        }
+        return missing;
     }
 
     /**

@@ -241,7 +241,7 @@ public final class BenchRunner {
                                      final Timings duckTimings) {
         if (c.error != null) {
             return new CellResult(query.name(), c.cluster, topology, c.strategy, c.mode, null, duckTimings, 0, 0, 0, 0,
-                    0, 0, 0, 0, 0, 0, -1, "", CellResult.Answer.ERROR, c.error);
+                    0, 0, 0, 0, 0, 0, -1, Double.NaN, "", CellResult.Answer.ERROR, c.error);
         }
         final QueryStats stats = c.last.stats();
         long cnRss = -1;
@@ -253,9 +253,30 @@ public final class BenchRunner {
                 stats.wholeBlockRoutes(), stats.splitBatches(), stats.filterRowsIn(), stats.filterRowsRemoved(),
                 stats.filterBlocksSkipped(),
                 c.cluster == ClusterKind.EMBEDDED ? Math.max(0, c.peakHeapBytes) : -1, cnRss,
-                decisions(c.last.decisions()),
+                bucketMaxOverMean(stats), decisions(c.last.decisions()),
                 c.mismatch == null ? CellResult.Answer.OK : CellResult.Answer.MISMATCH,
                 c.mismatch == null ? "" : c.mismatch);
+    }
+
+    /** The fullest bucket over the mean bucket in the least balanced TO_OWNER exchange; NaN when there is none. */
+    static double bucketMaxOverMean(final QueryStats stats) {
+        double worst = Double.NaN;
+        for (final QueryStats.ExchangeStats e : stats.exchanges()) {
+            if (!e.mode().equals("TO_OWNER") || e.bucketRows().length == 0) {
+                continue;
+            }
+            long max = 0;
+            long sum = 0;
+            for (final long rows : e.bucketRows()) {
+                max = Math.max(max, rows);
+                sum += rows;
+            }
+            if (sum > 0) {
+                final double ratio = max / ((double) sum / e.bucketRows().length);
+                worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
+            }
+        }
+        return worst;
     }
 
     private String label(final Query query, final ClusterKind cluster, final Topology topology,

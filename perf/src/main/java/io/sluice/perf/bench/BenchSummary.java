@@ -254,8 +254,8 @@ public final class BenchSummary {
         sb.append("## Every cell\n\n");
         sb.append("| query | topology | strategy | median ms | min | max | p90 | p99 | DuckDB ms | vs DuckDB"
                 + " | rows across CNs | MiB across CNs | bytes vs shuffle-hash | whole-block routes"
-                + " | rows filtered | blocks skipped | peak heap MiB | CN peak RSS MiB | plan | answer |\n");
-        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+                + " | rows filtered | blocks skipped | peak heap MiB | CN peak RSS MiB | bucket max/mean | plan | answer |\n");
+        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (final CellResult c : report.cells()) {
             final Timings s = c.sluice();
             final boolean ran = s != null;
@@ -279,6 +279,7 @@ public final class BenchSummary {
                     .append(ran ? Long.toString(c.filterBlocksSkipped()) : "-").append(" | ")
                     .append(ran && c.peakHeapBytes() >= 0 ? mib(c.peakHeapBytes()) : "-").append(" | ")
                     .append(ran && c.cnPeakRssBytes() >= 0 ? mib(c.cnPeakRssBytes()) : "-").append(" | ")
+                    .append(ratio(c.bucketMaxOverMean())).append(" | ")
                     .append(c.decisions().isEmpty() ? "-" : c.decisions().replace(",", ", ")).append(" | ")
                     .append(c.answer() == CellResult.Answer.OK ? "ok" : "**" + c.answer() + "**").append(" |\n");
         }

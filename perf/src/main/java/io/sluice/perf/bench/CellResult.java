@@ -27,6 +27,8 @@ import io.sluice.shuffle.Topology;
  * @param peakHeapBytes    peak heap of this JVM during a timed run above the heap after the GC before it, the highest of
  *                         its timed runs; -1 for CN processes, whose heaps are theirs
  * @param cnPeakRssBytes   the largest peak resident memory of the CNs' processes (this JVM's for embedded CNs)
+ * @param bucketMaxOverMean rows in the fullest bucket over the mean bucket, in the least balanced exchange that sends
+ *                         rows to their bucket's owner (1 is balanced; NaN when no exchange did)
  * @param decisions        the distribution of each join and group-by, e.g. {@code colocate,reuse_shuffle}
  * @param answer           whether the answers were equal to the reference's
  * @param detail           the first difference or the error; empty when the answer is {@link Answer#OK}
@@ -36,7 +38,7 @@ public record CellResult(String query, ClusterKind cluster, Topology topology, S
                          Timings duckDb, long rowsRemote, long bytesRemote, long rowsLocal, long bytesLocal,
                          long wholeBlockRoutes, long splitBatches, long filterRowsIn, long filterRowsRemoved,
                          long filterBlocksSkipped, long peakHeapBytes, long cnPeakRssBytes,
-                         String decisions, Answer answer, String detail) {
+                         double bucketMaxOverMean, String decisions, Answer answer, String detail) {
     /** How a cell's answers compared with the reference (DuckDB, or without it the query's first cell). */
     public enum Answer {
         /** Every run's answer equal to the reference. */

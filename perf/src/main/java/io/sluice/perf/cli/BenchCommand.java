@@ -12,6 +12,7 @@ import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.BenchSummary;
 import io.sluice.perf.bench.CellResult;
 import io.sluice.perf.text.Plural;
+import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreLock;
@@ -98,8 +99,15 @@ public final class BenchCommand extends CliCommand {
     List<String> clusters;
 
     @Option(names = "--data", paramLabel = "<dir>",
-            description = "TPC-H store to use, generated there when missing (default: data/sf<scale>).")
+            description = "TPC-H store to use, generated there when missing (default: data/sf<scale>, or"
+                + " data/sf<scale>-skew<z> with --skew).")
     Path data;
+
+    @Option(names = "--skew", paramLabel = "<z>", converter = SkewConverter.class,
+            description = "Benchmark skewed TPC-H: o_custkey and l_partkey drawn from a Zipf(z) distribution, as"
+                + " sluice gen --skew writes it (default: uniform). The report's bucket max/mean column shows how"
+                + " full the fullest bucket of each query's least balanced shuffle is.")
+    TpchSkew skew;
 
     @Option(names = "--out", paramLabel = "<dir>", defaultValue = "target/bench",
             description = "Directory for the reports; files of the same names are replaced"
@@ -114,12 +122,13 @@ public final class BenchCommand extends CliCommand {
                 BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb,
                 Session.Network.parse(network), BenchSpec.clusters(clusters), runtimeFilters.modes());
         checkOutput(out);
-        final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor) : data;
-        if (!BenchData.missing(dataDir, scaleFactor, spec.tables()).isEmpty()) {
+        final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor, skew) : data;
+        if (!BenchData.missing(dataDir, scaleFactor, skew, spec.tables()).isEmpty()) {
             final Store writing = Store.create(dataDir);
             try (StoreLock ignored = lock(writing, err)) {
                 // Another writer may have added some of them before this one got the lock.
-                generate(writing, BenchData.missing(dataDir, scaleFactor, spec.tables()), scaleFactor, err);
+                generate(writing, BenchData.missing(dataDir, scaleFactor, skew, spec.tables()), scaleFactor, skew,
+                        err);
             }
         }
         final Store store = Store.open(dataDir);
@@ -170,7 +179,7 @@ public final class BenchCommand extends CliCommand {
     }
 
     private static void generate(final Store store, final List<TpchTable> tables, final double scaleFactor,
-                                 final PrintWriter err) {
+                                 final TpchSkew skew, final PrintWriter err) {
         if (tables.isEmpty()) {
             return;
         }
@@ -187,7 +196,7 @@ public final class BenchCommand extends CliCommand {
         err.flush();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
         try {
-            TpchGeneration.run(store, order, scaleFactor, 2, false, null, () -> false, progress);
+            TpchGeneration.run(store, order, scaleFactor, 2, false, skew, () -> false, progress);
         } finally {
             progress.close();
         }

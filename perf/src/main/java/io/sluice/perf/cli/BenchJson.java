@@ -87,6 +87,8 @@ final class BenchJson {
             count(json.name("filter_blocks_skipped"), ran, c.filterBlocksSkipped());
             count(json.name("peak_heap_bytes"), ran && c.peakHeapBytes() >= 0, c.peakHeapBytes());
             count(json.name("cn_peak_rss_bytes"), ran && c.cnPeakRssBytes() >= 0, c.cnPeakRssBytes());
+            json.name("bucket_max_over_mean");
+            ratio(json, c.bucketMaxOverMean());
             json.name("decisions").value(c.decisions())
                     .name("answer").value(c.answer().name())
                     .name("detail").value(c.detail())

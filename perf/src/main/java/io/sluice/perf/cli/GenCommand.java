@@ -58,8 +58,8 @@ final class GenCommand extends CliCommand {
 
     @Option(names = "--skew", paramLabel = "<z>", converter = SkewConverter.class,
             description = "draw o_custkey and l_partkey (with l_suppkey) from a Zipf distribution with exponent z in"
-                    + " (0, 4] instead of uniformly: at SF 1, z = 1 gives the top customer ~8% of the orders, z = 1.5"
-                    + " ~38%; the keys still match their tables (default: dbgen's uniform rows)")
+                    + " (0, 4] instead of uniformly: at SF 1, z = 1 gives the top customer ~8%% of the orders, z = 1.5"
+                    + " ~38%%; the keys still match their tables (default: dbgen's uniform rows)")
     TpchSkew skew;
 
     @Override

@@ -60,8 +60,16 @@ public final class TpchSkew {
         };
     }
 
+    /** Whether a skew rewrites keys of {@code table} (orders and lineitem; the other tables stay dbgen's). */
+    public static boolean rewrites(final TpchTable table) {
+        return table == TpchTable.ORDERS || table == TpchTable.LINEITEM;
+    }
+
     /** The columns this skew rewrites in the rows of {@code table}, or null when it leaves the table uniform. */
     SkewedRow rows(final TpchTable table, final double scaleFactor, final Schema schema) {
+        if (!rewrites(table)) {
+            return null;
+        }
         return switch (table) {
             case ORDERS -> new SkewedOrder(schema, new ZipfKeys(customersWithOrders(scaleFactor), exponent, SEED));
             case LINEITEM -> new SkewedLineItem(schema, new ZipfKeys(TpchTable.PART.expectedRows(scaleFactor), exponent,

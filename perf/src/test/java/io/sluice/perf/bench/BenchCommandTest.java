@@ -3,6 +3,9 @@ package io.sluice.perf.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.cli.Cli;
+import io.sluice.perf.tpch.TpchSkew;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,6 +174,36 @@ class BenchCommandTest {
                 .contains("## Median ms on 2x1 embedded (x DuckDB)", "## Median ms on 2x1 processes (x DuckDB)",
                         "CNs in one JVM over aeron:ipc and CN processes over UDP");
         assertThat(both.resolve("time-2x1-processes.png")).isNotEmptyFile();
+    }
+
+    @Test
+    void skewedDataIsGeneratedApartAndItsShufflesShowTheirFullestBucket() throws Exception {
+        final Path skewedOut = dir.resolve("skewed");
+        final Path skewedData = dir.resolve("data-skew1.5");
+        final Cli.Result r = Cli.run("bench", "--sf", "0.01", "--skew", "1.5", "--queries", "join_lp", "--topologies",
+                "3x1", "--strategies", "shuffle-hash", "--runs", "1", "--warmup", "0", "--data", skewedData.toString(),
+                "--out", skewedOut.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        try (Table lineitem = Store.open(skewedData).table("lineitem")) {
+            assertThat(lineitem.manifest().attributes()).containsEntry(TpchSkew.ATTRIBUTE, "1.5");
+        }
+        final String csv = skewedOut.resolve("results.csv").toString().replace("'", "''");
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            final List<List<Object>> cells = rows(duck, "select bucket_max_over_mean, answer from read_csv('" + csv
+                    + "', header = true)");
+            // The top part's 39% of lineitem fills its bucket of three: about 1.2 of the mean at least.
+            assertThat(number(cells.get(0).get(0))).as("%s", cells).isGreaterThan(1.15);
+            assertThat(cells.get(0).get(1)).isEqualTo("OK");
+        }
+        // The uniform store is refused for a skewed run, and the other way round.
+        final Cli.Result uniformAsSkewed = Cli.run("bench", "--sf", "0.01", "--skew", "1.5", "--queries", "join_lp",
+                "--data", data.toString(), "--out", dir.resolve("wrong-skew").toString());
+        assertThat(uniformAsSkewed.exitCode()).as(uniformAsSkewed.toString()).isEqualTo(1);
+        assertThat(uniformAsSkewed.err()).contains("generated uniform, not with --skew 1.5");
+        final Cli.Result skewedAsUniform = Cli.run("bench", "--sf", "0.01", "--queries", "join_lp",
+                "--data", skewedData.toString(), "--out", dir.resolve("wrong-uniform").toString());
+        assertThat(skewedAsUniform.exitCode()).as(skewedAsUniform.toString()).isEqualTo(1);
+        assertThat(skewedAsUniform.err()).contains("generated with --skew 1.5, not uniform");
     }
 
     @Test

@@ -47,13 +47,13 @@ class BenchReportTest {
         final List<CellResult> cells = List.of(
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, RuntimeFilterMode.GLOBAL, t, t, 10,
                         1000, 5, 500, 0, 2, 0, 0, 0,
-                        1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK, ""),
+                        1 << 20, 1 << 28, 1.5, "shuffle_hash", CellResult.Answer.OK, ""),
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.COLOCATE, RuntimeFilterMode.GLOBAL, t, t, 0, 10,
                         15, 1500, 4, 0, 100, 60, 3, 1 << 20,
-                        1 << 28, "colocate", CellResult.Answer.MISMATCH, "row 0 column n: Sluice 2, reference 1"),
+                        1 << 28, 1.5, "colocate", CellResult.Answer.MISMATCH, "row 0 column n: Sluice 2, reference 1"),
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.BROADCAST, RuntimeFilterMode.GLOBAL, null, t, 0,
                         0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
-                        "", CellResult.Answer.ERROR, "IllegalStateException: CN 1 stopped answering"));
+                        Double.NaN, "", CellResult.Answer.ERROR, "IllegalStateException: CN 1 stopped answering"));
         final BenchSpec spec = new BenchSpec(0.1, List.of(new TpchTextQuery(4)), List.of(TWO),
                 List.of(Strategy.SHUFFLE_HASH, Strategy.COLOCATE, Strategy.BROADCAST), 3, 0, true,
                 Session.Network.IPC);
@@ -108,9 +108,9 @@ class BenchReportTest {
         final Timings fast = Timings.ofNanos(new long[] {1_000_000, 1_000_000, 1_000_000});
         final List<CellResult> cells = List.of(
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, RuntimeFilterMode.OFF, slow, null,
-                        10, 4096, 5, 500, 0, 2, 0, 0, 0, 1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK, ""),
+                        10, 4096, 5, 500, 0, 2, 0, 0, 0, 1 << 20, 1 << 28, 1.5, "shuffle_hash", CellResult.Answer.OK, ""),
                 new CellResult("q4", ClusterKind.EMBEDDED, TWO, Strategy.SHUFFLE_HASH, RuntimeFilterMode.GLOBAL, fast,
-                        null, 2, 1024, 5, 500, 0, 2, 100, 80, 3, 1 << 20, 1 << 28, "shuffle_hash", CellResult.Answer.OK,
+                        null, 2, 1024, 5, 500, 0, 2, 100, 80, 3, 1 << 20, 1 << 28, 1.5, "shuffle_hash", CellResult.Answer.OK,
                         ""));
         final BenchSpec spec = new BenchSpec(0.1, List.of(new TpchTextQuery(4)), List.of(TWO), List.of(Strategy.SHUFFLE_HASH),
                 3, 0, false, Session.Network.IPC, List.of(ClusterKind.EMBEDDED),
