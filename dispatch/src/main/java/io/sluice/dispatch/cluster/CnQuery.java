@@ -19,6 +19,7 @@ import io.sluice.engine.exec.MergeSort;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.PipelineProfile;
 import io.sluice.engine.exec.QueryCancelledException;
+import io.sluice.engine.exec.QueryMemory;
 import io.sluice.engine.exec.RuntimeFilterHandle;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.filter.RuntimeFilterCodec;
@@ -110,7 +111,9 @@ final class CnQuery implements Runnable {
     @Override
     public void run() {
         ClusterExchanges exchanges = null;
+        QueryMemory memory = null;
         try {
+            memory = QueryMemory.inSharedPool();
             final ShippedPlan shipped = PlanCodec.decode(prepare.plan());
             final Topology topology = new Topology(prepare.cnCount(), prepare.cores());
             final ComputeNode view = new ComputeNode(prepare.index(), channels(prepare.data(), prepare.incarnations()), server.dataPlane(),
@@ -120,7 +123,7 @@ final class CnQuery implements Runnable {
                             topology.cnCount(), server.maxMessageLength()));
             final RecordingExchanges recorded = new RecordingExchanges(exchanges);
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
-                    prepare.index(), recorded).compile(shipped.plan());
+                    prepare.index(), recorded).memory(memory).compile(shipped.plan());
             runtimeFilters = compiled.runtimeFilterHandles();
             server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
             awaitStart();
@@ -150,6 +153,9 @@ final class CnQuery implements Runnable {
                         cause.getMessage() == null ? cause.toString() : cause.getMessage(), followsAnother(cause)));
             }
         } finally {
+            if (memory != null) {
+                memory.close();
+            }
             if (exchanges != null) {
                 exchanges.close();
             }

@@ -2,6 +2,7 @@ package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.dispatch.control.ControlLinkException;
+import io.sluice.engine.exec.MemoryLimitException;
 import io.sluice.format.StorageException;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreLock;
@@ -34,7 +35,7 @@ abstract class CliCommand implements Callable<Integer> {
         try {
             return execute(out, err);
         } catch (final StorageException | IllegalArgumentException | ControlLinkException | QueryFailedException
-                | TransportException e) {
+                | TransportException | MemoryLimitException e) {
             return fail(err, e.getMessage());
         } catch (final UncheckedIOException e) {
             return fail(err, e.getCause().toString());

@@ -2,6 +2,7 @@ package io.sluice.perf.reference;
 
 import io.sluice.dispatch.DispatchProperty;
 import io.sluice.dispatch.cluster.ClusterProperty;
+import io.sluice.engine.exec.MemoryProperty;
 import io.sluice.engine.filter.RuntimeFilterProperty;
 import io.sluice.engine.plan.PlannerProperty;
 import io.sluice.shuffle.operator.ShuffleProperty;
@@ -49,6 +50,8 @@ public final class PropertyReference {
                         ShuffleProperty::key, ShuffleProperty::defaultValue, ShuffleProperty::meaning),
                 group("Planner", "`StrategyConfig` (shuffle/engine)", PlannerProperty.values(),
                         PlannerProperty::key, PlannerProperty::defaultValue, PlannerProperty::meaning),
+                group("Memory", "`MemoryPool`, `QueryMemory` (shuffle/engine)", MemoryProperty.values(),
+                        MemoryProperty::key, MemoryProperty::defaultValue, MemoryProperty::meaning),
                 group("Runtime filters", "`RuntimeFilterConfig` (shuffle/engine)", RuntimeFilterProperty.values(),
                         RuntimeFilterProperty::key, RuntimeFilterProperty::defaultValue, RuntimeFilterProperty::meaning),
                 group("SQL", "`SqlPlanner` (shuffle/sql)", SqlProperty.values(),

@@ -27,6 +27,8 @@ import java.util.Locale;
 public final class HashAggregate implements Sink<HashAggregate.Groups> {
     /** A batch of fewer rows is added row by row: listing its rows group by group would cost more than it saves. */
     private static final int RUNS_MIN_ROWS = 256;
+    /** What the groups this operator keeps take of the query's memory. */
+    private QueryMemory.Operator memory = QueryMemory.unbounded().operator("HashAggregate");
     private final RowType input;
     private final List<NamedExpr> keys;
     private final List<Aggregate> aggregates;
@@ -171,6 +173,12 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 : new MaterializedSource(output, () -> result, false);
     }
 
+    /** Accounts the groups this operator keeps in {@code account}; it throws when the query may hold no more. */
+    public HashAggregate memory(final QueryMemory.Operator account) {
+        this.memory = account;
+        return this;
+    }
+
     @Override
     public Groups createLocal() {
         return new Groups();
@@ -245,15 +253,30 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private final GroupRuns runs = new GroupRuns();
         private int bucket = Batch.NO_SHUFFLE_IDX;
         private final List<Bucket> sealed = new ArrayList<>();
+        /** Bytes a group takes: its keys, its accumulators' states and its hash slot. */
+        private final long bytesPerGroup;
+        /** Groups of the current table already reserved. */
+        private int accounted;
 
         Groups() {
             keyColumns = new KeyColumns(consumedKeys, consumed);
+            long perGroup = 16 + 16L * aggregates.size();
+            for (final DataType type : keyColumns.types()) {
+                perGroup += switch (type.kind()) {
+                    case INT32, DATE -> 4;
+                    case STRING -> 24;
+                    case DECIMAL128 -> 16;
+                    default -> 8;
+                };
+            }
+            bytesPerGroup = perGroup;
             reset();
         }
 
         private void reset() {
             // Rows clustered by the keys (a table stored in key order) need no hash slots while they ascend.
             table = new KeyTable(keyColumns.types(), true);
+            accounted = 0;
             accumulators = new Accumulator[aggregates.size()];
             for (int a = 0; a < accumulators.length; a++) {
                 accumulators[a] = aggregates.get(a).newAccumulator(input);
@@ -291,6 +314,10 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             } else {
                 keyColumns.evaluate(batch);
                 table.findOrInsert(keyColumns, ids);
+                if (table.size() > accounted) {
+                    memory.reserve(bytesPerGroup * (table.size() - accounted));
+                    accounted = table.size();
+                }
                 for (final Accumulator a : accumulators) {
                     a.ensureCapacity(table.size());
                 }

@@ -19,6 +19,8 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     private final List<Rows> collected = new ArrayList<>();
     private final List<RuntimeFilterBuild> runtimeFilters = new ArrayList<>();
     private JoinHashTable built;
+    /** What the rows this operator keeps take of the query's memory. */
+    private QueryMemory.Operator memory = QueryMemory.unbounded().operator("HashJoinBuild");
 
     public HashJoinBuild(final RowType input, final List<Expr> keys) {
         this(input, keys, true);
@@ -47,9 +49,15 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
         return keys;
     }
 
+    /** Accounts the rows this operator keeps in {@code account}; it throws when the query may hold no more. */
+    public HashJoinBuild memory(final QueryMemory.Operator account) {
+        this.memory = account;
+        return this;
+    }
+
     @Override
     public Rows createLocal() {
-        return new Rows();
+        return new Rows(memory);
     }
 
     @Override
@@ -66,6 +74,7 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
         for (final RuntimeFilterBuild f : runtimeFilters) {
             f.publish(new FilterPartial[] {f.collect(batches)});
         }
+        memory.reserve(JoinHashTable.bytesPerRow() * PartitionedHashJoinBuild.rows(batches));
         built = JoinHashTable.build(input, keys, batches, withColumns);
         collected.clear();
     }
@@ -103,9 +112,15 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     /** A worker's collected build batches. */
     public static final class Rows implements BatchConsumer {
         private final List<Batch> batches = new ArrayList<>();
+        private final QueryMemory.Operator memory;
+
+        Rows(final QueryMemory.Operator memory) {
+            this.memory = memory;
+        }
 
         @Override
         public void accept(final Batch batch) {
+            memory.keep(batch);
             batches.add(batch);
         }
     }

@@ -96,6 +96,11 @@ public final class JoinHashTable {
         return unique;
     }
 
+    /** Bytes the table adds to its rows' own, per row: a chain link and about two head slots. */
+    static long bytesPerRow() {
+        return 12;
+    }
+
     /** Builds a table over build batches with the given columns, hashed on the key expressions. */
     static JoinHashTable build(final RowType input, final List<Expr> keys, final List<Batch> batches) {
         return build(input, keys, batches, true);

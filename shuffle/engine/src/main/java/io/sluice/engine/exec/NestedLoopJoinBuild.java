@@ -16,6 +16,8 @@ public final class NestedLoopJoinBuild implements Sink<NestedLoopJoinBuild.Rows>
     private final List<Rows> collected = new ArrayList<>();
     private ColumnVector[] columns;
     private int rowCount;
+    /** What the rows this operator keeps take of the query's memory. */
+    private QueryMemory.Operator memory = QueryMemory.unbounded().operator("NestedLoopJoinBuild");
 
     public NestedLoopJoinBuild(final RowType rowType) {
         this.rowType = rowType;
@@ -26,9 +28,15 @@ public final class NestedLoopJoinBuild implements Sink<NestedLoopJoinBuild.Rows>
         return rowType;
     }
 
+    /** Accounts the rows this operator keeps in {@code account}; it throws when the query may hold no more. */
+    public NestedLoopJoinBuild memory(final QueryMemory.Operator account) {
+        this.memory = account;
+        return this;
+    }
+
     @Override
     public Rows createLocal() {
-        return new Rows();
+        return new Rows(memory);
     }
 
     @Override
@@ -76,9 +84,15 @@ public final class NestedLoopJoinBuild implements Sink<NestedLoopJoinBuild.Rows>
     /** A worker's collected build rows. */
     public static final class Rows implements BatchConsumer {
         private final List<Batch> batches = new ArrayList<>();
+        private final QueryMemory.Operator memory;
+
+        Rows(final QueryMemory.Operator memory) {
+            this.memory = memory;
+        }
 
         @Override
         public void accept(final Batch batch) {
+            memory.keep(batch);
             batches.add(batch);
         }
     }

@@ -14,6 +14,8 @@ import java.util.List;
  * bucket {@code b}'s table.
  */
 public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinBuild.Rows>, JoinBuild {
+    /** What the rows this operator keeps take of the query's memory. */
+    private QueryMemory.Operator memory = QueryMemory.unbounded().operator("PartitionedHashJoinBuild");
     private final RowType input;
     private final List<Expr> keys;
     private final boolean withColumns;
@@ -61,6 +63,12 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
         return keys;
     }
 
+    /** Accounts the rows this operator keeps in {@code account}; it throws when the query may hold no more. */
+    public PartitionedHashJoinBuild memory(final QueryMemory.Operator account) {
+        this.memory = account;
+        return this;
+    }
+
     @Override
     public Rows createLocal() {
         return new Rows();
@@ -77,6 +85,7 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
                 }
             }
             if (!batches.isEmpty()) {
+                memory.reserve(JoinHashTable.bytesPerRow() * rows(batches));
                 final JoinHashTable table = JoinHashTable.build(input, keys, batches, withColumns);
                 synchronized (tables) {
                     if (tables[b] != null) {
@@ -152,6 +161,15 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
         return "partitioned hash join build on " + keys + " (" + bucketCount + " buckets)";
     }
 
+    /** The rows of some batches. */
+    static long rows(final List<Batch> batches) {
+        long rows = 0;
+        for (final Batch b : batches) {
+            rows += b.rowCount();
+        }
+        return rows;
+    }
+
     /** A worker's build batches, by bucket. */
     public final class Rows implements BatchConsumer {
         private final List<List<Batch>> buckets = new ArrayList<>();
@@ -169,6 +187,7 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
                 throw new IllegalStateException("a build batch with shuffleIdx " + b + " reached " + this
                         + ": its input must come from a shuffle exchange or colocated scan");
             }
+            memory.keep(batch);
             buckets.get(b).add(batch);
         }
     }

@@ -35,6 +35,8 @@ public final class Sort implements Sink<Sort.Rows> {
     private final long limit;
     private final List<Rows> collected = new ArrayList<>();
     private List<Batch> result;
+    /** What the rows this operator keeps take of the query's memory. */
+    private QueryMemory.Operator memory = QueryMemory.unbounded().operator("Sort");
 
     public Sort(final RowType input, final List<SortKey> keys, final long limit) {
         this.input = input;
@@ -53,9 +55,15 @@ public final class Sort implements Sink<Sort.Rows> {
         return new MaterializedSource(input, () -> result, true);
     }
 
+    /** Accounts the rows this operator keeps in {@code account}; it throws when the query may hold no more. */
+    public Sort memory(final QueryMemory.Operator account) {
+        this.memory = account;
+        return this;
+    }
+
     @Override
     public Rows createLocal() {
-        return new Rows();
+        return new Rows(memory);
     }
 
     @Override
@@ -163,9 +171,15 @@ public final class Sort implements Sink<Sort.Rows> {
     /** A worker's collected rows. */
     public static final class Rows implements BatchConsumer {
         private final List<Batch> batches = new ArrayList<>();
+        private final QueryMemory.Operator memory;
+
+        Rows(final QueryMemory.Operator memory) {
+            this.memory = memory;
+        }
 
         @Override
         public void accept(final Batch batch) {
+            memory.keep(batch);
             batches.add(batch);
         }
     }

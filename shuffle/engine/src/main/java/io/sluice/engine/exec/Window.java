@@ -40,6 +40,8 @@ public final class Window implements Sink<Window.Rows> {
     private final List<Rows> collected = new ArrayList<>();
     private final List<Batch> computed = new ArrayList<>();
     private List<Batch> result;
+    /** What the rows this operator keeps take of the query's memory. */
+    private QueryMemory.Operator memory = QueryMemory.unbounded().operator("Window");
 
     /**
      * @param partitionBy the partition key columns; none: the input is one partition
@@ -93,9 +95,15 @@ public final class Window implements Sink<Window.Rows> {
         return new MaterializedSource(output, () -> result, false);
     }
 
+    /** Accounts the rows this operator keeps in {@code account}; it throws when the query may hold no more. */
+    public Window memory(final QueryMemory.Operator account) {
+        this.memory = account;
+        return this;
+    }
+
     @Override
     public Rows createLocal() {
-        return new Rows();
+        return new Rows(memory);
     }
 
     @Override
@@ -248,9 +256,15 @@ public final class Window implements Sink<Window.Rows> {
     /** A worker's collected rows. */
     public static final class Rows implements BatchConsumer {
         private final List<Batch> batches = new ArrayList<>();
+        private final QueryMemory.Operator memory;
+
+        Rows(final QueryMemory.Operator memory) {
+            this.memory = memory;
+        }
 
         @Override
         public void accept(final Batch batch) {
+            memory.keep(batch);
             batches.add(batch);
         }
     }

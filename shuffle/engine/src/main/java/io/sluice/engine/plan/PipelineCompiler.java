@@ -19,6 +19,7 @@ import io.sluice.engine.exec.OperatorFactory;
 import io.sluice.engine.exec.PartitionedHashJoinBuild;
 import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.Projection;
+import io.sluice.engine.exec.QueryMemory;
 import io.sluice.engine.exec.ResultCollector;
 import io.sluice.engine.exec.RuntimeFilterBuild;
 import io.sluice.engine.exec.RuntimeFilterHandle;
@@ -101,6 +102,7 @@ public final class PipelineCompiler {
     private final Map<Integer, TableScan> filterScans = new HashMap<>();
     private final Map<Integer, FilterBuildSide> filterBuilds = new HashMap<>();
     private RuntimeFilterRouter router;
+    private QueryMemory memory = QueryMemory.unbounded();
     private int nextId;
 
     /** A compiler for one core with broadcast joins and merge groups. */
@@ -138,6 +140,15 @@ public final class PipelineCompiler {
         this.stats = new PlanStats(tables);
         this.distributions = new Distributions(config, stats, topology, exchanges.distributed());
         this.router = exchanges.runtimeFilterRouter();
+    }
+
+    /**
+     * Accounts the rows the query's operators keep (hash join builds, group tables, sorts, windows) in
+     * {@code m}, which fails the query when its budget is spent; without it nothing is accounted.
+     */
+    public PipelineCompiler memory(final QueryMemory m) {
+        this.memory = m;
+        return this;
     }
 
     /**
@@ -344,7 +355,7 @@ public final class PipelineCompiler {
     private Open orderBy(final PlanNode.OrderBy o, final Open input) {
         Open in = input;
         if (in.single || o.distribution() == SortDistribution.LOCAL_SORT) {
-            final Sort sink = new Sort(in.rowType, o.keys(), o.limit());
+            final Sort sink = new Sort(in.rowType, o.keys(), o.limit()).memory(memory.operator("sort " + o.keys()));
             return breaker(in, sink, sink.output(), "sort");
         }
         if (o.distribution() == SortDistribution.MERGE_SORT) {
@@ -358,11 +369,11 @@ public final class PipelineCompiler {
         }
         if (o.limit() != Sort.NO_LIMIT) {
             // Top-N on each CN first: at most limit rows per CN reach the coordinator.
-            final Sort local = new Sort(in.rowType, o.keys(), o.limit());
+            final Sort local = new Sort(in.rowType, o.keys(), o.limit()).memory(memory.operator("top-n " + o.keys()));
             in = breaker(in, local, local.output(), "top-n");
         }
         in = gathered(in, "sort");
-        final Sort sink = new Sort(in.rowType, o.keys(), o.limit());
+        final Sort sink = new Sort(in.rowType, o.keys(), o.limit()).memory(memory.operator("sort " + o.keys()));
         return breaker(in, sink, sink.output(), "sort");
     }
 
@@ -415,7 +426,8 @@ public final class PipelineCompiler {
             throw new IllegalStateException("group by " + names(a.keys()) + " was planned as " + how.choice()
                     + " but its input is not bucketed");
         }
-        final HashAggregate sink = new HashAggregate(in.rowType, a.keys(), a.aggregates(), true);
+        final HashAggregate sink = new HashAggregate(in.rowType, a.keys(), a.aggregates(), true)
+                .memory(memory.operator("group by " + names(a.keys())));
         // One morsel per bucket, tagged with it: the groups stay bucketed for the operators above.
         final Open out = new Open(sink.output(), close(in, sink, "shuffle group"), in.type);
         out.partitioning = distributions.delivered(a);
@@ -430,14 +442,15 @@ public final class PipelineCompiler {
     private Open mergeGroup(final PlanNode.Aggregation a, final Open in) {
         if (!exchanges.distributed() || in.single || !HashAggregate.splittable(a.aggregates())) {
             final Open rows = exchanges.distributed() ? gathered(in, "merge group") : in;
-            final HashAggregate sink = new HashAggregate(rows.rowType, a.keys(), a.aggregates());
+            final HashAggregate sink = new HashAggregate(rows.rowType, a.keys(), a.aggregates())
+                    .memory(memory.operator("group by " + names(a.keys())));
             return breaker(rows, sink, sink.output(), "merge group");
         }
         final HashAggregate partial = new HashAggregate(in.rowType, a.keys(), a.aggregates(), false,
-                AggregationPhase.PARTIAL);
+                AggregationPhase.PARTIAL).memory(memory.operator("partial group by " + names(a.keys())));
         final Open states = gathered(breaker(in, partial, partial.output(), "partial group"), "final group");
         final HashAggregate merged = new HashAggregate(in.rowType, a.keys(), a.aggregates(), false,
-                AggregationPhase.FINAL);
+                AggregationPhase.FINAL).memory(memory.operator("final group by " + names(a.keys())));
         return breaker(states, merged, merged.output(), "final group");
     }
 
@@ -499,7 +512,8 @@ public final class PipelineCompiler {
                 buildSide = probe != null && probe.single ? gathered(buildSide, "join build")
                         : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
             }
-            final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows);
+            final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows)
+                    .memory(memory.operator("hash join build " + j.buildKeys()));
             final Pipeline buildPipeline = close(buildSide, build, "join build");
             noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
             if (probe == null) {
@@ -523,7 +537,7 @@ public final class PipelineCompiler {
         final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
                 : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER);
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
-                topology.coresPerCn(), buildRows);
+                topology.coresPerCn(), buildRows).memory(memory.operator("hash join build " + j.buildKeys()));
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
@@ -612,7 +626,7 @@ public final class PipelineCompiler {
         final LocalShuffle how = distributions.of(w);
         final Open in = keyed(w.input(), w.partitionBy(), how, what);
         final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(),
-                how.choice() != Distribution.GATHER);
+                how.choice() != Distribution.GATHER).memory(memory.operator("window"));
         return breaker(in, sink, sink.output(), "window");
     }
 
@@ -668,7 +682,8 @@ public final class PipelineCompiler {
             buildSide = probe.single ? gathered(buildSide, "nested loop join build")
                     : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
         }
-        final NestedLoopJoinBuild build = new NestedLoopJoinBuild(buildSide.rowType);
+        final NestedLoopJoinBuild build = new NestedLoopJoinBuild(buildSide.rowType)
+                .memory(memory.operator("nested-loop join build"));
         final Pipeline buildPipeline = close(buildSide, build, "nested loop join build");
         probe.add(new NestedLoopJoinProbe(probe.rowType, build, j.type(), j.condition()));
         probe.dependencies.add(buildPipeline);

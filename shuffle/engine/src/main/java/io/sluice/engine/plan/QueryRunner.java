@@ -1,6 +1,7 @@
 package io.sluice.engine.plan;
 
 import io.sluice.engine.exec.PipelineExecutor;
+import io.sluice.engine.exec.QueryMemory;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.exec.RuntimeFilterStats;
@@ -58,11 +59,13 @@ public final class QueryRunner implements AutoCloseable {
 
     /** Runs a plan and returns its rows and the strategies chosen. */
     public Execution execute(final Plan plan) {
-        final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, executor.cores())
-                .routeRuntimeFilters(router).compile(plan);
-        executor.run(compiled.pipelines());
-        return new Execution(compiled.result().result(), compiled.decisions(), compiled.runtimeFilters(),
-                compiled.runtimeFilterStats());
+        try (QueryMemory memory = QueryMemory.inSharedPool()) {
+            final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, executor.cores())
+                    .routeRuntimeFilters(router).memory(memory).compile(plan);
+            executor.run(compiled.pipelines());
+            return new Execution(compiled.result().result(), compiled.decisions(), compiled.runtimeFilters(),
+                    compiled.runtimeFilterStats());
+        }
     }
 
     /** Stops the worker threads. */

@@ -1,0 +1,77 @@
+package io.sluice.engine.exec;
+
+/**
+ * The system properties of memory accounting ({@link MemoryPool#shared()}, {@link QueryMemory}), each with
+ * its default and meaning: the list the generated property reference is made from.
+ */
+public enum MemoryProperty {
+    POOL("sluice.memory.pool", "80%",
+            "Memory the operators of all running queries of one process (one CN) may hold: bytes with an optional"
+                    + " k, m or g, or a percentage of the maximum heap."),
+    QUERY_MAX("sluice.memory.query.max", "100%",
+            "Memory one query's operators may hold on one CN (hash tables, group tables, rows kept to sort or to"
+                    + " window): bytes with an optional k, m or g, or a percentage of the pool. Past it the query fails"
+                    + " naming the operator; the CN keeps serving.");
+
+    private final String key;
+    private final String defaultValue;
+    private final String meaning;
+
+    MemoryProperty(final String key, final String defaultValue, final String meaning) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.meaning = meaning;
+    }
+
+    /** The system property's name. */
+    public String key() {
+        return key;
+    }
+
+    /** The value used when the property is not set, written as one would set it. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** What the property sets. */
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The value in force, as set or the default. */
+    String current() {
+        return System.getProperty(key, defaultValue);
+    }
+
+    /**
+     * The property's value in bytes: a size ({@code 512m}, {@code 2g}, {@code 1048576}) or a percentage of
+     * {@code whole}.
+     *
+     * @throws IllegalArgumentException naming the property and the accepted forms
+     */
+    long bytes(final long whole) {
+        final String text = current().trim().toLowerCase(java.util.Locale.ROOT);
+        try {
+            final long value;
+            if (text.endsWith("%")) {
+                final double percent = Double.parseDouble(text.substring(0, text.length() - 1));
+                if (!(percent > 0) || percent > 100) {
+                    throw new NumberFormatException();
+                }
+                value = (long) (whole * percent / 100);
+            } else {
+                final char unit = text.isEmpty() ? ' ' : text.charAt(text.length() - 1);
+                final long scale = unit == 'k' ? 1L << 10 : unit == 'm' ? 1L << 20 : unit == 'g' ? 1L << 30 : 1;
+                value = Math.multiplyExact(Long.parseLong(scale == 1 ? text : text.substring(0, text.length() - 1)),
+                        scale);
+            }
+            if (value <= 0) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (final NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("-D" + key + "=" + System.getProperty(key) + " is not valid: use bytes"
+                    + " with an optional k, m or g (e.g. 512m) or a percentage in (0, 100] (e.g. 50%)");
+        }
+    }
+}
