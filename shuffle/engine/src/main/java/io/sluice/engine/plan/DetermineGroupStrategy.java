@@ -95,8 +95,8 @@ final class DetermineGroupStrategy {
         }
         if (strategy == Strategy.COLOCATE) {
             // Colocation keeps rows where they are read: without ranges to colocate by, only partial groups move.
-            return LocalShuffle.of(Distribution.MERGE, "colocate: " + noRange + ", so partial groups are merged"
-                    + " instead of moving rows");
+            return LocalShuffle.of(Distribution.MERGE, "colocate: the input is not stored by a group key with ranges ("
+                    + noRange + "), so partial groups are merged instead of moving rows");
         }
         return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; " + noRange);
     }
