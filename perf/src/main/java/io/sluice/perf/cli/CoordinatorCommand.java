@@ -3,6 +3,7 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
 import io.sluice.format.StorageException;
+import io.sluice.perf.mysql.MySqlServer;
 import io.sluice.storage.Store;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Option;
             "Runs until SIGTERM or SIGINT, then tells its CNs, stops its media driver and removes its /dev/shm"
                 + " directory."},
         footer = {"", "Examples:", "  sluice coordinator --listen 127.0.0.1:7400 --store data/sf1",
-            "  sluice coordinator --listen 10.0.0.1:7400 --store /shared/sf1 --secret-file ~/.sluice-secret"})
+            "  sluice coordinator --listen 10.0.0.1:7400 --store /shared/sf1 --secret-file ~/.sluice-secret",
+            "  sluice coordinator --listen 127.0.0.1:7400 --store data/sf1 --mysql 127.0.0.1:3306"})
 public final class CoordinatorCommand extends CliCommand {
     @Option(names = "--listen", required = true, paramLabel = "HOST:PORT",
             description = "UDP address to listen on (port 0: any free port; the one taken is printed).")
@@ -36,6 +38,9 @@ public final class CoordinatorCommand extends CliCommand {
     @Mixin
     SecretOption secret;
 
+    @Mixin
+    MySqlOptions mysql;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         final Endpoint endpoint = Endpoint.parse(listen, false);
@@ -46,6 +51,7 @@ public final class CoordinatorCommand extends CliCommand {
         }
         final Store s = Store.open(store);
         final ClusterContext context = secret.context();
+        mysql.check(context);
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final Coordinator coordinator;
         try {
@@ -55,8 +61,16 @@ public final class CoordinatorCommand extends CliCommand {
             driver.close();
             throw e;
         }
-        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(coordinator, driver));
         coordinator.start();
+        final MySqlServer server;
+        try {
+            server = mysql.start(store, driver.aeron(), coordinator.listening(), context, driver.context(),
+                    ClusterProcess.log(out));
+        } catch (final RuntimeException e) {
+            CloseHelper.closeAll(coordinator, driver);
+            throw e;
+        }
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, coordinator, driver));
         out.println("coordinator listening on " + coordinator.listening() + " (store " + store + "; "
                 + SecretOption.describe(context) + ")");
         out.flush();
