@@ -278,8 +278,10 @@ final class MySqlConnection implements Runnable {
             return switch (e.kind()) {
                 case SYNTAX -> ErrorCode.PARSE_ERROR;
                 case UNSUPPORTED -> ErrorCode.NOT_SUPPORTED;
-                case VALIDATION -> e.detail().contains("not found") && e.detail().contains("Object")
-                        ? ErrorCode.NO_SUCH_TABLE : ErrorCode.BAD_FIELD;
+                case VALIDATION -> e.detail().startsWith("table ") && e.detail().contains("does not exist")
+                        ? ErrorCode.NO_SUCH_TABLE
+                        : e.detail().contains("has no column ") || e.detail().startsWith("column ")
+                        ? ErrorCode.BAD_FIELD : ErrorCode.UNKNOWN;
             };
         }
         if (failure instanceof QueryFailedException q && q.errorType().contains("Cancel")) {
