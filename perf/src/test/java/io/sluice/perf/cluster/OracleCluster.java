@@ -30,6 +30,15 @@ final class OracleCluster implements AutoCloseable {
         return start(dir, scaleFactor, false, 0, (store, h, secret) -> ProcessCluster.loopback(store, cns, cores, jvmArg));
     }
 
+    /** As {@link #onLoopback}, the coordinator started with {@code coordinatorArgs} too. */
+    static OracleCluster onLoopbackWithCoordinatorArgs(final Path dir, final double scaleFactor, final int cns,
+                                                       final int cores, final String jvmArg,
+                                                       final java.util.List<String> coordinatorArgs) throws Exception {
+        return start(dir, scaleFactor, false, 0,
+                (store, h, secret) -> ProcessCluster.loopbackWithCoordinatorArgs(store, cns, cores, coordinatorArgs,
+                        jvmArg));
+    }
+
     /** The same, every process and the client authenticating with a secret written into {@code dir}. */
     static OracleCluster onLoopbackWithSecret(final Path dir, final double scaleFactor, final int cns,
                                               final int cores, final String jvmArg) throws Exception {

@@ -31,6 +31,8 @@ final class ProcessCluster implements AutoCloseable {
     private final Path secretFile;
     private final NetworkNamespaces namespaces;
     private final List<String> cnJvmArgs;
+    /** More arguments of the coordinator, after --listen, --store and --secret-file. */
+    private List<String> coordinatorArgs = List.of();
     private final int cores;
     private final Map<String, JavaProcess> cns = new LinkedHashMap<>();
     private JavaProcess coordinator;
@@ -57,6 +59,12 @@ final class ProcessCluster implements AutoCloseable {
         return start(store, secretFile, null, cnCount, cores, cnJvmArgs);
     }
 
+    /** As {@link #loopback}, the coordinator started with {@code coordinatorArgs} too (e.g. --mysql 127.0.0.1:0). */
+    static ProcessCluster loopbackWithCoordinatorArgs(final Path store, final int cnCount, final int cores,
+            final List<String> coordinatorArgs, final String... cnJvmArgs) {
+        return start(store, null, null, cnCount, cores, coordinatorArgs, cnJvmArgs);
+    }
+
     /**
      * The coordinator in namespace host 0 and CN i in host i, addressed by their namespace addresses, with
      * the secret in {@code secretFile} (a cluster off loopback needs one).
@@ -78,7 +86,13 @@ final class ProcessCluster implements AutoCloseable {
 
     private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
             final int cnCount, final int cores, final String... cnJvmArgs) {
+        return start(store, secretFile, namespaces, cnCount, cores, List.of(), cnJvmArgs);
+    }
+
+    private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
+            final int cnCount, final int cores, final List<String> coordinatorArgs, final String... cnJvmArgs) {
         final ProcessCluster cluster = new ProcessCluster(store, secretFile, namespaces, cores, List.of(cnJvmArgs));
+        cluster.coordinatorArgs = List.copyOf(coordinatorArgs);
         boolean started = false;
         try {
             cluster.startCoordinator(0);
@@ -105,8 +119,11 @@ final class ProcessCluster implements AutoCloseable {
             coordinator.close();
         }
         final String host = namespaces == null ? "127.0.0.1" : namespaces.address(0);
+        final List<String> args = new ArrayList<>(List.of(withSecret("coordinator", "--listen", host + ":" + port,
+                "--store", store.toString())));
+        args.addAll(coordinatorArgs);
         final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs("-Xmx256m")
-                .args(withSecret("coordinator", "--listen", host + ":" + port, "--store", store.toString()));
+                .args(args.toArray(String[]::new));
         coordinator = namespaces == null ? launch.start() : launch.startIn(namespaces, 0);
         final String line = coordinator.awaitLine(l -> l.startsWith("coordinator listening on "), START);
         endpoint = Endpoint.parse(line.substring("coordinator listening on ".length()).split(" ")[0], false);
