@@ -122,8 +122,8 @@ class MySqlOnClusterTest {
     }
 
     /** Every lineitem row paired with every other, counted: runs until it is stopped. */
-    private static final String ENDLESS = "select count(*) as pairs from (select 1 as one from lineitem) a"
-            + " join (select 1 as k from lineitem) b on a.one = b.k";
+    private static final String ENDLESS = "select count(*) as pairs from (select 1 as ka from lineitem) a"
+            + " join (select 1 as kb from lineitem) b on a.ka = b.kb";
 
     @Test
     void aClientThatDropsItsConnectionHasItsQueryCancelledOnEveryCn() throws Exception {
