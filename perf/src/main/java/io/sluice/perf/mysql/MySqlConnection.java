@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * One client connection, on a thread of its own: the handshake, then a loop reading a command and
- * answering it (COM_QUERY, COM_INIT_DB, COM_PING, COM_FIELD_LIST, COM_RESET_CONNECTION, COM_QUIT).
+ * answering it (COM_QUERY, COM_STMT_PREPARE/EXECUTE/CLOSE/RESET, COM_INIT_DB, COM_PING, COM_FIELD_LIST,
+ * COM_RESET_CONNECTION, COM_QUIT).
  * A statement for the cluster runs on another thread while this one watches the socket: a client that
  * disconnects has its statement cancelled on every CN. A packet that breaks the protocol closes this
  * connection and nothing else.
@@ -31,7 +32,13 @@ final class MySqlConnection implements Runnable {
     private static final int COM_QUERY = 0x03;
     private static final int COM_FIELD_LIST = 0x04;
     private static final int COM_PING = 0x0E;
+    private static final int COM_STMT_PREPARE = 0x16;
+    private static final int COM_STMT_EXECUTE = 0x17;
+    private static final int COM_STMT_SEND_LONG_DATA = 0x18;
     private static final int COM_STMT_CLOSE = 0x19;
+    private static final int COM_STMT_RESET = 0x1A;
+    /** MySQL's default max_prepared_stmt_count, here per connection. */
+    private static final int MAX_PREPARED = 16382;
     private static final int COM_RESET_CONNECTION = 0x1F;
     /** How often the watching thread looks whether the statement finished while the client stays silent. */
     private static final int WATCH_MILLIS = 100;
@@ -42,6 +49,7 @@ final class MySqlConnection implements Runnable {
     private final Consumer<String> log;
     private final ExecutorService statementThreads;
     private final PacketWriter packet = new PacketWriter();
+    private final PreparedStatements prepared = new PreparedStatements(MAX_PREPARED);
     private volatile SqlService.Statements statements;
     private String database;
 
@@ -112,8 +120,21 @@ final class MySqlConnection implements Runnable {
                     return;
                 }
                 case COM_PING, COM_RESET_CONNECTION -> ok(channel, packet);
-                case COM_STMT_CLOSE -> {
-                    // No answer: statements are not prepared on the server.
+                case COM_STMT_PREPARE -> prepare(channel, new String(reader.rest(), StandardCharsets.UTF_8));
+                case COM_STMT_EXECUTE -> {
+                    if (!execute(channel, in, session, reader)) {
+                        return;
+                    }
+                }
+                case COM_STMT_CLOSE -> prepared.close(reader.int4("statement id"));
+                case COM_STMT_RESET -> answer(channel, () -> prepared.get(reader.int4("statement id")).longData = false);
+                case COM_STMT_SEND_LONG_DATA -> {
+                    // No answer is due: the statement's next execution fails, saying why.
+                    try {
+                        prepared.get(reader.int4("statement id")).longData = true;
+                    } catch (final MySqlError unknown) {
+                        // Nothing to mark: executing an unknown statement fails anyway.
+                    }
                 }
                 case COM_INIT_DB -> answer(channel, () -> use(new String(reader.rest(), StandardCharsets.UTF_8)));
                 case COM_FIELD_LIST -> fieldList(channel, reader.nulString("table"));
@@ -123,8 +144,7 @@ final class MySqlConnection implements Runnable {
                     }
                 }
                 default -> error(channel, packet, ErrorCode.UNKNOWN_COMMAND, "command 0x" + Integer.toHexString(code)
-                        + " is not supported: send SQL with COM_QUERY (prepared statements run client-side, e.g."
-                        + " Connector/J's default useServerPrepStmts=false)");
+                        + " is not supported: send SQL with COM_QUERY or COM_STMT_PREPARE/COM_STMT_EXECUTE");
             }
         }
     }
@@ -162,12 +182,58 @@ final class MySqlConnection implements Runnable {
         for (int c = 0; c < schema.size(); c++) {
             types.add(io.sluice.engine.expr.DataType.of(schema.type(c)));
         }
-        new ResultSetWriter(channel).fieldList(table, schema.names(), types);
+        new ResultSetWriter(channel, false).fieldList(table, schema.names(), types);
+    }
+
+    /** Answers COM_STMT_PREPARE: the statement's id and its parameters; its columns are known once it runs. */
+    private void prepare(final PacketChannel channel, final String sql) throws IOException {
+        final PreparedStatements.Prepared p;
+        try {
+            p = prepared.prepare(sql);
+        } catch (final MySqlError e) {
+            error(channel, packet, e.code(), e.getMessage());
+            return;
+        }
+        channel.write(packet.reset().int1(0x00).int4(p.id).int2(0).int2(p.parameters).int1(0).int2(0));
+        if (p.parameters > 0) {
+            final ResultSetWriter writer = new ResultSetWriter(channel, true);
+            for (int i = 0; i < p.parameters; i++) {
+                writer.parameterDefinition();
+            }
+            writer.eof();
+        }
+        channel.flush();
+    }
+
+    /** Answers COM_STMT_EXECUTE with a binary result set; false when the client went away meanwhile. */
+    private boolean execute(final PacketChannel channel, final InputStream in, final SessionStatements session,
+                            final PacketReader reader) throws IOException {
+        final String sql;
+        try {
+            final PreparedStatements.Prepared p = prepared.get(reader.int4("statement id"));
+            reader.int1("flags");
+            reader.int4("iteration count");
+            if (p.longData) {
+                throw new MySqlError(ErrorCode.NOT_SUPPORTED, "parameters sent as long data (COM_STMT_SEND_LONG_DATA)"
+                        + " are not supported: bind them as values");
+            }
+            sql = PreparedStatements.bind(p, reader);
+        } catch (final MySqlError e) {
+            error(channel, packet, e.code(), e.getMessage());
+            return true;
+        }
+        return query(channel, in, session, sql, true);
     }
 
     /** Answers COM_QUERY; false when the client went away while its statement ran. */
     private boolean query(final PacketChannel channel, final InputStream in, final SessionStatements session,
                           final String text) throws IOException {
+        return query(channel, in, session, text, false);
+    }
+
+    /** Answers a statement with a text or binary result set; false when the client went away while it ran. */
+    private boolean query(final PacketChannel channel, final InputStream in, final SessionStatements session,
+                          final String text, final boolean binary) throws IOException {
         final String sql = SessionStatements.strip(text);
         if (sql.isEmpty()) {
             error(channel, packet, ErrorCode.EMPTY_QUERY, "Query was empty");
@@ -183,19 +249,20 @@ final class MySqlConnection implements Runnable {
         if (reply instanceof SessionStatements.Ok) {
             ok(channel, packet);
         } else if (reply instanceof SessionStatements.Rows rows) {
-            new ResultSetWriter(channel).write(rows.result());
+            new ResultSetWriter(channel, binary).write(rows.result());
         } else if (reply instanceof SessionStatements.Use use) {
             answer(channel, () -> use(use.database()));
         } else if (reply instanceof SessionStatements.Kill kill) {
             answer(channel, () -> server.kill(kill.id(), kill.connection(), id));
         } else {
-            return run(channel, in, sql);
+            return run(channel, in, sql, binary);
         }
         return true;
     }
 
     /** Runs a statement on the cluster, watching the socket meanwhile; false when the client went away. */
-    private boolean run(final PacketChannel channel, final InputStream in, final String sql) throws IOException {
+    private boolean run(final PacketChannel channel, final InputStream in, final String sql, final boolean binary)
+            throws IOException {
         final SqlService.Statements s = statements;
         final Future<QueryResult> running = statementThreads.submit(() -> s.execute(sql));
         final boolean alive = watch(in, running, s);
@@ -217,7 +284,7 @@ final class MySqlConnection implements Runnable {
         if (!alive) {
             return false;
         }
-        new ResultSetWriter(channel).write(result);
+        new ResultSetWriter(channel, binary).write(result);
         return true;
     }
 

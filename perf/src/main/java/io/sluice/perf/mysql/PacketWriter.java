@@ -144,6 +144,12 @@ final class PacketWriter {
         return d;
     }
 
+    /** Sets bits in a byte written before (a binary row's null bitmap). */
+    PacketWriter orByte(final int index, final int bits) {
+        buffer[index] |= (byte) bits;
+        return this;
+    }
+
     /** The NULL marker of a text row's cell. */
     PacketWriter nullCell() {
         return int1(0xFB);

@@ -15,20 +15,24 @@ import java.time.LocalDate;
 import java.util.List;
 
 /**
- * Writes a result set in the text protocol: the column count, a column definition per column, an EOF,
- * a row packet per row (each cell a length-encoded string, 0xFB for NULL), and a closing EOF. Rows are
- * encoded batch by batch straight from the column vectors into one reused packet buffer and go out
- * as the socket takes them, so a large result is never held twice.
+ * Writes a result set: the column count, a column definition per column, an EOF, a row packet per row,
+ * and a closing EOF. Rows are in the text protocol (COM_QUERY: each cell a length-encoded string, 0xFB
+ * for NULL) or the binary one (COM_STMT_EXECUTE: a null bitmap, then each cell in its type's binary
+ * form). They are encoded batch by batch straight from the column vectors into one reused packet
+ * buffer and go out as the socket takes them, so a large result is never held twice.
  */
 final class ResultSetWriter {
     /** SERVER_STATUS_AUTOCOMMIT: every statement stands alone. */
     static final int STATUS_AUTOCOMMIT = 0x0002;
 
     private final PacketChannel channel;
+    private final boolean binary;
     private final PacketWriter packet = new PacketWriter();
 
-    ResultSetWriter(final PacketChannel channel) {
+    /** @param binary whether rows are in the binary protocol (prepared statements) rather than text */
+    ResultSetWriter(final PacketChannel channel, final boolean binary) {
         this.channel = channel;
+        this.binary = binary;
     }
 
     /** Writes a query's result. */
@@ -46,8 +50,15 @@ final class ResultSetWriter {
             final int rows = batch.rowCount();
             for (int r = 0; r < rows; r++) {
                 packet.reset();
-                for (int c = 0; c < columns; c++) {
-                    cell(batch.column(c), type.type(c), r);
+                if (binary) {
+                    final int bitmap = startBinaryRow(columns);
+                    for (int c = 0; c < columns; c++) {
+                        binaryCell(batch.column(c), type.type(c), r, bitmap, c);
+                    }
+                } else {
+                    for (int c = 0; c < columns; c++) {
+                        cell(batch.column(c), type.type(c), r);
+                    }
                 }
                 channel.write(packet);
             }
@@ -67,9 +78,17 @@ final class ResultSetWriter {
         eof();
         for (final String[] row : result.rows()) {
             packet.reset();
-            for (final String cell : row) {
+            final int bitmap = binary ? startBinaryRow(row.length) : 0;
+            for (int c = 0; c < row.length; c++) {
+                final String cell = row[c];
                 if (cell == null) {
-                    packet.nullCell();
+                    if (binary) {
+                        packet.orByte(bitmap + (c + 2) / 8, 1 << ((c + 2) % 8));
+                    } else {
+                        packet.nullCell();
+                    }
+                } else if (binary && result.types().get(c) == MySqlType.LONGLONG) {
+                    packet.int8(Long.parseLong(cell));
                 } else {
                     packet.lenencString(cell);
                 }
@@ -104,8 +123,43 @@ final class ResultSetWriter {
         channel.write(packet);
     }
 
-    private void eof() throws IOException {
+    /** A prepared statement's parameter definition: a placeholder of no fixed type. */
+    void parameterDefinition() throws IOException {
+        columnDefinition("?", MySqlType.VAR_STRING, 0, 0);
+    }
+
+    void eof() throws IOException {
         channel.write(packet.reset().int1(0xFE).int2(0).int2(STATUS_AUTOCOMMIT));
+    }
+
+    /** Starts a binary row: its header and a null bitmap (offset 2) of zeros; returns where the bitmap starts. */
+    private int startBinaryRow(final int columns) {
+        packet.int1(0x00);
+        final int bitmap = packet.length();
+        packet.zeros((columns + 7 + 2) / 8);
+        return bitmap;
+    }
+
+    private void binaryCell(final ColumnVector v, final DataType t, final int r, final int bitmap, final int c) {
+        if (v.isNull(r)) {
+            packet.orByte(bitmap + (c + 2) / 8, 1 << ((c + 2) % 8));
+            return;
+        }
+        switch (t.kind()) {
+            case INT64, DOUBLE -> packet.int8(((LongVector) v).get(r));
+            case INT32 -> packet.int4(((IntVector) v).get(r));
+            case BOOLEAN -> packet.int1(((IntVector) v).get(r) != 0 ? 1 : 0);
+            case DECIMAL -> packet.lenencString(BigDecimal.valueOf(((LongVector) v).get(r), t.scale()).toPlainString());
+            case DECIMAL128 -> packet.lenencString(((Decimal128Vector) v).get(r).toPlainString());
+            case DATE -> {
+                final LocalDate d = LocalDate.ofEpochDay(((IntVector) v).get(r));
+                packet.int1(4).int2(d.getYear()).int1(d.getMonthValue()).int1(d.getDayOfMonth());
+            }
+            case STRING -> {
+                final StringVector s = (StringVector) v;
+                packet.lenencBytes(s.bytes(), s.offset(r), s.length(r));
+            }
+        }
     }
 
     private void cell(final ColumnVector v, final DataType t, final int r) {

@@ -10,6 +10,7 @@ import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.OutputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -144,6 +146,62 @@ class MySqlProtocolTest {
             }
         }
         return values;
+    }
+
+    private static final String PREPARED = "select o_orderkey, o_orderstatus, o_totalprice, o_orderdate, o_comment"
+            + " from orders where o_orderkey < ? and o_orderstatus = ? and o_totalprice > ? and o_orderdate >= ?"
+            + " order by o_orderkey";
+
+    @Test
+    void serverPreparedStatementsOfBothDriversBindTheirParametersAndReadBinaryRows() throws Exception {
+        try (Connection my = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.port()
+                + "/sluice?sslMode=DISABLED&useServerPrepStmts=true&emulateUnsupportedPstmts=false", "sluice", "");
+             Connection maria = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + server.port()
+                     + "/sluice?useServerPrepStmts=true", "sluice", "")) {
+            for (final Connection c : List.of(my, maria)) {
+                try (PreparedStatement ps = c.prepareStatement(PREPARED)) {
+                    assertThat(ps.getClass().getSimpleName()).isEqualTo("ServerPreparedStatement");
+                    for (final Object[] p : new Object[][] {{2000L, "O", "1000.50", "1995-01-01"},
+                        {6000L, "F", "150000", "1992-06-30"}}) {
+                        ps.setLong(1, (Long) p[0]);
+                        ps.setString(2, (String) p[1]);
+                        ps.setBigDecimal(3, new BigDecimal((String) p[2]));
+                        ps.setDate(4, java.sql.Date.valueOf((String) p[3]));
+                        final List<List<Object>> got;
+                        try (ResultSet rs = ps.executeQuery()) {
+                            got = JdbcAnswers.read(rs);
+                        }
+                        final String literal = PREPARED.replaceFirst("\\?", p[0].toString())
+                                .replaceFirst("\\?", "'" + p[1] + "'").replaceFirst("\\?", p[2].toString())
+                                .replaceFirst("\\?", "DATE '" + p[3] + "'");
+                        final List<List<Object>> expected;
+                        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(literal)) {
+                            expected = JdbcAnswers.read(rs);
+                        }
+                        assertThat(expected.size()).as("DuckDB finds rows for %s", literal).isGreaterThan(2);
+                        JdbcAnswers.assertSame(c.getClass().getName() + " " + literal, expected, got);
+                    }
+                }
+                for (final String sql : List.of(AGGREGATES, NULLS, STRING_NULLS, "select @@version_comment limit 1")) {
+                    final List<List<Object>> got;
+                    try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+                        got = JdbcAnswers.read(rs);
+                    }
+                    final List<List<Object>> expected;
+                    try (Statement s = (sql.contains("@@") ? c : duck).createStatement();
+                         ResultSet rs = s.executeQuery(sql)) {
+                        expected = JdbcAnswers.read(rs);
+                    }
+                    JdbcAnswers.assertSame(c.getClass().getName() + " " + sql, expected, got);
+                }
+            }
+        }
+    }
+
+    @Test
+    void placeholdersInQuotesAndCommentsAreNotParameters() {
+        assertThat(PreparedStatements.placeholders("select '?', \"?\", `?` /* ? */ from t -- ?\n where a = ? # ?\n"
+                + " and b = ?")).isEqualTo(2);
     }
 
     @Test
