@@ -4,6 +4,8 @@ import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
+import io.sluice.perf.metrics.CoordinatorMetrics;
+import io.sluice.perf.metrics.MetricsServer;
 import io.sluice.perf.mysql.MySqlServer;
 import io.sluice.perf.text.Plural;
 import io.sluice.transport.Endpoint;
@@ -32,7 +34,7 @@ import picocli.CommandLine.Option;
                 + " named when it joins and in cluster status, and CTRL-C here does not stop it."},
         footer = {"", "Example (then, in another terminal: sluice query --coordinator 127.0.0.1:7400 --tpch 18):",
             "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1",
-            "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1 --mysql 127.0.0.1:3306"})
+            "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1 --mysql 127.0.0.1:3306 --metrics 127.0.0.1:9400"})
 public final class ClusterUpCommand extends CliCommand {
     @Option(names = "--cn", required = true, paramLabel = "N", description = "CN processes to start.")
     int cnCount;
@@ -56,6 +58,9 @@ public final class ClusterUpCommand extends CliCommand {
 
     @Mixin
     MySqlOptions mysql;
+
+    @Mixin
+    MetricsOption metrics;
 
     /** The line naming the CNs in the cluster that it did not start, and what CTRL-C here leaves running. */
     static String startedApart(final List<MemberStatus> apart) {
@@ -84,17 +89,31 @@ public final class ClusterUpCommand extends CliCommand {
         final Consumer<String> log = ClusterProcess.log(out);
         final ClusterContext context = secret.context();
         mysql.check(context);
+        metrics.check();
         final LocalCluster cluster = LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs,
                 ClusterProcess.transport(), log, secret.file());
         final MySqlServer server;
+        final MetricsServer metricsServer;
         try {
             server = mysql.start(store, cluster.aeron(), cluster.address(), context, cluster.transport(), log);
+            try {
+                metricsServer = metrics.start(log);
+            } catch (final RuntimeException e) {
+                CloseHelper.quietClose(server);
+                throw e;
+            }
         } catch (final RuntimeException e) {
             cluster.close();
             throw e;
         }
+        if (metricsServer != null) {
+            CoordinatorMetrics.register(metricsServer.registry(), cluster.coordinator());
+            if (server != null) {
+                CoordinatorMetrics.registerMySqlConnections(metricsServer.registry(), server::connections);
+            }
+        }
         final String secretArg = secret.file() == null ? "" : " --secret-file " + secret.file();
-        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, cluster));
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, cluster));
         log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator "
                 + cluster.address() + "; " + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
                 + " --tpch 1; stop with CTRL-C");

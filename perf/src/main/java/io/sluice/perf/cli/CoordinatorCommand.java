@@ -3,6 +3,8 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
 import io.sluice.format.StorageException;
+import io.sluice.perf.metrics.CoordinatorMetrics;
+import io.sluice.perf.metrics.MetricsServer;
 import io.sluice.perf.mysql.MySqlServer;
 import io.sluice.storage.Store;
 import io.sluice.transport.EmbeddedDriver;
@@ -41,6 +43,9 @@ public final class CoordinatorCommand extends CliCommand {
     @Mixin
     MySqlOptions mysql;
 
+    @Mixin
+    MetricsOption metrics;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         final Endpoint endpoint = Endpoint.parse(listen, false);
@@ -52,6 +57,7 @@ public final class CoordinatorCommand extends CliCommand {
         final Store s = Store.open(store);
         final ClusterContext context = secret.context();
         mysql.check(context);
+        metrics.check();
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final Coordinator coordinator;
         try {
@@ -61,16 +67,30 @@ public final class CoordinatorCommand extends CliCommand {
             driver.close();
             throw e;
         }
+        final MetricsServer metricsServer;
+        try {
+            metricsServer = metrics.start(ClusterProcess.log(out));
+        } catch (final RuntimeException e) {
+            CloseHelper.closeAll(coordinator, driver);
+            throw e;
+        }
+        if (metricsServer != null) {
+            CoordinatorMetrics.register(metricsServer.registry(), coordinator);
+        }
         coordinator.start();
         final MySqlServer server;
         try {
             server = mysql.start(store, driver.aeron(), coordinator.listening(), context, driver.context(),
                     ClusterProcess.log(out));
         } catch (final RuntimeException e) {
-            CloseHelper.closeAll(coordinator, driver);
+            CloseHelper.closeAll(metricsServer, coordinator, driver);
             throw e;
         }
-        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, coordinator, driver));
+        if (server != null && metricsServer != null) {
+            CoordinatorMetrics.registerMySqlConnections(metricsServer.registry(), server::connections);
+        }
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, coordinator,
+                driver));
         out.println("coordinator listening on " + coordinator.listening() + " (store " + store + "; "
                 + SecretOption.describe(context) + ")");
         out.flush();

@@ -166,6 +166,11 @@ public final class LocalCluster implements AutoCloseable {
         return driver.aeron();
     }
 
+    /** The coordinator running in this process. */
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
     /** The transport settings of the coordinator's media driver. */
     public TransportContext transport() {
         return driver.context();

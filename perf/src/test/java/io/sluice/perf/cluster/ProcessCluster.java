@@ -33,6 +33,8 @@ final class ProcessCluster implements AutoCloseable {
     private final List<String> cnJvmArgs;
     /** More arguments of the coordinator, after --listen, --store and --secret-file. */
     private List<String> coordinatorArgs = List.of();
+    /** More arguments of every CN, after the ones it always gets. */
+    private List<String> cnArgs = List.of();
     private final int cores;
     private final Map<String, JavaProcess> cns = new LinkedHashMap<>();
     private JavaProcess coordinator;
@@ -62,7 +64,13 @@ final class ProcessCluster implements AutoCloseable {
     /** As {@link #loopback}, the coordinator started with {@code coordinatorArgs} too (e.g. --mysql 127.0.0.1:0). */
     static ProcessCluster loopbackWithCoordinatorArgs(final Path store, final int cnCount, final int cores,
             final List<String> coordinatorArgs, final String... cnJvmArgs) {
-        return start(store, null, null, cnCount, cores, coordinatorArgs, cnJvmArgs);
+        return start(store, null, null, cnCount, cores, coordinatorArgs, List.of(), cnJvmArgs);
+    }
+
+    /** As {@link #loopback}, the coordinator and every CN started with more arguments (e.g. --metrics 127.0.0.1:0). */
+    static ProcessCluster loopbackWithArgs(final Path store, final int cnCount, final int cores,
+            final List<String> coordinatorArgs, final List<String> cnArgs) {
+        return start(store, null, null, cnCount, cores, coordinatorArgs, cnArgs);
     }
 
     /**
@@ -86,13 +94,15 @@ final class ProcessCluster implements AutoCloseable {
 
     private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
             final int cnCount, final int cores, final String... cnJvmArgs) {
-        return start(store, secretFile, namespaces, cnCount, cores, List.of(), cnJvmArgs);
+        return start(store, secretFile, namespaces, cnCount, cores, List.of(), List.of(), cnJvmArgs);
     }
 
     private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
-            final int cnCount, final int cores, final List<String> coordinatorArgs, final String... cnJvmArgs) {
+            final int cnCount, final int cores, final List<String> coordinatorArgs, final List<String> cnArgs,
+            final String... cnJvmArgs) {
         final ProcessCluster cluster = new ProcessCluster(store, secretFile, namespaces, cores, List.of(cnJvmArgs));
         cluster.coordinatorArgs = List.copyOf(coordinatorArgs);
+        cluster.cnArgs = List.copyOf(cnArgs);
         boolean started = false;
         try {
             cluster.startCoordinator(0);
@@ -135,9 +145,11 @@ final class ProcessCluster implements AutoCloseable {
         final String bind = namespaces == null ? "127.0.0.1" : namespaces.address(host % namespaces.hosts());
         final List<String> jvmArgs = new ArrayList<>(cnJvmArgs);
         jvmArgs.add("-Dsluice.cluster.prepare.timeout=60s");
+        final List<String> args = new ArrayList<>(List.of(withSecret("cn", "--coordinator", endpoint.toString(),
+                "--store", store.toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", bind)));
+        args.addAll(cnArgs);
         final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs(jvmArgs.toArray(String[]::new))
-                .args(withSecret("cn", "--coordinator", endpoint.toString(), "--store", store.toString(), "--cores",
-                        Integer.toString(cores), "--name", name, "--bind", bind));
+                .args(args.toArray(String[]::new));
         final JavaProcess cn = namespaces == null ? launch.start() : launch.startIn(namespaces, host % namespaces.hosts());
         cns.put(name, cn);
         return cn;
