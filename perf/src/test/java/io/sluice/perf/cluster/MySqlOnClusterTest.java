@@ -6,6 +6,7 @@ import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Status;
 import io.sluice.perf.mysql.JdbcAnswers;
 import io.sluice.perf.mysql.MariadbClient;
+import io.sluice.perf.mysql.PyMySql;
 import io.sluice.perf.tpch.TpchSql;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code sluice coordinator --mysql} with two CN processes at SF 0.01: the 22 TPC-H texts through MySQL
- * Connector/J, MariaDB Connector/J and the {@code mariadb} command-line client give DuckDB's answers, and
+ * Connector/J, MariaDB Connector/J, the {@code mariadb} command-line client and PyMySQL give DuckDB's answers, and
  * a client that drops its connection has its query cancelled on every CN.
  */
 class MySqlOnClusterTest {
@@ -92,8 +93,10 @@ class MySqlOnClusterTest {
             final String sql = TpchSql.text(q);
             final List<String> printed = MariadbClient.run(mariadb, port, sql);
             final List<List<Object>> expected;
-            try (Statement s = fixture.oracle().duckDb().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                expected = JdbcAnswers.read(rs);
+            synchronized (fixture) {
+                try (Statement s = fixture.oracle().duckDb().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                    expected = JdbcAnswers.read(rs);
+                }
             }
             assertThat(printed).as("q%d lines", q).hasSize(expected.size());
             assertThat(List.of(printed.get(0).split("\t", -1))).as("q%d header", q).isEqualTo(expected.get(0));
@@ -104,6 +107,21 @@ class MySqlOnClusterTest {
                     assertPrinted(expected.get(r).get(c), cells[c], "q" + q + " row " + r + " column " + c);
                 }
             }
+        }
+    }
+
+    @Test
+    void tpchThroughPyMySqlGivesDuckDbsAnswersWithTheirPythonTypes() throws Exception {
+        final PyMySql python = PyMySql.find(dir);
+        for (int q = 1; q <= TpchSql.COUNT; q++) {
+            final String sql = TpchSql.text(q);
+            final List<List<Object>> expected;
+            synchronized (fixture) {
+                try (Statement s = fixture.oracle().duckDb().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                    expected = JdbcAnswers.read(rs);
+                }
+            }
+            PyMySql.assertSame("q" + q, expected, python.run(port, sql));
         }
     }
 
