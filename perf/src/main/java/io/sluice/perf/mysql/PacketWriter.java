@@ -134,6 +134,72 @@ final class PacketWriter {
         return this;
     }
 
+    /**
+     * A length-encoded decimal {@code unscaled / 10^scale} as text with exactly {@code scale} fractional
+     * digits ({@code -0.05}, {@code 12.00}), as BigDecimal.toPlainString writes it, without allocating.
+     */
+    PacketWriter lenencDecimal(final long unscaled, final int scale) {
+        if (scale == 0) {
+            return lenencLong(unscaled);
+        }
+        if (unscaled == Long.MIN_VALUE) {
+            return lenencString(java.math.BigDecimal.valueOf(unscaled, scale).toPlainString());
+        }
+        final long abs = Math.abs(unscaled);
+        // At least one integer digit: 0.05 for 5 at scale 2.
+        final int digits = Math.max(digits(abs), scale + 1);
+        final int length = digits + 1 + (unscaled < 0 ? 1 : 0);
+        int1(length);
+        ensure(length);
+        long rest = abs;
+        int i = length + this.length - 1;
+        for (int d = 0; d < digits; d++) {
+            if (d == scale) {
+                buffer[i--] = '.';
+            }
+            buffer[i--] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        if (unscaled < 0) {
+            buffer[i] = '-';
+        }
+        this.length += length;
+        return this;
+    }
+
+    /** A length-encoded date, days since 1970-01-01, as {@code yyyy-mm-dd} (years 0 to 9999), without allocating. */
+    PacketWriter lenencDate(final int epochDay) {
+        // Days to civil date (Howard Hinnant's algorithm), as LocalDate.ofEpochDay computes it.
+        final long z = epochDay + 719468L;
+        final long era = Math.floorDiv(z, 146097);
+        final long doe = z - era * 146097;
+        final long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        final long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        final long mp = (5 * doy + 2) / 153;
+        final int day = (int) (doy - (153 * mp + 2) / 5 + 1);
+        final int month = (int) (mp < 10 ? mp + 3 : mp - 9);
+        final long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        if (year < 0 || year > 9999) {
+            return lenencString(java.time.LocalDate.ofEpochDay(epochDay).toString());
+        }
+        int1(10);
+        ensure(10);
+        final byte[] b = buffer;
+        final int at = length;
+        b[at] = (byte) ('0' + year / 1000);
+        b[at + 1] = (byte) ('0' + year / 100 % 10);
+        b[at + 2] = (byte) ('0' + year / 10 % 10);
+        b[at + 3] = (byte) ('0' + year % 10);
+        b[at + 4] = '-';
+        b[at + 5] = (byte) ('0' + month / 10);
+        b[at + 6] = (byte) ('0' + month % 10);
+        b[at + 7] = '-';
+        b[at + 8] = (byte) ('0' + day / 10);
+        b[at + 9] = (byte) ('0' + day % 10);
+        length += 10;
+        return this;
+    }
+
     private static int digits(final long v) {
         int d = 1;
         long bound = 10;

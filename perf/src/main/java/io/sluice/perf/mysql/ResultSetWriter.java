@@ -10,7 +10,6 @@ import io.sluice.format.LongVector;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;
 
@@ -149,7 +148,7 @@ final class ResultSetWriter {
             case INT64, DOUBLE -> packet.int8(((LongVector) v).get(r));
             case INT32 -> packet.int4(((IntVector) v).get(r));
             case BOOLEAN -> packet.int1(((IntVector) v).get(r) != 0 ? 1 : 0);
-            case DECIMAL -> packet.lenencString(BigDecimal.valueOf(((LongVector) v).get(r), t.scale()).toPlainString());
+            case DECIMAL -> packet.lenencDecimal(((LongVector) v).get(r), t.scale());
             case DECIMAL128 -> packet.lenencString(((Decimal128Vector) v).get(r).toPlainString());
             case DATE -> {
                 final LocalDate d = LocalDate.ofEpochDay(((IntVector) v).get(r));
@@ -171,10 +170,10 @@ final class ResultSetWriter {
             case INT64 -> packet.lenencLong(((LongVector) v).get(r));
             case INT32 -> packet.lenencLong(((IntVector) v).get(r));
             case BOOLEAN -> packet.lenencLong(((IntVector) v).get(r) != 0 ? 1 : 0);
-            case DECIMAL -> packet.lenencString(BigDecimal.valueOf(((LongVector) v).get(r), t.scale()).toPlainString());
+            case DECIMAL -> packet.lenencDecimal(((LongVector) v).get(r), t.scale());
             case DECIMAL128 -> packet.lenencString(((Decimal128Vector) v).get(r).toPlainString());
             case DOUBLE -> packet.lenencString(Double.toString(Double.longBitsToDouble(((LongVector) v).get(r))));
-            case DATE -> packet.lenencString(LocalDate.ofEpochDay(((IntVector) v).get(r)).toString());
+            case DATE -> packet.lenencDate(((IntVector) v).get(r));
             case STRING -> {
                 final StringVector s = (StringVector) v;
                 packet.lenencBytes(s.bytes(), s.offset(r), s.length(r));
