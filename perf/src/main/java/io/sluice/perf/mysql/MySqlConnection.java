@@ -40,6 +40,8 @@ final class MySqlConnection implements Runnable {
     /** MySQL's default max_prepared_stmt_count, here per connection. */
     private static final int MAX_PREPARED = 16382;
     private static final int COM_RESET_CONNECTION = 0x1F;
+    /** How long a client may take to log in (MySQL's connect_timeout): a silent one does not hold its thread. */
+    static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     /** How often the watching thread looks whether the statement finished while the client stays silent. */
     private static final int WATCH_MILLIS = 100;
 
@@ -78,12 +80,18 @@ final class MySqlConnection implements Runnable {
             final PacketChannel channel = new PacketChannel(in,
                     new BufferedOutputStream(socket.getOutputStream(), 64 * 1024), server.maxPacket());
             final Handshake.Login login;
+            socket.setSoTimeout(CONNECT_TIMEOUT_MILLIS);
             try {
                 login = Handshake.run(channel, id, server.version(), server.users(), host());
             } catch (final MySqlError refused) {
                 log.accept("mysql connection " + id + " from " + host() + " refused: " + refused.getMessage());
                 return;
+            } catch (final SocketTimeoutException silent) {
+                log.accept("mysql connection " + id + " from " + host() + " closed: it did not log in within "
+                        + CONNECT_TIMEOUT_MILLIS + " ms");
+                return;
             }
+            socket.setSoTimeout(0);
             database = login.database();
             statements = server.service().open("mysql-" + id + "-" + login.user() + "@" + host());
             final SessionStatements session = new SessionStatements(server.service(),

@@ -363,6 +363,16 @@ class MySqlProtocolTest {
         assertThat(LOG).anyMatch(l -> l.contains("closed:") && l.contains("max_allowed_packet"));
     }
 
+    @Test
+    void aClientThatNeverLogsInIsClosedAfterTheConnectTimeout() throws Exception {
+        try (RawClient c = new RawClient(server.port())) {
+            c.greeting();
+            // Silent from here on: the server closes the connection once its connect timeout passes.
+            assertThat(c.closedByServer()).isTrue();
+        }
+        assertThat(LOG).anyMatch(l -> l.contains("did not log in within " + MySqlConnection.CONNECT_TIMEOUT_MILLIS));
+    }
+
     /** Reads what the server still sends (an ERR packet, at most) until it closes the connection. */
     private static void drain(final RawClient c) throws IOException {
         final byte[] buffer = new byte[4096];
