@@ -1,6 +1,7 @@
 package io.sluice.perf.mysql;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -76,7 +77,7 @@ final class Handshake {
         } else if ((capabilities & CLIENT_SECURE_CONNECTION) != 0) {
             answer = response.bytes(response.int1("auth response length"), "auth response");
         } else {
-            answer = response.nulString("auth response").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            answer = response.nulString("auth response").getBytes(StandardCharsets.UTF_8);
         }
         String database = null;
         if ((capabilities & CLIENT_CONNECT_WITH_DB) != 0 && response.remaining() > 0) {

@@ -2,6 +2,7 @@ package io.sluice.perf.mysql;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.expr.DataType;
 import io.sluice.format.Schema;
 import io.sluice.sql.SqlException;
 import java.io.BufferedInputStream;
@@ -186,9 +187,9 @@ final class MySqlConnection implements Runnable {
                     + "' doesn't exist");
             return;
         }
-        final List<io.sluice.engine.expr.DataType> types = new ArrayList<>();
+        final List<DataType> types = new ArrayList<>();
         for (int c = 0; c < schema.size(); c++) {
-            types.add(io.sluice.engine.expr.DataType.of(schema.type(c)));
+            types.add(DataType.of(schema.type(c)));
         }
         new ResultSetWriter(channel, false).fieldList(table, schema.names(), types);
     }

@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 
 /**
  * The framing of the MySQL protocol over one socket: each packet is a 3-byte length, a sequence id and
@@ -61,7 +62,7 @@ final class PacketChannel {
                 throw new ProtocolException("a packet of " + ((long) total + length) + " bytes, more than"
                         + " max_allowed_packet (" + maxPacket + ")");
             }
-            payload = payload == null ? new byte[length] : java.util.Arrays.copyOf(payload, total + length);
+            payload = payload == null ? new byte[length] : Arrays.copyOf(payload, total + length);
             readFully(payload, total, length, "a packet of " + length + " bytes");
             total += length;
             if (length < MAX_CHUNK) {

@@ -1,6 +1,8 @@
 package io.sluice.perf.mysql;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.Arrays;
 
 /**
@@ -143,7 +145,7 @@ final class PacketWriter {
             return lenencLong(unscaled);
         }
         if (unscaled == Long.MIN_VALUE) {
-            return lenencString(java.math.BigDecimal.valueOf(unscaled, scale).toPlainString());
+            return lenencString(BigDecimal.valueOf(unscaled, scale).toPlainString());
         }
         final long abs = Math.abs(unscaled);
         // At least one integer digit: 0.05 for 5 at scale 2.
@@ -180,7 +182,7 @@ final class PacketWriter {
         final int month = (int) (mp < 10 ? mp + 3 : mp - 9);
         final long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
         if (year < 0 || year > 9999) {
-            return lenencString(java.time.LocalDate.ofEpochDay(epochDay).toString());
+            return lenencString(LocalDate.ofEpochDay(epochDay).toString());
         }
         int1(10);
         ensure(10);

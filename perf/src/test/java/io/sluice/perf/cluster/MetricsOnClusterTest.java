@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -76,7 +77,7 @@ class MetricsOnClusterTest {
     }
 
     private static Cli.Result sql(final String... args) {
-        final List<String> all = new java.util.ArrayList<>(List.of("sql", "--store", store.dir().toString(),
+        final List<String> all = new ArrayList<>(List.of("sql", "--store", store.dir().toString(),
                 "--coordinator", cluster.endpoint().toString()));
         all.addAll(List.of(args));
         return Cli.run(all.toArray(String[]::new));

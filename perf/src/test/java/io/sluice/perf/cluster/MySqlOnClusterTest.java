@@ -8,6 +8,7 @@ import io.sluice.perf.mysql.JdbcAnswers;
 import io.sluice.perf.mysql.MariadbClient;
 import io.sluice.perf.mysql.PyMySql;
 import io.sluice.perf.tpch.TpchSql;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,7 +18,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -132,8 +132,8 @@ class MySqlOnClusterTest {
         } else if (expected instanceof Double d) {
             assertThat(Math.abs(Double.parseDouble(printed) - d)).as(where + ": " + printed + " vs " + d)
                     .isLessThanOrEqualTo(1e-9 * Math.abs(d));
-        } else if (expected instanceof java.math.BigDecimal b) {
-            assertThat(new java.math.BigDecimal(printed)).as(where).isEqualByComparingTo(b);
+        } else if (expected instanceof BigDecimal b) {
+            assertThat(new BigDecimal(printed)).as(where).isEqualByComparingTo(b);
         } else {
             assertThat(printed).as(where).isEqualTo(expected.toString());
         }
@@ -158,7 +158,7 @@ class MySqlOnClusterTest {
                 assertThat(running).as("the endless query ended by itself").isNotDone();
                 return s.runningQueries() == 1 && s.members().stream().allMatch(m -> m.activeQueries() == 1);
             }, "the query running on both CNs");
-            c.abort(Executors.newSingleThreadExecutor());
+            c.abort(Runnable::run);
             final Status after = awaitStatus(s -> s.runningQueries() == 0 && s.queuedQueries() == 0
                     && s.members().stream().allMatch(m -> m.activeQueries() == 0), "no query on the coordinator or any CN");
             assertThat(after.members()).hasSize(2).extracting(MemberStatus::activeQueries).containsOnly(0);

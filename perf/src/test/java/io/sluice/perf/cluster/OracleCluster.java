@@ -2,6 +2,7 @@ package io.sluice.perf.cluster;
 
 import io.sluice.perf.tpch.TpchOracle;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * TPC-H rows with their DuckDB oracle and a cluster of CN processes reading them, for the tests that
@@ -33,7 +34,7 @@ final class OracleCluster implements AutoCloseable {
     /** As {@link #onLoopback}, the coordinator started with {@code coordinatorArgs} too. */
     static OracleCluster onLoopbackWithCoordinatorArgs(final Path dir, final double scaleFactor, final int cns,
                                                        final int cores, final String jvmArg,
-                                                       final java.util.List<String> coordinatorArgs) throws Exception {
+                                                       final List<String> coordinatorArgs) throws Exception {
         return start(dir, scaleFactor, false, 0,
                 (store, h, secret) -> ProcessCluster.loopbackWithCoordinatorArgs(store, cns, cores, coordinatorArgs,
                         jvmArg));

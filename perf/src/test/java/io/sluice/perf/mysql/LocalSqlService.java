@@ -1,5 +1,6 @@
 package io.sluice.perf.mysql;
 
+import io.sluice.dispatch.cluster.QueryFailedException;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.StrategyConfig;
@@ -60,7 +61,7 @@ final class LocalSqlService implements SqlService {
                     } catch (final InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                    throw new io.sluice.dispatch.cluster.QueryFailedException("QueryCancelledException",
+                    throw new QueryFailedException("QueryCancelledException",
                             "query cancelled");
                 }
                 return runner.run(planner.plan(sql).plan());

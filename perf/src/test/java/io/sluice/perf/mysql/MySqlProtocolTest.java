@@ -16,10 +16,12 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -166,7 +168,7 @@ class MySqlProtocolTest {
                         ps.setLong(1, (Long) p[0]);
                         ps.setString(2, (String) p[1]);
                         ps.setBigDecimal(3, new BigDecimal((String) p[2]));
-                        ps.setDate(4, java.sql.Date.valueOf((String) p[3]));
+                        ps.setDate(4, Date.valueOf((String) p[3]));
                         final List<List<Object>> got;
                         try (ResultSet rs = ps.executeQuery()) {
                             got = JdbcAnswers.read(rs);
@@ -380,7 +382,7 @@ class MySqlProtocolTest {
             while (c.socket.getInputStream().read(buffer) >= 0) {
                 // An ERR for a random command, or nothing.
             }
-        } catch (final java.net.SocketException e) {
+        } catch (final SocketException e) {
             // Reset by the server: closed too.
         }
     }

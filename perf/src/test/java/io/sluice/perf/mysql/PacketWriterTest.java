@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.Arrays;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class PacketWriterTest {
     /** The one length-encoded string the writer holds. */
     private static String cell(final PacketWriter w) {
-        final PacketReader r = new PacketReader(java.util.Arrays.copyOf(w.buffer(), w.length()));
+        final PacketReader r = new PacketReader(Arrays.copyOf(w.buffer(), w.length()));
         final String s = new String(r.lenencBytes("cell"), StandardCharsets.US_ASCII);
         assertThat(r.remaining()).isZero();
         return s;

@@ -3,8 +3,10 @@ package io.sluice.perf.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +42,7 @@ public final class PyMySql {
                     }
                     return new PyMySql(Path.of(candidate), script);
                 }
-            } catch (final java.io.IOException e) {
+            } catch (final IOException e) {
                 // No such interpreter: try the next.
             }
         }
@@ -80,7 +82,7 @@ public final class PyMySql {
                 } else if (e instanceof BigDecimal b) {
                     assertThat(cell).as(where).startsWith("D:");
                     assertThat(new BigDecimal(cell.substring(2))).as(where).isEqualByComparingTo(b);
-                } else if (e instanceof java.math.BigInteger i) {
+                } else if (e instanceof BigInteger i) {
                     // DuckDB's HUGEINT (a SUM of integers) is Sluice's 128-bit integer: DECIMAL(38,0), as MySQL types it.
                     assertThat(cell).as(where).isEqualTo("D:" + i);
                 } else if (e instanceof Number n) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -99,7 +100,7 @@ final class RawClient implements AutoCloseable {
     boolean closedByServer() throws IOException {
         try {
             return socket.getInputStream().read() < 0;
-        } catch (final java.net.SocketException e) {
+        } catch (final SocketException e) {
             return true;
         }
     }
