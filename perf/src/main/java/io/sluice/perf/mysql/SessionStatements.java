@@ -51,8 +51,8 @@ final class SessionStatements {
     private static final Pattern SHOW_TABLES = Pattern.compile(
             "^show\\s+(full\\s+)?tables(?:\\s+(?:from|in)\\s+`?(\\w+)`?)?(?:\\s+like\\s+'([^']*)')?$", FLAGS);
     private static final Pattern SHOW_COLUMNS = Pattern.compile(
-            "^(?:show\\s+(?:full\\s+)?(?:columns|fields)\\s+(?:from|in)|describe|desc|explain)\\s+(?:`?(\\w+)`?\\.)?`?(\\w+)`?"
-                    + "(?:\\s+(?:from|in)\\s+`?(\\w+)`?)?$", FLAGS);
+            "^(?:show\\s+(full\\s+)?(?:columns|fields)\\s+(?:from|in)|describe|desc|explain)\\s+(?:`?(\\w+)`?\\.)?`?(\\w+)`?"
+                    + "(?:\\s+(?:from|in)\\s+`?(\\w+)`?)?(?:\\s+like\\s+'([^']*)')?$", FLAGS);
     private static final Pattern SHOW_VARIABLES = Pattern.compile(
             "^show\\s+(?:(?:global|session|local)\\s+)?variables(?:\\s+(?:like\\s+'([^']*)'|where\\s+.*))?$", FLAGS);
     private static final Pattern SHOW_EMPTY = Pattern.compile(
@@ -134,7 +134,8 @@ final class SessionStatements {
             return new Rows(tables(m.group(1) != null, m.group(2), m.group(3)));
         }
         if ((m = SHOW_COLUMNS.matcher(sql)).matches()) {
-            return new Rows(columns(m.group(2), m.group(1) != null ? m.group(1) : m.group(3)));
+            return new Rows(columns(m.group(3), m.group(2) != null ? m.group(2) : m.group(4), m.group(1) != null,
+                    m.group(5)));
         }
         if ((m = SHOW_VARIABLES.matcher(sql)).matches()) {
             final List<String[]> rows = new ArrayList<>();
@@ -186,7 +187,7 @@ final class SessionStatements {
         return TextResult.strings(full ? List.of(column, "Table_type") : List.of(column), rows);
     }
 
-    private TextResult columns(final String table, final String database) {
+    private TextResult columns(final String table, final String database, final boolean full, final String like) {
         if (database != null && !database.equalsIgnoreCase(SqlService.DATABASE)) {
             throw unknownDatabase(database);
         }
@@ -197,9 +198,16 @@ final class SessionStatements {
         }
         final List<String[]> rows = new ArrayList<>();
         for (int c = 0; c < schema.size(); c++) {
-            rows.add(new String[] {schema.names().get(c), MySqlType.describe(schema.type(c)), "YES", "", null, ""});
+            final String name = schema.names().get(c);
+            if (like != null && !like(name, like)) {
+                continue;
+            }
+            final String type = MySqlType.describe(schema.type(c));
+            rows.add(full ? new String[] {name, type, type.startsWith("varchar") ? "utf8mb4_general_ci" : null, "YES", "",
+                null, "", "select", ""} : new String[] {name, type, "YES", "", null, ""});
         }
-        return TextResult.strings(List.of("Field", "Type", "Null", "Key", "Default", "Extra"), rows);
+        return TextResult.strings(full ? List.of("Field", "Type", "Collation", "Null", "Key", "Default", "Extra",
+                "Privileges", "Comment") : List.of("Field", "Type", "Null", "Key", "Default", "Extra"), rows);
     }
 
     static MySqlError unknownDatabase(final String name) {

@@ -237,6 +237,30 @@ class MySqlProtocolTest {
     }
 
     @Test
+    void connectorJsDatabaseMetaDataListsTheTablesAndTheirColumns() throws Exception {
+        // Without information_schema, Connector/J reads the catalogue with SHOW statements when told so.
+        try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.port()
+                + "/sluice?sslMode=DISABLED&useInformationSchema=false", "sluice", "")) {
+            final List<String> tables = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getTables("sluice", null, "%", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_NAME"));
+                }
+            }
+            assertThat(tables).containsExactly("nation", "orders", "region");
+            final List<String> columns = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getColumns("sluice", null, "orders", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME") + " "
+                            + rs.getInt("DATA_TYPE") + " " + rs.getInt("DECIMAL_DIGITS"));
+                }
+            }
+            assertThat(columns).contains("o_orderkey BIGINT " + Types.BIGINT + " 0",
+                    "o_totalprice DECIMAL " + Types.DECIMAL + " 2", "o_orderdate DATE " + Types.DATE + " 0");
+        }
+    }
+
+    @Test
     void aStatementSluiceCannotRunIsAnErrPacketWithItsCodeAndSqlState() throws Exception {
         try (Connection c = mariadb(server.port(), "sluice", "")) {
             assertThatThrownBy(() -> c.createStatement().executeQuery("selec 1 from orders"))
