@@ -4,8 +4,10 @@ import io.aeron.Aeron;
 import io.sluice.dispatch.cluster.ClusterClient;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.engine.exec.QueryResult;
+import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.Schema;
+import io.sluice.perf.mysql.RunSettings;
 import io.sluice.perf.mysql.SqlService;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
@@ -18,7 +20,8 @@ import java.util.List;
  * The SQL of the MySQL server in a coordinator process, run as {@code sluice sql --coordinator --store}
  * runs it: planned by one {@link SqlPlanner} over the coordinator's store, and shipped to the coordinator
  * by a {@link ClusterClient} of each MySQL connection (on the coordinator's own media driver), so every
- * statement passes the coordinator's admission line, runs on every CN alive, and is cancelled alone.
+ * statement passes the coordinator's admission line, runs on the CNs, cores and strategy its connection's
+ * {@link RunSettings} say (every CN alive by default), and is cancelled alone.
  */
 final class ClusterSqlService implements SqlService {
     private final Store store;
@@ -68,8 +71,10 @@ final class ClusterSqlService implements SqlService {
         }
         return new Statements() {
             @Override
-            public QueryResult execute(final String sql) {
-                return cluster.execute(client, planner.plan(sql).plan(), config, 0, 0).result();
+            public QueryResult execute(final String sql, final RunSettings settings) {
+                return cluster.execute(client, planner.plan(sql).plan(),
+                        config.withStrategy(Strategy.parse(settings.strategy())), settings.cnCount(), settings.cores(),
+                        settings.timeoutMillis()).result();
             }
 
             @Override

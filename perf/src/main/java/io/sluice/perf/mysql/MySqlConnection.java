@@ -264,16 +264,16 @@ final class MySqlConnection implements Runnable {
         } else if (reply instanceof SessionStatements.Kill kill) {
             answer(channel, () -> server.kill(kill.id(), kill.connection(), id));
         } else {
-            return run(channel, in, sql, binary);
+            return run(channel, in, sql, session.settings(), binary);
         }
         return true;
     }
 
     /** Runs a statement on the cluster, watching the socket meanwhile; false when the client went away. */
-    private boolean run(final PacketChannel channel, final InputStream in, final String sql, final boolean binary)
-            throws IOException {
+    private boolean run(final PacketChannel channel, final InputStream in, final String sql, final RunSettings settings,
+                        final boolean binary) throws IOException {
         final SqlService.Statements s = statements;
-        final Future<QueryResult> running = statementThreads.submit(() -> s.execute(sql));
+        final Future<QueryResult> running = statementThreads.submit(() -> s.execute(sql, settings));
         final boolean alive = watch(in, running, s);
         final QueryResult result;
         try {

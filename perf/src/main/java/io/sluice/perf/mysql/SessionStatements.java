@@ -72,6 +72,11 @@ final class SessionStatements {
 
     private final SqlService service;
     private final SessionVariables variables;
+
+    /** How this connection's statements run now. */
+    RunSettings settings() {
+        return variables.settings();
+    }
     private final String user;
     private final long connectionId;
 
@@ -167,7 +172,7 @@ final class SessionStatements {
             }
             final Matcher a = ASSIGNMENT.matcher(item);
             if (a.matches() && !"@".equals(a.group(1))) {
-                variables.put(a.group(2).replaceFirst("(?i)^(session|global|local)\\.", ""), unquote(a.group(3).strip()));
+                variables.set(a.group(2).replaceFirst("(?i)^(session|global|local)\\.", ""), unquote(a.group(3).strip()));
             }
             // A user variable (@x = ...) or a form this server does not keep (SET TRANSACTION ...): nothing to do.
         }

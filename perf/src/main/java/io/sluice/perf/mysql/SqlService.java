@@ -29,12 +29,12 @@ public interface SqlService extends AutoCloseable {
     /** One connection's statements, run one at a time. */
     interface Statements extends AutoCloseable {
         /**
-         * Plans and runs a statement.
+         * Plans and runs a statement with the connection's settings.
          *
          * @throws io.sluice.sql.SqlException when it is not SQL Sluice runs over these tables
          * @throws RuntimeException when it failed on the cluster, was refused or was cancelled
          */
-        QueryResult execute(String sql);
+        QueryResult execute(String sql, RunSettings settings);
 
         /** Stops the statement running now, from another thread, on every CN; its {@link #execute} fails. */
         void cancel(String reason);

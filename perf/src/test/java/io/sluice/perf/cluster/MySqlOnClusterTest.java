@@ -1,6 +1,7 @@
 package io.sluice.perf.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Status;
@@ -164,6 +165,29 @@ class MySqlOnClusterTest {
             assertThat(after.members()).hasSize(2).extracting(MemberStatus::activeQueries).containsOnly(0);
             assertThat(running.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(SQLException.class);
             fixture.cluster().coordinator().awaitLine(l -> l.contains("disconnected"), DEADLINE);
+        }
+    }
+
+    @Test
+    void sessionVariablesChooseTheCnsAndTheTimeLimit() throws Exception {
+        synchronized (fixture) {
+            try (Connection c = mysql(); Statement s = c.createStatement()) {
+                s.execute("set sluice_cn = 3");
+                assertThatThrownBy(() -> s.executeQuery("select count(*) from orders")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("asks for 3 CNs but 2 are alive");
+                s.execute("set sluice_cn = 1, sluice_cores = 1, sluice_strategy = 'shuffle-hash'");
+                try (ResultSet rs = s.executeQuery("select count(*) from orders")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(15000);
+                }
+                s.execute("set sluice_cn = 0, sluice_timeout_ms = 300");
+                assertThatThrownBy(() -> s.executeQuery(ENDLESS)).isInstanceOfSatisfying(SQLException.class, e -> {
+                    assertThat(e.getErrorCode()).isEqualTo(1105);
+                    assertThat(e.getMessage()).contains("reached its timeout of 300 ms");
+                });
+            }
+            awaitStatus(st -> st.runningQueries() == 0 && st.members().stream().allMatch(m -> m.activeQueries() == 0),
+                    "no query left running");
         }
     }
 

@@ -28,6 +28,7 @@ final class LocalSqlService implements SqlService {
     private final QueryRunner runner;
     final LinkedBlockingQueue<String> cancelled = new LinkedBlockingQueue<>();
     final LinkedBlockingQueue<String> started = new LinkedBlockingQueue<>();
+    final LinkedBlockingQueue<RunSettings> settingsSeen = new LinkedBlockingQueue<>();
 
     LocalSqlService(final Store store) {
         this.store = store;
@@ -51,8 +52,9 @@ final class LocalSqlService implements SqlService {
         final CountDownLatch cancel = new CountDownLatch(1);
         return new Statements() {
             @Override
-            public QueryResult execute(final String sql) {
+            public QueryResult execute(final String sql, final RunSettings settings) {
                 started.add(sql);
+                settingsSeen.add(settings);
                 if (sql.equals(BLOCKING)) {
                     try {
                         if (!cancel.await(2, TimeUnit.MINUTES)) {

@@ -261,6 +261,33 @@ class MySqlProtocolTest {
     }
 
     @Test
+    void sluiceSessionVariablesSetTheStrategyShapeAndTimeLimitOfTheStatements() throws Exception {
+        try (Connection c = mariadb(server.port(), "sluice", "")) {
+            service.settingsSeen.clear();
+            c.createStatement().execute("select count(*) from region");
+            assertThat(service.settingsSeen.poll(60, TimeUnit.SECONDS)).isEqualTo(RunSettings.DEFAULTS);
+            c.createStatement().execute("SET sluice_strategy = 'colocate', sluice_cn = 2");
+            c.createStatement().execute("set @@session.sluice_cores = 1, session sluice_timeout_ms = 5000");
+            assertThat(column(c, "select @@sluice_strategy, @@sluice_cn", 1)).containsExactly("colocate");
+            c.createStatement().execute("select count(*) from region");
+            assertThat(service.settingsSeen.poll(60, TimeUnit.SECONDS))
+                    .isEqualTo(new RunSettings("colocate", 2, 1, 5000));
+            for (final String wrong : List.of("set sluice_strategy = 'sideways'", "set sluice_cn = -1",
+                    "set sluice_timeout_ms = 'soon'")) {
+                assertThatThrownBy(() -> c.createStatement().execute(wrong)).as(wrong)
+                        .isInstanceOfSatisfying(SQLException.class, e -> {
+                            assertThat(e.getErrorCode()).isEqualTo(1231);
+                            assertThat(e.getSQLState()).isEqualTo("42000");
+                        });
+            }
+            c.createStatement().execute("set sluice_strategy = default, sluice_cn = default, sluice_cores = default,"
+                    + " sluice_timeout_ms = default");
+            c.createStatement().execute("select count(*) from region");
+            assertThat(service.settingsSeen.poll(60, TimeUnit.SECONDS)).isEqualTo(RunSettings.DEFAULTS);
+        }
+    }
+
+    @Test
     void aStatementSluiceCannotRunIsAnErrPacketWithItsCodeAndSqlState() throws Exception {
         try (Connection c = mariadb(server.port(), "sluice", "")) {
             assertThatThrownBy(() -> c.createStatement().executeQuery("selec 1 from orders"))
