@@ -17,6 +17,7 @@ import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Prepared;
 import io.sluice.dispatch.control.ControlMessage.QueryAccepted;
+import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.QueryFailed;
 import io.sluice.dispatch.control.ControlMessage.QueryProgress;
 import io.sluice.dispatch.control.ControlMessage.QueryRequest;
@@ -141,6 +142,8 @@ public final class Coordinator implements Agent, AutoCloseable {
     private long nextQueryId;
     private long lastHeartbeatNs;
     private volatile long badMessages;
+    /** Hears about each query (metrics); set at any time. */
+    private volatile QueryListener listener = QueryListener.NONE;
     private boolean started;
 
     /**
@@ -207,6 +210,12 @@ public final class Coordinator implements Agent, AutoCloseable {
     public Coordinator start() {
         AgentRunner.startOnThread(runner);
         started = true;
+        return this;
+    }
+
+    /** Sets who hears about each query it runs (metrics); {@link QueryListener#NONE} by default. */
+    public Coordinator listener(final QueryListener queryListener) {
+        this.listener = queryListener;
         return this;
     }
 
@@ -521,6 +530,7 @@ public final class Coordinator implements Agent, AutoCloseable {
                 r.timeoutMillis(), r.timeoutMillis() == 0 ? Long.MAX_VALUE
                 : arrivedNs + TimeUnit.MILLISECONDS.toNanos(r.timeoutMillis()));
         queries.put(queryId, q);
+        listener.started(queryId, r.name());
         final List<StreamAddress> data = new ArrayList<>();
         final List<Long> incarnations = new ArrayList<>();
         final List<String> names = new ArrayList<>();
@@ -545,7 +555,9 @@ public final class Coordinator implements Agent, AutoCloseable {
             q.client.send(b);
         }
         q.client.send(q.resultEnd());
-        q.client.send(q.done(now));
+        final QueryDone done = q.done(now);
+        q.client.send(done);
+        listener.finished(q.queryId, now - q.startNs, done.stats());
         admit(now);
     }
 
@@ -567,6 +579,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             }
         }
         q.client.send(new QueryFailed(q.requestId, q.queryId, errorType, message));
+        listener.failed(q.queryId, errorType, System.nanoTime() - q.startNs);
         log.accept("coordinator: " + message);
         admit(System.nanoTime());
     }

@@ -4,6 +4,9 @@ import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.format.StorageException;
 import io.sluice.perf.cluster.LocalCluster;
+import io.sluice.perf.metrics.CoordinatorMetrics;
+import io.sluice.perf.metrics.MetricsServer;
+import io.sluice.perf.mysql.MySqlServer;
 import io.sluice.perf.text.Plural;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.agrona.CloseHelper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +33,8 @@ import picocli.CommandLine.Option;
             "A CN started apart (sluice cn by hand, or one left running from an earlier cluster) may join too: it is"
                 + " named when it joins and in cluster status, and CTRL-C here does not stop it."},
         footer = {"", "Example (then, in another terminal: sluice query --coordinator 127.0.0.1:7400 --tpch 18):",
-            "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1"})
+            "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1",
+            "  sluice cluster up --cn 3 --cores 2 --store data/sf0.1 --mysql 127.0.0.1:3306 --metrics 127.0.0.1:9400"})
 public final class ClusterUpCommand extends CliCommand {
     @Option(names = "--cn", required = true, paramLabel = "N", description = "CN processes to start.")
     int cnCount;
@@ -50,6 +55,12 @@ public final class ClusterUpCommand extends CliCommand {
 
     @Mixin
     SecretOption secret;
+
+    @Mixin
+    MySqlOptions mysql;
+
+    @Mixin
+    MetricsOption metrics;
 
     /** The line naming the CNs in the cluster that it did not start, and what CTRL-C here leaves running. */
     static String startedApart(final List<MemberStatus> apart) {
@@ -77,10 +88,32 @@ public final class ClusterUpCommand extends CliCommand {
         }
         final Consumer<String> log = ClusterProcess.log(out);
         final ClusterContext context = secret.context();
+        mysql.check(context);
+        metrics.check();
         final LocalCluster cluster = LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs,
                 ClusterProcess.transport(), log, secret.file());
+        final MySqlServer server;
+        final MetricsServer metricsServer;
+        try {
+            server = mysql.start(store, cluster.aeron(), cluster.address(), context, cluster.transport(), log);
+            try {
+                metricsServer = metrics.start(log);
+            } catch (final RuntimeException e) {
+                CloseHelper.quietClose(server);
+                throw e;
+            }
+        } catch (final RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        if (metricsServer != null) {
+            CoordinatorMetrics.register(metricsServer.registry(), cluster.coordinator());
+            if (server != null) {
+                CoordinatorMetrics.registerMySqlConnections(metricsServer.registry(), server::connections);
+            }
+        }
         final String secretArg = secret.file() == null ? "" : " --secret-file " + secret.file();
-        final UntilStopped until = new UntilStopped(cluster);
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, cluster));
         log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator "
                 + cluster.address() + "; " + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
                 + " --tpch 1; stop with CTRL-C");

@@ -3,6 +3,8 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.DispatchContext;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.CnServer;
+import io.sluice.perf.metrics.CnMetrics;
+import io.sluice.perf.metrics.MetricsServer;
 import io.sluice.format.StorageException;
 import io.sluice.perf.text.Plural;
 import io.sluice.storage.Store;
@@ -55,8 +57,12 @@ public final class CnCommand extends CliCommand {
             description = "Stop when this process ends (sluice cluster up starts its CNs so).")
     Long parentPid;
 
+    @Mixin
+    MetricsOption metrics;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
+        metrics.check();
         if (cores < 1) {
             throw new IllegalArgumentException("--cores must be 1 or more, got " + cores);
         }
@@ -80,7 +86,17 @@ public final class CnCommand extends CliCommand {
             CloseHelper.quietCloseAll(driver, tables);
             throw e;
         }
-        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, driver, tables));
+        final MetricsServer metricsServer;
+        try {
+            metricsServer = metrics.start(ClusterProcess.log(out));
+        } catch (final RuntimeException e) {
+            CloseHelper.quietCloseAll(server, driver, tables);
+            throw e;
+        }
+        if (metricsServer != null) {
+            CnMetrics.register(metricsServer.registry(), server);
+        }
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, driver, tables));
         final CompletableFuture<String> ended = new CompletableFuture<>();
         server.rejected().thenAccept(reason -> ended.complete(reason.startsWith("authentication failed") ? "CN " + cnName
                 + ": " + reason : reason));

@@ -3,6 +3,9 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
 import io.sluice.format.StorageException;
+import io.sluice.perf.metrics.CoordinatorMetrics;
+import io.sluice.perf.metrics.MetricsServer;
+import io.sluice.perf.mysql.MySqlServer;
 import io.sluice.storage.Store;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
@@ -23,7 +26,8 @@ import picocli.CommandLine.Option;
             "Runs until SIGTERM or SIGINT, then tells its CNs, stops its media driver and removes its /dev/shm"
                 + " directory."},
         footer = {"", "Examples:", "  sluice coordinator --listen 127.0.0.1:7400 --store data/sf1",
-            "  sluice coordinator --listen 10.0.0.1:7400 --store /shared/sf1 --secret-file ~/.sluice-secret"})
+            "  sluice coordinator --listen 10.0.0.1:7400 --store /shared/sf1 --secret-file ~/.sluice-secret",
+            "  sluice coordinator --listen 127.0.0.1:7400 --store data/sf1 --mysql 127.0.0.1:3306"})
 public final class CoordinatorCommand extends CliCommand {
     @Option(names = "--listen", required = true, paramLabel = "HOST:PORT",
             description = "UDP address to listen on (port 0: any free port; the one taken is printed).")
@@ -36,6 +40,12 @@ public final class CoordinatorCommand extends CliCommand {
     @Mixin
     SecretOption secret;
 
+    @Mixin
+    MySqlOptions mysql;
+
+    @Mixin
+    MetricsOption metrics;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         final Endpoint endpoint = Endpoint.parse(listen, false);
@@ -46,6 +56,8 @@ public final class CoordinatorCommand extends CliCommand {
         }
         final Store s = Store.open(store);
         final ClusterContext context = secret.context();
+        mysql.check(context);
+        metrics.check();
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final Coordinator coordinator;
         try {
@@ -55,8 +67,30 @@ public final class CoordinatorCommand extends CliCommand {
             driver.close();
             throw e;
         }
-        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(coordinator, driver));
+        final MetricsServer metricsServer;
+        try {
+            metricsServer = metrics.start(ClusterProcess.log(out));
+        } catch (final RuntimeException e) {
+            CloseHelper.closeAll(coordinator, driver);
+            throw e;
+        }
+        if (metricsServer != null) {
+            CoordinatorMetrics.register(metricsServer.registry(), coordinator);
+        }
         coordinator.start();
+        final MySqlServer server;
+        try {
+            server = mysql.start(store, driver.aeron(), coordinator.listening(), context, driver.context(),
+                    ClusterProcess.log(out));
+        } catch (final RuntimeException e) {
+            CloseHelper.closeAll(metricsServer, coordinator, driver);
+            throw e;
+        }
+        if (server != null && metricsServer != null) {
+            CoordinatorMetrics.registerMySqlConnections(metricsServer.registry(), server::connections);
+        }
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, coordinator,
+                driver));
         out.println("coordinator listening on " + coordinator.listening() + " (store " + store + "; "
                 + SecretOption.describe(context) + ")");
         out.flush();

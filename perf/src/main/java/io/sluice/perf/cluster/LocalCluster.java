@@ -1,5 +1,6 @@
 package io.sluice.perf.cluster;
 
+import io.aeron.Aeron;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
 import io.sluice.dispatch.cluster.Session;
@@ -158,6 +159,21 @@ public final class LocalCluster implements AutoCloseable {
         }, "sluice-relay-" + p.pid());
         t.setDaemon(true);
         t.start();
+    }
+
+    /** The Aeron client of the coordinator's media driver, for more clients in this process. */
+    public Aeron aeron() {
+        return driver.aeron();
+    }
+
+    /** The coordinator running in this process. */
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    /** The transport settings of the coordinator's media driver. */
+    public TransportContext transport() {
+        return driver.context();
     }
 
     /** HOST:PORT of the coordinator. */

@@ -3,6 +3,7 @@ package io.sluice.perf.cluster;
 import io.sluice.perf.tpch.TpchOracle;
 import io.sluice.perf.tpch.TpchSkew;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * TPC-H rows with their DuckDB oracle and a cluster of CN processes reading them, for the tests that
@@ -29,6 +30,15 @@ final class OracleCluster implements AutoCloseable {
     static OracleCluster onLoopback(final Path dir, final double scaleFactor, final int cns, final int cores,
                                     final String jvmArg) throws Exception {
         return start(dir, scaleFactor, false, 0, (store, h, secret) -> ProcessCluster.loopback(store, cns, cores, jvmArg));
+    }
+
+    /** As {@link #onLoopback}, the coordinator started with {@code coordinatorArgs} too. */
+    static OracleCluster onLoopbackWithCoordinatorArgs(final Path dir, final double scaleFactor, final int cns,
+                                                       final int cores, final String jvmArg,
+                                                       final List<String> coordinatorArgs) throws Exception {
+        return start(dir, scaleFactor, false, 0,
+                (store, h, secret) -> ProcessCluster.loopbackWithCoordinatorArgs(store, cns, cores, coordinatorArgs,
+                        jvmArg));
     }
 
     /** The same, every process and the client authenticating with a secret written into {@code dir}. */

@@ -31,6 +31,10 @@ final class ProcessCluster implements AutoCloseable {
     private final Path secretFile;
     private final NetworkNamespaces namespaces;
     private final List<String> cnJvmArgs;
+    /** More arguments of the coordinator, after --listen, --store and --secret-file. */
+    private List<String> coordinatorArgs = List.of();
+    /** More arguments of every CN, after the ones it always gets. */
+    private List<String> cnArgs = List.of();
     private final int cores;
     private final Map<String, JavaProcess> cns = new LinkedHashMap<>();
     private JavaProcess coordinator;
@@ -57,6 +61,18 @@ final class ProcessCluster implements AutoCloseable {
         return start(store, secretFile, null, cnCount, cores, cnJvmArgs);
     }
 
+    /** As {@link #loopback}, the coordinator started with {@code coordinatorArgs} too (e.g. --mysql 127.0.0.1:0). */
+    static ProcessCluster loopbackWithCoordinatorArgs(final Path store, final int cnCount, final int cores,
+            final List<String> coordinatorArgs, final String... cnJvmArgs) {
+        return start(store, null, null, cnCount, cores, coordinatorArgs, List.of(), cnJvmArgs);
+    }
+
+    /** As {@link #loopback}, the coordinator and every CN started with more arguments (e.g. --metrics 127.0.0.1:0). */
+    static ProcessCluster loopbackWithArgs(final Path store, final int cnCount, final int cores,
+            final List<String> coordinatorArgs, final List<String> cnArgs) {
+        return start(store, null, null, cnCount, cores, coordinatorArgs, cnArgs);
+    }
+
     /**
      * The coordinator in namespace host 0 and CN i in host i, addressed by their namespace addresses, with
      * the secret in {@code secretFile} (a cluster off loopback needs one).
@@ -78,7 +94,15 @@ final class ProcessCluster implements AutoCloseable {
 
     private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
             final int cnCount, final int cores, final String... cnJvmArgs) {
+        return start(store, secretFile, namespaces, cnCount, cores, List.of(), List.of(), cnJvmArgs);
+    }
+
+    private static ProcessCluster start(final Path store, final Path secretFile, final NetworkNamespaces namespaces,
+            final int cnCount, final int cores, final List<String> coordinatorArgs, final List<String> cnArgs,
+            final String... cnJvmArgs) {
         final ProcessCluster cluster = new ProcessCluster(store, secretFile, namespaces, cores, List.of(cnJvmArgs));
+        cluster.coordinatorArgs = List.copyOf(coordinatorArgs);
+        cluster.cnArgs = List.copyOf(cnArgs);
         boolean started = false;
         try {
             cluster.startCoordinator(0);
@@ -105,8 +129,11 @@ final class ProcessCluster implements AutoCloseable {
             coordinator.close();
         }
         final String host = namespaces == null ? "127.0.0.1" : namespaces.address(0);
+        final List<String> args = new ArrayList<>(List.of(withSecret("coordinator", "--listen", host + ":" + port,
+                "--store", store.toString())));
+        args.addAll(coordinatorArgs);
         final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs("-Xmx256m")
-                .args(withSecret("coordinator", "--listen", host + ":" + port, "--store", store.toString()));
+                .args(args.toArray(String[]::new));
         coordinator = namespaces == null ? launch.start() : launch.startIn(namespaces, 0);
         final String line = coordinator.awaitLine(l -> l.startsWith("coordinator listening on "), START);
         endpoint = Endpoint.parse(line.substring("coordinator listening on ".length()).split(" ")[0], false);
@@ -118,9 +145,11 @@ final class ProcessCluster implements AutoCloseable {
         final String bind = namespaces == null ? "127.0.0.1" : namespaces.address(host % namespaces.hosts());
         final List<String> jvmArgs = new ArrayList<>(cnJvmArgs);
         jvmArgs.add("-Dsluice.cluster.prepare.timeout=60s");
+        final List<String> args = new ArrayList<>(List.of(withSecret("cn", "--coordinator", endpoint.toString(),
+                "--store", store.toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", bind)));
+        args.addAll(cnArgs);
         final JavaProcess.Launch launch = JavaProcess.of(SluiceCommand.class).jvmArgs(jvmArgs.toArray(String[]::new))
-                .args(withSecret("cn", "--coordinator", endpoint.toString(), "--store", store.toString(), "--cores",
-                        Integer.toString(cores), "--name", name, "--bind", bind));
+                .args(args.toArray(String[]::new));
         final JavaProcess cn = namespaces == null ? launch.start() : launch.startIn(namespaces, host % namespaces.hosts());
         cns.put(name, cn);
         return cn;

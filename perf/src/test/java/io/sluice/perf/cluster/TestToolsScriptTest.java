@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code .ci/test-tools}, which {@code mvn verify -Dsluice.test.netns.required=true} runs before it
- * builds, on a PATH of stand-ins: with ip, nft and kill there it does nothing; as root it installs what
+ * builds, on a PATH of stand-ins: with ip, nft, kill and mariadb there it does nothing; as root it installs what
  * is missing with apt-get; as another user, or where apt-get does not provide it, it fails naming the
  * package and the way out; and the root pom runs it, once, when that property is true.
  */
@@ -64,6 +64,7 @@ class TestToolsScriptTest {
         script(bin.resolve("apt-get"), "echo \"$*\" >> " + dir.resolve("apt-get.log") + "\n"
                 + "case \"$*\" in *install*)\n"
                 + (provides ? "  for p in \"$@\"; do case $p in nftables) t=nft;; iproute2) t=ip;; procps) t=kill;;"
+                + " mariadb-client) t=mariadb;;"
                 + " *) t=;; esac; [ -n \"$t\" ] && printf '#!/bin/sh\\nexit 0\\n' > " + bin + "/$t && /bin/chmod +x "
                 + bin + "/$t; done\n" : "")
                 + "  echo 'Setting up packages...';;\nesac\n");
@@ -85,6 +86,7 @@ class TestToolsScriptTest {
         tool(bin, "ip");
         tool(bin, "nft");
         tool(bin, "kill");
+        tool(bin, "mariadb");
         user(bin, 1000);
         aptGet(bin, true);
         final Run r = run(bin);
@@ -102,10 +104,12 @@ class TestToolsScriptTest {
         aptGet(bin, true);
         final Run r = run(bin);
         assertThat(r.exitCode()).as(r.output()).isZero();
-        assertThat(r.output()).isEqualTo("sluice: installing nftables for the tests that need network namespaces"
-                + " (apt-get)\n");
-        assertThat(r.aptGet()).containsExactly("update -qq", "install -y -qq --no-install-recommends nftables");
+        assertThat(r.output()).isEqualTo("sluice: installing nftables mariadb-client for the tests that need network"
+                + " namespaces (apt-get)\n");
+        assertThat(r.aptGet()).containsExactly("update -qq",
+                "install -y -qq --no-install-recommends nftables mariadb-client");
         assertThat(bin.resolve("nft")).isExecutable();
+        assertThat(bin.resolve("mariadb")).isExecutable();
     }
 
     @Test
@@ -117,7 +121,7 @@ class TestToolsScriptTest {
         final Run r = run(bin);
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.output()).startsWith("sluice: the tests that need network namespaces"
-                + " (-Dsluice.test.netns.required=true) need iproute2 nftables, which is not installed, and they run as"
+                + " (-Dsluice.test.netns.required=true) need iproute2 nftables mariadb-client, which is not installed, and they run as"
                 + " root: run the build as root").contains("or leave out -Dsluice.test.netns.required=true");
         assertThat(r.aptGet()).isEmpty();
     }
@@ -127,6 +131,7 @@ class TestToolsScriptTest {
         final Path bin = bin();
         tool(bin, "ip");
         tool(bin, "kill");
+        tool(bin, "mariadb");
         user(bin, 0);
         aptGet(bin, false);
         final Run r = run(bin);

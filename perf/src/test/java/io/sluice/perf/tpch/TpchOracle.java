@@ -64,6 +64,11 @@ public final class TpchOracle implements AutoCloseable {
         return store;
     }
 
+    /** The DuckDB holding the same rows, for tests that compare what a client read; one thread at a time. */
+    public Connection duckDb() {
+        return duck;
+    }
+
     /** Every registered query under every strategy: (query name, strategy), for parameterized tests. */
     public static Stream<Arguments> queriesAndStrategies() {
         final List<Arguments> cases = new ArrayList<>();
