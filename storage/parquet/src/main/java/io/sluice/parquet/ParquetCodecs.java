@@ -1,0 +1,122 @@
+package io.sluice.parquet;
+
+import com.github.luben.zstd.Zstd;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.zip.GZIPInputStream;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.xerial.snappy.Snappy;
+
+/**
+ * The page decompressors a Parquet read needs, without Hadoop: parquet-java's own codec factory
+ * instantiates Hadoop {@code CompressionCodec} classes, so reading a Snappy, GZIP or ZSTD page through
+ * it needs hadoop-common on the classpath. These call the codec libraries directly.
+ */
+final class ParquetCodecs implements CompressionCodecFactory {
+    /** The codecs Sluice reads, as an error lists them. */
+    static final String SUPPORTED = "UNCOMPRESSED, SNAPPY, GZIP, ZSTD";
+
+    private final String file;
+
+    /** Decompressors for the pages of {@code file}, which errors name. */
+    ParquetCodecs(final String file) {
+        this.file = file;
+    }
+
+    @Override
+    public BytesInputDecompressor getDecompressor(final CompressionCodecName codec) {
+        return switch (codec) {
+            case UNCOMPRESSED -> new Decompressor(codec) {
+                @Override
+                byte[] decompress(final byte[] input, final int uncompressedSize) {
+                    return input;
+                }
+            };
+            case SNAPPY -> new Decompressor(codec) {
+                @Override
+                byte[] decompress(final byte[] input, final int uncompressedSize) throws IOException {
+                    final byte[] out = new byte[uncompressedSize];
+                    final int n = Snappy.uncompress(input, 0, input.length, out, 0);
+                    return checked(n, uncompressedSize, out);
+                }
+            };
+            case GZIP -> new Decompressor(codec) {
+                @Override
+                byte[] decompress(final byte[] input, final int uncompressedSize) throws IOException {
+                    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(input))) {
+                        final byte[] out = in.readAllBytes();
+                        return checked(out.length, uncompressedSize, out);
+                    }
+                }
+            };
+            case ZSTD -> new Decompressor(codec) {
+                @Override
+                byte[] decompress(final byte[] input, final int uncompressedSize) throws IOException {
+                    final byte[] out = new byte[uncompressedSize];
+                    final long n = Zstd.decompressByteArray(out, 0, uncompressedSize, input, 0, input.length);
+                    if (Zstd.isError(n)) {
+                        throw new IOException("ZSTD page does not decompress: " + Zstd.getErrorName(n));
+                    }
+                    return checked((int) n, uncompressedSize, out);
+                }
+            };
+            default -> throw new UnsupportedCodecException("parquet file " + file + " has pages compressed with "
+                    + codec + ", which Sluice does not read: it reads " + SUPPORTED
+                    + "; rewrite the file with one of them (DuckDB: COPY ... (FORMAT PARQUET, COMPRESSION zstd))");
+        };
+    }
+
+    @Override
+    public BytesInputCompressor getCompressor(final CompressionCodecName codec) {
+        throw new UnsupportedOperationException("Sluice reads Parquet files, it does not write them");
+    }
+
+    @Override
+    public void release() {
+        // Nothing pooled: each decompression allocates its output.
+    }
+
+    private static byte[] checked(final int n, final int expected, final byte[] out) throws IOException {
+        if (n != expected) {
+            throw new IOException("a page decompressed to " + n + " bytes, its header says " + expected);
+        }
+        return out;
+    }
+
+    /** A codec that needs no state: decompresses a page's bytes on the heap. */
+    private abstract static class Decompressor implements BytesInputDecompressor {
+        private final CompressionCodecName codec;
+
+        Decompressor(final CompressionCodecName codec) {
+            this.codec = codec;
+        }
+
+        abstract byte[] decompress(byte[] input, int uncompressedSize) throws IOException;
+
+        @Override
+        public BytesInput decompress(final BytesInput bytes, final int uncompressedSize) throws IOException {
+            try {
+                return BytesInput.from(decompress(bytes.toByteArray(), uncompressedSize));
+            } catch (final IOException | RuntimeException e) {
+                throw new IOException(codec + " page does not decompress (" + e.getMessage() + ")", e);
+            }
+        }
+
+        @Override
+        public void decompress(final ByteBuffer input, final int compressedSize, final ByteBuffer output,
+                               final int uncompressedSize) throws IOException {
+            final byte[] in = new byte[compressedSize];
+            input.get(in);
+            output.put(decompress(in, uncompressedSize));
+        }
+
+        @Override
+        public void release() {
+            // Stateless.
+        }
+    }
+}
