@@ -88,6 +88,12 @@ public final class TpchOracle implements AutoCloseable {
     /** As {@link #assertSameAsDuckDb(Query, QueryResult)} for a named SQL text DuckDB runs as it is. */
     public synchronized void assertSameAsDuckDb(final String name, final String sql, final QueryResult actual)
             throws Exception {
+        assertSameAsDuckDb(duck, name, sql, actual);
+    }
+
+    /** As {@link #assertSameAsDuckDb(String, String, QueryResult)} on another DuckDB connection, used by one thread. */
+    public static void assertSameAsDuckDb(final Connection duck, final String name, final String sql,
+                                          final QueryResult actual) throws Exception {
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> expectedNames = new ArrayList<>();
