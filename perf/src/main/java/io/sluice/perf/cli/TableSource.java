@@ -25,6 +25,14 @@ record TableSource(Store store, Catalog catalog, List<String> names, Path where)
      * @throws StorageException         when the directory holds no store or no Parquet table
      */
     static TableSource open(final Path store, final Path parquet) {
+        return open(store, parquet, null);
+    }
+
+    /**
+     * As {@link #open(Path, Path)}, a store's error for a missing table ending with {@code missingTableHint}
+     * (its default when null).
+     */
+    static TableSource open(final Path store, final Path parquet, final String missingTableHint) {
         if (store != null && parquet != null) {
             throw new IllegalArgumentException("give either --store DIR or --parquet DIR, not both");
         }
@@ -37,7 +45,8 @@ record TableSource(Store store, Catalog catalog, List<String> names, Path where)
                     + " --parquet DIR (a folder of NAME.parquet files or NAME/ folders of Parquet files)");
         }
         final Store s = Store.open(store);
-        return new TableSource(s, new StoreCatalog(s), s.tableNames(), store);
+        return new TableSource(s, missingTableHint == null ? new StoreCatalog(s) : new StoreCatalog(s, missingTableHint),
+                s.tableNames(), store);
     }
 
     /** Whether the tables are Parquet files. */
