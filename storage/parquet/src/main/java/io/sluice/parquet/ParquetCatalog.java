@@ -98,6 +98,20 @@ public final class ParquetCatalog implements Catalog, AutoCloseable {
         return List.copyOf(files.keySet());
     }
 
+    /**
+     * The files of a table, in the order their row groups are its blocks.
+     *
+     * @throws StorageException when there is no such table
+     */
+    public List<Path> files(final String name) {
+        final List<Path> paths = files.get(name);
+        if (paths == null) {
+            throw new StorageException("parquet directory " + dir + " has no table '" + name + "' (it has "
+                    + tableNames() + ")");
+        }
+        return paths;
+    }
+
     /** Whether there is a table of that name. */
     public boolean hasTable(final String name) {
         return files.containsKey(name);
