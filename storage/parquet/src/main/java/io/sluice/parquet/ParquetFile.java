@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -29,18 +28,15 @@ final class ParquetFile implements AutoCloseable {
     private final ParquetReadOptions options;
     private final ParquetMetadata footer;
     private final List<ParquetColumn> columns;
-    private final VersionParser.ParsedVersion writer;
     private final ConcurrentLinkedQueue<ParquetFileReader> idle = new ConcurrentLinkedQueue<>();
 
     private ParquetFile(final Path path, final InputFile input, final ParquetReadOptions options,
-                        final ParquetMetadata footer, final List<ParquetColumn> columns,
-                        final VersionParser.ParsedVersion writer) {
+                        final ParquetMetadata footer, final List<ParquetColumn> columns) {
         this.path = path;
         this.input = input;
         this.options = options;
         this.footer = footer;
         this.columns = columns;
-        this.writer = writer;
     }
 
     /**
@@ -69,14 +65,7 @@ final class ParquetFile implements AutoCloseable {
         if (columns.isEmpty()) {
             throw new StorageException("parquet file " + path + " has no columns");
         }
-        VersionParser.ParsedVersion writer;
-        try {
-            writer = VersionParser.parse(footer.getFileMetaData().getCreatedBy());
-        } catch (final VersionParser.VersionParseException | RuntimeException e) {
-            // Only known-buggy parquet-java writers need their version: any other file reads without it.
-            writer = null;
-        }
-        return new ParquetFile(path, input, options, footer, List.copyOf(columns), writer);
+        return new ParquetFile(path, input, options, footer, List.copyOf(columns));
     }
 
     Path path() {
@@ -89,10 +78,6 @@ final class ParquetFile implements AutoCloseable {
 
     List<BlockMetaData> rowGroups() {
         return footer.getBlocks();
-    }
-
-    VersionParser.ParsedVersion writer() {
-        return writer;
     }
 
     /**

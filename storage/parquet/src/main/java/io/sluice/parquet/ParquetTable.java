@@ -13,14 +13,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.impl.ColumnReaderImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
-import org.apache.parquet.io.api.PrimitiveConverter;
 
 /**
  * A table of one or more Parquet files with the same columns. Each row group is a block, or several
@@ -29,10 +26,6 @@ import org.apache.parquet.io.api.PrimitiveConverter;
  * loads only the chunks of the columns asked for. Thread-safe: readers are pooled per file.
  */
 public final class ParquetTable implements BlockTable, AutoCloseable {
-    /** The converter column readers are built with; values are read with the readers' getters instead. */
-    private static final PrimitiveConverter UNUSED = new PrimitiveConverter() {
-    };
-
     private final String name;
     private final Schema schema;
     private final List<ParquetFile> files;
@@ -206,9 +199,7 @@ public final class ParquetTable implements BlockTable, AutoCloseable {
                 }
                 final ParquetColumn column = file.columns().get(columns[i]);
                 final ColumnDescriptor d = column.descriptor();
-                final ColumnReader reader = new ColumnReaderImpl(d, pages.getPageReader(d), UNUSED, file.writer());
-                ColumnDecoder.skip(reader, d.getMaxDefinitionLevel(), blockFirstRow[block]);
-                vectors[i] = ColumnDecoder.read(column, reader, rows);
+                vectors[i] = PageDecoder.read(column, pages.getPageReader(d), blockFirstRow[block], rows);
             }
         } catch (final IOException | RuntimeException e) {
             if (e instanceof StorageException s) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Parquet files DuckDB writes, read through the storage SPI: every value of every supported type (nulls
  * included) equals what DuckDB reads from the same file, whatever the compression and whether a row group
- * is one block or several; zonemaps are the row groups' statistics; a file of an unsupported type, a damaged
+ * is one block or several, in data pages of version 1 or 2 (plain, dictionary and delta encodings); zonemaps are the row groups' statistics; a file of an unsupported type, a damaged
  * file and a folder of files with different columns are errors naming the file and what to do.
  */
 class ParquetTableTest {
@@ -131,9 +131,11 @@ class ParquetTableTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"snappy", "zstd", "gzip", "uncompressed"})
-    void everyValueOfEveryTypeEqualsDuckDbsWhateverTheCompression(final String codec) throws Exception {
-        final Path file = write("t_" + codec + ".parquet", ", compression " + codec + ", row_group_size 4096");
+    @ValueSource(strings = {"compression snappy", "compression zstd", "compression gzip", "compression uncompressed",
+        "compression zstd, parquet_version v2"})
+    void everyValueOfEveryTypeEqualsDuckDbsWhateverTheCompressionAndPageVersion(final String options) throws Exception {
+        final Path file = write("t_" + options.replaceAll("[^a-z0-9]", "_") + ".parquet", ", " + options
+                + ", row_group_size 4096");
         try (ParquetTable table = ParquetTable.open("t", List.of(file))) {
             assertThat(table.schema().toString())
                     .isEqualTo("i32:int32,i64:int64,d:date,dec:decimal(15,2),big:decimal(30,4),s:string");
