@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
@@ -32,22 +33,25 @@ final class ParquetCodecs implements CompressionCodecFactory {
         return switch (codec) {
             case UNCOMPRESSED -> new Decompressor(codec) {
                 @Override
-                byte[] decompress(final byte[] input, final int uncompressedSize) {
-                    return input;
+                byte[] decompress(final byte[] input, final int offset, final int length,
+                                  final int uncompressedSize) {
+                    return Arrays.copyOfRange(input, offset, offset + length);
                 }
             };
             case SNAPPY -> new Decompressor(codec) {
                 @Override
-                byte[] decompress(final byte[] input, final int uncompressedSize) throws IOException {
+                byte[] decompress(final byte[] input, final int offset, final int length, final int uncompressedSize)
+                        throws IOException {
                     final byte[] out = new byte[uncompressedSize];
-                    final int n = Snappy.uncompress(input, 0, input.length, out, 0);
+                    final int n = Snappy.uncompress(input, offset, length, out, 0);
                     return checked(n, uncompressedSize, out);
                 }
             };
             case GZIP -> new Decompressor(codec) {
                 @Override
-                byte[] decompress(final byte[] input, final int uncompressedSize) throws IOException {
-                    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(input))) {
+                byte[] decompress(final byte[] input, final int offset, final int length, final int uncompressedSize)
+                        throws IOException {
+                    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(input, offset, length))) {
                         final byte[] out = in.readAllBytes();
                         return checked(out.length, uncompressedSize, out);
                     }
@@ -55,9 +59,10 @@ final class ParquetCodecs implements CompressionCodecFactory {
             };
             case ZSTD -> new Decompressor(codec) {
                 @Override
-                byte[] decompress(final byte[] input, final int uncompressedSize) throws IOException {
+                byte[] decompress(final byte[] input, final int offset, final int length, final int uncompressedSize)
+                        throws IOException {
                     final byte[] out = new byte[uncompressedSize];
-                    final long n = Zstd.decompressByteArray(out, 0, uncompressedSize, input, 0, input.length);
+                    final long n = Zstd.decompressByteArray(out, 0, uncompressedSize, input, offset, length);
                     if (Zstd.isError(n)) {
                         throw new IOException("ZSTD page does not decompress: " + Zstd.getErrorName(n));
                     }
@@ -95,12 +100,20 @@ final class ParquetCodecs implements CompressionCodecFactory {
             this.codec = codec;
         }
 
-        abstract byte[] decompress(byte[] input, int uncompressedSize) throws IOException;
+        /** Decompresses {@code input[offset, offset + length)}, which it must not keep. */
+        abstract byte[] decompress(byte[] input, int offset, int length, int uncompressedSize) throws IOException;
 
         @Override
         public BytesInput decompress(final BytesInput bytes, final int uncompressedSize) throws IOException {
             try {
-                return BytesInput.from(decompress(bytes.toByteArray(), uncompressedSize));
+                // A page read into a heap buffer is decompressed where it lies, without copying it first.
+                final ByteBuffer in = bytes.toByteBuffer();
+                if (in.hasArray()) {
+                    return BytesInput.from(decompress(in.array(), in.arrayOffset() + in.position(), in.remaining(),
+                            uncompressedSize));
+                }
+                final byte[] copy = bytes.toByteArray();
+                return BytesInput.from(decompress(copy, 0, copy.length, uncompressedSize));
             } catch (final IOException | RuntimeException e) {
                 throw new IOException(codec + " page does not decompress (" + e.getMessage() + ")", e);
             }
@@ -111,7 +124,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
                                final int uncompressedSize) throws IOException {
             final byte[] in = new byte[compressedSize];
             input.get(in);
-            output.put(decompress(in, uncompressedSize));
+            output.put(decompress(in, 0, compressedSize, uncompressedSize));
         }
 
         @Override

@@ -31,9 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Parquet files DuckDB writes, read through the storage SPI: every value of every supported type (nulls
- * included) equals what DuckDB reads from the same file, whatever the compression and whether a row group
- * is one block or several, in data pages of version 1 or 2 (plain, dictionary and delta encodings); zonemaps are the row groups' statistics; a file of an unsupported type, a damaged
- * file and a folder of files with different columns are errors naming the file and what to do.
+ * included) equals what DuckDB reads from the same file, whatever the compression, whether a row group is
+ * one block or several, in data pages of version 1 or 2 (plain, dictionary and delta encodings); zonemaps
+ * are the row groups' statistics; a file of an unsupported type, a damaged file and a folder of files with
+ * different columns are errors naming the file and what to do.
  */
 class ParquetTableTest {
     private static final int ROWS = 30_000;
