@@ -210,6 +210,17 @@ class ParquetTableTest {
     }
 
     @Test
+    void pagesOfACodecSluiceDoesNotReadAreAnErrorNamingTheFileAndCodec() throws Exception {
+        final Path file = write("brotli.parquet", ", compression brotli");
+        try (ParquetTable table = ParquetTable.open("t", List.of(file))) {
+            assertThatThrownBy(() -> table.readBlock(0)).isInstanceOf(UnsupportedCodecException.class)
+                    .hasMessageContaining(file.toString())
+                    .hasMessageContaining("compressed with BROTLI")
+                    .hasMessageContaining("it reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD");
+        }
+    }
+
+    @Test
     void aDamagedFileIsAnErrorNamingItNeverRows() throws Exception {
         final Path good = write("good.parquet", "");
         final byte[] bytes = Files.readAllBytes(good);
