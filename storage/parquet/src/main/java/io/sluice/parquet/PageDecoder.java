@@ -63,7 +63,6 @@ final class PageDecoder {
     private int[] levels = new int[0];
     private int[] pageInts = new int[0];
     private long[] pageLongs = new long[0];
-    private long[] pageHighs = new long[0];
     private Binary[] pageBinaries = new Binary[0];
     private int[] pageCodes = new int[0];
 
@@ -91,7 +90,6 @@ final class PageDecoder {
         final DictionaryPage dictionaryPage = pages.readDictionaryPage();
         final Dictionary dictionary = dictionaryPage == null ? null
                 : dictionaryPage.getEncoding().initDictionary(descriptor, dictionaryPage);
-        allocate();
         // Pages before the block's first row are passed over undecoded; the rest are decoded in order.
         final List<DataPage> wanted = new ArrayList<>();
         final int end = first + rows;
@@ -113,9 +111,7 @@ final class PageDecoder {
         }
         final boolean asDictionary = column.decoding() == Decoding.STRING && dictionary != null
                 && allUseDictionary(wanted);
-        if (asDictionary) {
-            codes = new int[rows];
-        }
+        allocate(asDictionary);
         for (final DataPage page : wanted) {
             decodePage(page, dictionary, asDictionary);
         }
@@ -127,7 +123,8 @@ final class PageDecoder {
 
     private static boolean allUseDictionary(final List<DataPage> pages) {
         for (final DataPage page : pages) {
-            final Encoding e = page instanceof DataPageV1 v1 ? v1.getValueEncoding() : ((DataPageV2) page).getDataEncoding();
+            final Encoding e = page instanceof DataPageV1 v1 ? v1.getValueEncoding()
+                    : ((DataPageV2) page).getDataEncoding();
             if (!e.usesDictionary()) {
                 return false;
             }
@@ -135,7 +132,7 @@ final class PageDecoder {
         return true;
     }
 
-    private void allocate() {
+    private void allocate(final boolean asDictionary) {
         switch (column.decoding()) {
             case INT32 -> ints = new int[rows];
             case INT32_AS_LONG, INT64, DECIMAL_BYTES -> longs = new long[rows];
@@ -144,14 +141,18 @@ final class PageDecoder {
                 longs = new long[rows];
             }
             case STRING -> {
-                offsets = new int[rows + 1];
-                bytes = new byte[Math.max(64, rows * 8)];
+                if (asDictionary) {
+                    codes = new int[rows];
+                } else {
+                    offsets = new int[rows + 1];
+                    bytes = new byte[Math.max(64, rows * 8)];
+                }
             }
             default -> throw new IllegalStateException("no decoder for " + column.decoding());
         }
     }
 
-    /** Decodes one page, whose first row is row {@link #groupRow} of the row group, and copies out the block's rows. */
+    /** Decodes one page, whose first row is row {@link #groupRow} of the row group; copies out the block's rows. */
     private void decodePage(final DataPage page, final Dictionary dictionary, final boolean asDictionary)
             throws IOException {
         final int count = page.getValueCount();
@@ -365,9 +366,6 @@ final class PageDecoder {
             case STRING -> {
                 if (codes != null) {
                     System.arraycopy(pageCodes, k, codes, row, n);
-                    for (int i = 0; i < n; i++) {
-                        offsets[row + i + 1] = byteEnd;
-                    }
                 } else {
                     for (int i = 0; i < n; i++) {
                         final ByteBuffer b = pageBinaries[k + i].toByteBuffer();
