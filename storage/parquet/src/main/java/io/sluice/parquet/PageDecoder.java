@@ -8,6 +8,8 @@ import io.sluice.format.LongVector;
 import io.sluice.format.NullMask;
 import io.sluice.format.StringVector;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -38,6 +40,10 @@ import org.apache.parquet.io.api.Binary;
  * row. Not thread-safe: one per column read.
  */
 final class PageDecoder {
+    /** Little-endian views of a page's bytes, which the JIT compiles to plain loads. */
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final ParquetColumn column;
     private final ColumnDescriptor descriptor;
     private final int maxDefinition;
@@ -216,8 +222,12 @@ final class PageDecoder {
 
     /** Decodes {@code count} definition levels into {@link #levels}; returns how many rows are not null. */
     private int levels(final ByteBuffer encoded, final int count) {
+        final int bitWidth = BytesUtils.getWidthFromMaxInt(maxDefinition);
+        if (HybridDecoder.isOneRun(encoded, bitWidth, maxDefinition, count)) {
+            return count; // no row of the page is null: the levels are not needed
+        }
         levels = grow(levels, count);
-        HybridDecoder.decode(encoded, BytesUtils.getWidthFromMaxInt(maxDefinition), levels, count);
+        HybridDecoder.decode(encoded, bitWidth, levels, count);
         int defined = 0;
         for (int i = 0; i < count; i++) {
             defined += levels[i] == maxDefinition ? 1 : 0;
@@ -231,12 +241,22 @@ final class PageDecoder {
         final Decoding decoding = column.decoding();
         if (encoding == Encoding.PLAIN && (decoding == Decoding.INT32 || decoding == Decoding.INT32_AS_LONG)) {
             pageInts = grow(pageInts, defined);
-            in.slice(defined * Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(pageInts, 0, defined);
+            final ByteBuffer plainValues = heap(in.slice(defined * Integer.BYTES));
+            final byte[] b = plainValues.array();
+            final int base = plainValues.arrayOffset() + plainValues.position();
+            for (int i = 0; i < defined; i++) {
+                pageInts[i] = (int) INTS.get(b, base + i * Integer.BYTES);
+            }
             return;
         }
         if (encoding == Encoding.PLAIN && decoding == Decoding.INT64) {
             pageLongs = grow(pageLongs, defined);
-            in.slice(defined * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(pageLongs, 0, defined);
+            final ByteBuffer plainValues = heap(in.slice(defined * Long.BYTES));
+            final byte[] b = plainValues.array();
+            final int base = plainValues.arrayOffset() + plainValues.position();
+            for (int i = 0; i < defined; i++) {
+                pageLongs[i] = (long) LONGS.get(b, base + i * Long.BYTES);
+            }
             return;
         }
         if (encoding.usesDictionary()) {
@@ -410,6 +430,16 @@ final class PageDecoder {
             dictionary.decodeToBinary(i).toByteBuffer().get(bytes, offsets[i], offsets[i + 1] - offsets[i]);
         }
         return StringVector.plain(offsets, bytes, size, null);
+    }
+
+    /** The buffer itself when it is a heap buffer, else a heap copy of its remaining bytes. */
+    private static ByteBuffer heap(final ByteBuffer buffer) {
+        if (buffer.hasArray()) {
+            return buffer;
+        }
+        final byte[] copy = new byte[buffer.remaining()];
+        buffer.duplicate().get(copy);
+        return ByteBuffer.wrap(copy);
     }
 
     private static int[] grow(final int[] a, final int n) {
