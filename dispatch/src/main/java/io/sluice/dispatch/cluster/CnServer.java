@@ -23,7 +23,7 @@ import io.sluice.dispatch.control.ControlSubscriber;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.engine.exec.PipelineExecutor;
 import io.sluice.format.spi.BlockTable;
-import io.sluice.storage.StoreCatalog;
+import io.sluice.format.spi.Catalog;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Doorbell;
 import io.sluice.transport.DriverCounters;
@@ -68,7 +68,7 @@ public final class CnServer implements Agent, AutoCloseable {
     private final int cores;
     private final StreamAddress control;
     private final StreamAddress coordinator;
-    private final StoreCatalog tables;
+    private final Catalog tables;
     private final ClusterContext context;
     private final TransportContext transport;
     private final Consumer<String> log;
@@ -140,7 +140,7 @@ public final class CnServer implements Agent, AutoCloseable {
      * @param log where joining, leaving and losing the coordinator are reported, a line each
      */
     CnServer(final Aeron aeron, final Listener listener, final Doorbell doorbell, final String name, final int cores,
-            final StreamAddress coordinator, final StoreCatalog tables, final ClusterContext context,
+            final StreamAddress coordinator, final Catalog tables, final ClusterContext context,
             final TransportContext transport, final DispatchContext dispatch, final Consumer<String> log) {
         if (cores < 1) {
             throw new IllegalArgumentException("a CN needs at least one core, got " + cores);
@@ -174,7 +174,7 @@ public final class CnServer implements Agent, AutoCloseable {
      *                                  cluster secret
      */
     public static CnServer udp(final Aeron aeron, final Endpoint bind, final Endpoint coordinator, final String name,
-            final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
+            final int cores, final Catalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
         LoopbackRule.check(context, "bind to " + bind + " and join the coordinator at " + coordinator, bind, coordinator);
         final Listener listener = Listener.udp(aeron, bind, Streams.CONTROL, Streams.DATA);
@@ -191,7 +191,7 @@ public final class CnServer implements Agent, AutoCloseable {
 
     /** A CN on {@code aeron:ipc} in slot {@code slot} of an embedded cluster (its own streams). */
     static CnServer ipc(final Aeron aeron, final int slot, final StreamAddress coordinator, final String name,
-            final int cores, final StoreCatalog tables, final ClusterContext context, final TransportContext transport,
+            final int cores, final Catalog tables, final ClusterContext context, final TransportContext transport,
             final DispatchContext dispatch, final Consumer<String> log) {
         return new CnServer(aeron, Listener.ipc(aeron, Streams.IPC_CN_BASE + 2 * slot, Streams.IPC_CN_BASE + 2 * slot + 1),
                 null, name, cores, coordinator, tables, context, transport, dispatch, log);

@@ -149,7 +149,8 @@ public final class Coordinator implements Agent, AutoCloseable {
     /**
      * A coordinator receiving control messages on the listener's first stream and result rows on its
      * second, checking queries against {@code store}; {@link #start} runs it. It owns the listener's
-     * subscriptions from now on.
+     * subscriptions from now on. With no store (null: the CNs read tables through another catalog, such as
+     * Parquet files) a query naming a missing table fails on the CNs, with their catalog's error.
      *
      * @param log where membership changes and refusals are reported, a line each
      */
@@ -506,7 +507,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (r.cores() < 0) {
             refusal = "cores per CN must be 1 or more, got " + r.cores();
         } else {
-            refusal = PlanTables.refusal(r.plan(), store);
+            refusal = store == null ? null : PlanTables.refusal(r.plan(), store);
         }
         if (refusal != null) {
             client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", refusal));

@@ -10,6 +10,7 @@ import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -71,7 +72,9 @@ public final class Session implements AutoCloseable {
                             List<CnUsage> usage) {
     }
 
-    private final StoreCatalog tables;
+    private final Catalog tables;
+    /** The catalog this session opened and closes; null when the caller owns {@link #tables}. */
+    private final StoreCatalog ownedTables;
     private final Network network;
     private final TransportContext transport;
     private final DispatchContext dispatch;
@@ -108,7 +111,23 @@ public final class Session implements AutoCloseable {
      */
     public Session(final Store store, final Topology topology, final Network network, final TransportContext transport,
             final DispatchContext dispatch, final ClusterContext cluster) {
-        this.tables = new StoreCatalog(store, "every CN must read the same store as the coordinator");
+        this(new StoreCatalog(store, "every CN must read the same store as the coordinator"), store, topology, network,
+                transport, dispatch, cluster);
+    }
+
+    /**
+     * An embedded cluster whose CNs read the tables of {@code tables}, a catalog the caller owns and closes after
+     * this session (Parquet files, storage of its own): the same coordinator and CNs as over a store, over
+     * {@code network} with the default transport and dispatch settings.
+     */
+    public Session(final Catalog tables, final Topology topology, final Network network) {
+        this(tables, null, topology, network, defaultTransport(), new DispatchContext(), new ClusterContext());
+    }
+
+    private Session(final Catalog tables, final Store store, final Topology topology, final Network network,
+            final TransportContext transport, final DispatchContext dispatch, final ClusterContext cluster) {
+        this.tables = tables;
+        this.ownedTables = store == null ? null : (StoreCatalog) tables;
         this.network = network;
         this.transport = transport;
         this.dispatch = dispatch;
@@ -137,6 +156,7 @@ public final class Session implements AutoCloseable {
 
     private Session(final EmbeddedDriver driver, final ClusterClient client, final ClusterContext cluster) {
         this.tables = null;
+        this.ownedTables = null;
         this.network = Network.UDP;
         this.transport = driver.context();
         this.dispatch = null;
@@ -332,7 +352,7 @@ public final class Session implements AutoCloseable {
             cnDrivers.clear();
             CloseHelper.quietCloseAll(drivers);
             drivers.clear();
-            CloseHelper.quietClose(tables);
+            CloseHelper.quietClose(ownedTables);
         }
     }
 }

@@ -3,9 +3,9 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
-import io.sluice.storage.StoreCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -79,14 +79,19 @@ final class ClusterOptions {
      * (1 without --cn) over {@code network} when --cn, a network, --stats-json or --timeout asks for the cluster
      * runtime; else {@code run.workers()} threads of this process over {@code catalog}.
      *
-     * @param store   the store an embedded cluster reads (not used with --coordinator)
+     * @param store   the store an embedded cluster reads (not used with --coordinator); null when {@code catalog}
+     *                holds Parquet files, which the CNs then read
      * @param network how embedded CNs reach each other; null for the default, ipc
      */
-    QueryTarget open(final RunOptions run, final Store store, final StoreCatalog catalog,
+    QueryTarget open(final RunOptions run, final Store store, final Catalog catalog,
                      final StrategyConfig config, final String network) {
         final int workers = run.workers();
         final long timeoutMillis = timeoutMillis();
         checkStatsPath();
+        if (coordinator != null && store == null && catalog != null) {
+            return QueryTarget.coordinator(coordinator, secret.context(), run.cn == null ? 0 : run.cn,
+                    run.cores == null ? 0 : run.cores, config, timeoutMillis, catalog);
+        }
         if (coordinator != null) {
             return QueryTarget.coordinator(coordinator, secret.context(), run.cn == null ? 0 : run.cn,
                     run.cores == null ? 0 : run.cores, config, timeoutMillis, store);
@@ -94,8 +99,10 @@ final class ClusterOptions {
         if (run.cn == null && network == null && !needClusterRuntime()) {
             return QueryTarget.local(catalog, workers, config);
         }
-        return QueryTarget.embedded(store, new Topology(run.cn == null ? 1 : run.cn, workers),
-                Session.Network.parse(network == null ? "ipc" : network), config, timeoutMillis);
+        final Topology topology = new Topology(run.cn == null ? 1 : run.cn, workers);
+        final Session.Network net = Session.Network.parse(network == null ? "ipc" : network);
+        return store == null ? QueryTarget.embedded(catalog, topology, net, config, timeoutMillis)
+                : QueryTarget.embedded(store, topology, net, config, timeoutMillis);
     }
 
     /**
@@ -103,7 +110,7 @@ final class ClusterOptions {
      * cluster (for its shape); else a target that only plans, for the shape {@link #open} would start,
      * starting nothing.
      */
-    QueryTarget openToPlan(final RunOptions run, final Store store, final StoreCatalog catalog,
+    QueryTarget openToPlan(final RunOptions run, final Store store, final Catalog catalog,
                            final StrategyConfig config, final String network) {
         if (coordinator != null) {
             return open(run, store, catalog, config, network);

@@ -10,22 +10,19 @@ import io.sluice.format.Schema;
 import io.sluice.perf.mysql.RunSettings;
 import io.sluice.perf.mysql.SqlService;
 import io.sluice.sql.SqlPlanner;
-import io.sluice.storage.Store;
-import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.util.List;
 
 /**
  * The SQL of the MySQL server in a coordinator process, run as {@code sluice sql --coordinator --store}
- * runs it: planned by one {@link SqlPlanner} over the coordinator's store, and shipped to the coordinator
+ * (or {@code --parquet}) runs it: planned by one {@link SqlPlanner} over the coordinator's tables, and shipped to the coordinator
  * by a {@link ClusterClient} of each MySQL connection (on the coordinator's own media driver), so every
  * statement passes the coordinator's admission line, runs on the CNs, cores and strategy its connection's
  * {@link RunSettings} say (every CN alive by default), and is cancelled alone.
  */
 final class ClusterSqlService implements SqlService {
-    private final Store store;
-    private final StoreCatalog catalog;
+    private final TableSource tables;
     private final SqlPlanner planner;
     private final Aeron aeron;
     private final Endpoint coordinator;
@@ -33,11 +30,10 @@ final class ClusterSqlService implements SqlService {
     private final TransportContext transport;
     private final StrategyConfig config;
 
-    ClusterSqlService(final Store store, final Aeron aeron, final Endpoint coordinator, final ClusterContext context,
+    ClusterSqlService(final TableSource tables, final Aeron aeron, final Endpoint coordinator, final ClusterContext context,
                       final TransportContext transport, final StrategyConfig config) {
-        this.store = store;
-        this.catalog = new StoreCatalog(store);
-        this.planner = new SqlPlanner(catalog, store.tableNames());
+        this.tables = tables;
+        this.planner = new SqlPlanner(tables.catalog(), tables.names());
         this.aeron = aeron;
         this.coordinator = coordinator;
         this.context = context;
@@ -47,14 +43,14 @@ final class ClusterSqlService implements SqlService {
 
     @Override
     public List<String> tables() {
-        return store.tableNames().stream().sorted().toList();
+        return tables.names().stream().sorted().toList();
     }
 
     @Override
     public Schema columns(final String table) {
-        for (final String t : store.tableNames()) {
+        for (final String t : tables.names()) {
             if (t.equalsIgnoreCase(table)) {
-                return catalog.table(t).schema();
+                return tables.catalog().table(t).schema();
             }
         }
         return null;
@@ -91,6 +87,6 @@ final class ClusterSqlService implements SqlService {
 
     @Override
     public void close() {
-        catalog.close();
+        tables.close();
     }
 }

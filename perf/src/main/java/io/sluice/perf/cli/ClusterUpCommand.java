@@ -42,8 +42,12 @@ public final class ClusterUpCommand extends CliCommand {
     @Option(names = "--cores", required = true, paramLabel = "K", description = "Worker threads of each CN.")
     int cores;
 
-    @Option(names = "--store", required = true, paramLabel = "DIR", description = "The store every CN reads.")
+    @Option(names = "--store", paramLabel = "DIR", description = "The store every CN reads.")
     Path store;
+
+    @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
+            + " every CN reads (see docs/parquet.md).")
+    Path parquet;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7400",
             description = "The coordinator's UDP address (default: ${DEFAULT-VALUE}; port 0 takes any free port).")
@@ -82,20 +86,24 @@ public final class ClusterUpCommand extends CliCommand {
         }
         final Endpoint endpoint = Endpoint.parse(listen, false);
         endpoint.address();
-        if (!Files.isDirectory(store)) {
+        if (store != null && !Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 0.1 --out "
                     + store);
         }
+        TableSource.open(store, parquet).close();
         final Consumer<String> log = ClusterProcess.log(out);
         final ClusterContext context = secret.context();
         mysql.check(context);
         metrics.check();
-        final LocalCluster cluster = LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs,
-                ClusterProcess.transport(), log, secret.file());
+        final LocalCluster cluster = parquet != null
+                ? LocalCluster.startOverParquet(parquet, cnCount, cores, endpoint, jvmArgs, ClusterProcess.transport(),
+                        log, secret.file())
+                : LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs, ClusterProcess.transport(), log,
+                        secret.file());
         final MySqlServer server;
         final MetricsServer metricsServer;
         try {
-            server = mysql.start(store, cluster.aeron(), cluster.address(), context, cluster.transport(), log);
+            server = mysql.start(store, parquet, cluster.aeron(), cluster.address(), context, cluster.transport(), log);
             try {
                 metricsServer = metrics.start(log);
             } catch (final RuntimeException e) {
@@ -116,7 +124,7 @@ public final class ClusterUpCommand extends CliCommand {
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, cluster));
         log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator "
                 + cluster.address() + "; " + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
-                + " --tpch 1; stop with CTRL-C");
+                + (parquet != null ? " --parquet " + parquet : "") + " --tpch 1; stop with CTRL-C");
         final List<MemberStatus> apart = cluster.startedApart();
         if (!apart.isEmpty()) {
             log.accept(startedApart(apart));

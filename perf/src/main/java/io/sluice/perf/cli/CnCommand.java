@@ -7,8 +7,6 @@ import io.sluice.perf.metrics.CnMetrics;
 import io.sluice.perf.metrics.MetricsServer;
 import io.sluice.format.StorageException;
 import io.sluice.perf.text.Plural;
-import io.sluice.storage.Store;
-import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
@@ -35,9 +33,14 @@ public final class CnCommand extends CliCommand {
     @Option(names = "--coordinator", required = true, paramLabel = "HOST:PORT", description = "The coordinator to join.")
     String coordinator;
 
-    @Option(names = "--store", required = true, paramLabel = "DIR",
+    @Option(names = "--store", paramLabel = "DIR",
             description = "The store the coordinator and every CN share (or a copy of it on this host).")
     Path store;
+
+    @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
+            + " every CN reads (shared or copied), each NAME.parquet file or NAME/ folder the table NAME"
+            + " (see docs/parquet.md).")
+    Path parquet;
 
     @Option(names = "--cores", required = true, paramLabel = "K", description = "Worker threads this CN offers per query.")
     int cores;
@@ -70,17 +73,17 @@ public final class CnCommand extends CliCommand {
         coordinatorAt.address();
         final Endpoint bindTo = bind == null ? new Endpoint(Endpoint.localAddressToward(coordinatorAt), 0)
                 : Endpoint.parse(bind, true);
-        if (!Files.isDirectory(store)) {
+        if (store != null && !Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: every CN reads the coordinator's store;"
                     + " give its directory (shared or copied) with --store");
         }
         final String cnName = name != null ? name : defaultName();
         final ClusterContext context = secret.context();
-        final StoreCatalog tables = new StoreCatalog(Store.open(store), "every CN must read the same store as the coordinator");
+        final TableSource tables = TableSource.open(store, parquet, "every CN must read the same store as the coordinator");
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;
         try {
-            server = CnServer.udp(driver.aeron(), bindTo, coordinatorAt, cnName, cores, tables, context,
+            server = CnServer.udp(driver.aeron(), bindTo, coordinatorAt, cnName, cores, tables.catalog(), context,
                     driver.context(), new DispatchContext(), ClusterProcess.log(out));
         } catch (final RuntimeException e) {
             CloseHelper.quietCloseAll(driver, tables);

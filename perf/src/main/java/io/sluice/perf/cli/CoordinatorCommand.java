@@ -33,9 +33,14 @@ public final class CoordinatorCommand extends CliCommand {
             description = "UDP address to listen on (port 0: any free port; the one taken is printed).")
     String listen;
 
-    @Option(names = "--store", required = true, paramLabel = "DIR",
+    @Option(names = "--store", paramLabel = "DIR",
             description = "The store every CN reads (shared or copied to every host); queries are checked against it.")
     Path store;
+
+    @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
+            + " every CN reads (sluice cn --parquet; see docs/parquet.md); a query naming a table it lacks fails on"
+            + " the CNs.")
+    Path parquet;
 
     @Mixin
     SecretOption secret;
@@ -50,11 +55,16 @@ public final class CoordinatorCommand extends CliCommand {
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         final Endpoint endpoint = Endpoint.parse(listen, false);
         endpoint.address();
-        if (!Files.isDirectory(store)) {
+        if (store != null && !Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1 --out "
                     + store);
         }
-        final Store s = Store.open(store);
+        // Over Parquet files the coordinator checks no table (the CNs' catalogs do); listing them here fails
+        // early on a folder without tables.
+        final Store s;
+        try (TableSource tables = TableSource.open(store, parquet)) {
+            s = tables.store();
+        }
         final ClusterContext context = secret.context();
         mysql.check(context);
         metrics.check();
@@ -80,7 +90,7 @@ public final class CoordinatorCommand extends CliCommand {
         coordinator.start();
         final MySqlServer server;
         try {
-            server = mysql.start(store, driver.aeron(), coordinator.listening(), context, driver.context(),
+            server = mysql.start(store, parquet, driver.aeron(), coordinator.listening(), context, driver.context(),
                     ClusterProcess.log(out));
         } catch (final RuntimeException e) {
             CloseHelper.closeAll(metricsServer, coordinator, driver);
@@ -91,7 +101,8 @@ public final class CoordinatorCommand extends CliCommand {
         }
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, coordinator,
                 driver));
-        out.println("coordinator listening on " + coordinator.listening() + " (store " + store + "; "
+        out.println("coordinator listening on " + coordinator.listening() + " (" + (store != null ? "store " + store
+                : "parquet " + parquet) + "; "
                 + SecretOption.describe(context) + ")");
         out.flush();
         until.await(new CompletableFuture<>());

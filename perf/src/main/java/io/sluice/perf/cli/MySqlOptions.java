@@ -6,7 +6,6 @@ import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.mysql.MySqlServer;
 import io.sluice.perf.mysql.MySqlUsers;
 import io.sluice.perf.mysql.SqlService;
-import io.sluice.storage.Store;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
 import java.net.InetSocketAddress;
@@ -62,12 +61,12 @@ final class MySqlOptions {
      * Starts the MySQL server when --mysql was given (else returns null), its statements planned over
      * {@code store} and run on the coordinator at {@code coordinator} through {@code aeron}.
      */
-    MySqlServer start(final Path store, final Aeron aeron, final String coordinator, final ClusterContext context,
+    MySqlServer start(final Path store, final Path parquet, final Aeron aeron, final String coordinator, final ClusterContext context,
                       final TransportContext transport, final Consumer<String> log) {
         if (mysql == null) {
             return null;
         }
-        final ClusterSqlService service = new ClusterSqlService(Store.open(store), aeron,
+        final ClusterSqlService service = new ClusterSqlService(TableSource.open(store, parquet), aeron,
                 Endpoint.parse(coordinator, false), context, transport, StrategyConfig.defaults());
         try {
             final MySqlServer server = MySqlServer.start(address(),

@@ -5,6 +5,7 @@ import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.parquet.ParquetCatalog;
 import io.sluice.perf.bench.AnswerCheck;
 import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.HeapSampler;
@@ -16,8 +17,6 @@ import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.text.Plural;
 import io.sluice.perf.tpch.Query;
 import io.sluice.sql.SqlPlanner;
-import io.sluice.storage.Store;
-import io.sluice.storage.StoreCatalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -58,8 +57,13 @@ import picocli.CommandLine.Option;
                 + " JVM compiles what the queries share before the first timed run), then each query --warmup times in"
                 + " each engine; in the timed runs the two engines take turns going first."})
 public final class QueryBenchCommand extends CliCommand {
-    @Option(names = "--store", required = true, paramLabel = "DIR", description = "Store directory (sluice gen).")
+    @Option(names = "--store", paramLabel = "DIR", description = "Store directory (sluice gen).")
     Path store;
+
+    @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: a folder of TPC-H Parquet"
+            + " files (NAME.parquet or NAME/ folders; see docs/parquet.md), which Sluice and DuckDB (read_parquet)"
+            + " both read as they are, nothing loaded.")
+    Path parquet;
 
     @Option(names = "--cores", paramLabel = "K", defaultValue = "2",
             description = "Sluice worker threads and DuckDB threads (default: ${DEFAULT-VALUE}).")
@@ -96,21 +100,24 @@ public final class QueryBenchCommand extends CliCommand {
             throw new IllegalArgumentException("--cores and --runs must be 1 or more and --warmup 0 or more, got "
                     + cores + ", " + runs + ", " + warmup);
         }
-        final Store s = Store.open(store);
         final List<Query> named = BenchSpec.queries(only == null ? List.of("all") : only);
         final Set<String> tables = new LinkedHashSet<>();
         for (final Query q : named) {
             tables.addAll(q.tables());
         }
-        try (Connection duck = openDuckDb();
-             StoreCatalog catalog = new StoreCatalog(s);
-             QueryRunner runner = new QueryRunner(catalog, cores, StrategyConfig.defaults().withStrategy(strategy))) {
-            final List<Query> queries = TpchTextQuery.bind(named, new SqlPlanner(catalog, s.tableNames()));
+        try (TableSource source = TableSource.open(store, parquet);
+             Connection duck = openDuckDb();
+             QueryRunner runner = new QueryRunner(source.catalog(), cores,
+                     StrategyConfig.defaults().withStrategy(strategy))) {
+            final List<Query> queries = TpchTextQuery.bind(named, new SqlPlanner(source.catalog(), source.names()));
             final long loadStart = System.nanoTime();
-            final List<String> loaded = DuckDbLoader.loadChanged(s, new ArrayList<>(tables), duck);
+            final List<String> loaded = source.isParquet()
+                    ? ParquetViews.create((ParquetCatalog) source.catalog(), new ArrayList<>(tables), duck)
+                    : DuckDbLoader.loadChanged(source.store(), new ArrayList<>(tables), duck);
             final Set<String> kept = new LinkedHashSet<>(tables);
             kept.removeAll(loaded);
-            err.printf(Locale.ROOT, "loaded %s into DuckDB in %.1f s%s%n", loaded, (System.nanoTime() - loadStart) / 1e9,
+            err.printf(Locale.ROOT, "%s %s %s DuckDB in %.1f s%s%n", source.isParquet() ? "read" : "loaded", loaded,
+                    source.isParquet() ? "as read_parquet views in" : "into", (System.nanoTime() - loadStart) / 1e9,
                     kept.isEmpty() ? "" : "; kept " + kept + " as " + duckDbFile + " holds them");
             err.flush();
             final Map<String, ReferenceAnswer> expected = new HashMap<>();

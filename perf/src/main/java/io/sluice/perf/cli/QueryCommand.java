@@ -20,13 +20,18 @@ import picocli.CommandLine.Option;
 
 /** {@code sluice query}: runs a TPC-H query or a workload on this node's cores and prints its rows. */
 @Command(name = "query", mixinStandardHelpOptions = true,
-        description = {"Runs a TPC-H query or a join/group workload over a store on K worker threads and prints"
-            + " the result (the same rows DuckDB returns for the query's SQL)."})
+        description = {"Runs a TPC-H query or a join/group workload over a store, or a folder of Parquet files, on K"
+            + " worker threads and prints the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR",
             description = "Store directory; with --coordinator, the store the CNs read (TPC-H is planned from its text"
                 + " over its statistics; without it only the queries with a Java plan run there).")
     Path store;
+
+    @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: a folder of Parquet files,"
+            + " each NAME.parquet file or NAME/ folder of .parquet files the table NAME (see docs/parquet.md); TPC-H"
+            + " is planned from its text over their statistics.")
+    Path parquet;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Which which;
@@ -67,6 +72,9 @@ public final class QueryCommand extends CliCommand {
     int execute(final PrintWriter out, final PrintWriter err) {
         run.workers();
         cluster.timeoutMillis();
+        if (parquet != null) {
+            return overParquet(out, err);
+        }
         final boolean onCluster = cluster.coordinator != null;
         // TPC-H runs from its standard text, planned over the store's statistics; on a cluster without --store,
         // only the queries that also exist as Java plans can run.
@@ -105,6 +113,31 @@ public final class QueryCommand extends CliCommand {
              QueryTarget target = explain == ExplainMode.PLAN ? cluster.openToPlan(run, s, catalog, config, network)
                      : cluster.open(run, s, catalog, config, network)) {
             return report(target, query, out, err);
+        }
+    }
+
+    /** Runs the query over the Parquet tables under --parquet: TPC-H from its text, planned over their statistics. */
+    private int overParquet(final PrintWriter out, final PrintWriter err) {
+        final StrategyConfig config = runtimeFilters.apply(run.config());
+        try (TableSource tables = TableSource.open(store, parquet)) {
+            final Query query = which.tpch != null ? new TpchSqlQuery(which.tpch, tables.catalog(), tables.names())
+                    : Queries.workload(which.workload);
+            final List<String> missing = new ArrayList<>();
+            for (final String t : query.tables()) {
+                if (!tables.names().contains(t)) {
+                    missing.add(t);
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new StorageException("parquet directory " + parquet + " lacks table(s) " + missing + " that "
+                        + query.name() + " reads: add " + missing.get(0) + ".parquet (or a folder " + missing.get(0)
+                        + "/ of Parquet files) to it");
+            }
+            try (QueryTarget target = explain == ExplainMode.PLAN
+                    ? cluster.openToPlan(run, null, tables.catalog(), config, network)
+                    : cluster.open(run, null, tables.catalog(), config, network)) {
+                return report(target, query, out, err);
+            }
         }
     }
 

@@ -86,7 +86,7 @@ final class QueryTarget implements AutoCloseable {
     }
 
     /** {@code workers} threads of this process over the tables of a catalog the caller owns. */
-    static QueryTarget local(final StoreCatalog catalog, final int workers, final StrategyConfig config) {
+    static QueryTarget local(final Catalog catalog, final int workers, final StrategyConfig config) {
         return new QueryTarget(config, 0, new QueryRunner(catalog, workers, config), null, catalog, null, workers);
     }
 
@@ -96,6 +96,33 @@ final class QueryTarget implements AutoCloseable {
         final StoreCatalog explained = new StoreCatalog(store);
         return new QueryTarget(config, timeoutMillis, null, new Session(store, topology, network), explained, explained,
                 topology.coresPerCn());
+    }
+
+    /**
+     * An embedded cluster of {@code topology} whose CNs read the tables of {@code catalog} (Parquet files), a
+     * catalog the caller owns.
+     */
+    static QueryTarget embedded(final Catalog catalog, final Topology topology, final Session.Network network,
+                                final StrategyConfig config, final long timeoutMillis) {
+        return new QueryTarget(config, timeoutMillis, null, new Session(catalog, topology, network), catalog, null,
+                topology.coresPerCn());
+    }
+
+    /**
+     * The cluster of the coordinator at {@code hostPort}, explaining plans over {@code catalog}, a catalog the
+     * caller owns (the Parquet files the CNs read).
+     */
+    static QueryTarget coordinator(final String hostPort, final ClusterContext context, final int cnCount,
+                                   final int cores, final StrategyConfig config, final long timeoutMillis,
+                                   final Catalog catalog) {
+        final Session session = Session.connect(Endpoint.parse(hostPort, false), Session.defaultTransport(), context);
+        try {
+            session.shape(cnCount, cores);
+            return new QueryTarget(config, timeoutMillis, null, session, catalog, null, cores);
+        } catch (final RuntimeException e) {
+            session.close();
+            throw e;
+        }
     }
 
     /**

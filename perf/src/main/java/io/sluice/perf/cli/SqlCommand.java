@@ -4,8 +4,6 @@ import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.perf.text.Plural;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
-import io.sluice.storage.Store;
-import io.sluice.storage.StoreCatalog;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +24,8 @@ import picocli.CommandLine.Parameters;
  * interactive prompt ({@link SqlPrompt}).
  */
 @Command(name = "sql", mixinStandardHelpOptions = true,
-        description = {"Runs SQL queries (SELECT or WITH ... SELECT) over the tables of a store and prints their results.",
+        description = {"Runs SQL queries (SELECT or WITH ... SELECT) over the tables of a store, or of a folder of Parquet"
+                + " files, and prints their results.",
             "The statement comes from -f FILE, from the argument, or from stdin (several statements, each ending with ;,"
                 + " run one after the other; the first that fails ends the command; their results are apart: a blank"
                 + " line between tables, which end with their row count, and between CSV results, whose row counts go"
@@ -36,12 +35,18 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Examples:", "  sluice sql --store data/sf1 \"select count(*) from lineitem\"",
             "  sluice sql --store data/sf1 -f q12.sql --cn 3 --cores 2 --explain=analyze",
             "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json s.json -f q12.sql",
-            "  sluice sql --store data/sf1"})
+            "  sluice sql --store data/sf1",
+            "  sluice sql --parquet data/parquet --cn 3 --cores 2 -f q12.sql"})
 public final class SqlCommand extends CliCommand {
-    @Option(names = "--store", paramLabel = "DIR", required = true, description = "Store directory (made by sluice gen"
+    @Option(names = "--store", paramLabel = "DIR", description = "Store directory (made by sluice gen"
             + " or sluice import) whose schemas and zonemaps plan the statements; with --coordinator the store the"
             + " cluster's CNs read.")
     Path store;
+
+    @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: a folder of Parquet files,"
+            + " each NAME.parquet file or NAME/ folder of .parquet files the table NAME; row groups are blocks, their"
+            + " statistics zonemaps (see docs/parquet.md). With --coordinator, the files the cluster's CNs read.")
+    Path parquet;
 
     @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the statements from this file.")
     Path file;
@@ -74,13 +79,13 @@ public final class SqlCommand extends CliCommand {
         final boolean prompt = file == null && text == null && System.console() != null;
         final String source = file != null ? file.toString() : text != null ? "the statement" : "stdin";
         final List<String> statements = prompt ? List.of() : statements();
-        final Store s = Store.open(store);
         final StrategyConfig config = runtimeFilters.apply(run.config());
-        try (StoreCatalog catalog = new StoreCatalog(s);
-             QueryTarget target = explain == ExplainMode.PLAN ? cluster.openToPlan(run, s, catalog, config, null)
-                     : cluster.open(run, s, catalog, config, null)) {
-            final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(catalog, s.tableNames()), target,
-                    run.format, explain, cluster);
+        try (TableSource tables = TableSource.open(store, parquet);
+             QueryTarget target = explain == ExplainMode.PLAN
+                     ? cluster.openToPlan(run, tables.store(), tables.catalog(), config, null)
+                     : cluster.open(run, tables.store(), tables.catalog(), config, null)) {
+            final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(tables.catalog(), tables.names()),
+                    target, run.format, explain, cluster);
             if (prompt) {
                 return prompt(runner, err);
             }
@@ -106,7 +111,7 @@ public final class SqlCommand extends CliCommand {
     private int prompt(final SqlStatementRunner runner, final PrintWriter err) throws IOException {
         try (Terminal terminal = TerminalBuilder.builder().name("sluice sql").system(true).build()) {
             final PrintWriter writer = terminal.writer();
-            writer.println("sluice sql over " + store + (cluster.coordinator == null ? ""
+            writer.println("sluice sql over " + (store != null ? store : parquet) + (cluster.coordinator == null ? ""
                     : " on the cluster of " + cluster.coordinator) + ": statements end with ;, \\q to leave");
             new SqlPrompt(terminal, runner, SqlPrompt.defaultHistory(), writer, writer,
                     spec.qualifiedName() + ": error: ", run.format).run();

@@ -72,12 +72,29 @@ public final class LocalCluster implements AutoCloseable {
     public static LocalCluster start(final Path store, final int cnCount, final int cores, final Endpoint listen,
             final List<String> jvmArgs, final TransportContext transport, final Consumer<String> log,
             final Path secretFile) {
+        return start(Store.open(store), "--store", store, cnCount, cores, listen, jvmArgs, transport, log, secretFile);
+    }
+
+    /**
+     * As {@link #start(Path, int, int, Endpoint, List, TransportContext, Consumer, Path)} over the Parquet tables
+     * under {@code parquet}, which every CN reads ({@code sluice cn --parquet}); the coordinator, having no store,
+     * leaves a query naming a missing table to fail on the CNs.
+     */
+    public static LocalCluster startOverParquet(final Path parquet, final int cnCount, final int cores,
+            final Endpoint listen, final List<String> jvmArgs, final TransportContext transport,
+            final Consumer<String> log, final Path secretFile) {
+        return start(null, "--parquet", parquet, cnCount, cores, listen, jvmArgs, transport, log, secretFile);
+    }
+
+    private static LocalCluster start(final Store store, final String tablesOption, final Path tables,
+            final int cnCount, final int cores, final Endpoint listen, final List<String> jvmArgs,
+            final TransportContext transport, final Consumer<String> log, final Path secretFile) {
         final ClusterContext context = new ClusterContext()
                 .secret(secretFile == null ? null : ClusterSecret.read(secretFile));
         final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
         final Coordinator coordinator;
         try {
-            coordinator = Coordinator.udp(driver.aeron(), listen, Store.open(store), context, driver.context(), log);
+            coordinator = Coordinator.udp(driver.aeron(), listen, store, context, driver.context(), log);
         } catch (final RuntimeException e) {
             driver.close();
             throw new IllegalArgumentException(e.getMessage() + "; choose another --listen, e.g. --listen "
@@ -86,9 +103,10 @@ public final class LocalCluster implements AutoCloseable {
         final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), log, secretFile, context);
         boolean started = false;
         try {
-            log.accept("coordinator listening on " + coordinator.listening() + " (store " + store + ")");
+            log.accept("coordinator listening on " + coordinator.listening() + " (" + (store == null ? "parquet " : "store ")
+                    + tables + ")");
             for (int i = 0; i < cnCount; i++) {
-                cluster.startCn("cn" + i, store, cores, listen.host(), jvmArgs);
+                cluster.startCn("cn" + i, tablesOption, tables, cores, listen.host(), jvmArgs);
             }
             cluster.awaitJoined(cnCount);
             started = true;
@@ -100,12 +118,12 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private void startCn(final String name, final Path store, final int cores, final String host,
-            final List<String> jvmArgs) {
+    private void startCn(final String name, final String tablesOption, final Path tables, final int cores,
+            final String host, final List<String> jvmArgs) {
         final Process p;
         try {
-            final List<String> args = new ArrayList<>(List.of("cn", "--coordinator", address(), "--store",
-                    store.toAbsolutePath().toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", host,
+            final List<String> args = new ArrayList<>(List.of("cn", "--coordinator", address(), tablesOption,
+                    tables.toAbsolutePath().toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", host,
                     "--parent-pid", Long.toString(ProcessHandle.current().pid())));
             if (secretFile != null) {
                 args.addAll(List.of("--secret-file", secretFile.toAbsolutePath().toString()));

@@ -37,6 +37,7 @@ class LayeringTest {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("format").definedBy("io.sluice.format..")
                 .layer("storage").definedBy("io.sluice.storage..")
+                .layer("parquet").definedBy("io.sluice.parquet..")
                 .layer("zonemap").definedBy("io.sluice.zonemap..")
                 .layer("core").definedBy("io.sluice.shuffle..")
                 .layer("engine").definedBy("io.sluice.engine..")
@@ -52,7 +53,8 @@ class LayeringTest {
                 .whereLayer("core").mayOnlyBeAccessedByLayers("engine", "dispatch", "tools")
                 .whereLayer("zonemap").mayOnlyBeAccessedByLayers("core", "engine", "sql", "dispatch", "tools")
                 .whereLayer("storage").mayOnlyBeAccessedByLayers("dispatch", "tools")
-                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "zonemap", "core", "engine", "sql",
+                .whereLayer("parquet").mayOnlyBeAccessedByLayers("tools")
+                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "parquet", "zonemap", "core", "engine", "sql",
                         "dispatch", "tools");
     }
 
@@ -89,6 +91,12 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("org.apache.calcite..");
     }
 
+    /** parquet-java is the Parquet module's alone: the engine and the cluster read Parquet through the storage SPI. */
+    static ArchRule parquetJavaOnlyInTheParquetLayer() {
+        return noClasses().that().resideOutsideOfPackage("io.sluice.parquet..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.parquet..");
+    }
+
     static ArchRule noPackageCycles() {
         return slices().matching("io.sluice.(**)").should().beFreeOfCycles();
     }
@@ -101,6 +109,11 @@ class LayeringTest {
     @Test
     void calciteStaysInTheSqlLayer() {
         calciteOnlyInTheSqlLayer().check(mainClasses);
+    }
+
+    @Test
+    void parquetJavaStaysInTheParquetModule() {
+        parquetJavaOnlyInTheParquetLayer().check(mainClasses);
     }
 
     @Test

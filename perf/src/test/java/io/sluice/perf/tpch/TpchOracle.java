@@ -115,6 +115,17 @@ public final class TpchOracle implements AutoCloseable {
      */
     public synchronized int assertSameRowsAsDuckDb(final String name, final String sql, final QueryResult actual)
             throws Exception {
+        return assertSameRows(duck, name, sql, actual);
+    }
+
+    /** As {@link #assertSameAsDuckDb(String, String, QueryResult)} on another DuckDB connection, used by one thread. */
+    public static void assertSameAsDuckDb(final Connection duck, final String name, final String sql,
+                                          final QueryResult actual) throws Exception {
+        assertThat(assertSameRows(duck, name, sql, actual)).as("%s returns rows at SF 0.01", name).isPositive();
+    }
+
+    private static int assertSameRows(final Connection duck, final String name, final String sql,
+                                      final QueryResult actual) throws Exception {
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> expectedNames = new ArrayList<>();
