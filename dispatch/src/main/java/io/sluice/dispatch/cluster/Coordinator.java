@@ -89,6 +89,7 @@ public final class Coordinator implements Agent, AutoCloseable {
     private final StreamAddress results;
     private final String listening;
     private final Store store;
+    private final CoordinatorPlanner planner;
     private final ClusterContext context;
     private final TransportContext transport;
     private final Consumer<String> log;
@@ -158,6 +159,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         this.results = listener.address(1);
         this.listening = listener.describe();
         this.store = store;
+        this.planner = new CoordinatorPlanner(store);
         this.context = context.validate();
         this.transport = transport;
         this.log = log;
@@ -511,10 +513,11 @@ public final class Coordinator implements Agent, AutoCloseable {
                 cores = Math.min(cores, m.cores);
             }
         }
+        final byte[] decided;
         try {
-            new Topology(wanted, cores);
-        } catch (final IllegalArgumentException e) {
-            client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", e.getMessage()));
+            decided = planner.decide(r.plan(), new Topology(wanted, cores));
+        } catch (final RuntimeException e) {
+            client.send(new QueryFailed(r.requestId(), queryId, e.getClass().getSimpleName(), e.getMessage()));
             return;
         }
         final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now,
@@ -532,7 +535,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
         for (int i = 0; i < cns.size(); i++) {
             ringer.ring(cns.get(i).host(), cns.get(i).doorbell);
-            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, r.plan()));
+            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided));
         }
     }
 
@@ -608,7 +611,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         CloseHelper.closeAll(strangers);
         CloseHelper.closeAll(clients.values());
         clients.clear();
-        CloseHelper.closeAll(controlIn, resultsIn, doorbell, ringer);
+        CloseHelper.closeAll(controlIn, resultsIn, doorbell, ringer, planner);
     }
 
     /** Stops the control loop (telling the members) and releases its Aeron resources; the client stays its owner's. */

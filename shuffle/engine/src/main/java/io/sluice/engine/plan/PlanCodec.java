@@ -40,9 +40,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class PlanCodec {
     /**
      * The format version this build writes and reads (6 added the union node and the kind decimal128,
-     * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch).
+     * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch, 9 the decisions
+     * section of a plan the coordinator decided: each operator's distribution, runtime filters, local exchanges).
      */
-    public static final short VERSION = 8;
+    public static final short VERSION = 9;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -118,6 +119,10 @@ public final class PlanCodec {
 
     /** As {@link #encode(Plan, StrategyConfig)}, appending to a writer (reset it first to start a message). */
     public static void encode(final Plan plan, final StrategyConfig config, final WireWriter out) {
+        encodeUndecided(plan, config, out);
+    }
+
+    private static void encodeTree(final Plan plan, final StrategyConfig config, final WireWriter out) {
         require(plan, "plan");
         require(config, "config");
         out.writeInt(MAGIC);
@@ -143,6 +148,21 @@ public final class PlanCodec {
         writeNode(out, plan.node(), "plan", 0);
     }
 
+    /** The bytes of a plan not yet decided: what a client sends the coordinator. */
+    private static void encodeUndecided(final Plan plan, final StrategyConfig config, final WireWriter out) {
+        encodeTree(plan, config, out);
+        out.writeBoolean(false);
+    }
+
+    /** The bytes of a decided plan: what the coordinator ships to the CNs ({@link #decodeDecided}). */
+    public static byte[] encodeDecided(final DecidedPlan plan) {
+        final WireWriter out = new WireWriter();
+        encodeTree(plan.plan(), plan.config(), out);
+        out.writeBoolean(true);
+        DecisionCodec.write(out, plan);
+        return out.toByteArray();
+    }
+
     /** Decodes a whole byte array as one encoded plan. */
     public static ShippedPlan decode(final byte[] bytes) {
         return decode(new UnsafeBuffer(bytes), 0, bytes.length);
@@ -155,6 +175,30 @@ public final class PlanCodec {
      * @throws IllegalArgumentException when the range does not lie inside the buffer (a caller's mistake)
      */
     public static ShippedPlan decode(final DirectBuffer buffer, final int offset, final int length) {
+        final Decoded d = decodeAny(new UnsafeBuffer(buffer, offset, length));
+        return d.decided != null ? new ShippedPlan(d.decided.plan(), d.decided.config()) : d.shipped;
+    }
+
+    /**
+     * Decodes a plan the coordinator decided ({@link #encodeDecided}).
+     *
+     * @throws WireFormatException for any bytes that are not a decided plan this build wrote, naming the field
+     */
+    public static DecidedPlan decodeDecided(final byte[] bytes) {
+        final Decoded d = decodeAny(new UnsafeBuffer(bytes));
+        if (d.decided == null) {
+            throw new WireFormatException("plan.decided", 0, bytes.length, "the plan carries no decisions: a CN runs only plans the"
+                    + " coordinator decided (PhysicalPlanner), so send the query through the coordinator");
+        }
+        return d.decided;
+    }
+
+    private record Decoded(ShippedPlan shipped, DecidedPlan decided) {
+    }
+
+    private static Decoded decodeAny(final DirectBuffer buffer) {
+        final int offset = 0;
+        final int length = buffer.capacity();
         final WireReader in = new WireReader(buffer, offset, length, MAX_LENGTH);
         final int magic = in.readInt("plan.magic");
         if (magic != MAGIC) {
@@ -164,12 +208,13 @@ public final class PlanCodec {
         final short version = in.readShort("plan.version");
         if (version != VERSION) {
             throw in.error("plan.version", 4, "format version " + version + ", this build reads version " + VERSION
-                    + ": run the same Sluice version on the coordinator and every CN");
+                    + ": run the same Sluice version on the client, the coordinator and every CN");
         }
         final StrategyConfig config = readConfig(in);
         final PlanNode node = readNode(in, "plan", 0);
+        final DecidedPlan decided = in.readBoolean("plan.decided") ? DecisionCodec.read(in, node, config) : null;
         in.expectEnd("plan");
-        return new ShippedPlan(Plan.of(node), config);
+        return new Decoded(decided == null ? new ShippedPlan(Plan.of(node), config) : null, decided);
     }
 
     /**
