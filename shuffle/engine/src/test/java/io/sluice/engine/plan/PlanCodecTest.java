@@ -306,19 +306,19 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionEightIsPinned() {
+    void formatVersionNineIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0800" + "04"
+                "534c4350" + "0900" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f" + "01" + "01"
                 + "07" + "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000"
                 + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "00" + "0500000000000000" + "00"
-                + "0300000000000000");
+                + "0300000000000000" + "00");
     }
 
     @Test
@@ -328,7 +328,7 @@ class PlanCodecTest {
         final String scanT = "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000" + "00";
         final String scanU = "01" + "01000000" + "75" + "01000000" + "01000000" + "63" + "00000000" + "00";
         assertThat(HexFormat.of().formatHex(bytes).substring(2 * HEADER_BYTES))
-                .isEqualTo("08" + "02000000" + scanT + scanU);
+                .isEqualTo("08" + "02000000" + scanT + scanU + "00");
     }
 
     @Test
@@ -460,11 +460,11 @@ class PlanCodecTest {
     @Test
     void anotherVersionNamesBothVersionsAndTheFix() {
         final byte[] bytes = PlanCodec.encode(plans().get(0), StrategyConfig.defaults());
-        new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(bytes).putShort(4, (short) 8, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 8:"
-                        + " run the same Sluice version on the coordinator and every CN");
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 8, this build reads version 9:"
+                        + " run the same Sluice version on the client, the coordinator and every CN");
     }
 
     @Test
@@ -671,6 +671,7 @@ class PlanCodecTest {
                 w.writeByte(ExprCodec.NOT);
             }
             column(w, "c");
+            w.writeBoolean(false);
         });
     }
 
@@ -684,7 +685,7 @@ class PlanCodecTest {
         for (int i = 0; i < limits; i++) {
             w.writeLong(i);
         }
-        return w.toByteArray();
+        return w.writeBoolean(false).toByteArray();
     }
 
     @Test
