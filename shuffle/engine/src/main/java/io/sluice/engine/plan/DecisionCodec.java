@@ -31,6 +31,8 @@ final class DecisionCodec {
     static final EnumCodes<BoundaryMethod> METHODS = EnumCodes.of(BoundaryMethod.class, BoundaryMethod.RANGE_UNIFORM,
             BoundaryMethod.RANGE_QUANTILE, BoundaryMethod.RANGE_GIVEN, BoundaryMethod.HASH);
     // Declaration order: the plan format version pins it.
+    static final EnumCodes<DistributionReason> REASONS = EnumCodes.of(DistributionReason.class,
+            DistributionReason.values());
     static final EnumCodes<HashReason> HASH_REASONS = EnumCodes.of(HashReason.class, HashReason.values());
     static final EnumCodes<FilterScope> SCOPES = EnumCodes.of(FilterScope.class, FilterScope.LOCAL,
             FilterScope.GLOBAL, FilterScope.PER_BUCKET);
@@ -200,6 +202,11 @@ final class DecisionCodec {
         PlanCodec.writeString(out, how.reason(), path + ".reason");
         KEPT.write(out, how.kept());
         out.writeBoolean(how.colocatedScan());
+        REASONS.write(out, how.code());
+        out.writeInt(how.numbers().length);
+        for (final long n : how.numbers()) {
+            out.writeLong(n);
+        }
     }
 
     private static LocalShuffle readShuffle(final WireReader in, final String path) {
@@ -225,6 +232,11 @@ final class DecisionCodec {
         final String reason = in.readString(path + ".reason");
         final LocalShuffle.Kept kept = KEPT.read(in, path + ".kept");
         final boolean colocatedScan = in.readBoolean(path + ".colocatedScan");
-        return new LocalShuffle(choice, boundaries, rangeKey, reason, kept, colocatedScan);
+        final DistributionReason code = REASONS.read(in, path + ".code");
+        final long[] numbers = new long[in.readCount(path + ".numbers", 8)];
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = in.readLong(path + ".numbers[" + i + "]");
+        }
+        return new LocalShuffle(choice, boundaries, rangeKey, reason, kept, colocatedScan, code, numbers);
     }
 }

@@ -6,11 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.wire.WireFormatException;
-import io.sluice.format.Block;
-import io.sluice.format.ColumnType;
-import io.sluice.format.Field;
-import io.sluice.format.Schema;
-import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.Topology;
@@ -20,44 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /** The physical planner decides each operator once, and its decisions travel with the plan to the CNs. */
 class PhysicalPlannerTest {
-    private static final int BLOCK_ROWS = Block.MAX_ROWS;
     private static final Topology CLUSTER = new Topology(3, 2);
 
-    /** A table of only zonemaps: {@code blocks} blocks of key {@code k<name>}, stored in key order. */
-    private record KeyOrdered(String name, int blocks) implements BlockTable {
-        @Override
-        public Schema schema() {
-            return new Schema(List.of(new Field("k" + name, ColumnType.INT64), new Field(name + "_v", ColumnType.INT64)));
-        }
-
-        @Override
-        public int blockCount() {
-            return blocks;
-        }
-
-        @Override
-        public int blockRowCount(final int block) {
-            return BLOCK_ROWS;
-        }
-
-        @Override
-        public ZoneMap zoneMap(final int block, final int column) {
-            return new ZoneMap((long) block * BLOCK_ROWS, (long) (block + 1) * BLOCK_ROWS - 1, 0, BLOCK_ROWS);
-        }
-
-        @Override
-        public Block readBlock(final int block, final int... projection) {
-            throw new UnsupportedOperationException("planning reads zonemaps only");
-        }
-
-        @Override
-        public String sortKey() {
-            return "k" + name;
-        }
-    }
-
-    private static final KeyOrdered PROBE = new KeyOrdered("p", 200);
-    private static final KeyOrdered BUILD = new KeyOrdered("b", 100);
+    private static final ZonemapOnlyTable PROBE = new ZonemapOnlyTable("p", 200, true);
+    private static final ZonemapOnlyTable BUILD = new ZonemapOnlyTable("b", 100, true);
     private static final Catalog CATALOG = Map.<String, BlockTable>of("p", PROBE, "b", BUILD)::get;
     private static final StrategyConfig COLOCATE = StrategyConfig.defaults().withStrategy(Strategy.COLOCATE);
 
