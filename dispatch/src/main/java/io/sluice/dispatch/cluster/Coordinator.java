@@ -614,6 +614,15 @@ public final class Coordinator implements Agent, AutoCloseable {
         CloseHelper.closeAll(controlIn, resultsIn, doorbell, ringer, planner);
     }
 
+    /**
+     * Plans the SQL text clients send ({@link Session#executeSql}) with {@code planning}; without it this
+     * coordinator accepts plans only.
+     */
+    public Coordinator sqlPlanning(final SqlPlanning planning) {
+        planner.sqlPlanning(planning);
+        return this;
+    }
+
     /** Stops the control loop (telling the members) and releases its Aeron resources; the client stays its owner's. */
     @Override
     public void close() {

@@ -4,6 +4,7 @@ import io.sluice.engine.plan.DecidedPlan;
 import io.sluice.engine.plan.PhysicalPlanner;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.ShippedPlan;
+import io.sluice.engine.plan.ShippedSql;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -16,17 +17,37 @@ import io.sluice.storage.StoreCatalog;
 final class CoordinatorPlanner implements AutoCloseable {
     private final Store store;
     private StoreCatalog tables;
+    private volatile SqlPlanning sql;
 
     CoordinatorPlanner(final Store store) {
         this.store = store;
     }
 
-    /** The decided plan's bytes for a client's plan (checked by {@link PlanTables} first) and a topology. */
-    byte[] decide(final byte[] plan, final Topology topology) {
+    /** Plans SQL text a client sends with {@code planning} from now on. */
+    void sqlPlanning(final SqlPlanning planning) {
+        this.sql = planning;
+    }
+
+    /**
+     * The decided plan's bytes for a client's plan (checked by {@link PlanTables} first) or SQL text, and a
+     * topology.
+     */
+    byte[] decide(final byte[] request, final Topology topology) {
         if (tables == null) {
             tables = new StoreCatalog(store, "every CN must read the same store as the coordinator");
         }
-        final ShippedPlan shipped = PlanCodec.decode(plan);
+        final ShippedSql text = PlanCodec.sqlOf(request);
+        final ShippedPlan shipped;
+        if (text == null) {
+            shipped = PlanCodec.decode(request);
+        } else {
+            final SqlPlanning planning = sql;
+            if (planning == null) {
+                throw new IllegalArgumentException("this coordinator plans no SQL text: start it with sluice"
+                        + " coordinator, or send a plan (sluice sql --store DIR plans on the client)");
+            }
+            shipped = new ShippedPlan(planning.plan(text.sql(), tables), text.config());
+        }
         final DecidedPlan decided = PhysicalPlanner.plan(shipped.plan(), shipped.config(), tables, topology, true);
         return PlanCodec.encodeDecided(decided);
     }

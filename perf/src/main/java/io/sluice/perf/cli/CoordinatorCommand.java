@@ -2,6 +2,7 @@ package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
+import io.sluice.perf.cluster.CoordinatorSql;
 import io.sluice.format.StorageException;
 import io.sluice.storage.Store;
 import io.sluice.transport.EmbeddedDriver;
@@ -50,7 +51,7 @@ public final class CoordinatorCommand extends CliCommand {
         final Coordinator coordinator;
         try {
             coordinator = Coordinator.udp(driver.aeron(), endpoint, s, context, driver.context(),
-                    ClusterProcess.log(out));
+                    ClusterProcess.log(out)).sqlPlanning(new CoordinatorSql());
         } catch (final RuntimeException e) {
             driver.close();
             throw e;

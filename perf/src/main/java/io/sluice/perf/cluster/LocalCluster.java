@@ -76,7 +76,8 @@ public final class LocalCluster implements AutoCloseable {
         final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
         final Coordinator coordinator;
         try {
-            coordinator = Coordinator.udp(driver.aeron(), listen, Store.open(store), context, driver.context(), log);
+            coordinator = Coordinator.udp(driver.aeron(), listen, Store.open(store), context, driver.context(), log)
+                    .sqlPlanning(new CoordinatorSql());
         } catch (final RuntimeException e) {
             driver.close();
             throw new IllegalArgumentException(e.getMessage() + "; choose another --listen, e.g. --listen "
