@@ -94,7 +94,7 @@ class SqlOnClusterTest {
         final String sql = TpchSql.text(12);
         try (JavaProcess client = JavaProcess.of(StorelessSqlClient.class).jvmArgs("-Xmx192m")
                 .args(fixture.cluster().endpoint().toString(), fixture.secretFile().toString(), sql).start()) {
-            assertThat(client.awaitExit(Duration.ofSeconds(120))).as(client.toString()).isZero();
+            assertThat(client.awaitExit(Duration.ofSeconds(120))).as("%s: %s", client, client.stderr()).isZero();
             assertThat(client.stdout()).isEqualTo(duckDbCsv(sql));
         }
     }

@@ -607,7 +607,7 @@ class PlanCodecTest {
                         .writeByte((byte) 6).toByteArray(), "config.strategy", 6, "unknown Strategy code 6"),
                 Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 3)
-                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 3 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
+                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 4 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
                 Arguments.of("a negative threshold", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(-1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 0)
                         .writeByte((byte) 0).writeLong(0).writeInt(0).writeInt(0).writeLong(Double.doubleToLongBits(0.5))
