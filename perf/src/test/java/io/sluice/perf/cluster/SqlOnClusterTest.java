@@ -100,6 +100,23 @@ class SqlOnClusterTest {
     }
 
     @Test
+    void sqlWithACoordinatorNeedsNoStoreAndNamesWhatItCannotDoWithout() throws Exception {
+        final String sql = "select o_orderpriority, count(*) as n from orders group by o_orderpriority"
+                + " order by o_orderpriority";
+        final Cli.Result r = Cli.run("sql", "--coordinator", fixture.cluster().endpoint().toString(), "--secret-file",
+                fixture.secretFile().toString(), "--format", "csv", sql);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(sql));
+        final Cli.Result explain = Cli.run("sql", "--coordinator", fixture.cluster().endpoint().toString(),
+                "--secret-file", fixture.secretFile().toString(), "--explain", sql);
+        assertThat(explain.exitCode()).isEqualTo(1);
+        assertThat(explain.err()).contains("--explain needs --store DIR");
+        final Cli.Result neither = Cli.run("sql", sql);
+        assertThat(neither.exitCode()).isNotZero();
+        assertThat(neither.err()).contains("give --store DIR", "or --coordinator HOST:PORT");
+    }
+
+    @Test
     void cnAndCoresChooseTheShape() throws Exception {
         final String sql = "select o_orderpriority, count(*) as n from orders group by o_orderpriority"
                 + " order by o_orderpriority";

@@ -157,6 +157,13 @@ public final class RangeBoundaries {
      * Boundaries exactly as planned elsewhere (the coordinator) and shipped with the plan: the method, reason and
      * explanation the planner recorded, and its cut points as {@link #cutPoints()} gave them.
      *
+     * @param topology    the CNs x cores they were planned for
+     * @param kind        the key's kind
+     * @param method      how they were planned
+     * @param hashReason  why they fell back to hash, or {@link HashReason#NONE}
+     * @param explanation the planner's words for them
+     * @param cutPoints   the cut points, in key order (none for hash)
+     * @return the boundaries as planned
      * @throws IllegalArgumentException when the number of cut points does not fit the topology and method
      */
     public static RangeBoundaries restore(final Topology topology, final TypeKind kind, final BoundaryMethod method,

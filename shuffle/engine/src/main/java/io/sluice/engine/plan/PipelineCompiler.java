@@ -64,13 +64,13 @@ import java.util.Set;
  * the last one collects the result. A UNION ALL ends each input's pipeline in a sink that keeps
  * its rows, and one pipeline reads all of them.
  *
- * <p>Each join and group-by is distributed over the buckets of the {@link Topology} as
- * {@link DetermineJoinDistribution} and {@link DetermineGroupStrategy} decide: a broadcast join or
+ * <p>Each join and group-by is distributed over the buckets of the {@link Topology} as the
+ * {@link DecidedPlan} says ({@link PhysicalPlanner} decided it; no rule runs here): a broadcast join or
  * merge group, or a shuffle, where an exchange ({@link LocalExchanges} in one process) or a {@link ColocatedScan} ends the input
  * pipeline and the next one takes one bucket per morsel: a shuffle join builds one table per
  * bucket and probes each bucket against its own; a shuffle group aggregates each bucket completely.
  *
- * <p>In a cluster ({@link ExchangeFactory#distributed()}) every CN compiles the same plan for its
+ * <p>In a cluster ({@link ExchangeFactory#distributed()}) every CN compiles the same decided plan for its
  * own index and runs its pipelines: scans read the CN's share of the blocks (SOURCE), shuffles
  * dispatch to the CN owning each bucket (HASH or RANGE), broadcast build sides reach every CN
  * (BROADCAST), and merge groups, sorts and the result are finished at the coordinator (SINGLE,
