@@ -189,9 +189,25 @@ public final class ClusterClient implements AutoCloseable {
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("a timeout of " + timeoutMillis + " ms: 0 (none) or more");
         }
+        return execute(name, PlanCodec.encode(plan, config), cnCount, cores, timeoutMillis);
+    }
+
+    /**
+     * As {@link #execute(String, Plan, StrategyConfig, int, int, long)} for SQL text, which the coordinator plans
+     * from its own store: this client needs none.
+     */
+    public Session.Execution executeSql(final String name, final String sql, final StrategyConfig config,
+            final int cnCount, final int cores, final long timeoutMillis) {
+        if (timeoutMillis < 0) {
+            throw new IllegalArgumentException("a timeout of " + timeoutMillis + " ms: 0 (none) or more");
+        }
+        return execute(name, PlanCodec.encodeSql(sql, config), cnCount, cores, timeoutMillis);
+    }
+
+    private Session.Execution execute(final String name, final byte[] encoded, final int cnCount, final int cores,
+            final long timeoutMillis) {
         final Reply reply = open();
         try {
-            final byte[] encoded = PlanCodec.encode(plan, config);
             await(reply, () -> new QueryRequest(replyTo, reply.requestId, name, cnCount, cores, encoded, timeoutMillis));
         } finally {
             close(reply);

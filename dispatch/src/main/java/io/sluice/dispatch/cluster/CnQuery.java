@@ -25,6 +25,7 @@ import io.sluice.engine.exec.Sort;
 import io.sluice.engine.filter.RuntimeFilterCodec;
 import io.sluice.engine.plan.FragmentType;
 import io.sluice.engine.plan.PipelineCompiler;
+import io.sluice.engine.plan.DecidedPlan;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.ShippedPlan;
 import io.sluice.shuffle.Topology;
@@ -114,7 +115,8 @@ final class CnQuery implements Runnable {
         QueryMemory memory = null;
         try {
             memory = QueryMemory.inSharedPool();
-            final ShippedPlan shipped = PlanCodec.decode(prepare.plan());
+            final DecidedPlan decided = PlanCodec.decodeDecided(prepare.plan());
+            final ShippedPlan shipped = new ShippedPlan(decided.plan(), decided.config());
             final Topology topology = new Topology(prepare.cnCount(), prepare.cores());
             final ComputeNode view = new ComputeNode(prepare.index(), channels(prepare.data(), prepare.incarnations()), server.dataPlane(),
                     cancellation);
@@ -123,7 +125,7 @@ final class CnQuery implements Runnable {
                             topology.cnCount(), server.maxMessageLength()));
             final RecordingExchanges recorded = new RecordingExchanges(exchanges);
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
-                    prepare.index(), recorded).memory(memory).compile(shipped.plan());
+                    prepare.index(), recorded).memory(memory).compile(decided);
             runtimeFilters = compiled.runtimeFilterHandles();
             server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
             awaitStart();

@@ -34,6 +34,7 @@ import io.sluice.dispatch.control.ControlSubscriber;
 import io.sluice.dispatch.control.ControlVersionException;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.shuffle.Topology;
+import io.sluice.format.spi.Catalog;
 import io.sluice.storage.Store;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Doorbell;
@@ -90,6 +91,7 @@ public final class Coordinator implements Agent, AutoCloseable {
     private final StreamAddress results;
     private final String listening;
     private final Store store;
+    private final CoordinatorPlanner planner;
     private final ClusterContext context;
     private final TransportContext transport;
     private final Consumer<String> log;
@@ -162,6 +164,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         this.results = listener.address(1);
         this.listening = listener.describe();
         this.store = store;
+        this.planner = new CoordinatorPlanner(store);
         this.context = context.validate();
         this.transport = transport;
         this.log = log;
@@ -521,10 +524,11 @@ public final class Coordinator implements Agent, AutoCloseable {
                 cores = Math.min(cores, m.cores);
             }
         }
+        final byte[] decided;
         try {
-            new Topology(wanted, cores);
-        } catch (final IllegalArgumentException e) {
-            client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", e.getMessage()));
+            decided = planner.decide(r.plan(), new Topology(wanted, cores));
+        } catch (final RuntimeException e) {
+            client.send(new QueryFailed(r.requestId(), queryId, e.getClass().getSimpleName(), e.getMessage()));
             return;
         }
         final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now,
@@ -543,7 +547,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
         for (int i = 0; i < cns.size(); i++) {
             ringer.ring(cns.get(i).host(), cns.get(i).doorbell);
-            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, r.plan()));
+            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided));
         }
     }
 
@@ -622,7 +626,25 @@ public final class Coordinator implements Agent, AutoCloseable {
         CloseHelper.closeAll(strangers);
         CloseHelper.closeAll(clients.values());
         clients.clear();
-        CloseHelper.closeAll(controlIn, resultsIn, doorbell, ringer);
+        CloseHelper.closeAll(controlIn, resultsIn, doorbell, ringer, planner);
+    }
+
+    /**
+     * Decides plans over {@code tables}, the tables its CNs read (a folder of Parquet files, say), instead of
+     * its store's; call before {@link #start}. The caller keeps it open while the coordinator runs.
+     */
+    public Coordinator catalog(final Catalog tables) {
+        planner.catalog(tables);
+        return this;
+    }
+
+    /**
+     * Plans the SQL text clients send ({@link Session#executeSql}) with {@code planning}; without it this
+     * coordinator accepts plans only.
+     */
+    public Coordinator sqlPlanning(final SqlPlanning planning) {
+        planner.sqlPlanning(planning);
+        return this;
     }
 
     /** Stops the control loop (telling the members) and releases its Aeron resources; the client stays its owner's. */

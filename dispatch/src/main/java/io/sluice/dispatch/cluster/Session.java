@@ -319,6 +319,24 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * Runs a SQL statement on the session's shape: the coordinator plans it from its store and decides it, so
+     * a session {@link #connect connected} without a store can run SQL.
+     *
+     * @throws QueryFailedException when the statement does not plan, the query fails on a CN or the coordinator
+     *                              refuses it
+     */
+    public Execution executeSql(final String name, final String sql, final StrategyConfig config,
+            final long timeoutMillis) {
+        final int cnsAskedFor;
+        final int coresAskedFor;
+        synchronized (this) {
+            cnsAskedFor = cnCount;
+            coresAskedFor = cores;
+        }
+        return client.executeSql(name, sql, config, cnsAskedFor, coresAskedFor, timeoutMillis);
+    }
+
+    /**
      * Stops every query of this session still running or waiting, on every CN (from another thread,
      * or a shutdown hook); each of their callers gets a {@link QueryFailedException} of type
      * {@code QueryCancelledException}.

@@ -78,9 +78,10 @@ public final class ControlCodec {
      * filter stats and the partial and merged runtime filters; 4 what the coordinator's sorts did; 5 the PKEY,
      * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored; 6 the
      * doorbell ports of Challenge and Register, a member's pid and whether the coordinator's process started it,
-     * and each CN's incarnation beside its data address in a prepare, from which the keys of sealed frames derive.
+     * and each CN's incarnation beside its data address in a prepare, from which the keys of sealed frames derive;
+     * 7 a prepare's plan decided by the coordinator (plan format 9), which a CN only cuts into pipelines.
      */
-    public static final short VERSION = 6;
+    public static final short VERSION = 7;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */

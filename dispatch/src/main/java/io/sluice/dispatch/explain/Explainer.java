@@ -5,6 +5,7 @@ import io.sluice.engine.exec.PipelineProfile;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.LocalExchanges;
 import io.sluice.engine.plan.Plan;
+import io.sluice.engine.plan.PhysicalPlanner;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.spi.Catalog;
@@ -29,9 +30,10 @@ public final class Explainer {
                                    final Topology topology, final Catalog tables, final boolean distributed) {
         final RecordingExchanges exchanges = new RecordingExchanges(distributed ? new PlanningExchanges()
                 : new LocalExchanges(config.shuffle()));
-        final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config,
-                distributed ? topology : new Topology(1, topology.coresPerCn()), PipelineCompiler.COORDINATOR, exchanges)
-                .compile(plan);
+        final Topology shape = distributed ? topology : new Topology(1, topology.coresPerCn());
+        final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, shape,
+                PipelineCompiler.COORDINATOR, exchanges).compile(PhysicalPlanner.plan(plan, config, tables, shape,
+                distributed));
         return ExplainBuilder.build(name, config.strategy().cliName(), topology, distributed, tables, plan.node(),
                 compiled, exchanges.recorded());
     }
@@ -46,7 +48,8 @@ public final class Explainer {
         final RecordingExchanges exchanges = new RecordingExchanges(new LocalExchanges(config.shuffle()));
         final Topology topology = new Topology(1, cores);
         final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, topology,
-                PipelineCompiler.COORDINATOR, exchanges).compile(plan);
+                PipelineCompiler.COORDINATOR, exchanges).compile(PhysicalPlanner.plan(plan, config, tables, topology,
+                false));
         final PipelineProfile profile = new PipelineProfile();
         try (PipelineExecutor executor = new PipelineExecutor(cores)) {
             executor.run(compiled.pipelines(), io.sluice.engine.exec.Cancellation.never(), profile);

@@ -2,11 +2,11 @@ package io.sluice.perf.cli;
 
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Coordinator;
+import io.sluice.perf.cluster.CoordinatorSql;
 import io.sluice.format.StorageException;
 import io.sluice.perf.metrics.CoordinatorMetrics;
 import io.sluice.perf.metrics.MetricsServer;
 import io.sluice.perf.mysql.MySqlServer;
-import io.sluice.storage.Store;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
@@ -59,29 +59,33 @@ public final class CoordinatorCommand extends CliCommand {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1 --out "
                     + store);
         }
-        // Over Parquet files the coordinator checks no table (the CNs' catalogs do); listing them here fails
-        // early on a folder without tables.
-        final Store s;
-        try (TableSource tables = TableSource.open(store, parquet)) {
-            s = tables.store();
+        // The coordinator plans every query from these tables: the store's, or the Parquet files the CNs read.
+        final TableSource tables = TableSource.open(store, parquet);
+        final ClusterContext context;
+        final EmbeddedDriver driver;
+        try {
+            context = secret.context();
+            mysql.check(context);
+            metrics.check();
+            driver = EmbeddedDriver.launch(ClusterProcess.transport());
+        } catch (final RuntimeException e) {
+            tables.close();
+            throw e;
         }
-        final ClusterContext context = secret.context();
-        mysql.check(context);
-        metrics.check();
-        final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final Coordinator coordinator;
         try {
-            coordinator = Coordinator.udp(driver.aeron(), endpoint, s, context, driver.context(),
-                    ClusterProcess.log(out));
+            coordinator = Coordinator.udp(driver.aeron(), endpoint, tables.store(), context, driver.context(),
+                    ClusterProcess.log(out)).catalog(tables.catalog()).sqlPlanning(new CoordinatorSql(
+                            tables.store() != null ? tables.store()::tableNames : tables::names));
         } catch (final RuntimeException e) {
-            driver.close();
+            CloseHelper.closeAll(driver, tables);
             throw e;
         }
         final MetricsServer metricsServer;
         try {
             metricsServer = metrics.start(ClusterProcess.log(out));
         } catch (final RuntimeException e) {
-            CloseHelper.closeAll(coordinator, driver);
+            CloseHelper.closeAll(coordinator, driver, tables);
             throw e;
         }
         if (metricsServer != null) {
@@ -93,14 +97,14 @@ public final class CoordinatorCommand extends CliCommand {
             server = mysql.start(store, parquet, driver.aeron(), coordinator.listening(), context, driver.context(),
                     ClusterProcess.log(out));
         } catch (final RuntimeException e) {
-            CloseHelper.closeAll(metricsServer, coordinator, driver);
+            CloseHelper.closeAll(metricsServer, coordinator, driver, tables);
             throw e;
         }
         if (server != null && metricsServer != null) {
             CoordinatorMetrics.registerMySqlConnections(metricsServer.registry(), server::connections);
         }
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, coordinator,
-                driver));
+                driver, tables));
         out.println("coordinator listening on " + coordinator.listening() + " (" + (store != null ? "store " + store
                 : "parquet " + parquet) + "; "
                 + SecretOption.describe(context) + ")");

@@ -35,12 +35,14 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Examples:", "  sluice sql --store data/sf1 \"select count(*) from lineitem\"",
             "  sluice sql --store data/sf1 -f q12.sql --cn 3 --cores 2 --explain=analyze",
             "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json s.json -f q12.sql",
+            "  sluice sql --coordinator 127.0.0.1:7400 -f q12.sql",
             "  sluice sql --store data/sf1",
             "  sluice sql --parquet data/parquet --cn 3 --cores 2 -f q12.sql"})
 public final class SqlCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR", description = "Store directory (made by sluice gen"
             + " or sluice import) whose schemas and zonemaps plan the statements; with --coordinator the store the"
-            + " cluster's CNs read.")
+            + " cluster's CNs read, which may be left out: the coordinator then plans the statements from its own"
+            + " store (no --explain, no prompt).")
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: a folder of Parquet files,"
@@ -78,6 +80,9 @@ public final class SqlCommand extends CliCommand {
         cluster.timeoutMillis();
         final boolean prompt = file == null && text == null && System.console() != null;
         final String source = file != null ? file.toString() : text != null ? "the statement" : "stdin";
+        if (store == null && parquet == null) {
+            return withoutStore(prompt, source, out, err);
+        }
         final List<String> statements = prompt ? List.of() : statements();
         final StrategyConfig config = runtimeFilters.apply(run.config());
         try (TableSource tables = TableSource.open(store, parquet);
@@ -106,6 +111,22 @@ public final class SqlCommand extends CliCommand {
             }
             return 0;
         }
+    }
+
+    /** Sends the statements' text to the coordinator, which plans them from its store. */
+    private int withoutStore(final boolean prompt, final String source, final PrintWriter out, final PrintWriter err)
+            throws IOException {
+        if (cluster.coordinator == null) {
+            throw new IllegalArgumentException("give --store DIR or --parquet DIR, whose tables the statements read,"
+                    + " or --coordinator HOST:PORT, whose tables plan them");
+        }
+        if (explain != null || prompt) {
+            throw new IllegalArgumentException((prompt ? "the prompt" : "--explain") + " needs --store DIR: it plans"
+                    + " the statements here, from the store's zonemaps; give the cluster's store with --store");
+        }
+        final String failed = CoordinatorStatements.run(cluster, run, runtimeFilters.apply(run.config()), statements(),
+                out, err);
+        return failed == null ? 0 : fail(err, source + ": " + failed);
     }
 
     private int prompt(final SqlStatementRunner runner, final PrintWriter err) throws IOException {

@@ -7,6 +7,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.perf.text.Plural;
+import io.sluice.parquet.ParquetCatalog;
 import io.sluice.storage.Store;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.EmbeddedDriver;
@@ -39,15 +40,18 @@ public final class LocalCluster implements AutoCloseable {
 
     private final EmbeddedDriver driver;
     private final Coordinator coordinator;
+    /** The Parquet tables the coordinator plans over, or null over a store. */
+    private final ParquetCatalog parquet;
     private final List<Process> cns = new ArrayList<>();
     private final Consumer<String> log;
     private final Path secretFile;
     private final ClusterContext context;
 
-    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final Consumer<String> log,
-            final Path secretFile, final ClusterContext context) {
+    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final ParquetCatalog parquet,
+            final Consumer<String> log, final Path secretFile, final ClusterContext context) {
         this.driver = driver;
         this.coordinator = coordinator;
+        this.parquet = parquet;
         this.log = log;
         this.secretFile = secretFile;
         this.context = context;
@@ -77,8 +81,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * As {@link #start(Path, int, int, Endpoint, List, TransportContext, Consumer, Path)} over the Parquet tables
-     * under {@code parquet}, which every CN reads ({@code sluice cn --parquet}); the coordinator, having no store,
-     * leaves a query naming a missing table to fail on the CNs.
+     * under {@code parquet}, which every CN reads ({@code sluice cn --parquet}) and the coordinator plans from.
      */
     public static LocalCluster startOverParquet(final Path parquet, final int cnCount, final int cores,
             final Endpoint listen, final List<String> jvmArgs, final TransportContext transport,
@@ -91,16 +94,22 @@ public final class LocalCluster implements AutoCloseable {
             final TransportContext transport, final Consumer<String> log, final Path secretFile) {
         final ClusterContext context = new ClusterContext()
                 .secret(secretFile == null ? null : ClusterSecret.read(secretFile));
+        // Over Parquet files the coordinator plans from the files the CNs read.
+        final ParquetCatalog parquet = store == null ? ParquetCatalog.open(tables) : null;
         final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
         final Coordinator coordinator;
         try {
             coordinator = Coordinator.udp(driver.aeron(), listen, store, context, driver.context(), log);
+            if (parquet != null) {
+                coordinator.catalog(parquet);
+            }
+            coordinator.sqlPlanning(new CoordinatorSql(parquet != null ? parquet::tableNames : store::tableNames));
         } catch (final RuntimeException e) {
-            driver.close();
+            CloseHelper.closeAll(driver, parquet);
             throw new IllegalArgumentException(e.getMessage() + "; choose another --listen, e.g. --listen "
                     + listen.host() + ":0", e);
         }
-        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), log, secretFile, context);
+        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), parquet, log, secretFile, context);
         boolean started = false;
         try {
             log.accept("coordinator listening on " + coordinator.listening() + " (" + (store == null ? "parquet " : "store ")
@@ -237,6 +246,6 @@ public final class LocalCluster implements AutoCloseable {
                 p.destroyForcibly();
             }
         }
-        CloseHelper.closeAll(coordinator, driver);
+        CloseHelper.closeAll(coordinator, driver, parquet);
     }
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.perf.cli.Cli;
 import io.sluice.perf.cli.DuckDbCsv;
+import io.sluice.perf.cli.StorelessSqlClient;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.tpch.TpchSql;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -85,6 +87,33 @@ class SqlOnClusterTest {
         assertThat(number(json, "buckets")).isEqualTo(4);
         assertThat(number(json, "rows_remote")).as("a hash shuffle between two processes moves rows").isPositive();
         assertThat(number(json, "bytes_remote")).isPositive();
+    }
+
+    @Test
+    void aClientProcessWithoutAStoreSendsSqlTextAndGetsDuckDbsRows() throws Exception {
+        final String sql = TpchSql.text(12);
+        try (JavaProcess client = JavaProcess.of(StorelessSqlClient.class).jvmArgs("-Xmx192m")
+                .args(fixture.cluster().endpoint().toString(), fixture.secretFile().toString(), sql).start()) {
+            assertThat(client.awaitExit(Duration.ofSeconds(120))).as("%s: %s", client, client.stderr()).isZero();
+            assertThat(client.stdout()).isEqualTo(duckDbCsv(sql));
+        }
+    }
+
+    @Test
+    void sqlWithACoordinatorNeedsNoStoreAndNamesWhatItCannotDoWithout() throws Exception {
+        final String sql = "select o_orderpriority, count(*) as n from orders group by o_orderpriority"
+                + " order by o_orderpriority";
+        final Cli.Result r = Cli.run("sql", "--coordinator", fixture.cluster().endpoint().toString(), "--secret-file",
+                fixture.secretFile().toString(), "--format", "csv", sql);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(sql));
+        final Cli.Result explain = Cli.run("sql", "--coordinator", fixture.cluster().endpoint().toString(),
+                "--secret-file", fixture.secretFile().toString(), "--explain", sql);
+        assertThat(explain.exitCode()).isEqualTo(1);
+        assertThat(explain.err()).contains("--explain needs --store DIR");
+        final Cli.Result neither = Cli.run("sql", sql);
+        assertThat(neither.exitCode()).isNotZero();
+        assertThat(neither.err()).contains("give --store DIR", "or --coordinator HOST:PORT");
     }
 
     @Test

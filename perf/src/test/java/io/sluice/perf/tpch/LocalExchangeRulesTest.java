@@ -22,6 +22,7 @@ import io.sluice.engine.plan.LocalExchange;
 import io.sluice.engine.plan.LocalExchangeRule;
 import io.sluice.engine.plan.LocalExchangeRule.GeneralRule;
 import io.sluice.engine.plan.LocalExchangeType;
+import io.sluice.engine.plan.PhysicalPlanner;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Plan;
@@ -83,7 +84,8 @@ class LocalExchangeRulesTest {
         final PipelineCompiler compiler = shape.cnCount() == 1
                 ? new PipelineCompiler(oracle.catalog(), config(strategy), shape.coresPerCn())
                 : new PipelineCompiler(oracle.catalog(), config(strategy), shape, 1, cluster);
-        return compiler.compile(plan);
+        return compiler.compile(PhysicalPlanner.plan(plan, config(strategy), oracle.catalog(), shape,
+                shape.cnCount() != 1));
     }
 
     private static final Plan ORDERS = Plan.scan("orders", "o_orderkey", "o_custkey", "o_orderstatus");

@@ -153,6 +153,34 @@ public final class RangeBoundaries {
                 cutPoints.length + " cut points given by the caller", signed);
     }
 
+    /**
+     * Boundaries exactly as planned elsewhere (the coordinator) and shipped with the plan: the method, reason and
+     * explanation the planner recorded, and its cut points as {@link #cutPoints()} gave them.
+     *
+     * @param topology    the CNs x cores they were planned for
+     * @param kind        the key's kind
+     * @param method      how they were planned
+     * @param hashReason  why they fell back to hash, or {@link HashReason#NONE}
+     * @param explanation the planner's words for them
+     * @param cutPoints   the cut points, in key order (none for hash)
+     * @return the boundaries as planned
+     * @throws IllegalArgumentException when the number of cut points does not fit the topology and method
+     */
+    public static RangeBoundaries restore(final Topology topology, final TypeKind kind, final BoundaryMethod method,
+                                          final HashReason hashReason, final String explanation,
+                                          final long[] cutPoints) {
+        final int expected = method == BoundaryMethod.HASH ? 0 : topology.bucketCount() - 1;
+        if (cutPoints.length != expected) {
+            throw new IllegalArgumentException(cutPoints.length + " cut points shipped for " + method + " boundaries of"
+                    + " topology " + topology + ", which need " + expected + ": the plan was decided for another topology");
+        }
+        final long[] signed = new long[cutPoints.length];
+        for (int i = 0; i < signed.length; i++) {
+            signed[i] = KeySpace.toSigned(kind, cutPoints[i]);
+        }
+        return new RangeBoundaries(topology, kind, method, hashReason, explanation, signed);
+    }
+
     private static RangeBoundaries hash(final Topology topology, final TypeKind kind, final HashReason reason,
                                         final String why) {
         return new RangeBoundaries(topology, kind, BoundaryMethod.HASH, reason, why, new long[0]);

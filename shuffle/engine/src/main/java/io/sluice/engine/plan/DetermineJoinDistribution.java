@@ -2,7 +2,6 @@ package io.sluice.engine.plan;
 
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.expr.ColumnRef;
-import io.sluice.engine.expr.Expr;
 import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.Topology;
 import java.util.Locale;
@@ -34,30 +33,30 @@ final class DetermineJoinDistribution {
     static LocalShuffle decide(final PlanNode.Join join, final StrategyConfig config, final PlanStats stats,
                                final Topology topology) {
         if (join.type() == JoinType.NULL_AWARE_ANTI) {
-            return LocalShuffle.of(Distribution.BROADCAST, "a null-aware anti join (NOT IN) needs every build row"
+            return LocalShuffle.of(Distribution.BROADCAST, DistributionReason.NULL_AWARE_ANTI_JOIN, "a null-aware anti join (NOT IN) needs every build row"
                     + " on every CN: whether the build is empty or has a NULL key decides for every probe row");
         }
         for (int k = 0; k < join.probeKeys().size(); k++) {
             if (!(join.probeKeys().get(k) instanceof ColumnRef) || !(join.buildKeys().get(k) instanceof ColumnRef)) {
-                return LocalShuffle.of(Distribution.BROADCAST, "join keys are expressions, a shuffle needs columns");
+                return LocalShuffle.of(Distribution.BROADCAST, DistributionReason.KEYS_ARE_EXPRESSIONS, "join keys are expressions, a shuffle needs columns");
             }
         }
         final Strategy strategy = config.strategy();
         if (strategy == Strategy.BROADCAST) {
-            return LocalShuffle.of(Distribution.BROADCAST, "forced");
+            return LocalShuffle.of(Distribution.BROADCAST, DistributionReason.FORCED, "forced");
         }
         if (strategy == Strategy.SHUFFLE_HASH) {
-            return LocalShuffle.of(Distribution.SHUFFLE_HASH, "forced");
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, DistributionReason.FORCED, "forced");
         }
         if (strategy == Strategy.HYBRID) {
-            return LocalShuffle.of(Distribution.HYBRID, "forced");
+            return LocalShuffle.of(Distribution.HYBRID, DistributionReason.FORCED, "forced");
         }
         final String why;
         final long buildRows = stats.rows(join.build());
         if (strategy == Strategy.AUTO) {
             if (buildRows < config.joinShuffleMinBuildRows()) {
-                return LocalShuffle.of(Distribution.BROADCAST, "build side ~" + buildRows + " rows < "
-                        + config.joinShuffleMinBuildRows());
+                return LocalShuffle.of(Distribution.BROADCAST, DistributionReason.SMALL_BUILD, "build side ~" + buildRows
+                        + " rows < " + config.joinShuffleMinBuildRows(), buildRows, config.joinShuffleMinBuildRows());
             }
             why = "build side ~" + buildRows + " rows >= " + config.joinShuffleMinBuildRows();
         } else {
@@ -67,22 +66,35 @@ final class DetermineJoinDistribution {
         final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, topology);
         final boolean colocatable = boundaries != null && boundaries.isRange() && stats.scanSortedBy(join.probe(), key);
         if (strategy == Strategy.AUTO && topology.cnCount() > 1 && !colocatable) {
-            final String bytes = acrossCns(join, stats, topology);
-            if (bytes != null) {
+            final long c = topology.cnCount();
+            final double copies = stats.bytes(join.build()) * (c - 1);
+            final double moving = (stats.bytes(join.probe()) + stats.bytes(join.build())) * (c - 1) / c;
+            if (copies <= moving) {
+                final String bytes = String.format(Locale.ROOT, "copies of the build side move ~%s across %d CNs, a"
+                        + " shuffle of both sides ~%s", mib(copies), c, mib(moving));
+                final long[] numbers = {buildRows, Math.round(copies), Math.round(moving), c,
+                        config.joinMovingShuffleMinBuildRows()};
                 return buildRows >= config.joinMovingShuffleMinBuildRows()
-                        ? LocalShuffle.of(Distribution.HYBRID, why + "; " + bytes + "; from "
-                                + config.joinMovingShuffleMinBuildRows() + " build rows each core builds its own keys")
-                        : LocalShuffle.of(Distribution.BROADCAST, why + "; " + bytes);
+                        ? LocalShuffle.of(Distribution.HYBRID, DistributionReason.COPIES_MOVE_FEWER_BYTES, why + "; "
+                                + bytes + "; from " + config.joinMovingShuffleMinBuildRows()
+                                + " build rows each core builds its own keys", numbers)
+                        : LocalShuffle.of(Distribution.BROADCAST, DistributionReason.COPIES_MOVE_FEWER_BYTES,
+                                why + "; " + bytes, numbers);
             }
             return shuffle(boundaries, key, false, why + "; a shuffle of both sides moves fewer bytes across CNs than"
-                    + " copies of the build side");
+                    + " copies of the build side", DistributionReason.SHUFFLE_MOVES_FEWER_BYTES, buildRows,
+                    config.joinShuffleMinBuildRows());
         }
         if (strategy == Strategy.AUTO && !colocatable && buildRows < config.joinMovingShuffleMinBuildRows()) {
-            return LocalShuffle.of(Distribution.BROADCAST, why + ", but the probe side is not stored by " + key
-                    + ", so a shuffle would move every probe row; that pays from "
-                    + config.joinMovingShuffleMinBuildRows() + " build rows");
+            return LocalShuffle.of(Distribution.BROADCAST, DistributionReason.PROBE_NOT_STORED_BY_KEY, why
+                    + ", but the probe side is not stored by " + key + ", so a shuffle would move every probe row;"
+                    + " that pays from " + config.joinMovingShuffleMinBuildRows() + " build rows", buildRows,
+                    config.joinMovingShuffleMinBuildRows());
         }
-        return shuffle(boundaries, key, strategy == Strategy.COLOCATE || strategy == Strategy.AUTO && colocatable, why);
+        final boolean forced = strategy != Strategy.AUTO;
+        return shuffle(boundaries, key, strategy == Strategy.COLOCATE || strategy == Strategy.AUTO && colocatable, why,
+                forced ? DistributionReason.FORCED : DistributionReason.LARGE_BUILD,
+                forced ? new long[0] : new long[] {buildRows, config.joinShuffleMinBuildRows()});
     }
 
     /**
@@ -106,43 +118,26 @@ final class DetermineJoinDistribution {
         final RangeBoundaries boundaries = stats.boundaries(join.probe(), key, topology);
         final boolean colocatable = boundaries != null && boundaries.isRange() && stats.scanSortedBy(join.probe(), key);
         return shuffle(boundaries, key, colocatable, planned.reason() + ", but a right semi or anti join on a"
-                + " cluster emits each build row where its table was probed: partitioned");
-    }
-
-    /**
-     * Why copies of the build side to every CN move fewer bytes than a shuffle of both sides, or
-     * null when they move more (a join that cannot colocate, on more than one CN).
-     */
-    private static String acrossCns(final PlanNode.Join join, final PlanStats stats, final Topology topology) {
-        final long c = topology.cnCount();
-        final double probe = stats.bytes(join.probe());
-        final double build = stats.bytes(join.build());
-        final double copies = build * (c - 1);
-        final double moving = (probe + build) * (c - 1) / c;
-        return copies <= moving ? String.format(Locale.ROOT, "copies of the build side move ~%s across %d CNs, a shuffle"
-                + " of both sides ~%s", mib(copies), c, mib(moving)) : null;
+                + " cluster emits each build row where its table was probed: partitioned",
+                DistributionReason.RIGHT_JOIN_ON_CLUSTER);
     }
 
     /** A shuffle by the key: on ranges when the boundaries allow (colocated if {@code colocate}), else by hash. */
     private static LocalShuffle shuffle(final RangeBoundaries boundaries, final String key, final boolean colocate,
-                                        final String why) {
+                                        final String why, final DistributionReason code, final long... numbers) {
         if (boundaries == null) {
-            return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; probe key " + key + " has no zonemaps");
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, code, why + "; probe key " + key + " has no zonemaps",
+                    numbers);
         }
         if (!boundaries.isRange()) {
-            return LocalShuffle.of(Distribution.SHUFFLE_HASH, why + "; no ranges on " + key + ": "
-                    + boundaries.explanation());
+            return LocalShuffle.of(Distribution.SHUFFLE_HASH, code, why + "; no ranges on " + key + ": "
+                    + boundaries.explanation(), numbers);
         }
         return new LocalShuffle(colocate ? Distribution.COLOCATE : Distribution.SHUFFLE_RANGE, boundaries, key,
-                why + "; " + boundaries.method() + " on " + key);
+                why + "; " + boundaries.method() + " on " + key, code, numbers);
     }
 
     private static String mib(final double bytes) {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / (1 << 20));
-    }
-
-    /** The name of a key column. */
-    static String name(final Expr key) {
-        return ((ColumnRef) key).name();
     }
 }

@@ -25,17 +25,20 @@ final class DetermineNestedLoopDistribution {
                                final boolean buildOnCoordinator, final int cnCount, final StrategyConfig config,
                                final PlanStats stats) {
         if (!probeOnCoordinator) {
-            return LocalShuffle.of(Distribution.BROADCAST, "no equality keys: every probe row meets every build row,"
+            return LocalShuffle.of(Distribution.BROADCAST, DistributionReason.NO_EQUALITY_KEYS, "no equality keys: every probe row meets every build row,"
                     + " where the probe rows are");
         }
         final long buildRows = stats.rows(join.build());
         if (cnCount > 1 && !buildOnCoordinator && buildRows < config.joinShuffleMinBuildRows()) {
-            return LocalShuffle.of(Distribution.ROUND_ROBIN, String.format(Locale.ROOT, "the probe rows are all on the"
+            return LocalShuffle.of(Distribution.ROUND_ROBIN, DistributionReason.PROBE_ON_COORDINATOR_SPREAD,
+                    String.format(Locale.ROOT, "the probe rows are all on the"
                     + " coordinator: spread round-robin over every CN, the build side (~%d rows < %d) copied to each,"
-                    + " so every CN computes a share of the pairs", buildRows, config.joinShuffleMinBuildRows()));
+                    + " so every CN computes a share of the pairs", buildRows, config.joinShuffleMinBuildRows()), buildRows,
+                    config.joinShuffleMinBuildRows());
         }
-        return LocalShuffle.of(Distribution.GATHER, "the probe rows are all on the coordinator"
+        return LocalShuffle.of(Distribution.GATHER, DistributionReason.PROBE_ON_COORDINATOR,
+                "the probe rows are all on the coordinator"
                 + (buildOnCoordinator ? ", and so are the build rows" : ": the build side (~" + buildRows
-                + " rows) is gathered there"));
+                + " rows) is gathered there"), buildRows);
     }
 }

@@ -23,12 +23,12 @@ final class DeterminePartitionDistribution {
      */
     static LocalShuffle decide(final List<String> keys, final List<Set<String>> partitioning, final String noKeys) {
         if (keys.isEmpty()) {
-            return LocalShuffle.of(Distribution.GATHER, noKeys);
+            return LocalShuffle.of(Distribution.GATHER, DistributionReason.NO_PARTITION_KEYS, noKeys);
         }
         if (covers(partitioning, keys)) {
-            return LocalShuffle.of(Distribution.REUSE_SHUFFLE, "input already shuffled by " + partitioning);
+            return LocalShuffle.of(Distribution.REUSE_SHUFFLE, DistributionReason.INPUT_ALREADY_SHUFFLED, "input already shuffled by " + partitioning);
         }
-        return LocalShuffle.of(Distribution.SHUFFLE_HASH, "whole groups per bucket: hash by " + keys);
+        return LocalShuffle.of(Distribution.SHUFFLE_HASH, DistributionReason.WHOLE_GROUPS_PER_BUCKET, "whole groups per bucket: hash by " + keys);
     }
 
     /** Whether every slot of the partitioning has a column among the keys. */

@@ -40,14 +40,15 @@ final class DeterminePartitionReuse {
                 && planned.choice() != Distribution.COLOCATE) {
             return planned;
         }
-        final String probeKey = DetermineJoinDistribution.name(join.probeKeys().get(0));
-        final String buildKey = DetermineJoinDistribution.name(join.buildKeys().get(0));
+        final String probeKey = DeliveredPartitioning.name(join.probeKeys().get(0));
+        final String buildKey = DeliveredPartitioning.name(join.buildKeys().get(0));
         final boolean probeRanged = probe != null && probe.rangeOn(probeKey);
         final boolean buildRanged = build != null && build.rangeOn(buildKey);
         if (probeRanged && buildRanged && probe.sameBuckets(build)) {
             return new LocalShuffle(Distribution.REUSE_SHUFFLE, probe.boundaries(), probeKey, "both sides already"
                     + " range-partitioned by the same buckets on " + probeKey + " and " + buildKey + ": no exchange",
-                    LocalShuffle.Kept.BOTH, false);
+                    LocalShuffle.Kept.BOTH, false, DistributionReason.BOTH_SIDES_PARTITIONED,
+                    new long[] {probe.boundaries().bucketCount()});
         }
         final boolean keepProbe = probeRanged
                 && (!buildRanged || stats.bytes(join.probe()) >= stats.bytes(join.build()));
@@ -69,6 +70,7 @@ final class DeterminePartitionReuse {
                 "%s side already range-partitioned on %s (%d buckets); the %s side is %s on its %s",
                 keptName, partitioning.slots().get(0), partitioning.boundaries().bucketCount(), otherName,
                 colocated ? "read by colocated scans of those buckets" : "repartitioned by those buckets",
-                otherKey), kept, colocated);
+                otherKey), kept, colocated, DistributionReason.ONE_SIDE_PARTITIONED,
+                new long[] {partitioning.boundaries().bucketCount()});
     }
 }

@@ -26,32 +26,20 @@ final class DetermineRuntimeFilters {
     }
 
     /**
-     * One filter to make.
-     *
-     * @param keys       indexes of the join keys it covers
-     * @param probe      the scan columns of those keys, in order
-     * @param colocated  whether the scan is the join's own colocated probe scan (one bucket per morsel)
-     * @param how        the join's distribution
-     */
-    record Target(int id, PlanNode.Join join, PlanNode.Scan scan, List<Integer> keys, List<String> probe,
-                  FilterScope scope, boolean colocated, LocalShuffle how) {
-    }
-
-    /**
      * @param joins each join's distribution, decided once for the query
      * @param stats the row estimates that tell whether a filter can pay for itself
      */
-    static List<Target> decide(final PlanNode root, final StrategyConfig config, final Distributions joins,
+    static List<RuntimeFilterTarget> decide(final PlanNode root, final StrategyConfig config, final Distributions joins,
                                final PlanStats stats) {
-        final List<Target> targets = new ArrayList<>();
+        final List<RuntimeFilterTarget> targets = new ArrayList<>();
         visit(root, config, joins, stats, targets);
         return targets;
     }
 
     private static void visit(final PlanNode node, final StrategyConfig config, final Distributions joins,
-                              final PlanStats stats, final List<Target> out) {
+                              final PlanStats stats, final List<RuntimeFilterTarget> out) {
         if (node instanceof PlanNode.Join j) {
-            final Target t = target(j, out.size(), config, joins, stats);
+            final RuntimeFilterTarget t = target(j, out.size(), config, joins, stats);
             if (t != null) {
                 out.add(t);
             }
@@ -81,7 +69,7 @@ final class DetermineRuntimeFilters {
         }
     }
 
-    private static Target target(final PlanNode.Join j, final int id, final StrategyConfig config,
+    private static RuntimeFilterTarget target(final PlanNode.Join j, final int id, final StrategyConfig config,
                                  final Distributions joins, final PlanStats stats) {
         if (config.runtimeFilters().mode() == RuntimeFilterMode.OFF
                 || (j.type() != JoinType.INNER && j.type() != JoinType.SEMI && !j.type().buildColumnsOnly())) {
@@ -136,7 +124,8 @@ final class DetermineRuntimeFilters {
         }
         final RenamedScan probeScan = RenamedScan.of(j.probe());
         final boolean colocated = how.probeReadColocated() && probeScan != null && probeScan.scan() == best;
-        return new Target(id, j, best, byScan.get(best), columns.get(best), scope, colocated, how);
+        return new RuntimeFilterTarget(id, j, best, byScan.get(best), columns.get(best), scope, colocated, how,
+                stats.rows(j.build()));
     }
 
     /** Whether a node's rows are a filter's (not a scan's), through projections: a filter PlanStats cannot estimate. */
@@ -189,29 +178,5 @@ final class DetermineRuntimeFilters {
             }
         }
         return null;
-    }
-
-    /**
-     * Whether a scan lies below a group-by of a node (its rows reach the node only aggregated), through
-     * the filters, projections and joins {@link #trace} follows too.
-     */
-    static boolean belowAggregation(final PlanNode node, final PlanNode.Scan scan) {
-        return walk(node, scan, false);
-    }
-
-    private static boolean walk(final PlanNode node, final PlanNode.Scan scan, final boolean aggregated) {
-        if (node == scan) {
-            return aggregated;
-        }
-        if (node instanceof PlanNode.Aggregation a) {
-            return walk(a.input(), scan, true);
-        }
-        if (node instanceof PlanNode.Filter f) {
-            return walk(f.input(), scan, aggregated);
-        }
-        if (node instanceof PlanNode.Project p) {
-            return walk(p.input(), scan, aggregated);
-        }
-        return node instanceof PlanNode.Join j && (walk(j.probe(), scan, aggregated) || walk(j.build(), scan, aggregated));
     }
 }

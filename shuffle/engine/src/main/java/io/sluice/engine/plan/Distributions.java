@@ -1,11 +1,6 @@
 package io.sluice.engine.plan;
 
-import io.sluice.engine.exec.JoinType;
-import io.sluice.engine.expr.ColumnRef;
-import io.sluice.engine.expr.NamedExpr;
 import io.sluice.shuffle.Topology;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +14,7 @@ import java.util.Set;
  * {@link DetermineJoinDistribution}, then {@link DeterminePartitionReuse} with what its sides deliver; a
  * group-by by {@link DetermineGroupStrategy} with what its input delivers.
  */
-final class Distributions {
+final class Distributions implements DistributionLookup {
     private final StrategyConfig config;
     private final PlanStats stats;
     private final Topology topology;
@@ -121,89 +116,35 @@ final class Distributions {
     }
 
     /**
-     * The shuffle a node's output rows come bucketed by without a new exchange, or null: a shuffle join's
-     * (its keys' buckets), a broadcast join's probe side's, a shuffle group-by's (its key's buckets), through
-     * filters and renaming projections.
+     * The shuffle a node's output rows come bucketed by without a new exchange, or null
+     * ({@link DeliveredPartitioning}).
      */
     Partitioning delivered(final PlanNode node) {
-        if (node instanceof PlanNode.Filter f) {
-            return delivered(f.input());
-        }
-        if (node instanceof PlanNode.Project p) {
-            final Partitioning in = delivered(p.input());
-            return in == null ? null : in.renamed(p.items());
-        }
+        return DeliveredPartitioning.of(node, this);
+    }
+
+    @Override
+    public LocalShuffle decisionOf(final PlanNode node) {
         if (node instanceof PlanNode.Join j) {
-            return delivered(j);
+            return of(j);
         }
         if (node instanceof PlanNode.Aggregation a) {
-            return delivered(a);
+            return of(a);
         }
-        return null;
+        if (node instanceof PlanNode.Window w) {
+            return of(w);
+        }
+        if (node instanceof PlanNode.AssertOneRow a) {
+            return of(a);
+        }
+        if (node instanceof PlanNode.NestedLoopJoin j) {
+            return of(j);
+        }
+        throw new IllegalArgumentException("a " + node.getClass().getSimpleName() + " node has no distribution to decide");
     }
 
-    private Partitioning delivered(final PlanNode.Join j) {
-        final LocalShuffle how = of(j);
-        if (how.choice() == Distribution.BROADCAST) {
-            // A right semi or anti join's rows come out of the one table, untagged.
-            return j.type().buildColumnsOnly() ? null : delivered(j.probe());
-        }
-        if (how.choice() == Distribution.HYBRID && distributed) {
-            // Each CN joins its own probe rows: buckets of the same core on different CNs hold equal keys.
-            return null;
-        }
-        final int used = how.boundaries() != null ? 1 : j.probeKeys().size();
-        final List<String> probeKeys = new ArrayList<>();
-        for (int k = 0; k < used; k++) {
-            probeKeys.add(DetermineJoinDistribution.name(j.probeKeys().get(k)));
-        }
-        if (j.type().buildColumnsOnly()) {
-            // The build rows come out of their buckets' tables: bucketed by the build keys.
-            final List<String> buildKeys = new ArrayList<>();
-            for (int k = 0; k < used; k++) {
-                buildKeys.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
-            }
-            return how.boundaries() != null ? Partitioning.range(Set.of(buildKeys.get(0)), how.boundaries())
-                    : Partitioning.hash(buildKeys);
-        }
-        Partitioning out = how.boundaries() != null ? Partitioning.range(Set.of(probeKeys.get(0)), how.boundaries())
-                : Partitioning.hash(probeKeys);
-        if (j.type() == JoinType.INNER) {
-            for (int k = 0; k < used; k++) {
-                out = out.withEqual(k, DetermineJoinDistribution.name(j.buildKeys().get(k)));
-            }
-        }
-        return out;
-    }
-
-    private Partitioning delivered(final PlanNode.Aggregation a) {
-        final LocalShuffle how = of(a);
-        switch (how.choice()) {
-            case MERGE -> {
-                return null;
-            }
-            case REUSE_SHUFFLE -> {
-                final Partitioning in = delivered(a.input());
-                return in == null ? null : in.renamed(a.keys());
-            }
-            case SHUFFLE_HASH -> {
-                final List<String> keys = new ArrayList<>();
-                for (final NamedExpr k : a.keys()) {
-                    if (k.expr() instanceof ColumnRef) {
-                        keys.add(k.name());
-                    }
-                }
-                return Partitioning.hash(keys);
-            }
-            default -> {
-                final Set<String> slot = new HashSet<>();
-                for (final NamedExpr k : a.keys()) {
-                    if (k.expr() instanceof ColumnRef r && r.name().equals(how.rangeKey())) {
-                        slot.add(k.name());
-                    }
-                }
-                return slot.isEmpty() ? null : Partitioning.range(slot, how.boundaries());
-            }
-        }
+    @Override
+    public boolean distributed() {
+        return distributed;
     }
 }

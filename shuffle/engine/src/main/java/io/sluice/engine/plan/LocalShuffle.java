@@ -14,9 +14,11 @@ import io.sluice.shuffle.RangeBoundaries;
  * @param kept          the sides of a join that keep the partitioning they already have (no exchange)
  * @param colocatedScan for {@link Distribution#PKEY}: the side not kept is a scan stored in key order,
  *                      read colocated on the kept side's buckets instead of shuffled
+ * @param code          why, as a code
+ * @param numbers       the numbers the rule compared, in the order {@code code} names them
  */
 record LocalShuffle(Distribution choice, RangeBoundaries boundaries, String rangeKey, String reason, Kept kept,
-                    boolean colocatedScan) {
+                    boolean colocatedScan, DistributionReason code, long[] numbers) {
     /** Which sides of a join keep their partitioning. */
     enum Kept {
         NONE, PROBE, BUILD, BOTH;
@@ -31,12 +33,13 @@ record LocalShuffle(Distribution choice, RangeBoundaries boundaries, String rang
     }
 
     LocalShuffle(final Distribution choice, final RangeBoundaries boundaries, final String rangeKey,
-                 final String reason) {
-        this(choice, boundaries, rangeKey, reason, Kept.NONE, false);
+                 final String reason, final DistributionReason code, final long... numbers) {
+        this(choice, boundaries, rangeKey, reason, Kept.NONE, false, code, numbers);
     }
 
-    static LocalShuffle of(final Distribution choice, final String reason) {
-        return new LocalShuffle(choice, null, null, reason);
+    static LocalShuffle of(final Distribution choice, final DistributionReason code, final String reason,
+                           final long... numbers) {
+        return new LocalShuffle(choice, null, null, reason, code, numbers);
     }
 
     /** Whether a join's probe side, where it is a scan, is read by colocated scans of the buckets. */

@@ -65,13 +65,13 @@ import java.util.Set;
  * the last one collects the result. A UNION ALL ends each input's pipeline in a sink that keeps
  * its rows, and one pipeline reads all of them.
  *
- * <p>Each join and group-by is distributed over the buckets of the {@link Topology} as
- * {@link DetermineJoinDistribution} and {@link DetermineGroupStrategy} decide: a broadcast join or
+ * <p>Each join and group-by is distributed over the buckets of the {@link Topology} as the
+ * {@link DecidedPlan} says ({@link PhysicalPlanner} decided it; no rule runs here): a broadcast join or
  * merge group, or a shuffle, where an exchange ({@link LocalExchanges} in one process) or a {@link ColocatedScan} ends the input
  * pipeline and the next one takes one bucket per morsel: a shuffle join builds one table per
  * bucket and probes each bucket against its own; a shuffle group aggregates each bucket completely.
  *
- * <p>In a cluster ({@link ExchangeFactory#distributed()}) every CN compiles the same plan for its
+ * <p>In a cluster ({@link ExchangeFactory#distributed()}) every CN compiles the same decided plan for its
  * own index and runs its pipelines: scans read the CN's share of the blocks (SOURCE), shuffles
  * dispatch to the CN owning each bucket (HASH or RANGE), broadcast build sides reach every CN
  * (BROADCAST), and merge groups, sorts and the result are finished at the coordinator (SINGLE,
@@ -90,15 +90,14 @@ public final class PipelineCompiler {
     private final Topology topology;
     private final int cn;
     private final ExchangeFactory exchanges;
-    private final PlanStats stats;
-    private final Distributions distributions;
+    private DecidedPlan decided;
     private final List<Pipeline> pipelines = new ArrayList<>();
     /** The group-bys compiled so far, by plan (equal plans, equal groups), as their output pipelines start. */
     private final Map<PlanNode.Aggregation, Open> grouped = new HashMap<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
-    private final Map<PlanNode.Join, DetermineRuntimeFilters.Target> filterOfJoin = new IdentityHashMap<>();
-    private final Map<PlanNode.Scan, List<DetermineRuntimeFilters.Target>> filtersOfScan = new IdentityHashMap<>();
+    private final Map<PlanNode.Join, RuntimeFilterTarget> filterOfJoin = new IdentityHashMap<>();
+    private final Map<PlanNode.Scan, List<RuntimeFilterTarget>> filtersOfScan = new IdentityHashMap<>();
     private final Map<Integer, TableScan> filterScans = new HashMap<>();
     private final Map<Integer, FilterBuildSide> filterBuilds = new HashMap<>();
     private RuntimeFilterRouter router;
@@ -137,8 +136,6 @@ public final class PipelineCompiler {
         this.topology = topology;
         this.cn = cn;
         this.exchanges = exchanges;
-        this.stats = new PlanStats(tables);
-        this.distributions = new Distributions(config, stats, topology, exchanges.distributed());
         this.router = exchanges.runtimeFilterRouter();
     }
 
@@ -185,17 +182,27 @@ public final class PipelineCompiler {
         }
     }
 
-    /** Compiles a plan. */
-    public Compiled compile(final Plan plan) {
-        final PlanNode decided = DetermineSortDistribution.apply(plan.node(), config, topology, exchanges.distributed());
-        for (final DetermineRuntimeFilters.Target t : DetermineRuntimeFilters.decide(decided, config,
-                distributions, stats)) {
+    /**
+     * Cuts a decided plan into this CN's pipelines, reading each operator's distribution from the plan: no
+     * planning rule runs here.
+     *
+     * @throws IllegalArgumentException when the plan was decided for another topology or mode than this compiler's
+     */
+    public Compiled compile(final DecidedPlan plan) {
+        if (!plan.topology().equals(topology) || plan.distributed() != exchanges.distributed()) {
+            throw new IllegalArgumentException("the plan was decided for " + plan.topology()
+                    + (plan.distributed() ? " on a cluster" : " in one process") + " but is compiled for " + topology
+                    + (exchanges.distributed() ? " on a cluster" : " in one process")
+                    + ": decide it with PhysicalPlanner.plan for the topology it runs on");
+        }
+        this.decided = plan;
+        for (final RuntimeFilterTarget t : plan.runtimeFilters()) {
             filterOfJoin.put(t.join(), t);
             filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
         }
-        final List<LocalExchange> local = DetermineLocalExchanges.decide(decided, distributions,
-                exchanges.distributed());
-        Open root = open(decided);
+        final List<LocalExchange> local = plan.localExchanges();
+        final PlanNode decidedRoot = plan.root();
+        Open root = open(decidedRoot);
         if (exchanges.distributed() && !root.single) {
             root = gathered(root, "result");
         }
@@ -217,11 +224,11 @@ public final class PipelineCompiler {
      * build finished (a scan that may run first would only wait in vain: it gets no filter).
      */
     private void attachRuntimeFilters(final List<RuntimeFilterPlan> planned, final List<RuntimeFilterHandle> handles) {
-        final List<DetermineRuntimeFilters.Target> targets = new ArrayList<>(filterOfJoin.values());
-        targets.sort(java.util.Comparator.comparingInt(DetermineRuntimeFilters.Target::id));
+        final List<RuntimeFilterTarget> targets = new ArrayList<>(filterOfJoin.values());
+        targets.sort(java.util.Comparator.comparingInt(RuntimeFilterTarget::id));
         final RunOrder order = new RunOrder(pipelines);
         int id = 0;
-        for (final DetermineRuntimeFilters.Target t : targets) {
+        for (final RuntimeFilterTarget t : targets) {
             final TableScan scan = filterScans.get(t.id());
             final FilterBuildSide build = filterBuilds.get(t.id());
             final Pipeline scanPipeline = scan == null ? null : order.readerOf(scan);
@@ -239,7 +246,7 @@ public final class PipelineCompiler {
     }
 
     /** Attaches the filter of the target's first {@code keys} key columns, number {@code id}, to its build and scan. */
-    private RuntimeFilterHandle attach(final DetermineRuntimeFilters.Target t, final int keys, final int id,
+    private RuntimeFilterHandle attach(final RuntimeFilterTarget t, final int keys, final int id,
                                        final TableScan scan, final FilterBuildSide build,
                                        final List<RuntimeFilterPlan> planned) {
         final List<Expr> buildKeys = new ArrayList<>();
@@ -258,7 +265,7 @@ public final class PipelineCompiler {
                 perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
         // Partials (of several cores' or CNs' builds) merge only when sized alike: size them from the plan's
         // estimate (per bucket: its share of the build), never from the rows one build happens to hold.
-        final long buildRows = stats.rows(t.join().build());
+        final long buildRows = t.buildRows();
         final int bloomBytes = config.runtimeFilters().bloomBytesFor(
                 perBucket ? Math.max(1, buildRows / topology.bucketCount()) : buildRows);
         final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
@@ -399,7 +406,7 @@ public final class PipelineCompiler {
     }
 
     private Open groupBy(final PlanNode.Aggregation a) {
-        final LocalShuffle how = distributions.of(a);
+        final LocalShuffle how = decided.decisionOf(a);
         final Open in;
         switch (how.choice()) {
             case MERGE -> {
@@ -430,7 +437,7 @@ public final class PipelineCompiler {
                 .memory(memory.operator("group by " + names(a.keys())));
         // One morsel per bucket, tagged with it: the groups stay bucketed for the operators above.
         final Open out = new Open(sink.output(), close(in, sink, "shuffle group"), in.type);
-        out.partitioning = distributions.delivered(a);
+        out.partitioning = decided.delivered(a);
         return out;
     }
 
@@ -499,7 +506,7 @@ public final class PipelineCompiler {
 
     /** @param read the joined columns the operators above read, or null for all */
     private Open join(final PlanNode.Join j, final Set<String> read) {
-        final LocalShuffle how = distributions.of(j);
+        final LocalShuffle how = decided.decisionOf(j);
         decisions.add(new Decision("join " + j.probeKeys() + " = " + j.buildKeys(), how.choice(), how.reason()));
         final boolean buildRows = j.condition() != null || !j.type().probeColumnsOnly();
         if (how.choice() == Distribution.BROADCAST) {
@@ -530,8 +537,8 @@ public final class PipelineCompiler {
         final List<String> probeKeys = new ArrayList<>();
         final List<String> buildKeys = new ArrayList<>();
         for (int k = 0; k < used; k++) {
-            probeKeys.add(DetermineJoinDistribution.name(j.probeKeys().get(k)));
-            buildKeys.add(DetermineJoinDistribution.name(j.buildKeys().get(k)));
+            probeKeys.add(DeliveredPartitioning.name(j.probeKeys().get(k)));
+            buildKeys.add(DeliveredPartitioning.name(j.buildKeys().get(k)));
         }
         final boolean hybrid = how.choice() == Distribution.HYBRID;
         final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
@@ -545,11 +552,11 @@ public final class PipelineCompiler {
         probe.dependencies.add(buildPipeline);
         if (j.type().buildColumnsOnly()) {
             final Open out = marked(j, probe, build);
-            out.partitioning = distributions.delivered(j);
+            out.partitioning = decided.delivered(j);
             return out;
         }
         probe.add(new HashJoinProbe(probe.rowType, j.probeKeys(), build, j.type(), j.condition(), read));
-        probe.partitioning = distributions.delivered(j);
+        probe.partitioning = decided.delivered(j);
         return probe;
     }
 
@@ -565,8 +572,8 @@ public final class PipelineCompiler {
 
     /** Whether the join's runtime filter is for a scan whose rows reach the probe only through a group-by. */
     private boolean filtersBelowAggregation(final PlanNode.Join j) {
-        final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
-        return t != null && DetermineRuntimeFilters.belowAggregation(j.probe(), t.scan());
+        final RuntimeFilterTarget t = filterOfJoin.get(j);
+        return t != null && RuntimeFilterTarget.belowAggregation(j.probe(), t.scan());
     }
 
     /**
@@ -575,9 +582,9 @@ public final class PipelineCompiler {
      */
     private Open scanned(final PlanNode.Scan s, final Source source) {
         final Open open = new Open(source, null, FragmentType.SOURCE);
-        for (final DetermineRuntimeFilters.Target t : filtersOfScan.getOrDefault(s, List.of())) {
+        for (final RuntimeFilterTarget t : filtersOfScan.getOrDefault(s, List.of())) {
             final FilterBuildSide build = filterBuilds.get(t.id());
-            if (build != null && DetermineRuntimeFilters.belowAggregation(t.join().probe(), s)) {
+            if (build != null && RuntimeFilterTarget.belowAggregation(t.join().probe(), s)) {
                 open.dependencies.add(build.pipeline());
             }
         }
@@ -623,7 +630,7 @@ public final class PipelineCompiler {
      */
     private Open window(final PlanNode.Window w) {
         final String what = "window partition by " + w.partitionBy() + " order by " + w.orderBy();
-        final LocalShuffle how = distributions.of(w);
+        final LocalShuffle how = decided.decisionOf(w);
         final Open in = keyed(w.input(), w.partitionBy(), how, what);
         final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(),
                 how.choice() != Distribution.GATHER).memory(memory.operator("window"));
@@ -637,7 +644,7 @@ public final class PipelineCompiler {
      */
     private Open assertOneRow(final PlanNode.AssertOneRow a) {
         final String what = "assert one row" + (a.keys().isEmpty() ? "" : " per " + a.keys());
-        final LocalShuffle how = distributions.of(a);
+        final LocalShuffle how = decided.decisionOf(a);
         final Open in = keyed(a.input(), a.keys(), how, what);
         final AssertOneRow sink = new AssertOneRow(in.rowType, a.keys(), a.where(),
                 how.choice() != Distribution.GATHER);
@@ -666,7 +673,7 @@ public final class PipelineCompiler {
      * round-robin over every CN. Without keys there is nothing to shuffle by, so every strategy decides alike.
      */
     private Open nestedLoopJoin(final PlanNode.NestedLoopJoin j) {
-        final LocalShuffle how = distributions.of(j);
+        final LocalShuffle how = decided.decisionOf(j);
         final String what = j.type().name().toLowerCase(java.util.Locale.ROOT) + " nested loop join on " + j.condition();
         decisions.add(new Decision(what, how.choice(), how.reason()));
         Open probe = open(j.probe());
@@ -694,7 +701,7 @@ public final class PipelineCompiler {
 
     private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
                                  final Pipeline pipeline) {
-        final DetermineRuntimeFilters.Target t = filterOfJoin.get(j);
+        final RuntimeFilterTarget t = filterOfJoin.get(j);
         if (t != null) {
             filterBuilds.put(t.id(), new FilterBuildSide(build, rowType, pipeline));
         }
@@ -769,7 +776,7 @@ public final class PipelineCompiler {
 
     /** Notes the scan that may apply runtime filters planned for a scan node. */
     private TableScan filtered(final PlanNode.Scan s, final TableScan scan) {
-        for (final DetermineRuntimeFilters.Target t : filtersOfScan.getOrDefault(s, List.of())) {
+        for (final RuntimeFilterTarget t : filtersOfScan.getOrDefault(s, List.of())) {
             filterScans.put(t.id(), scan);
         }
         return scan;

@@ -40,9 +40,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class PlanCodec {
     /**
      * The format version this build writes and reads (6 added the union node and the kind decimal128,
-     * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch).
+     * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch, 9 the decisions
+     * section of a plan the coordinator decided: each operator's distribution, runtime filters, local exchanges).
      */
-    public static final short VERSION = 8;
+    public static final short VERSION = 9;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -119,6 +120,31 @@ public final class PlanCodec {
     /** As {@link #encode(Plan, StrategyConfig)}, appending to a writer (reset it first to start a message). */
     public static void encode(final Plan plan, final StrategyConfig config, final WireWriter out) {
         require(plan, "plan");
+        writeHeader(config, FORM_PLAN, out);
+        writeNode(out, plan.node(), "plan", 0);
+    }
+
+    /** The bytes of a decided plan: what the coordinator ships to the CNs ({@link #decodeDecided}). */
+    public static byte[] encodeDecided(final DecidedPlan plan) {
+        final WireWriter out = new WireWriter();
+        writeHeader(plan.config(), FORM_DECIDED, out);
+        writeNode(out, plan.root(), "plan", 0);
+        DecisionCodec.write(out, plan);
+        return out.toByteArray();
+    }
+
+    /**
+     * The bytes of a SQL statement and the configuration to plan it under: what a client without a store sends
+     * the coordinator, which plans it ({@link #sqlOf}).
+     */
+    public static byte[] encodeSql(final String sql, final StrategyConfig config) {
+        final WireWriter out = new WireWriter();
+        writeHeader(config, FORM_SQL, out);
+        writeString(out, sql, "sql");
+        return out.toByteArray();
+    }
+
+    private static void writeHeader(final StrategyConfig config, final byte form, final WireWriter out) {
         require(config, "config");
         out.writeInt(MAGIC);
         out.writeShort(VERSION);
@@ -140,7 +166,7 @@ public final class PlanCodec {
         out.writeLong(Double.doubleToLongBits(filters.minRejection()));
         out.writeBoolean(config.mergeSort());
         out.writeBoolean(config.partitionReuse());
-        writeNode(out, plan.node(), "plan", 0);
+        out.writeByte(form);
     }
 
     /** Decodes a whole byte array as one encoded plan. */
@@ -149,13 +175,52 @@ public final class PlanCodec {
     }
 
     /**
-     * Decodes the plan that occupies exactly {@code [offset, offset + length)} of a buffer.
+     * Decodes the plan that occupies exactly {@code [offset, offset + length)} of a buffer (decided or not).
      *
-     * @throws WireFormatException      for any bytes that are not a plan this build wrote, naming the field
+     * @throws WireFormatException      for any bytes that are not a plan this build wrote, naming the field (SQL
+     *                                  text included: {@link #sqlOf} reads that)
      * @throws IllegalArgumentException when the range does not lie inside the buffer (a caller's mistake)
      */
     public static ShippedPlan decode(final DirectBuffer buffer, final int offset, final int length) {
-        final WireReader in = new WireReader(buffer, offset, length, MAX_LENGTH);
+        final Decoded d = decodeAny(new UnsafeBuffer(buffer, offset, length));
+        if (d.sql != null) {
+            throw new WireFormatException("plan.form", HEADER_BYTES - 1, length, "the bytes carry SQL text, not a"
+                    + " plan: only a coordinator with a SQL planner plans it");
+        }
+        return d.decided != null ? new ShippedPlan(d.decided.plan(), d.decided.config()) : d.shipped;
+    }
+
+    /**
+     * Decodes a plan the coordinator decided ({@link #encodeDecided}).
+     *
+     * @throws WireFormatException for any bytes that are not a decided plan this build wrote, naming the field
+     */
+    public static DecidedPlan decodeDecided(final byte[] bytes) {
+        final Decoded d = decodeAny(new UnsafeBuffer(bytes));
+        if (d.decided == null) {
+            throw new WireFormatException("plan.form", HEADER_BYTES - 1, bytes.length, "the plan carries no"
+                    + " decisions: a CN runs only plans the coordinator decided (PhysicalPlanner), so send the query"
+                    + " through the coordinator");
+        }
+        return d.decided;
+    }
+
+    /** The SQL statement and configuration the bytes carry ({@link #encodeSql}), or null when they carry a plan. */
+    public static ShippedSql sqlOf(final byte[] bytes) {
+        return decodeAny(new UnsafeBuffer(bytes)).sql;
+    }
+
+    /** The bytes before the tree: magic, version, configuration and form. */
+    static final int HEADER_BYTES = 4 + 2 + 1 + 8 + 8 + 8 + 8 + 1 + 1 + 8 + 4 + 4 + 8 + 4 + 4 + 8 + 8 + 1 + 1 + 1;
+    static final byte FORM_PLAN = 0;
+    static final byte FORM_DECIDED = 1;
+    static final byte FORM_SQL = 2;
+
+    private record Decoded(ShippedPlan shipped, DecidedPlan decided, ShippedSql sql) {
+    }
+
+    private static Decoded decodeAny(final DirectBuffer buffer) {
+        final WireReader in = new WireReader(buffer, 0, buffer.capacity(), MAX_LENGTH);
         final int magic = in.readInt("plan.magic");
         if (magic != MAGIC) {
             throw in.error("plan.magic", 0, String.format("found 0x%08x, expected 0x%08x (\"SLCP\"): these bytes"
@@ -164,12 +229,27 @@ public final class PlanCodec {
         final short version = in.readShort("plan.version");
         if (version != VERSION) {
             throw in.error("plan.version", 4, "format version " + version + ", this build reads version " + VERSION
-                    + ": run the same Sluice version on the coordinator and every CN");
+                    + ": run the same Sluice version on the client, the coordinator and every CN");
         }
         final StrategyConfig config = readConfig(in);
-        final PlanNode node = readNode(in, "plan", 0);
+        final int formAt = in.position();
+        final byte form = in.readByte("plan.form");
+        final Decoded d;
+        switch (form) {
+            case FORM_PLAN -> d = new Decoded(new ShippedPlan(Plan.of(readNode(in, "plan", 0)), config), null, null);
+            case FORM_DECIDED -> {
+                final PlanNode node = readNode(in, "plan", 0);
+                d = new Decoded(null, DecisionCodec.read(in, node, config), null);
+            }
+            case FORM_SQL -> {
+                final String sql = in.readString("sql");
+                d = new Decoded(null, null, build(in, "sql", formAt + 1, () -> new ShippedSql(sql, config)));
+            }
+            default -> throw in.error("plan.form", formAt, "unknown form " + form + ": expected " + FORM_PLAN
+                    + " (plan), " + FORM_DECIDED + " (decided plan) or " + FORM_SQL + " (SQL text)");
+        }
         in.expectEnd("plan");
-        return new ShippedPlan(Plan.of(node), config);
+        return d;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.format.spi.Catalog;
+import io.sluice.shuffle.Topology;
 import java.util.List;
 
 /**
@@ -59,9 +60,11 @@ public final class QueryRunner implements AutoCloseable {
 
     /** Runs a plan and returns its rows and the strategies chosen. */
     public Execution execute(final Plan plan) {
+        final DecidedPlan decided = PhysicalPlanner.plan(plan, config, tables, new Topology(1, executor.cores()),
+                false);
         try (QueryMemory memory = QueryMemory.inSharedPool()) {
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(tables, config, executor.cores())
-                    .routeRuntimeFilters(router).memory(memory).compile(plan);
+                    .routeRuntimeFilters(router).memory(memory).compile(decided);
             executor.run(compiled.pipelines());
             return new Execution(compiled.result().result(), compiled.decisions(), compiled.runtimeFilters(),
                     compiled.runtimeFilterStats());

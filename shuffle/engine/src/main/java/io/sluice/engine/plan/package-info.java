@@ -6,10 +6,13 @@
  * {@link io.sluice.format.spi.Catalog}. Planner rules, one class each, decide how each join, group-by
  * and sort is distributed ({@code DetermineJoinDistribution}, {@code DetermineGroupStrategy},
  * {@code DetermineSortDistribution}, {@code DetermineRuntimeFilters}; windows and per-key row
- * assertions by {@code DeterminePartitionDistribution}).
- * {@link io.sluice.engine.plan.PlanCodec} is the versioned binary form in which a coordinator
- * ships a plan and its {@link io.sluice.engine.plan.StrategyConfig} to the compute nodes, each of
- * which decodes a {@link io.sluice.engine.plan.ShippedPlan} and compiles it itself.
+ * assertions by {@code DeterminePartitionDistribution}); they run only inside the
+ * {@link io.sluice.engine.plan.PhysicalPlanner}, once per query and topology, whose
+ * {@link io.sluice.engine.plan.DecidedPlan} carries every decision (with a
+ * {@link io.sluice.engine.plan.DistributionReason} and its numbers) to the compiler.
+ * {@link io.sluice.engine.plan.PlanCodec} is the versioned binary form in which a client sends a plan
+ * (or SQL text) and its {@link io.sluice.engine.plan.StrategyConfig} to the coordinator, and the
+ * coordinator ships the decided plan to the compute nodes, which only cut it into pipelines.
  *
  * <p>Depends on {@code io.sluice.engine.exec}, {@code io.sluice.engine.expr}, {@code io.sluice.engine.wire},
  * the format with its storage SPI, zonemap and the bucketing core.

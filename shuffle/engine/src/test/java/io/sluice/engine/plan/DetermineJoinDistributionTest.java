@@ -72,6 +72,10 @@ class DetermineJoinDistributionTest {
     }
 
     private static Distribution decide(final StatsOnlyTable probe, final StatsOnlyTable build, final int cns) {
+        return decision(probe, build, cns).choice();
+    }
+
+    private static LocalShuffle decision(final StatsOnlyTable probe, final StatsOnlyTable build, final int cns) {
         final Catalog catalog = Map.of(probe.name(), probe, build.name(), build)::get;
         final Plan plan = Plan.scan(probe.name(), probe.schema().names().toArray(String[]::new))
                 .join(JoinType.INNER, Plan.scan(build.name(), build.schema().names().toArray(String[]::new)),
@@ -79,7 +83,53 @@ class DetermineJoinDistributionTest {
         final LocalShuffle how = DetermineJoinDistribution.decide((PlanNode.Join) plan.node(), AUTO,
                 new PlanStats(catalog), new Topology(cns, 2));
         assertThat(how.reason()).isNotBlank();
-        return how.choice();
+        return how;
+    }
+
+    @Test
+    void aSmallBuildSideSaysSoWithItsRowsAndTheThreshold() {
+        final StatsOnlyTable probe = new StatsOnlyTable("p", blocksFor(1_000_000), 2, false);
+        final StatsOnlyTable build = new StatsOnlyTable("b", 7, 2, false);
+        final LocalShuffle how = decision(probe, build, 3);
+        assertThat(how.code()).isEqualTo(DistributionReason.SMALL_BUILD);
+        assertThat(how.numbers()).containsExactly(7L * BLOCK_ROWS, MIN_BUILD);
+    }
+
+    @Test
+    void aColocatedJoinNamesTheLargeBuildAndCarriesItsBoundaries() {
+        final StatsOnlyTable probe = new StatsOnlyTable("p", blocksFor(1_000_000), 2, true);
+        final StatsOnlyTable build = new StatsOnlyTable("b", 30, 2, false);
+        final LocalShuffle how = decision(probe, build, 3);
+        assertThat(how.code()).isEqualTo(DistributionReason.LARGE_BUILD);
+        assertThat(how.numbers()).containsExactly(30L * BLOCK_ROWS, MIN_BUILD);
+        assertThat(how.rangeKey()).isEqualTo("kp");
+        assertThat(how.boundaries().bucketCount()).isEqualTo(6);
+    }
+
+    @Test
+    void copiesThatMoveFewerBytesSayHowManyBytesEachWayWouldMove() {
+        final long buildRows = 4 * MIN_BUILD;
+        final StatsOnlyTable build = new StatsOnlyTable("b", blocksFor(buildRows), 1, false);
+        final StatsOnlyTable wideProbe = new StatsOnlyTable("p", blocksFor(buildRows * 3 / 2), 5, false);
+        final LocalShuffle how = decision(wideProbe, build, 3);
+        assertThat(how.choice()).isEqualTo(Distribution.BROADCAST);
+        assertThat(how.code()).isEqualTo(DistributionReason.COPIES_MOVE_FEWER_BYTES);
+        final long[] n = how.numbers();
+        assertThat(n).hasSize(5);
+        assertThat(n[1]).as("bytes the copies move").isLessThanOrEqualTo(n[2]);
+        assertThat(n[3]).as("CNs").isEqualTo(3);
+    }
+
+    @Test
+    void aForcedStrategyIsTheReason() {
+        final StatsOnlyTable probe = new StatsOnlyTable("p", blocksFor(1_000_000), 2, false);
+        final StatsOnlyTable build = new StatsOnlyTable("b", 7, 2, false);
+        final Catalog catalog = Map.of(probe.name(), probe, build.name(), build)::get;
+        final Plan plan = Plan.scan("p", "kp").join(JoinType.INNER, Plan.scan("b", "kb"), List.of("kp"), List.of("kb"));
+        final LocalShuffle how = DetermineJoinDistribution.decide((PlanNode.Join) plan.node(),
+                AUTO.withStrategy(Strategy.SHUFFLE_HASH), new PlanStats(catalog), new Topology(3, 2));
+        assertThat(how.choice()).isEqualTo(Distribution.SHUFFLE_HASH);
+        assertThat(how.code()).isEqualTo(DistributionReason.FORCED);
     }
 
     private static int blocksFor(final long rows) {

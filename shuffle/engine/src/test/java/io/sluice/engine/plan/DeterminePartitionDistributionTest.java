@@ -10,14 +10,16 @@ import org.junit.jupiter.api.Test;
 class DeterminePartitionDistributionTest {
     @Test
     void noKeysGatherEverythingToTheCoordinator() {
-        assertThat(DeterminePartitionDistribution.decide(List.of(), List.of(Set.of("k")), "one group").choice())
-                .isEqualTo(Distribution.GATHER);
+        final LocalShuffle how = DeterminePartitionDistribution.decide(List.of(), List.of(Set.of("k")), "one group");
+        assertThat(how.choice()).isEqualTo(Distribution.GATHER);
+        assertThat(how.code()).isEqualTo(DistributionReason.NO_PARTITION_KEYS);
     }
 
     @Test
     void aShuffleOnAKeyColumnOrAnEqualColumnIsReused() {
-        assertThat(DeterminePartitionDistribution.decide(List.of("a", "b"), List.of(Set.of("b", "x")), "").choice())
-                .isEqualTo(Distribution.REUSE_SHUFFLE);
+        final LocalShuffle how = DeterminePartitionDistribution.decide(List.of("a", "b"), List.of(Set.of("b", "x")), "");
+        assertThat(how.choice()).isEqualTo(Distribution.REUSE_SHUFFLE);
+        assertThat(how.code()).isEqualTo(DistributionReason.INPUT_ALREADY_SHUFFLED);
     }
 
     @Test
@@ -26,6 +28,8 @@ class DeterminePartitionDistributionTest {
                 .choice()).as("one slot without a key").isEqualTo(Distribution.SHUFFLE_HASH);
         assertThat(DeterminePartitionDistribution.decide(List.of("a"), null, "").choice())
                 .isEqualTo(Distribution.SHUFFLE_HASH);
+        assertThat(DeterminePartitionDistribution.decide(List.of("a"), null, "").code())
+                .isEqualTo(DistributionReason.WHOLE_GROUPS_PER_BUCKET);
         assertThat(DeterminePartitionDistribution.decide(List.of("a"), List.of(), "").choice())
                 .isEqualTo(Distribution.SHUFFLE_HASH);
     }

@@ -1,0 +1,76 @@
+package io.sluice.dispatch.cluster;
+
+import io.sluice.engine.plan.DecidedPlan;
+import io.sluice.engine.plan.PhysicalPlanner;
+import io.sluice.engine.plan.PlanCodec;
+import io.sluice.engine.plan.ShippedPlan;
+import io.sluice.engine.plan.ShippedSql;
+import io.sluice.format.spi.Catalog;
+import io.sluice.shuffle.Topology;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
+
+/**
+ * Decides each query's plan on the coordinator, once, for the CNs it runs on ({@link PhysicalPlanner}), from the
+ * zonemaps of the coordinator's store: the CNs get the decided plan and only cut it into pipelines. The store's
+ * tables are opened on the first query and stay open.
+ */
+final class CoordinatorPlanner implements AutoCloseable {
+    private final Store store;
+    /** The tables plans are decided over: the store's, opened at the first query, or those given to {@link #catalog}. */
+    private Catalog tables;
+    private StoreCatalog own;
+    private volatile SqlPlanning sql;
+
+    CoordinatorPlanner(final Store store) {
+        this.store = store;
+    }
+
+    /** Decides plans over {@code catalog} (the tables the CNs read, such as Parquet files) instead of the store's. */
+    synchronized void catalog(final Catalog catalog) {
+        this.tables = catalog;
+    }
+
+    /** Plans SQL text a client sends with {@code planning} from now on. */
+    void sqlPlanning(final SqlPlanning planning) {
+        this.sql = planning;
+    }
+
+    /**
+     * The decided plan's bytes for a client's plan (checked by {@link PlanTables} first) or SQL text, and a
+     * topology.
+     */
+    synchronized byte[] decide(final byte[] request, final Topology topology) {
+        if (tables == null) {
+            if (store == null) {
+                throw new IllegalStateException("this coordinator has no tables to plan from: start it with --store"
+                        + " or --parquet, as its CNs");
+            }
+            own = new StoreCatalog(store, "every CN must read the same store as the coordinator");
+            tables = own;
+        }
+        final ShippedSql text = PlanCodec.sqlOf(request);
+        final ShippedPlan shipped;
+        if (text == null) {
+            shipped = PlanCodec.decode(request);
+        } else {
+            final SqlPlanning planning = sql;
+            if (planning == null) {
+                throw new IllegalArgumentException("this coordinator plans no SQL text: start it with sluice"
+                        + " coordinator, or send a plan (sluice sql --store DIR plans on the client)");
+            }
+            shipped = new ShippedPlan(planning.plan(text.sql(), tables), text.config());
+        }
+        final DecidedPlan decided = PhysicalPlanner.plan(shipped.plan(), shipped.config(), tables, topology, true);
+        return PlanCodec.encodeDecided(decided);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (own != null) {
+            own.close();
+            own = null;
+            tables = null;
+        }
+    }
+}

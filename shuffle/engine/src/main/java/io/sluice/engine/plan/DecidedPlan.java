@@ -1,0 +1,91 @@
+package io.sluice.engine.plan;
+
+import io.sluice.shuffle.Topology;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A plan with every planning decision taken, for one topology: what the {@link PhysicalPlanner} returns on
+ * the coordinator, what {@link PlanCodec#encodeDecided} ships to the CNs and what {@link PipelineCompiler}
+ * cuts into pipelines without deciding anything again. Each join, group-by, window, nested-loop join and
+ * assert-one-row node carries its distribution (choice, boundaries, range key, reason); ORDER BY nodes
+ * carry their sort distribution in the tree itself; the runtime filters and local exchanges are listed.
+ */
+public final class DecidedPlan implements DistributionLookup {
+    private final PlanNode root;
+    private final StrategyConfig config;
+    private final Topology topology;
+    private final boolean distributed;
+    private final Map<PlanNode, LocalShuffle> decisions;
+    private final List<RuntimeFilterTarget> runtimeFilters;
+    private final List<LocalExchange> localExchanges;
+
+    DecidedPlan(final PlanNode root, final StrategyConfig config, final Topology topology, final boolean distributed,
+                final Map<PlanNode, LocalShuffle> decisions, final List<RuntimeFilterTarget> runtimeFilters,
+                final List<LocalExchange> localExchanges) {
+        this.root = root;
+        this.config = config;
+        this.topology = topology;
+        this.distributed = distributed;
+        this.decisions = Collections.unmodifiableMap(new IdentityHashMap<>(decisions));
+        this.runtimeFilters = List.copyOf(runtimeFilters);
+        this.localExchanges = List.copyOf(localExchanges);
+    }
+
+    /** The plan tree as decided (ORDER BY nodes carry their sort distribution). */
+    public Plan plan() {
+        return Plan.of(root);
+    }
+
+    PlanNode root() {
+        return root;
+    }
+
+    /** The strategy configuration it was decided under. */
+    public StrategyConfig config() {
+        return config;
+    }
+
+    /** The CNs x cores it was decided for. */
+    public Topology topology() {
+        return topology;
+    }
+
+    @Override
+    public boolean distributed() {
+        return distributed;
+    }
+
+    /** The distribution decided for a node. */
+    @Override
+    public LocalShuffle decisionOf(final PlanNode node) {
+        final LocalShuffle how = decisions.get(node);
+        if (how == null) {
+            throw new IllegalStateException("no distribution was decided for " + node.getClass().getSimpleName() + " node"
+                    + ": compile only plans the PhysicalPlanner decided, for the same tree");
+        }
+        return how;
+    }
+
+    /** Whether a node carries a decision. */
+    boolean decided(final PlanNode node) {
+        return decisions.containsKey(node);
+    }
+
+    /** The partitioning a node's rows come with, derived from the decisions ({@link DeliveredPartitioning}). */
+    Partitioning delivered(final PlanNode node) {
+        return DeliveredPartitioning.of(node, this);
+    }
+
+    /** The runtime filters to make, by id. */
+    List<RuntimeFilterTarget> runtimeFilters() {
+        return runtimeFilters;
+    }
+
+    /** The local exchange in front of each operator input ({@link LocalExchange}). */
+    public List<LocalExchange> localExchanges() {
+        return localExchanges;
+    }
+}
