@@ -50,6 +50,9 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
                         + " take, " + function + " not yet");
             };
         }
+        if (function == AggregateFunction.COUNT_DISTINCT && e.type().kind() == DataType.Kind.STRING) {
+            return new CountDistinctAccumulator(e);
+        }
         if (!e.type().isExactNumeric()) {
             throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "
                     + e.type() + ", expected an integer, decimal or date");
