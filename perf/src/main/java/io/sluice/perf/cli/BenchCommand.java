@@ -174,7 +174,7 @@ public final class BenchCommand extends CliCommand {
         if (tables.isEmpty()) {
             return;
         }
-        final List<TpchTable> order = TpchGeneration.largestFirst(tables, scaleFactor);
+        final List<TpchTable> order = TableGeneration.largestFirst(tables, scaleFactor);
         final String[] names = new String[order.size()];
         final long[] expected = new long[order.size()];
         final List<String> listed = new ArrayList<>();
@@ -187,7 +187,7 @@ public final class BenchCommand extends CliCommand {
         err.flush();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
         try {
-            TpchGeneration.run(store, order, scaleFactor, 2, false, () -> false, progress);
+            TableGeneration.run(store, order, scaleFactor, 2, false, () -> false, progress);
         } finally {
             progress.close();
         }

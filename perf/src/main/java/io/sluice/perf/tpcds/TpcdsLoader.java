@@ -11,6 +11,9 @@ import io.trino.tpcds.Session;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
 /**
@@ -96,6 +99,27 @@ public final class TpcdsLoader {
                 progress.accept(rows);
             }
         }
+    }
+
+    /**
+     * The TPC-DS tables of a store, other than {@code except}, recorded at another scale factor than
+     * {@code scaleFactor}, with the scale factor each records.
+     */
+    public static Map<String, String> otherScales(final Store store, final double scaleFactor,
+                                                  final Set<String> except) {
+        final Map<String, String> other = new TreeMap<>();
+        for (final String name : store.tableNames()) {
+            if (except.contains(name) || TpcdsTable.byName(name) == null) {
+                continue;
+            }
+            try (Table table = store.table(name)) {
+                final String recorded = table.manifest().attributes().get(ATTRIBUTE);
+                if (recorded != null && !recorded.equals(format(scaleFactor))) {
+                    other.put(name, recorded);
+                }
+            }
+        }
+        return other;
     }
 
     /** A scale factor as the manifest records it: {@code 1}, {@code 0.01}. */

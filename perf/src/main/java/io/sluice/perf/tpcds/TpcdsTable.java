@@ -82,6 +82,11 @@ public enum TpcdsTable {
         return sortKey;
     }
 
+    /** The rows dsdgen writes at a scale factor. */
+    public long expectedRows(final double scaleFactor) {
+        return new io.trino.tpcds.Scaling(scaleFactor).getRowCount(generator);
+    }
+
     /** The generator's table. */
     Table generator() {
         return generator;
