@@ -118,7 +118,8 @@ final class CorpusRunner {
         return cases;
     }
 
-    private void check(final Case c) throws Exception {
+    /** Checks one statement against DuckDB; an {@link AssertionError} says how it differs. */
+    void check(final Case c) throws Exception {
         if (c.sql() == null) {
             fail(c.error() + ": end every statement with ; at the end of a line");
         }
