@@ -54,6 +54,7 @@ final class FunctionCalls {
             case "STRPOS" -> function(Function.POSITION, DataType.INT64, ops.get(0), ops.get(1));
             case "SQRT" -> function(Function.SQRT, DataType.DOUBLE, ops.get(0));
             case "ABS" -> abs(call);
+            case "ROUND" -> round(call);
             default -> null;
         };
     }
@@ -99,7 +100,20 @@ final class FunctionCalls {
         if (type == null) {
             throw SqlException.unsupported("ABS of " + call.getType() + " is not supported: " + call);
         }
-        return Expr.function(Function.ABS, type, rex.translate(call.getOperands().get(0)));
+        final Expr value = rex.translate(call.getOperands().get(0));
+        return Expr.function(Function.ABS, rex.isDouble(value) ? DataType.DOUBLE : type, value);
+    }
+
+    /** {@code ROUND(x [, digits])}: to the type Calcite derives (a decimal keeps or narrows its scale). */
+    private Expr round(final RexCall call) {
+        final DataType type = RexTranslator.resultType(call.getType());
+        if (type == null) {
+            throw SqlException.unsupported("ROUND of " + call.getType() + " is not supported: " + call);
+        }
+        final Expr digits = call.getOperands().size() > 1 ? argument(call.getOperands().get(1)) : Expr.lit(0);
+        final Expr value = argument(call.getOperands().get(0));
+        // A quotient is a double in Sluice (and in DuckDB), whatever decimal type Calcite gives it.
+        return Expr.function(Function.ROUND, rex.isDouble(value) ? DataType.DOUBLE : type, value, digits);
     }
 
     /** {@code TRIM([BOTH | LEADING | TRAILING] [' '] FROM s)}: only spaces are trimmed. */

@@ -239,10 +239,10 @@ final class RelTranslator {
     }
 
     private Relation aggregate(final org.apache.calcite.rel.core.Aggregate a) {
-        if (a.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE) {
-            throw SqlException.unsupported("GROUPING SETS, ROLLUP and CUBE are not supported");
-        }
         final Relation in = translate(a.getInput());
+        if (a.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE) {
+            return new GroupingSets(this).plan(a, in);
+        }
         if (ScalarSubquery.isOne(a)) {
             return new ScalarSubquery(this).plan(a, in);
         }
@@ -278,6 +278,15 @@ final class RelTranslator {
         final double rows = a.getGroupSet().isEmpty() ? 1 : Math.min(in.rows(), groups);
         final Plan plan = in.plan().aggregate(keys, aggs.toArray(new Aggregate[0]));
         return new Relation(plan, columns, doubles, rows, stored.toArray(new StoredColumn[0]));
+    }
+
+    /** The engine aggregate of one of Calcite's aggregate calls over {@code in}, named {@code name}. */
+    Aggregate aggregateOf(final AggregateCall call, final Relation in, final String name) {
+        final Aggregate agg = aggregateCall(call, in, name);
+        if (agg == null) {
+            throw SqlException.unsupported("the aggregate " + call + " is not supported under GROUPING SETS");
+        }
+        return agg;
     }
 
     private static Aggregate aggregateCall(final AggregateCall call, final Relation in, final String name) {

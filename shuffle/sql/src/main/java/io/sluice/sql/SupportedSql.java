@@ -27,7 +27,7 @@ final class SupportedSql {
             "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK", "UPPER", "LOWER", "TRIM", "LTRIM", "RTRIM",
             "CONCAT", "REPLACE", "POSITION", "STRPOS", "LEFT", "RIGHT", "LPAD", "RPAD", "LENGTH", "CHAR_LENGTH",
             "CHARACTER_LENGTH", "YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFMONTH", "DAYOFWEEK", "DAYOFYEAR", "SQRT",
-            "ABS", "STDDEV", "STDDEV_SAMP", "STDDEV_POP", "VARIANCE", "VAR_SAMP", "VAR_POP", "GROUPING");
+            "ABS", "ROUND", "GROUPING", "GROUPING_ID");
 
     private static final Set<SqlKind> REFUSED = Set.of(SqlKind.VALUES);
 

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * A scalar function of SQL's dialect outside the operators the engine has tight loops for: the
  * string functions (UPPER, LOWER, TRIM, CONCAT, REPLACE, LEFT, RIGHT, LPAD, RPAD, LENGTH, POSITION),
- * date parts and month arithmetic, SQRT and ABS, and CAST between the engine's types. It is
+ * date parts and month arithmetic, SQRT, ABS and ROUND, and CAST between the engine's types. It is
  * evaluated a row at a time, each value as a Java object, and each function follows DuckDB's
  * definition (DuckDB is the oracle the SQL corpus compares with). {@code type} is the result type
  * the planner derived; a function is NULL where an argument is, except CONCAT, which skips NULLs.
@@ -24,7 +24,7 @@ public record ScalarFunction(Function function, List<Expr> arguments, DataType t
     public enum Function {
         UPPER(1), LOWER(1), TRIM(1), LTRIM(1), RTRIM(1), CONCAT(-1), REPLACE(3), LEFT(2), RIGHT(2), LPAD(3), RPAD(3),
         LENGTH(1), POSITION(2), MONTH(1), DAY(1), QUARTER(1), DAY_OF_WEEK(1), ISO_DAY_OF_WEEK(1), DAY_OF_YEAR(1),
-        WEEK(1), ADD_MONTHS(2), SQRT(1), ABS(1), CAST(1);
+        WEEK(1), ADD_MONTHS(2), SQRT(1), ABS(1), CAST(1), ROUND(2);
 
         private final int arity;
 
@@ -221,6 +221,7 @@ public record ScalarFunction(Function function, List<Expr> arguments, DataType t
             case SQRT -> Math.sqrt(((Number) a[0]).doubleValue());
             case ABS -> abs(a[0]);
             case CAST -> cast(a[0]);
+            case ROUND -> round(a[0], (Long) a[1]);
         };
     }
 
@@ -290,6 +291,13 @@ public record ScalarFunction(Function function, List<Expr> arguments, DataType t
     private static long position(final String s, final String needle) {
         final int at = s.indexOf(needle);
         return at < 0 ? 0 : s.codePointCount(0, at) + 1L;
+    }
+
+    /** Rounded to {@code digits} decimal places (tens, hundreds where negative), half away from zero. */
+    private static Object round(final Object v, final long digits) {
+        final BigDecimal rounded = (v instanceof Double d ? BigDecimal.valueOf(d) : decimal(v))
+                .setScale((int) digits, RoundingMode.HALF_UP);
+        return v instanceof Double ? (Object) rounded.doubleValue() : rounded;
     }
 
     private static Object abs(final Object v) {

@@ -66,7 +66,7 @@ final class ExprCodec {
             ScalarFunction.Function.QUARTER, ScalarFunction.Function.DAY_OF_WEEK,
             ScalarFunction.Function.ISO_DAY_OF_WEEK, ScalarFunction.Function.DAY_OF_YEAR, ScalarFunction.Function.WEEK,
             ScalarFunction.Function.ADD_MONTHS, ScalarFunction.Function.SQRT, ScalarFunction.Function.ABS,
-            ScalarFunction.Function.CAST);
+            ScalarFunction.Function.CAST, ScalarFunction.Function.ROUND);
     static final EnumCodes<Logical.Op> LOGICAL_OPS = EnumCodes.of(Logical.Op.class, Logical.Op.AND, Logical.Op.OR);
 
     private ExprCodec() {

@@ -396,9 +396,10 @@ class PlanCodecTest {
         assertThat(codes(ExprCodec.LOGICAL_OPS, Logical.Op.class)).isEqualTo(Map.of(Logical.Op.AND, 0,
                 Logical.Op.OR, 1));
         final Map<ScalarFunction.Function, Integer> functions = codes(ExprCodec.FUNCTIONS, ScalarFunction.Function.class);
-        assertThat(functions).hasSize(24).containsEntry(ScalarFunction.Function.UPPER, 0)
+        assertThat(functions).hasSize(25).containsEntry(ScalarFunction.Function.UPPER, 0)
                 .containsEntry(ScalarFunction.Function.CONCAT, 5).containsEntry(ScalarFunction.Function.LENGTH, 11)
-                .containsEntry(ScalarFunction.Function.ADD_MONTHS, 20).containsEntry(ScalarFunction.Function.CAST, 23);
+                .containsEntry(ScalarFunction.Function.ADD_MONTHS, 20).containsEntry(ScalarFunction.Function.CAST, 23)
+                .containsEntry(ScalarFunction.Function.ROUND, 24);
     }
 
     private static <E extends Enum<E>> Map<E, Integer> codes(final EnumCodes<E> codes, final Class<E> type) {
