@@ -67,7 +67,7 @@ final class GroupingSets {
                 final String name = translator.names().fresh(call.getName() == null ? "agg" : call.getName());
                 aggs.add(translator.aggregateOf(call, in, name));
                 items.add(new NamedExpr(out, Expr.col(name)));
-                if (kind == SqlKind.AVG) {
+                if (RelTranslator.isDouble(call, in)) {
                     doubles.add(out);
                 }
             }

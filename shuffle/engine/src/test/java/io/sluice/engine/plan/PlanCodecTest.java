@@ -113,7 +113,11 @@ class PlanCodecTest {
                         Plan.sum(col("revenue"), "sum"), Plan.avg(col("bonus"), "avg"),
                         Plan.min(col("revenue"), "min"), Plan.max(col("l_orderkey"), "max"),
                         Plan.count("count_star"), Plan.count(col("year"), "count"),
-                        Plan.countDistinct(col("l_orderkey"), "distinct"), Plan.sum0(col("l_orderkey"), "sum0"))
+                        Plan.countDistinct(col("l_orderkey"), "distinct"), Plan.sum0(col("l_orderkey"), "sum0"),
+                        Plan.spread(AggregateFunction.VAR_SAMP, col("revenue"), "var_samp"),
+                        Plan.spread(AggregateFunction.VAR_POP, col("revenue"), "var_pop"),
+                        Plan.spread(AggregateFunction.STDDEV_SAMP, col("revenue"), "stddev_samp"),
+                        Plan.spread(AggregateFunction.STDDEV_POP, col("revenue"), "stddev_pop"))
                 .orderBy(SortKey.desc("sum").withNullsFirst(true), SortKey.asc("l_orderkey"))
                 .limit(10);
         final Plan orders = Plan.scan("orders", "o_orderkey", "o_custkey", "o_orderdate");
@@ -371,10 +375,13 @@ class PlanCodecTest {
         assertThat(codes(PlanCodec.JOIN_TYPES, JoinType.class)).isEqualTo(Map.of(JoinType.INNER, 0, JoinType.LEFT, 1,
                 JoinType.SEMI, 2, JoinType.ANTI, 3, JoinType.NULL_AWARE_ANTI, 4, JoinType.RIGHT_SEMI, 5,
                 JoinType.RIGHT_ANTI, 6));
-        assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.of(AggregateFunction.SUM, 0,
-                AggregateFunction.COUNT, 1, AggregateFunction.COUNT_STAR, 2, AggregateFunction.COUNT_DISTINCT, 3,
-                AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6,
-                AggregateFunction.SUM0, 7));
+        assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.ofEntries(
+                Map.entry(AggregateFunction.SUM, 0), Map.entry(AggregateFunction.COUNT, 1),
+                Map.entry(AggregateFunction.COUNT_STAR, 2), Map.entry(AggregateFunction.COUNT_DISTINCT, 3),
+                Map.entry(AggregateFunction.AVG, 4), Map.entry(AggregateFunction.MIN, 5),
+                Map.entry(AggregateFunction.MAX, 6), Map.entry(AggregateFunction.SUM0, 7),
+                Map.entry(AggregateFunction.VAR_SAMP, 8), Map.entry(AggregateFunction.VAR_POP, 9),
+                Map.entry(AggregateFunction.STDDEV_SAMP, 10), Map.entry(AggregateFunction.STDDEV_POP, 11)));
         assertThat(codes(PlanCodec.SORT_DISTRIBUTIONS, SortDistribution.class)).isEqualTo(Map.of(
                 SortDistribution.LOCAL_SORT, 0, SortDistribution.GATHER_SORT, 1, SortDistribution.MERGE_SORT, 2));
         assertThat(codes(PlanCodec.WINDOW_FUNCTIONS, WindowFunctionType.class)).isEqualTo(Map.of(
@@ -605,9 +612,9 @@ class PlanCodecTest {
                         .writeByte((byte) 0).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0]", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4, "needs an argument"),
                 Arguments.of("an unknown aggregate function", overScan(PlanCodec.AGGREGATION, w -> w.writeInt(0)
-                        .writeInt(1).writeByte((byte) 8).writeBoolean(false).writeString("n")),
+                        .writeInt(1).writeByte((byte) 12).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
-                        "unknown AggregateFunction code 8"),
+                        "unknown AggregateFunction code 12"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
                         .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 7)),
                         "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 7"),
