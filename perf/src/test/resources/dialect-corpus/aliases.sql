@@ -10,3 +10,4 @@ order by value desc, ps_partkey;
 select r_regionkey as one, r_name as year from region order by one;
 select t.value from (select n_nationkey as value from nation) as t order by t.value;
 select count(*) as count from region;
+select n_nationkey AS Nation_Key, count(*) as N from NATION group by N_NATIONKEY order by Nation_Key limit 3;

@@ -36,7 +36,8 @@ import org.apache.calcite.tools.ValidationException;
 /**
  * Calcite's half of planning a statement: parse, check that Sluice supports what it says
  * ({@link SupportedSql}), validate against the catalog's tables, convert to relational algebra
- * and rewrite it ({@link RulePhases}). Unquoted names are lower case, as the store spells them.
+ * and rewrite it ({@link RulePhases}). Names match whatever their case; an alias keeps its case, as
+ * DuckDB names result columns.
  * The parser is Calcite's Babel grammar, where words such as {@code value}, {@code running} or
  * {@code one} that the default grammar reserves are aliases and names, as in DuckDB and Postgres.
  */
@@ -50,7 +51,7 @@ final class SqlFrontEnd {
         final SchemaPlus store = root.add("store", new CatalogSchema(catalog, tables));
         final SqlParser.Config parser = SqlParser.config()
                 .withQuoting(Quoting.DOUBLE_QUOTE)
-                .withUnquotedCasing(Casing.TO_LOWER)
+                .withUnquotedCasing(Casing.UNCHANGED)
                 .withQuotedCasing(Casing.UNCHANGED)
                 .withCaseSensitive(false)
                 .withParserFactory(SqlBabelParserImpl.FACTORY)
