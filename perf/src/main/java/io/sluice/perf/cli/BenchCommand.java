@@ -183,7 +183,7 @@ public final class BenchCommand extends CliCommand {
         if (tables.isEmpty()) {
             return;
         }
-        final List<TpchTable> order = TpchGeneration.largestFirst(tables, scaleFactor);
+        final List<TpchTable> order = TableGeneration.largestFirst(tables, scaleFactor);
         final String[] names = new String[order.size()];
         final long[] expected = new long[order.size()];
         final List<String> listed = new ArrayList<>();
@@ -196,7 +196,7 @@ public final class BenchCommand extends CliCommand {
         err.flush();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
         try {
-            TpchGeneration.run(store, order, scaleFactor, 2, false, skew, () -> false, progress);
+            TableGeneration.run(store, order, scaleFactor, 2, false, skew, () -> false, progress);
         } finally {
             progress.close();
         }

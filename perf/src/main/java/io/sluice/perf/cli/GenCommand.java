@@ -1,6 +1,8 @@
 package io.sluice.perf.cli;
 
 import io.sluice.perf.text.Plural;
+import io.sluice.perf.tpcds.TpcdsLoader;
+import io.sluice.perf.tpcds.TpcdsTable;
 import io.sluice.perf.tpch.TpchScale;
 import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
@@ -19,9 +21,10 @@ import java.util.TreeSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sluice gen}: writes TPC-H tables at a scale factor into a store directory. */
+/** {@code sluice gen}: writes TPC-H or TPC-DS tables at a scale factor into a store directory. */
 @Command(name = "gen", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
-        description = {"Generates TPC-H tables (dbgen-exact rows) into a store directory: a new one, or a store of"
+        description = {"Generates TPC-H tables (dbgen-exact rows), or with --benchmark tpcds the 24 TPC-DS tables"
+                + " (dsdgen's rows), into a store directory: a new one, or a store of"
                 + " the same scale factor, to which it adds the tables listed (--tables) and where it replaces only"
                 + " those (--force), leaving the others untouched.",
             "Tables are written concurrently, largest first; rows stream to disk, so memory stays bounded.",
@@ -31,12 +34,21 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:", "  sluice gen --sf 0.1 --out data/sf0.1",
             "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders",
             "  sluice gen --sf 1 --out data/sf1 --tables lineitem,orders --force --threads 2",
-            "  sluice gen --sf 0.1 --skew 1.5 --out data/sf0.1-skew1.5"})
+            "  sluice gen --sf 0.1 --skew 1.5 --out data/sf0.1-skew1.5",
+            "  sluice gen --benchmark tpcds --sf 1 --out data/tpcds-sf1"})
 final class GenCommand extends CliCommand {
     private static final int MAX_THREADS = 64;
 
+    /** The benchmarks whose tables gen writes. */
+    enum Benchmark { TPCH, TPCDS }
+
+    @Option(names = "--benchmark", paramLabel = "<name>", defaultValue = "tpch", converter = BenchmarkConverter.class,
+            description = "tpch (default, 8 tables) or tpcds (24 tables, standard names and types)")
+    Benchmark benchmark;
+
     @Option(names = "--sf", required = true, paramLabel = "<scale>", converter = ScaleFactorConverter.class,
-            description = "TPC-H scale factor in (0, 1000]; 1 means 6,001,215 lineitem rows")
+            description = "scale factor in (0, 1000]; TPC-H SF 1 has 6,001,215 lineitem rows, TPC-DS SF 1"
+                    + " 2,880,404 store_sales rows")
     double scaleFactor;
 
     @Option(names = "--out", required = true, paramLabel = "<dir>",
@@ -44,8 +56,8 @@ final class GenCommand extends CliCommand {
     Path out;
 
     @Option(names = "--tables", split = ",", paramLabel = "<t1,t2>",
-            description = "tables to write (default all 8): region, nation, supplier, customer, part, partsupp,"
-                    + " orders, lineitem")
+            description = "tables to write (default all): TPC-H's region, nation, supplier, customer, part, partsupp,"
+                    + " orders, lineitem; or TPC-DS's, e.g. store_sales,date_dim")
     List<String> tables;
 
     @Option(names = "--force", description = "replace the listed tables where the store already has them (the"
@@ -64,16 +76,24 @@ final class GenCommand extends CliCommand {
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
-        final List<TpchTable> selected = TpchGeneration.largestFirst(selectedTables(), scaleFactor);
+        final List<TableGeneration.Job> selected = benchmark == Benchmark.TPCDS
+                ? TableGeneration.tpcds(selectedTpcdsTables(), scaleFactor)
+                : TableGeneration.tpch(TableGeneration.largestFirst(selectedTables(), scaleFactor), scaleFactor, skew);
+        if (skew != null && benchmark == Benchmark.TPCDS) {
+            throw new IllegalArgumentException("--skew draws TPC-H's foreign keys: leave it out with --benchmark tpcds");
+        }
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("--threads " + threads + " is not valid: use 1.." + MAX_THREADS);
+        }
+        if (benchmark == Benchmark.TPCDS) {
+            TpcdsLoader.checkScaleFactor(scaleFactor);
         }
         final Store store = OutputDirectory.open(this.out);
         try (StopOnSignal signal = new StopOnSignal()) {
             final int code;
             try (StoreLock ignored = lock(store, err)) {
                 final Set<String> replaced = checkTables(store, selected, err);
-                code = generate(store, selected, replaced, skew, signal, out, err);
+                code = generate(store, selected, replaced, signal, out, err);
             }
             out.flush();
             err.flush();
@@ -82,11 +102,12 @@ final class GenCommand extends CliCommand {
     }
 
     /** Refuses tables that would stay at another scale and listed tables the store has (unless --force); returns those replaced. */
-    private Set<String> checkTables(final Store store, final List<TpchTable> selected, final PrintWriter err) {
+    private Set<String> checkTables(final Store store, final List<TableGeneration.Job> selected,
+                                    final PrintWriter err) {
         final StoreContents contents = store.contents();
         final Set<String> names = new TreeSet<>();
-        for (final TpchTable t : selected) {
-            names.add(t.tableName());
+        for (final TableGeneration.Job t : selected) {
+            names.add(t.name());
         }
         final Set<String> existing = new TreeSet<>();
         final Set<String> damaged = new TreeSet<>();
@@ -98,7 +119,19 @@ final class GenCommand extends CliCommand {
                 existing.add(name);
             }
         }
-        final Map<String, TpchScale.Of> other = TpchScale.otherThan(store, scaleFactor, names);
+        if (benchmark == Benchmark.TPCDS) {
+            final Map<String, String> other = TpcdsLoader.otherScales(store, scaleFactor, names);
+            if (!other.isEmpty()) {
+                final List<String> listed = new ArrayList<>();
+                other.forEach((name, scale) -> listed.add(name + " at SF " + scale));
+                throw new IllegalArgumentException("store " + this.out + " holds TPC-DS tables of another scale factor ("
+                        + String.join(", ", listed) + "), which SF " + TpchScale.format(scaleFactor)
+                        + " tables would not match: generate into another directory (`sluice gen --benchmark tpcds"
+                        + " --sf " + TpchScale.format(scaleFactor) + " --out " + sibling() + "`)");
+            }
+        }
+        final Map<String, TpchScale.Of> other = benchmark == Benchmark.TPCDS ? Map.of()
+                : TpchScale.otherThan(store, scaleFactor, names);
         if (!other.isEmpty()) {
             final List<String> listed = new ArrayList<>();
             other.forEach((name, scale) -> listed.add(name + " at " + scale));
@@ -133,36 +166,38 @@ final class GenCommand extends CliCommand {
 
     /** This command with another scale factor and table list. */
     private String command(final double sf, final Set<String> names, final boolean withForce) {
-        return "sluice gen --sf " + TpchScale.format(sf) + " --out " + this.out
-                + (names.size() == TpchTable.values().length ? "" : " --tables " + String.join(",", names))
+        final int all = benchmark == Benchmark.TPCDS ? TpcdsTable.values().length : TpchTable.values().length;
+        return "sluice gen " + (benchmark == Benchmark.TPCDS ? "--benchmark tpcds " : "") + "--sf "
+                + TpchScale.format(sf) + " --out " + this.out
+                + (names.size() == all ? "" : " --tables " + String.join(",", names))
                 + (withForce ? " --force" : "") + (threads == 2 ? "" : " --threads " + threads);
     }
 
     /** A new directory beside {@code --out} for tables of this scale factor. */
     private Path sibling() {
         final Path absolute = this.out.toAbsolutePath().normalize();
-        final String name = "sf" + TpchScale.format(scaleFactor);
+        final String name = (benchmark == Benchmark.TPCDS ? "tpcds-sf" : "sf") + TpchScale.format(scaleFactor);
         final Path candidate = absolute.resolveSibling(name);
         return candidate.equals(absolute) ? absolute.resolveSibling(absolute.getFileName() + "-" + name) : candidate;
     }
 
-    private int generate(final Store store, final List<TpchTable> selected, final Set<String> replaced,
-                         final TpchSkew zipf, final StopOnSignal signal, final PrintWriter out, final PrintWriter err) {
+    private int generate(final Store store, final List<TableGeneration.Job> selected, final Set<String> replaced,
+                         final StopOnSignal signal, final PrintWriter out, final PrintWriter err) {
         final String[] names = new String[selected.size()];
         final long[] expected = new long[selected.size()];
         for (int i = 0; i < names.length; i++) {
-            names[i] = selected.get(i).tableName();
-            expected[i] = selected.get(i).expectedRows(scaleFactor);
+            names[i] = selected.get(i).name();
+            expected[i] = selected.get(i).expectedRows();
         }
         final long start = System.nanoTime();
         final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names, expected);
-        final TpchGeneration.Outcome outcome;
+        final TableGeneration.Outcome outcome;
         try {
-            outcome = TpchGeneration.run(store, selected, scaleFactor, threads, force, zipf, signal::requested,
-                    progress);
+            outcome = TableGeneration.run(store, selected, threads, force, signal::requested, progress);
         } catch (final OutOfMemoryError e) {
             return fail(err, "out of memory while generating (" + e.getMessage() + "): the TPC-H text pool alone"
-                    + " takes 300 MiB of heap; give java more heap (e.g. java -Xmx2g -jar ...) or use --threads 1");
+                    + " takes 300 MiB of heap; give java more heap (e.g. SLUICE_JAVA_OPTS=-Xmx2g bin/sluice gen ...) or"
+                    + " use --threads 1");
         } finally {
             progress.close();
         }
@@ -178,10 +213,35 @@ final class GenCommand extends CliCommand {
                     + (store.tableNames().isEmpty() ? "(none)" : String.join(", ", store.tableNames())));
         }
         report(out, outcome.written(), replaced, store, (System.nanoTime() - start) / 1e9);
-        if (zipf != null) {
-            reportSkew(out, zipf, selected);
+        if (skew != null) {
+            reportSkew(out, skew, selected);
         }
         return 0;
+    }
+
+    private List<TpcdsTable> selectedTpcdsTables() {
+        if (tables == null || tables.isEmpty()) {
+            return List.of(TpcdsTable.values());
+        }
+        final Set<TpcdsTable> chosen = new LinkedHashSet<>();
+        final List<String> unknown = new ArrayList<>();
+        for (final String name : tables) {
+            final TpcdsTable match = TpcdsTable.byName(name.trim().toLowerCase(Locale.ROOT));
+            if (match == null) {
+                unknown.add("'" + name + "'");
+            } else {
+                chosen.add(match);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            final List<String> all = new ArrayList<>();
+            for (final TpcdsTable t : TpcdsTable.values()) {
+                all.add(t.tableName());
+            }
+            throw new IllegalArgumentException("unknown TPC-DS table" + (unknown.size() > 1 ? "s " : " ")
+                    + String.join(", ", unknown) + " in --tables: use " + String.join(",", all));
+        }
+        return new ArrayList<>(chosen);
     }
 
     private List<TpchTable> selectedTables() {
@@ -215,13 +275,13 @@ final class GenCommand extends CliCommand {
         return new ArrayList<>(chosen);
     }
 
-    private void reportSkew(final PrintWriter out, final TpchSkew zipf, final List<TpchTable> selected) {
+    private void reportSkew(final PrintWriter out, final TpchSkew zipf, final List<TableGeneration.Job> selected) {
         final List<String> heaviest = new ArrayList<>();
-        if (selected.contains(TpchTable.ORDERS)) {
+        if (selected.stream().anyMatch(j -> j.name().equals(TpchTable.ORDERS.tableName()))) {
             heaviest.add(String.format(Locale.ROOT, "the top customer places %.1f%% of the orders",
                     100 * zipf.topShare(TpchTable.ORDERS, scaleFactor)));
         }
-        if (selected.contains(TpchTable.LINEITEM)) {
+        if (selected.stream().anyMatch(j -> j.name().equals(TpchTable.LINEITEM.tableName()))) {
             heaviest.add(String.format(Locale.ROOT, "the top part fills %.1f%% of the line items",
                     100 * zipf.topShare(TpchTable.LINEITEM, scaleFactor)));
         }
@@ -229,13 +289,13 @@ final class GenCommand extends CliCommand {
                 : ": " + String.join(", ", heaviest)));
     }
 
-    private void report(final PrintWriter out, final List<TpchGeneration.Result> results, final Set<String> replaced,
+    private void report(final PrintWriter out, final List<TableGeneration.Result> results, final Set<String> replaced,
                         final Store store, final double seconds) {
         long rows = 0;
         long bytes = 0;
         int nameWidth = "table".length();
         final Set<String> written = new TreeSet<>();
-        for (final TpchGeneration.Result r : results) {
+        for (final TableGeneration.Result r : results) {
             rows += r.rows();
             bytes += r.bytes();
             nameWidth = Math.max(nameWidth, r.name().length());
@@ -253,7 +313,7 @@ final class GenCommand extends CliCommand {
         }
         final String format = "  %-" + nameWidth + "s  %12s  %7s  %10s%n";
         out.printf(Locale.ROOT, format, "table", "rows", "blocks", "size");
-        for (final TpchGeneration.Result r : results) {
+        for (final TableGeneration.Result r : results) {
             out.printf(Locale.ROOT, format, r.name(), r.rows(), r.blocks(), Sizes.bytes(r.bytes()));
         }
     }

@@ -1,6 +1,7 @@
 package io.sluice.sql;
 
 import io.sluice.engine.exec.Aggregate;
+import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.SortKey;
 import io.sluice.engine.expr.Expr;
@@ -51,6 +52,8 @@ import org.roaringbitmap.RoaringBitmap;
  * are recorded for EXPLAIN.
  */
 final class RelTranslator {
+    /** The field Calcite projects a QUALIFY condition as, for the filter above the window to read. */
+    private static final String QUALIFY_FIELD = "QualifyExpression";
     private final Function<String, BlockTable> tables;
     private final Function<BlockTable, TableStats> stats;
     private final ColumnNames names = new ColumnNames();
@@ -156,6 +159,9 @@ final class RelTranslator {
             }
         }
         final Relation in = translate(f.getInput());
+        if (f.getCondition() instanceof RexInputRef ref && in.column(ref.getIndex()).startsWith(QUALIFY_FIELD)) {
+            return applyFilter(in, Expr.eq(Expr.col(in.column(ref.getIndex())), Expr.lit(1)));
+        }
         return applyFilter(in, new RexTranslator(in).translate(f.getCondition()));
     }
 
@@ -217,8 +223,13 @@ final class RelTranslator {
                 // A match marker of a rewritten subquery: never read once the join is a semi or anti join.
                 columns.add(names.fresh("marker"));
             } else {
-                final Expr x = rex.translate(e);
-                final String name = names.fresh(p.getRowType().getFieldNames().get(i));
+                final String field = p.getRowType().getFieldNames().get(i);
+                Expr x = rex.translate(e);
+                if (field.startsWith(QUALIFY_FIELD) && e.getType().getSqlTypeName() == SqlTypeName.BOOLEAN) {
+                    // QUALIFY's condition, projected for the filter above to read: 1 where it holds.
+                    x = Expr.caseWhen(x, Expr.lit(1), Expr.lit(0));
+                }
+                final String name = names.fresh(field);
                 computed.add(new NamedExpr(name, x));
                 columns.add(name);
                 if (rex.isDouble(x)) {
@@ -239,10 +250,10 @@ final class RelTranslator {
     }
 
     private Relation aggregate(final org.apache.calcite.rel.core.Aggregate a) {
-        if (a.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE) {
-            throw SqlException.unsupported("GROUPING SETS, ROLLUP and CUBE are not supported");
-        }
         final Relation in = translate(a.getInput());
+        if (a.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE) {
+            return new GroupingSets(this).plan(a, in);
+        }
         if (ScalarSubquery.isOne(a)) {
             return new ScalarSubquery(this).plan(a, in);
         }
@@ -270,7 +281,7 @@ final class RelTranslator {
             final Aggregate agg = aggregateCall(call, in, name);
             if (agg != null) {
                 aggs.add(agg);
-                if (call.getAggregation().getKind() == SqlKind.AVG) {
+                if (isDouble(call, in)) {
                     doubles.add(name);
                 }
             }
@@ -278,6 +289,24 @@ final class RelTranslator {
         final double rows = a.getGroupSet().isEmpty() ? 1 : Math.min(in.rows(), groups);
         final Plan plan = in.plan().aggregate(keys, aggs.toArray(new Aggregate[0]));
         return new Relation(plan, columns, doubles, rows, stored.toArray(new StoredColumn[0]));
+    }
+
+    /** Whether an aggregate's value is a double: an average, a variance, or a sum of doubles. */
+    static boolean isDouble(final AggregateCall call, final Relation in) {
+        return switch (call.getAggregation().getKind()) {
+            case AVG, STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP -> true;
+            case SUM, SUM0 -> !call.getArgList().isEmpty() && in.doubles().contains(in.column(call.getArgList().get(0)));
+            default -> false;
+        };
+    }
+
+    /** The engine aggregate of one of Calcite's aggregate calls over {@code in}, named {@code name}. */
+    Aggregate aggregateOf(final AggregateCall call, final Relation in, final String name) {
+        final Aggregate agg = aggregateCall(call, in, name);
+        if (agg == null) {
+            throw SqlException.unsupported("the aggregate " + call + " is not supported under GROUPING SETS");
+        }
+        return agg;
     }
 
     private static Aggregate aggregateCall(final AggregateCall call, final Relation in, final String name) {
@@ -312,8 +341,12 @@ final class RelTranslator {
             case SINGLE_VALUE -> throw SqlException.unsupported("a scalar subquery's value (SINGLE_VALUE) together"
                     + " with other aggregates in one aggregation is not supported: " + call);
             case MAX -> Plan.max(arg, name);
+            case STDDEV_SAMP -> Plan.spread(AggregateFunction.STDDEV_SAMP, arg, name);
+            case STDDEV_POP -> Plan.spread(AggregateFunction.STDDEV_POP, arg, name);
+            case VAR_SAMP -> Plan.spread(AggregateFunction.VAR_SAMP, arg, name);
+            case VAR_POP -> Plan.spread(AggregateFunction.VAR_POP, arg, name);
             default -> throw SqlException.unsupported("the aggregate function " + call.getAggregation().getName()
-                    + " is not supported (SUM, AVG, MIN, MAX, COUNT and COUNT(DISTINCT) are)");
+                    + " is not supported (SUM, AVG, MIN, MAX, COUNT, COUNT(DISTINCT), STDDEV and VARIANCE are)");
         };
     }
 

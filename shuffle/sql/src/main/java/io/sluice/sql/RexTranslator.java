@@ -6,6 +6,7 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.Literal;
+import io.sluice.engine.expr.ScalarFunction;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -64,6 +65,9 @@ final class RexTranslator {
         }
         if (e instanceof Literal l) {
             return l.type().kind() == DataType.Kind.DOUBLE;
+        }
+        if (e instanceof ScalarFunction f) {
+            return f.type().kind() == DataType.Kind.DOUBLE;
         }
         return false;
     }
@@ -146,6 +150,10 @@ final class RexTranslator {
         if ("SUBSTRING".equals(call.getOperator().getName())) {
             return substring(call);
         }
+        final Expr function = new FunctionCalls(this).translate(call);
+        if (function != null) {
+            return function;
+        }
         throw SqlException.unsupported("the function or operator " + call.getOperator().getName() + " in " + call
                 + " is not supported");
     }
@@ -194,8 +202,9 @@ final class RexTranslator {
             final boolean months = interval.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
             if (!(date instanceof Literal d) || d.type().kind() != DataType.Kind.DATE) {
                 if (months) {
-                    throw SqlException.unsupported("date arithmetic in months or years on a non-constant date: "
-                            + call + "; a date column takes intervals in days, constant dates any interval");
+                    final long amount = interval.getValueAs(BigDecimal.class).longValueExact();
+                    return Expr.function(ScalarFunction.Function.ADD_MONTHS, DataType.DATE, date,
+                            Expr.lit(minus ? -amount : amount));
                 }
                 final long millis = interval.getValueAs(BigDecimal.class).longValueExact();
                 if (millis % MILLIS_PER_DAY != 0) {
@@ -309,10 +318,36 @@ final class RexTranslator {
             default:
                 break;
         }
+        final DataType target = resultType(call.getType());
+        if (target != null && castable(from)) {
+            return Expr.function(ScalarFunction.Function.CAST, target, e);
+        }
         throw SqlException.unsupported("converting " + operand.getType().getSqlTypeName() + " to "
                 + call.getType().getSqlTypeName() + " is not supported (an explicit CAST, or a value of one type compared"
                 + " with or combined with one of the other): compare and combine values of one type, e.g. a string"
                 + " column with a 'quoted' literal");
+    }
+
+    /** Whether CAST converts values of this SQL type (to a {@link #resultType}). */
+    private static boolean castable(final SqlTypeName from) {
+        return SqlTypeName.INT_TYPES.contains(from) || from == SqlTypeName.DECIMAL || from == SqlTypeName.DATE
+                || from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR || from == SqlTypeName.DOUBLE
+                || from == SqlTypeName.FLOAT || from == SqlTypeName.REAL;
+    }
+
+    /**
+     * The engine type a function of this SQL type produces, or null where the engine has none:
+     * integers are INT64, decimals keep a scale up to 18.
+     */
+    static DataType resultType(final RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BIGINT, INTEGER, SMALLINT, TINYINT -> DataType.INT64;
+            case DECIMAL -> type.getScale() <= 18 ? DataType.decimal(type.getScale()) : null;
+            case DATE -> DataType.DATE;
+            case CHAR, VARCHAR -> DataType.STRING;
+            case DOUBLE, FLOAT, REAL -> DataType.DOUBLE;
+            default -> null;
+        };
     }
 
     private Expr search(final Expr value, final RexLiteral sargLiteral) {
@@ -455,10 +490,20 @@ final class RexTranslator {
     private Expr extract(final RexCall call) {
         final RexLiteral unit = (RexLiteral) call.getOperands().get(0);
         final TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
-        if (range != TimeUnitRange.YEAR) {
-            throw SqlException.unsupported("EXTRACT(" + range + " FROM ...) is not supported, only YEAR");
-        }
-        return Expr.year(translate(call.getOperands().get(1)));
+        final Expr date = translate(call.getOperands().get(1));
+        final ScalarFunction.Function part = switch (range) {
+            case YEAR -> null;
+            case QUARTER -> ScalarFunction.Function.QUARTER;
+            case MONTH -> ScalarFunction.Function.MONTH;
+            case WEEK -> ScalarFunction.Function.WEEK;
+            case DAY -> ScalarFunction.Function.DAY;
+            case DOW -> ScalarFunction.Function.DAY_OF_WEEK;
+            case ISODOW -> ScalarFunction.Function.ISO_DAY_OF_WEEK;
+            case DOY -> ScalarFunction.Function.DAY_OF_YEAR;
+            default -> throw SqlException.unsupported("EXTRACT(" + range + " FROM ...) is not supported: a date has"
+                    + " YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW and DOY");
+        };
+        return part == null ? Expr.year(date) : Expr.function(part, DataType.INT64, date);
     }
 
     private Expr substring(final RexCall call) {

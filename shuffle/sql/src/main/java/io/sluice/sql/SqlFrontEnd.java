@@ -16,9 +16,14 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
@@ -31,7 +36,10 @@ import org.apache.calcite.tools.ValidationException;
 /**
  * Calcite's half of planning a statement: parse, check that Sluice supports what it says
  * ({@link SupportedSql}), validate against the catalog's tables, convert to relational algebra
- * and rewrite it ({@link RulePhases}). Unquoted names are lower case, as the store spells them.
+ * and rewrite it ({@link RulePhases}). Names match whatever their case; an alias keeps its case, as
+ * DuckDB names result columns.
+ * The parser is Calcite's Babel grammar, where words such as {@code value}, {@code running} or
+ * {@code one} that the default grammar reserves are aliases and names, as in DuckDB and Postgres.
  */
 final class SqlFrontEnd {
     private final FrameworkConfig config;
@@ -43,13 +51,16 @@ final class SqlFrontEnd {
         final SchemaPlus store = root.add("store", new CatalogSchema(catalog, tables));
         final SqlParser.Config parser = SqlParser.config()
                 .withQuoting(Quoting.DOUBLE_QUOTE)
-                .withUnquotedCasing(Casing.TO_LOWER)
+                .withUnquotedCasing(Casing.UNCHANGED)
                 .withQuotedCasing(Casing.UNCHANGED)
                 .withCaseSensitive(false)
+                .withParserFactory(SqlBabelParserImpl.FACTORY)
                 .withConformance(SqlConformanceEnum.LENIENT);
         this.config = Frameworks.newConfigBuilder()
                 .parserConfig(parser)
                 .typeSystem(DecimalTypeSystem.INSTANCE)
+                .operatorTable(SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+                        SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.POSTGRESQL)))
                 .convertletTable(WindowConvertlets.INSTANCE)
                 .defaultSchema(store)
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false))

@@ -15,7 +15,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 /**
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
  * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), a first word that starts no
- * statement (with the query word it is closest to), SELECT without FROM, QUALIFY, VALUES, INTERSECT ALL and
+ * statement (with the query word it is closest to), SELECT without FROM, VALUES, INTERSECT ALL and
  * EXCEPT ALL, and functions outside the ones Sluice evaluates (window functions among them: the
  * frames and functions of OVER that Sluice does not compute are refused after validation, by
  * {@link WindowFunctions}). The error names
@@ -24,7 +24,11 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
     private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
-            "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK");
+            "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK", "UPPER", "LOWER", "TRIM", "LTRIM", "RTRIM",
+            "CONCAT", "REPLACE", "POSITION", "STRPOS", "LEFT", "RIGHT", "LPAD", "RPAD", "LENGTH", "CHAR_LENGTH",
+            "CHARACTER_LENGTH", "YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFMONTH", "DAYOFWEEK", "DAYOFYEAR", "SQRT",
+            "ABS", "ROUND", "GROUPING", "GROUPING_ID", "STDDEV", "STDDEV_SAMP", "STDDEV_POP", "VARIANCE", "VAR_SAMP",
+            "VAR_POP");
 
     private static final Set<SqlKind> REFUSED = Set.of(SqlKind.VALUES);
 
@@ -107,16 +111,11 @@ final class SupportedSql {
         });
     }
 
-    /** SELECT without FROM and QUALIFY: the planner has nothing for them yet. */
+    /** SELECT without FROM: the planner has nothing for it yet. */
     private static void checkSelect(final SqlSelect select) {
         if (select.getFrom() == null) {
             throw refused(select.getParserPosition(), "SELECT without FROM is not supported yet: a query reads a"
                     + " table of the store (add FROM and a table)");
-        }
-        if (select.getQualify() != null) {
-            throw refused(select.getQualify().getParserPosition(), "QUALIFY is not supported yet: compute the window"
-                    + " function in a subquery and filter on it outside, e.g. select * from (select k, row_number()"
-                    + " over (partition by g order by k) as rn from t) as w where rn = 1");
         }
     }
 

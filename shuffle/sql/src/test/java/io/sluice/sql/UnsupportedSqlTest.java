@@ -18,12 +18,12 @@ class UnsupportedSqlTest extends OverTestStore {
             insert into t values (1, 2.00, 'x')                   | UNSUPPORTED | 1 | 1  | insert statements are not supported
             delete from t where k = 1                             | UNSUPPORTED | 1 | 1  | delete statements are not supported
             update t set k = 2                                    | UNSUPPORTED | 1 | 1  | update statements are not supported
-            -- a comment\\n  create table u (a int)              | UNSUPPORTED | 2 | 3  | create statements are not supported
+            -- a comment\\n  create table u (a int)              | UNSUPPORTED | 2 | 3  | create table statements are not supported
             drop table t                                          | UNSUPPORTED | 1 | 1  | drop statements are not supported
             select k from t intersect all select k from t         | UNSUPPORTED | 1 | 1  | INTERSECT ALL is not supported
             select k from t\\n  except all select k from t       | UNSUPPORTED | 1 | 1  | EXCEPT ALL is not supported
-            select k,\\n  upper(s) from t                         | UNSUPPORTED | 2 | 3  | the function upper is not supported
-            select k from t where\\n   abs(k) > 1                 | UNSUPPORTED | 2 | 4  | is not supported; Sluice evaluates
+            select k,\\n  soundex(s) from t                       | UNSUPPORTED | 2 | 3  | the function soundex is not supported
+            select k from t where\\n   ln(k) > 1                  | UNSUPPORTED | 2 | 4  | is not supported; Sluice evaluates
             select k, sum(k) over (order by k rows 2 preceding) from t | UNSUPPORTED | 0 | 0 | the window frame ROWS BETWEEN 2 PRECEDING AND CURRENT ROW is not supported
             select k, count(distinct k) over (partition by s) from t | UNSUPPORTED | 0 | 0 | COUNT(DISTINCT ...) OVER (...) is not supported
             select k, ntile(2) over (order by k) from t          | UNSUPPORTED | 1 | 11 | the function ntile is not supported

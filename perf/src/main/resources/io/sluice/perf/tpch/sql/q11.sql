@@ -1,4 +1,4 @@
-select ps_partkey, sum(ps_supplycost * ps_availqty) as "value"
+select ps_partkey, sum(ps_supplycost * ps_availqty) as value
 from partsupp, supplier, nation
 where ps_suppkey = s_suppkey
   and s_nationkey = n_nationkey
@@ -10,4 +10,4 @@ having sum(ps_supplycost * ps_availqty) > (
     where ps_suppkey = s_suppkey
       and s_nationkey = n_nationkey
       and n_name = 'GERMANY')
-order by "value" desc
+order by value desc

@@ -39,6 +39,19 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
             }
             return CountAccumulator.adding(e);
         }
+        if (function == AggregateFunction.VAR_SAMP || function == AggregateFunction.VAR_POP
+                || function == AggregateFunction.STDDEV_SAMP || function == AggregateFunction.STDDEV_POP) {
+            if (e.type().kind() != DataType.Kind.DOUBLE && e.type().kind() != DataType.Kind.INT64
+                    && e.type().kind() != DataType.Kind.INT32 && e.type().kind() != DataType.Kind.DECIMAL) {
+                throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "
+                        + e.type() + ", expected an integer, decimal or double");
+            }
+            return new VarianceAccumulator(e, function);
+        }
+        if (e.type().kind() == DataType.Kind.DOUBLE
+                && (function == AggregateFunction.SUM || function == AggregateFunction.AVG)) {
+            return new DoubleSumAccumulator(e, function == AggregateFunction.AVG);
+        }
         if (e.type().isWide()) {
             return switch (function) {
                 case SUM -> new SumAccumulator(e, false);
@@ -49,6 +62,9 @@ public record Aggregate(AggregateFunction function, Expr argument, String name) 
                         + "': the argument is a 128-bit decimal (a SUM result), which SUM, AVG, MIN, MAX and COUNT"
                         + " take, " + function + " not yet");
             };
+        }
+        if (function == AggregateFunction.COUNT_DISTINCT && e.type().kind() == DataType.Kind.STRING) {
+            return new CountDistinctAccumulator(e);
         }
         if (!e.type().isExactNumeric()) {
             throw new IllegalArgumentException(function + "(" + argument + ") as '" + name + "': argument has type "

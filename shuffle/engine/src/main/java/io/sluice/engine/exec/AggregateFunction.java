@@ -23,5 +23,13 @@ public enum AggregateFunction {
      * Sum of 64-bit integers in 64 bits, 0 for a group without a non-null input, failing on overflow:
      * SQL's SUM0, which adds partial counts (a count's sum is a row count, far from overflowing).
      */
-    SUM0
+    SUM0,
+    /** Sample variance of numbers, a double (NULL for fewer than two values). */
+    VAR_SAMP,
+    /** Population variance of numbers, a double. */
+    VAR_POP,
+    /** Sample standard deviation of numbers, a double (NULL for fewer than two values). */
+    STDDEV_SAMP,
+    /** Population standard deviation of numbers, a double. */
+    STDDEV_POP
 }

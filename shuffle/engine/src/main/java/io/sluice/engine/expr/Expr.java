@@ -17,7 +17,7 @@ import java.util.List;
  */
 public sealed interface Expr
         permits ColumnRef, Literal, Arithmetic, Comparison, Logical, Not, InList, Like, CaseWhen, ExtractYear,
-        DoubleArithmetic, Substring, IsNull {
+        DoubleArithmetic, Substring, IsNull, ScalarFunction {
     /** An evaluator of this expression over batches of the given row type (fresh scratch arrays). */
     Evaluator bind(RowType input);
 
@@ -174,5 +174,10 @@ public sealed interface Expr
     /** {@code SUBSTRING(value FROM start FOR length)}, characters counted from 1. */
     static Expr substring(final Expr value, final int start, final int length) {
         return new Substring(value, start, length);
+    }
+
+    /** A function of {@link ScalarFunction}'s list with the result type {@code type}, e.g. {@code UPPER(s)}. */
+    static Expr function(final ScalarFunction.Function function, final DataType type, final Expr... arguments) {
+        return new ScalarFunction(function, List.of(arguments), type);
     }
 }

@@ -42,6 +42,8 @@ public final class ExprColumns {
             collect(s.value(), out);
         } else if (e instanceof IsNull n) {
             collect(n.operand(), out);
+        } else if (e instanceof ScalarFunction f) {
+            collectAll(f.arguments(), out);
         } else {
             throw new IllegalStateException("no column rule for " + e.getClass().getSimpleName());
         }

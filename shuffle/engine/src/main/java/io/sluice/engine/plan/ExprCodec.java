@@ -15,6 +15,7 @@ import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.Logical;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.Not;
+import io.sluice.engine.expr.ScalarFunction;
 import io.sluice.engine.expr.Substring;
 import io.sluice.engine.wire.EnumCodes;
 import io.sluice.engine.wire.WireReader;
@@ -40,6 +41,7 @@ final class ExprCodec {
     static final byte DOUBLE_ARITHMETIC = 11;
     static final byte SUBSTRING = 12;
     static final byte IS_NULL = 13;
+    static final byte SCALAR_FUNCTION = 14;
 
     /** The fewest bytes an encoded expression takes: a column reference, tag and empty name. */
     static final int MIN_EXPR_BYTES = 1 + 4;
@@ -55,6 +57,16 @@ final class ExprCodec {
             DoubleArithmetic.Op.ADD, DoubleArithmetic.Op.SUB, DoubleArithmetic.Op.MUL, DoubleArithmetic.Op.DIV);
     static final EnumCodes<Comparison.Op> COMPARISON_OPS = EnumCodes.of(Comparison.Op.class,
             Comparison.Op.EQ, Comparison.Op.NE, Comparison.Op.LT, Comparison.Op.LE, Comparison.Op.GT, Comparison.Op.GE);
+    static final EnumCodes<ScalarFunction.Function> FUNCTIONS = EnumCodes.of(ScalarFunction.Function.class,
+            ScalarFunction.Function.UPPER, ScalarFunction.Function.LOWER, ScalarFunction.Function.TRIM,
+            ScalarFunction.Function.LTRIM, ScalarFunction.Function.RTRIM, ScalarFunction.Function.CONCAT,
+            ScalarFunction.Function.REPLACE, ScalarFunction.Function.LEFT, ScalarFunction.Function.RIGHT,
+            ScalarFunction.Function.LPAD, ScalarFunction.Function.RPAD, ScalarFunction.Function.LENGTH,
+            ScalarFunction.Function.POSITION, ScalarFunction.Function.MONTH, ScalarFunction.Function.DAY,
+            ScalarFunction.Function.QUARTER, ScalarFunction.Function.DAY_OF_WEEK,
+            ScalarFunction.Function.ISO_DAY_OF_WEEK, ScalarFunction.Function.DAY_OF_YEAR, ScalarFunction.Function.WEEK,
+            ScalarFunction.Function.ADD_MONTHS, ScalarFunction.Function.SQRT, ScalarFunction.Function.ABS,
+            ScalarFunction.Function.CAST, ScalarFunction.Function.ROUND);
     static final EnumCodes<Logical.Op> LOGICAL_OPS = EnumCodes.of(Logical.Op.class, Logical.Op.AND, Logical.Op.OR);
 
     private ExprCodec() {
@@ -174,6 +186,12 @@ final class ExprCodec {
             out.writeByte(IS_NULL);
             write(out, n.operand(), path + ".isNull.operand", d);
             out.writeBoolean(n.negated());
+        } else if (e instanceof ScalarFunction f) {
+            out.writeByte(SCALAR_FUNCTION);
+            FUNCTIONS.write(out, PlanCodec.require(f.function(), path + ".scalarFunction.function"));
+            KINDS.write(out, PlanCodec.require(f.type().kind(), path + ".scalarFunction.type.kind"));
+            out.writeByte((byte) f.type().scale());
+            writeList(out, f.arguments(), path + ".scalarFunction.arguments", d);
         } else {
             throw new IllegalStateException(path + ": " + e.getClass().getName() + " is an Expr the plan codec does"
                     + " not know: give it a tag in ExprCodec");
@@ -247,8 +265,17 @@ final class ExprCodec {
                 final Expr operand = read(in, path + ".isNull.operand", d);
                 yield new IsNull(operand, in.readBoolean(path + ".isNull.negated"));
             }
+            case SCALAR_FUNCTION -> {
+                final String p = path + ".scalarFunction";
+                final ScalarFunction.Function function = FUNCTIONS.read(in, p + ".function");
+                final DataType.Kind kind = KINDS.read(in, p + ".type.kind");
+                final byte scale = in.readByte(p + ".type.scale");
+                final List<Expr> arguments = readList(in, p + ".arguments", d);
+                yield PlanCodec.build(in, p, at, () -> new ScalarFunction(function, arguments,
+                        new DataType(kind, scale)));
+            }
             default -> throw in.error(path, at, "unknown expression tag " + tag + ": expected " + COLUMN_REF
-                    + " (columnRef) to " + IS_NULL + " (isNull)");
+                    + " (columnRef) to " + SCALAR_FUNCTION + " (scalarFunction)");
         };
     }
 

@@ -209,6 +209,11 @@ public final class Plan {
         return new Aggregate(AggregateFunction.COUNT, e, name);
     }
 
+    /** VAR_SAMP, VAR_POP, STDDEV_SAMP or STDDEV_POP of {@code e}, a double. */
+    public static Aggregate spread(final AggregateFunction function, final Expr e, final String name) {
+        return new Aggregate(function, e, name);
+    }
+
     public static Aggregate countDistinct(final Expr e, final String name) {
         return new Aggregate(AggregateFunction.COUNT_DISTINCT, e, name);
     }

@@ -89,7 +89,8 @@ public final class PlanCodec {
     static final EnumCodes<AggregateFunction> FUNCTIONS = EnumCodes.of(AggregateFunction.class,
             AggregateFunction.SUM, AggregateFunction.COUNT, AggregateFunction.COUNT_STAR,
             AggregateFunction.COUNT_DISTINCT, AggregateFunction.AVG, AggregateFunction.MIN, AggregateFunction.MAX,
-            AggregateFunction.SUM0);
+            AggregateFunction.SUM0, AggregateFunction.VAR_SAMP,
+            AggregateFunction.VAR_POP, AggregateFunction.STDDEV_SAMP, AggregateFunction.STDDEV_POP);
     static final EnumCodes<SortDistribution> SORT_DISTRIBUTIONS = EnumCodes.of(SortDistribution.class,
             SortDistribution.LOCAL_SORT, SortDistribution.GATHER_SORT, SortDistribution.MERGE_SORT);
     static final EnumCodes<WindowFunctionType> WINDOW_FUNCTIONS = EnumCodes.of(WindowFunctionType.class,

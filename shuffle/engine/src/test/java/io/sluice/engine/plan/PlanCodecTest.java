@@ -24,6 +24,7 @@ import io.sluice.engine.expr.Expr;
 import io.sluice.engine.filter.RuntimeFilterConfig;
 import io.sluice.engine.filter.RuntimeFilterMode;
 import io.sluice.engine.expr.Literal;
+import io.sluice.engine.expr.ScalarFunction;
 import io.sluice.engine.expr.Logical;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.wire.EnumCodes;
@@ -101,12 +102,22 @@ class PlanCodecTest {
                         new NamedExpr("high", new Literal(DataType.decimal(18), Long.MAX_VALUE, null)),
                         new NamedExpr("missing", Expr.caseWhen(Expr.isNull(col("l_comment")), Expr.nullOf(DataType.decimal(2)))),
                         new NamedExpr("known", Expr.caseWhen(Expr.isNotNull(col("l_tax")), col("l_tax"),
-                                Expr.nullOf(DataType.STRING))))
+                                Expr.nullOf(DataType.STRING))),
+                        new NamedExpr("upper", Expr.function(ScalarFunction.Function.UPPER, DataType.STRING,
+                                col("l_comment"))),
+                        new NamedExpr("padded", Expr.function(ScalarFunction.Function.LPAD, DataType.STRING,
+                                col("l_shipmode"), lit(12), str("*"))),
+                        new NamedExpr("cents", Expr.function(ScalarFunction.Function.CAST, DataType.decimal(1),
+                                col("l_tax"))))
                 .aggregate(Plan.groupBy("l_orderkey", "year"),
                         Plan.sum(col("revenue"), "sum"), Plan.avg(col("bonus"), "avg"),
                         Plan.min(col("revenue"), "min"), Plan.max(col("l_orderkey"), "max"),
                         Plan.count("count_star"), Plan.count(col("year"), "count"),
-                        Plan.countDistinct(col("l_orderkey"), "distinct"), Plan.sum0(col("l_orderkey"), "sum0"))
+                        Plan.countDistinct(col("l_orderkey"), "distinct"), Plan.sum0(col("l_orderkey"), "sum0"),
+                        Plan.spread(AggregateFunction.VAR_SAMP, col("revenue"), "var_samp"),
+                        Plan.spread(AggregateFunction.VAR_POP, col("revenue"), "var_pop"),
+                        Plan.spread(AggregateFunction.STDDEV_SAMP, col("revenue"), "stddev_samp"),
+                        Plan.spread(AggregateFunction.STDDEV_POP, col("revenue"), "stddev_pop"))
                 .orderBy(SortKey.desc("sum").withNullsFirst(true), SortKey.asc("l_orderkey"))
                 .limit(10);
         final Plan orders = Plan.scan("orders", "o_orderkey", "o_custkey", "o_orderdate");
@@ -296,6 +307,19 @@ class PlanCodecTest {
     }
 
     @Test
+    void everyScalarFunctionRoundTripsWithItsArgumentsAndResultType() {
+        for (final ScalarFunction.Function f : ScalarFunction.Function.values()) {
+            final Expr[] arguments = new Expr[Math.max(1, f.arity())];
+            for (int a = 0; a < arguments.length; a++) {
+                arguments[a] = a == 0 ? col("x") : lit(a);
+            }
+            final DataType type = f == ScalarFunction.Function.SQRT ? DataType.DOUBLE : DataType.decimal(3);
+            final Plan plan = Plan.scan("t", "x").project(new NamedExpr("f", Expr.function(f, type, arguments)));
+            assertThat(roundTrip(plan, StrategyConfig.defaults()).plan().node()).as(f.name()).isEqualTo(plan.node());
+        }
+    }
+
+    @Test
     void aPlanDecodesFromItsRangeOfALargerBuffer() {
         final Plan plan = plans().get(2);
         final byte[] bytes = PlanCodec.encode(plan, StrategyConfig.defaults());
@@ -351,10 +375,13 @@ class PlanCodecTest {
         assertThat(codes(PlanCodec.JOIN_TYPES, JoinType.class)).isEqualTo(Map.of(JoinType.INNER, 0, JoinType.LEFT, 1,
                 JoinType.SEMI, 2, JoinType.ANTI, 3, JoinType.NULL_AWARE_ANTI, 4, JoinType.RIGHT_SEMI, 5,
                 JoinType.RIGHT_ANTI, 6));
-        assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.of(AggregateFunction.SUM, 0,
-                AggregateFunction.COUNT, 1, AggregateFunction.COUNT_STAR, 2, AggregateFunction.COUNT_DISTINCT, 3,
-                AggregateFunction.AVG, 4, AggregateFunction.MIN, 5, AggregateFunction.MAX, 6,
-                AggregateFunction.SUM0, 7));
+        assertThat(codes(PlanCodec.FUNCTIONS, AggregateFunction.class)).isEqualTo(Map.ofEntries(
+                Map.entry(AggregateFunction.SUM, 0), Map.entry(AggregateFunction.COUNT, 1),
+                Map.entry(AggregateFunction.COUNT_STAR, 2), Map.entry(AggregateFunction.COUNT_DISTINCT, 3),
+                Map.entry(AggregateFunction.AVG, 4), Map.entry(AggregateFunction.MIN, 5),
+                Map.entry(AggregateFunction.MAX, 6), Map.entry(AggregateFunction.SUM0, 7),
+                Map.entry(AggregateFunction.VAR_SAMP, 8), Map.entry(AggregateFunction.VAR_POP, 9),
+                Map.entry(AggregateFunction.STDDEV_SAMP, 10), Map.entry(AggregateFunction.STDDEV_POP, 11)));
         assertThat(codes(PlanCodec.SORT_DISTRIBUTIONS, SortDistribution.class)).isEqualTo(Map.of(
                 SortDistribution.LOCAL_SORT, 0, SortDistribution.GATHER_SORT, 1, SortDistribution.MERGE_SORT, 2));
         assertThat(codes(PlanCodec.WINDOW_FUNCTIONS, WindowFunctionType.class)).isEqualTo(Map.of(
@@ -375,6 +402,11 @@ class PlanCodecTest {
                 Comparison.Op.GE, 5));
         assertThat(codes(ExprCodec.LOGICAL_OPS, Logical.Op.class)).isEqualTo(Map.of(Logical.Op.AND, 0,
                 Logical.Op.OR, 1));
+        final Map<ScalarFunction.Function, Integer> functions = codes(ExprCodec.FUNCTIONS, ScalarFunction.Function.class);
+        assertThat(functions).hasSize(25).containsEntry(ScalarFunction.Function.UPPER, 0)
+                .containsEntry(ScalarFunction.Function.CONCAT, 5).containsEntry(ScalarFunction.Function.LENGTH, 11)
+                .containsEntry(ScalarFunction.Function.ADD_MONTHS, 20).containsEntry(ScalarFunction.Function.CAST, 23)
+                .containsEntry(ScalarFunction.Function.ROUND, 24);
     }
 
     private static <E extends Enum<E>> Map<E, Integer> codes(final EnumCodes<E> codes, final Class<E> type) {
@@ -562,8 +594,8 @@ class PlanCodecTest {
                 Arguments.of("a NULL literal with a value", scanFilteredBy(w -> w.writeByte(ExprCodec.LITERAL)
                         .writeByte((byte) 0).writeByte((byte) 0).writeBoolean(true).writeLong(5).writeBoolean(false)),
                         "plan.scan.filter.literal", FILTER_AT, "the NULL literal of type int64 has no value"),
-                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 14)),
-                        "plan.scan.filter", FILTER_AT, "unknown expression tag 14"),
+                Arguments.of("an unknown expression tag", scanFilteredBy(w -> w.writeByte((byte) 15)),
+                        "plan.scan.filter", FILTER_AT, "unknown expression tag 15"),
                 Arguments.of("an unknown comparison code", scanFilteredBy(w -> w.writeByte(ExprCodec.COMPARISON)
                         .writeByte((byte) 6)), "plan.scan.filter.comparison.op", FILTER_AT + 1,
                         "unknown Op code 6: the codes are 0=EQ, 1=NE, 2=LT, 3=LE, 4=GT, 5=GE"),
@@ -580,9 +612,9 @@ class PlanCodecTest {
                         .writeByte((byte) 0).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0]", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4, "needs an argument"),
                 Arguments.of("an unknown aggregate function", overScan(PlanCodec.AGGREGATION, w -> w.writeInt(0)
-                        .writeInt(1).writeByte((byte) 8).writeBoolean(false).writeString("n")),
+                        .writeInt(1).writeByte((byte) 12).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
-                        "unknown AggregateFunction code 8"),
+                        "unknown AggregateFunction code 12"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
                         .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 7)),
                         "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 7"),

@@ -1,5 +1,7 @@
 package io.sluice.perf.cli;
 
+import io.sluice.perf.tpcds.TpcdsLoader;
+import io.sluice.perf.tpcds.TpcdsTable;
 import io.sluice.perf.tpch.TpchLoader;
 import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
@@ -16,14 +18,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 
 /**
- * Generates TPC-H tables into a store on a small pool of threads, largest table first so that the
- * long pole starts at once. Each table streams to disk block by block, so memory stays bounded by
+ * Generates benchmark tables (TPC-H or TPC-DS) into a store on a small pool of threads, largest table
+ * first so that the long pole starts at once. Each table streams to disk block by block, so memory stays bounded by
  * the thread count, not the scale factor. When one table fails, or a stop is requested, the others
  * stop at their next progress report and remove what they wrote; tables already complete stay.
  */
-final class TpchGeneration {
+final class TableGeneration {
     /** One generated table. */
     record Result(String name, long rows, int blocks, long bytes) {
     }
@@ -37,7 +40,44 @@ final class TpchGeneration {
     record Outcome(List<Result> written, List<String> unfinished) {
     }
 
-    private TpchGeneration() {
+    /** Writes one table into a store. */
+    @FunctionalInterface
+    interface Loader {
+        /**
+         * Writes the table.
+         *
+         * @param replace  whether a table of that name is replaced
+         * @param progress called with the rows written so far; it may throw to stop the write
+         */
+        Table load(Store store, boolean replace, LongConsumer progress);
+    }
+
+    /** One table to generate: its name, the rows it will have, and how to write it. */
+    record Job(String name, long expectedRows, Loader loader) {
+    }
+
+    private TableGeneration() {
+    }
+
+    /** The TPC-H tables as jobs, in the given order, with the foreign keys {@code skew} draws (null: uniform). */
+    static List<Job> tpch(final List<TpchTable> tables, final double scaleFactor, final TpchSkew skew) {
+        final List<Job> jobs = new ArrayList<>();
+        for (final TpchTable t : tables) {
+            jobs.add(new Job(t.tableName(), t.expectedRows(scaleFactor),
+                    (store, replace, progress) -> TpchLoader.load(store, t, scaleFactor, replace, skew, progress)));
+        }
+        return jobs;
+    }
+
+    /** The TPC-DS tables as jobs, most rows first. */
+    static List<Job> tpcds(final List<TpcdsTable> tables, final double scaleFactor) {
+        final List<Job> jobs = new ArrayList<>();
+        for (final TpcdsTable t : tables) {
+            jobs.add(new Job(t.tableName(), t.expectedRows(scaleFactor),
+                    (store, replace, progress) -> TpcdsLoader.load(store, t, scaleFactor, replace, progress)));
+        }
+        jobs.sort(Comparator.comparingLong(Job::expectedRows).reversed());
+        return jobs;
     }
 
     /** The tables in generation order: most rows first. */
@@ -59,6 +99,19 @@ final class TpchGeneration {
     static Outcome run(final Store store, final List<TpchTable> tables, final double scaleFactor,
                        final int threads, final boolean replace, final TpchSkew skew, final BooleanSupplier stop,
                        final GenProgress progress) {
+        return run(store, tpch(tables, scaleFactor, skew), threads, replace, stop, progress);
+    }
+
+    /**
+     * Generates the tables of the jobs (in the given order) with {@code threads} threads.
+     *
+     * @param replace  whether existing tables of those names are replaced
+     * @param stop     polled at each progress report; once true, unfinished tables are abandoned
+     * @param progress receives the table's index in {@code tables} and its rows so far
+     * @return the tables written and, when {@code stop} became true, those abandoned
+     */
+    static Outcome run(final Store store, final List<Job> tables, final int threads, final boolean replace,
+                       final BooleanSupplier stop, final GenProgress progress) {
         final AtomicInteger threadNumber = new AtomicInteger();
         final ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tables.size()), r -> {
             final Thread t = new Thread(r, "sluice-gen-" + threadNumber.incrementAndGet());
@@ -70,8 +123,8 @@ final class TpchGeneration {
             final List<Future<Result>> futures = new ArrayList<>();
             for (int i = 0; i < tables.size(); i++) {
                 final int index = i;
-                final TpchTable table = tables.get(i);
-                futures.add(pool.submit(() -> generate(store, table, scaleFactor, replace, skew, index, progress,
+                final Job table = tables.get(i);
+                futures.add(pool.submit(() -> generate(store, table, replace, index, progress,
                         () -> failed.get() || stop.getAsBoolean(), failed)));
             }
             final List<Result> results = new ArrayList<>();
@@ -82,14 +135,14 @@ final class TpchGeneration {
                     results.add(futures.get(i).get());
                 } catch (final ExecutionException e) {
                     failed.set(true);
-                    unfinished.add(tables.get(i).tableName());
+                    unfinished.add(tables.get(i).name());
                     if (first == null && !(e.getCause() instanceof CancellationException)) {
                         first = e.getCause();
                     }
                 } catch (final InterruptedException e) {
                     failed.set(true);
                     Thread.currentThread().interrupt();
-                    throw new CancellationException("interrupted while generating TPC-H tables");
+                    throw new CancellationException("interrupted while generating tables");
                 }
             }
             if (first instanceof RuntimeException re) {
@@ -107,14 +160,12 @@ final class TpchGeneration {
         }
     }
 
-    private static Result generate(final Store store, final TpchTable table, final double scaleFactor,
-                                   final boolean replace, final TpchSkew skew, final int index,
-                                   final GenProgress progress,
-                                   final BooleanSupplier stop, final AtomicBoolean failed) {
+    private static Result generate(final Store store, final Job table, final boolean replace, final int index,
+                                   final GenProgress progress, final BooleanSupplier stop, final AtomicBoolean failed) {
         if (stop.getAsBoolean()) {
-            throw new CancellationException("generation stopped before " + table.tableName() + " began");
+            throw new CancellationException("generation stopped before " + table.name() + " began");
         }
-        try (Table written = TpchLoader.load(store, table, scaleFactor, replace, skew, rows -> {
+        try (Table written = table.loader().load(store, replace, rows -> {
             if (stop.getAsBoolean()) {
                 throw new CancellationException("generation stopped");
             }

@@ -1,0 +1,110 @@
+package io.sluice.perf.sql;
+
+import io.sluice.dispatch.cluster.Session;
+import io.sluice.perf.duckdb.DuckDbLoader;
+import io.sluice.perf.tpcds.TpcdsLoader;
+import io.sluice.perf.tpcds.TpcdsTable;
+import io.sluice.shuffle.Topology;
+import io.sluice.sql.SqlPlanner;
+import io.sluice.storage.Store;
+import io.sluice.storage.StoreCatalog;
+import io.sluice.storage.Table;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * Runs TPC-DS query texts (one {@code NN.sql} file each, in a directory given as the first argument)
+ * over TPC-DS generated at a scale factor (second argument, default 0.01) on Sluice and DuckDB, as
+ * {@link CorpusRunner} compares them, and prints which pass and why the others fail, grouped by
+ * reason. A tool for tracking TPC-DS coverage, not a test: the texts are not part of the repository.
+ */
+final class TpcdsQueryReport {
+    private static final long TIMEOUT_SECONDS = 120;
+
+    private TpcdsQueryReport() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final Path queries = Path.of(args[0]);
+        final double sf = args.length > 1 ? Double.parseDouble(args[1]) : 0.01;
+        final Path dir = Files.createTempDirectory("tpcds-report");
+        final Store store = Store.create(dir.resolve("store"));
+        final List<String> names = new ArrayList<>();
+        for (final TpcdsTable t : TpcdsTable.values()) {
+            try (Table ignored = TpcdsLoader.load(store, t, sf, false, rows -> { })) {
+                names.add(t.tableName());
+            }
+        }
+        final Map<String, List<String>> byReason = new TreeMap<>();
+        int passed = 0;
+        int total = 0;
+        final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            final Thread t = new Thread(r, "tpcds-report");
+            t.setDaemon(true);
+            return t;
+        });
+        try (StoreCatalog catalog = new StoreCatalog(store);
+             Session session = new Session(store, Topology.parse("3x2"));
+             Connection duck = DuckDbLoader.openInMemory(2)) {
+            DuckDbLoader.load(store, names, duck);
+            final SqlPlanner planner = new SqlPlanner(catalog, store.tableNames());
+            final CorpusRunner runner = new CorpusRunner(catalog, planner, session, duck);
+            final List<Path> files;
+            try (Stream<Path> listed = Files.list(queries)) {
+                files = listed.filter(p -> p.toString().endsWith(".sql")).sorted().toList();
+            }
+            for (final Path file : files) {
+                total++;
+                final String sql = Files.readString(file, StandardCharsets.UTF_8).strip();
+                final CorpusRunner.Case c = new CorpusRunner.Case(file.getFileName().toString(), 1, sql, null);
+                final Future<?> run = pool.submit(() -> {
+                    runner.check(c);
+                    return null;
+                });
+                String reason = null;
+                try {
+                    run.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                } catch (final TimeoutException e) {
+                    run.cancel(true);
+                    reason = "timeout after " + TIMEOUT_SECONDS + " s";
+                } catch (final java.util.concurrent.ExecutionException e) {
+                    reason = reason(e.getCause());
+                }
+                if (reason == null) {
+                    passed++;
+                    System.out.println(c.file() + " PASS");
+                } else {
+                    System.out.println(c.file() + " FAIL " + reason);
+                    byReason.computeIfAbsent(reason, k -> new ArrayList<>()).add(c.file().replace(".sql", ""));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.println();
+        System.out.println(passed + " of " + total + " pass at SF " + sf);
+        byReason.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
+                .forEach(e -> System.out.println(e.getValue().size() + "  " + e.getKey() + "  " + e.getValue()));
+    }
+
+    /** The first line of a failure, with the statement-specific parts cut off. */
+    private static String reason(final Throwable t) {
+        String m = String.valueOf(t.getMessage());
+        final int nl = m.indexOf('\n');
+        m = nl < 0 ? m : m.substring(0, nl);
+        m = m.replaceFirst("^\\S+\\.sql:\\d+:? ", "");
+        return m.length() > 160 ? m.substring(0, 160) : m;
+    }
+}

@@ -1,0 +1,4 @@
+-- ORDER BY a position in the select list.
+select n_regionkey, count(*) as n from nation group by n_regionkey order by 1;
+select n_name, n_regionkey from nation order by 2 desc, 1;
+select r_name, r_regionkey from region order by 2 desc limit 3;
