@@ -138,11 +138,11 @@ public final class Session implements AutoCloseable {
             drivers.add(driver);
             final Aeron aeron = driver.aeron();
             if (network == Network.IPC) {
-                coordinator = Coordinator.ipc(aeron, store, cluster, transport, line -> { }).start();
+                coordinator = Coordinator.ipc(aeron, store, cluster, transport, line -> { }).catalog(tables).start();
                 client = ClusterClient.ipc(aeron, 0, coordinator.control(), cluster, transport);
             } else {
                 coordinator = Coordinator.udp(aeron, new Endpoint("127.0.0.1", 0), store, cluster, transport,
-                        line -> { }).start();
+                        line -> { }).catalog(tables).start();
                 client = ClusterClient.udp(aeron, Endpoint.parse(coordinator.listening(), false), cluster, transport);
             }
             topology(topology);
