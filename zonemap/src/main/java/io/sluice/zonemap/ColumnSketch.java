@@ -130,16 +130,6 @@ public final class ColumnSketch {
         return quantiles.isEmpty();
     }
 
-    /** The smallest key seen (signed order); valid when not {@link #isEmpty()}. */
-    long signedMin() {
-        return quantiles.getMinItem();
-    }
-
-    /** The largest key seen (signed order); valid when not {@link #isEmpty()}. */
-    long signedMax() {
-        return quantiles.getMaxItem();
-    }
-
     /**
      * The keys at the normalized ranks {@code 0, 1/n, ..., 1} in signed order: {@code n + 1} non-decreasing
      * keys, the first the minimum and the last the maximum; a key holding more than {@code 1/n} of the rows

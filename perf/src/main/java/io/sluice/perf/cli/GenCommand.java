@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -220,41 +221,25 @@ final class GenCommand extends CliCommand {
     }
 
     private List<TpcdsTable> selectedTpcdsTables() {
-        if (tables == null || tables.isEmpty()) {
-            return List.of(TpcdsTable.values());
-        }
-        final Set<TpcdsTable> chosen = new LinkedHashSet<>();
-        final List<String> unknown = new ArrayList<>();
-        for (final String name : tables) {
-            final TpcdsTable match = TpcdsTable.byName(name.trim().toLowerCase(Locale.ROOT));
-            if (match == null) {
-                unknown.add("'" + name + "'");
-            } else {
-                chosen.add(match);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            final List<String> all = new ArrayList<>();
-            for (final TpcdsTable t : TpcdsTable.values()) {
-                all.add(t.tableName());
-            }
-            throw new IllegalArgumentException("unknown TPC-DS table" + (unknown.size() > 1 ? "s " : " ")
-                    + String.join(", ", unknown) + " in --tables: use " + String.join(",", all));
-        }
-        return new ArrayList<>(chosen);
+        return selected("TPC-DS", TpcdsTable.values(), TpcdsTable::tableName);
     }
 
     private List<TpchTable> selectedTables() {
+        return selected("TPC-H", TpchTable.values(), TpchTable::tableName);
+    }
+
+    /** The tables --tables names (all of them without it), in its order; the error lists every unknown name and the known ones. */
+    private <T> List<T> selected(final String benchmark, final T[] all, final Function<T, String> nameOf) {
         if (tables == null || tables.isEmpty()) {
-            return List.of(TpchTable.values());
+            return List.of(all);
         }
-        final Set<TpchTable> chosen = new LinkedHashSet<>();
+        final Set<T> chosen = new LinkedHashSet<>();
         final List<String> unknown = new ArrayList<>();
         for (final String name : tables) {
             final String trimmed = name.trim().toLowerCase(Locale.ROOT);
-            TpchTable match = null;
-            for (final TpchTable t : TpchTable.values()) {
-                if (t.tableName().equals(trimmed)) {
+            T match = null;
+            for (final T t : all) {
+                if (nameOf.apply(t).equals(trimmed)) {
                     match = t;
                 }
             }
@@ -265,12 +250,12 @@ final class GenCommand extends CliCommand {
             }
         }
         if (!unknown.isEmpty()) {
-            final List<String> all = new ArrayList<>();
-            for (final TpchTable t : TpchTable.values()) {
-                all.add(t.tableName());
+            final List<String> names = new ArrayList<>();
+            for (final T t : all) {
+                names.add(nameOf.apply(t));
             }
-            throw new IllegalArgumentException("unknown TPC-H table" + (unknown.size() > 1 ? "s " : " ")
-                    + String.join(", ", unknown) + " in --tables: use " + String.join(",", all));
+            throw new IllegalArgumentException("unknown " + benchmark + " table" + (unknown.size() > 1 ? "s " : " ")
+                    + String.join(", ", unknown) + " in --tables: use " + String.join(",", names));
         }
         return new ArrayList<>(chosen);
     }
