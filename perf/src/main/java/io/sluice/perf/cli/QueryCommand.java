@@ -24,8 +24,8 @@ import picocli.CommandLine.Option;
             + " worker threads and prints the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR",
-            description = "Store directory; with --coordinator, the store the CNs read (TPC-H is planned from its text"
-                + " over its statistics; without it only the queries with a Java plan run there).")
+            description = "Store directory; with --coordinator, optional: without it the coordinator plans TPC-H from"
+                + " its text over the store the CNs read (--explain needs it here).")
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: a folder of Parquet files,"
@@ -76,25 +76,20 @@ public final class QueryCommand extends CliCommand {
             return overParquet(out, err);
         }
         final boolean onCluster = cluster.coordinator != null;
-        // TPC-H runs from its standard text, planned over the store's statistics; on a cluster without --store,
-        // only the queries that also exist as Java plans can run.
-        final boolean fromText = which.tpch != null && store != null;
-        if (which.tpch != null && store == null && onCluster && !Queries.hasTpch(which.tpch)
-                && which.tpch >= 1 && which.tpch <= TpchSql.COUNT) {
-            throw new IllegalArgumentException("TPC-H query " + which.tpch + " runs from its SQL text, planned over the"
-                    + " store's statistics: add --store DIR, the store the CNs read");
+        if (onCluster && store == null && which.tpch != null) {
+            return textOnCoordinator(out, err);
         }
-        final Query query = fromText ? new TpchSqlQuery(which.tpch, Store.open(store))
-                : which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
+        if (store == null && !onCluster) {
+            throw new IllegalArgumentException("give --store DIR (a store made by sluice gen) or --coordinator HOST:PORT");
+        }
+        final Query query = which.tpch != null ? new TpchSqlQuery(which.tpch, Store.open(store))
+                : Queries.workload(which.workload);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         if (onCluster) {
             try (QueryTarget target = cluster.open(run, store == null ? null : Store.open(store), null, config,
                     network)) {
                 return report(target, query, out, err);
             }
-        }
-        if (store == null) {
-            throw new IllegalArgumentException("give --store DIR (a store made by sluice gen) or --coordinator HOST:PORT");
         }
         final Store s = Store.open(store);
         final List<String> missing = new ArrayList<>();
@@ -138,6 +133,24 @@ public final class QueryCommand extends CliCommand {
                     : cluster.open(run, null, tables.catalog(), config, network)) {
                 return report(target, query, out, err);
             }
+        }
+    }
+
+    /**
+     * TPC-H on a coordinator's cluster without --store: the query's text goes to the coordinator, which plans it
+     * over the tables its CNs read.
+     */
+    private int textOnCoordinator(final PrintWriter out, final PrintWriter err) {
+        final String sql = TpchSql.text(which.tpch);
+        if (explain != null) {
+            throw new IllegalArgumentException("--explain plans here over the store's zonemaps: add --store DIR, the"
+                    + " store the CNs read, or run without --explain");
+        }
+        try (QueryTarget target = cluster.open(run, null, null, runtimeFilters.apply(run.config()), network)) {
+            final QueryTarget.Outcome outcome = target.runSql("q" + which.tpch, sql);
+            cluster.writeStats(outcome.stats());
+            out.print(ResultPrinter.format(outcome.result(), run.format));
+            return 0;
         }
     }
 

@@ -172,6 +172,23 @@ final class QueryTarget implements AutoCloseable {
     }
 
     /**
+     * Sends SQL text to the coordinator, which plans it over the tables its CNs read and runs it there: a client
+     * needs no store of its own.
+     */
+    Outcome runSql(final String name, final String sql) {
+        if (session == null || planned != null) {
+            throw new IllegalStateException("SQL text goes to a coordinator's cluster: open one with --coordinator");
+        }
+        running = Thread.currentThread();
+        try {
+            final Session.Execution execution = session.executeSql(name, sql, config, timeoutMillis);
+            return new Outcome(execution.result(), execution.explain(), execution.stats());
+        } finally {
+            running = null;
+        }
+    }
+
+    /**
      * EXPLAIN: the plan as the coordinator's CN compiles it (one process: as this process compiles it), built
      * here without running anything.
      */

@@ -37,11 +37,6 @@ public final class Queries {
         return q;
     }
 
-    /** Whether the registry has a hand-written plan for TPC-H query {@code number}. */
-    public static boolean hasTpch(final int number) {
-        return BY_NAME.containsKey("q" + number);
-    }
-
     /** The workload with a name ({@code --workload NAME}); the error lists the workloads. */
     public static Query workload(final String name) {
         final Query q = name.matches("q\\d+") ? null : BY_NAME.get(name.toLowerCase(Locale.ROOT));

@@ -72,9 +72,9 @@ class ClusterCommandsTest {
         final Cli.Result up = Cli.run("cluster", "up", "--cn", "0", "--cores", "1", "--store", store.toString());
         assertThat(up.exitCode()).isEqualTo(1);
         assertThat(up.err()).startsWith("sluice cluster up: error: --cn must be 1..64");
-        final Cli.Result textWithoutStore = Cli.run("query", "--coordinator", "127.0.0.1:7400", "--tpch", "2");
-        assertThat(textWithoutStore.exitCode()).isEqualTo(1);
-        assertThat(textWithoutStore.err()).contains("TPC-H query 2 runs from its SQL text", "add --store DIR");
+        final Cli.Result neither = Cli.run("query", "--tpch", "2");
+        assertThat(neither.exitCode()).isEqualTo(1);
+        assertThat(neither.err()).contains("give --store DIR", "or --coordinator HOST:PORT");
     }
 
     @Test

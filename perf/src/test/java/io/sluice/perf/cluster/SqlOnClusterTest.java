@@ -37,7 +37,7 @@ class SqlOnClusterTest {
     static void start() throws Exception {
         fixture = OracleCluster.onLoopbackWithSecret(dir, 0.01, 2, 2, "-Xmx384m");
         duck = DuckDbLoader.openInMemory(1);
-        DuckDbLoader.load(fixture.oracle().store(), List.of("lineitem", "orders"), duck);
+        DuckDbLoader.load(fixture.oracle().store(), List.of("lineitem", "orders", "part"), duck);
     }
 
     @AfterAll
@@ -114,6 +114,22 @@ class SqlOnClusterTest {
         final Cli.Result neither = Cli.run("sql", sql);
         assertThat(neither.exitCode()).isNotZero();
         assertThat(neither.err()).contains("give --store DIR", "or --coordinator HOST:PORT");
+    }
+
+    @Test
+    void queryWithACoordinatorAndNoStoreSendsTheTpchTextForTheCoordinatorToPlan() throws Exception {
+        // Q14 has no hand-written plan: only the coordinator, which has the store, can plan it
+        final Path stats = dir.resolve("q14.json");
+        final Cli.Result r = Cli.run("query", "--coordinator", fixture.cluster().endpoint().toString(),
+                "--secret-file", fixture.secretFile().toString(), "--tpch", "14", "--format", "csv", "--stats-json",
+                stats.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(TpchSql.text(14)));
+        assertThat(number(Files.readString(stats), "cn")).isEqualTo(2);
+        final Cli.Result explain = Cli.run("query", "--coordinator", fixture.cluster().endpoint().toString(),
+                "--secret-file", fixture.secretFile().toString(), "--tpch", "14", "--explain");
+        assertThat(explain.exitCode()).isEqualTo(1);
+        assertThat(explain.err()).contains("--explain plans here over the store's zonemaps: add --store DIR");
     }
 
     @Test
