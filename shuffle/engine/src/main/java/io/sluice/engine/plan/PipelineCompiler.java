@@ -21,11 +21,9 @@ import io.sluice.engine.exec.Pipeline;
 import io.sluice.engine.exec.Projection;
 import io.sluice.engine.exec.QueryMemory;
 import io.sluice.engine.exec.ResultCollector;
-import io.sluice.engine.exec.RuntimeFilterBuild;
 import io.sluice.engine.exec.RuntimeFilterHandle;
 import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.exec.RuntimeFilterStats;
-import io.sluice.engine.exec.ScanRuntimeFilter;
 import io.sluice.engine.exec.Sink;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortedRuns;
@@ -35,23 +33,18 @@ import io.sluice.engine.exec.UnionAll;
 import io.sluice.engine.exec.Window;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.DataType;
-import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.ExprColumns;
-import io.sluice.engine.filter.FilterKind;
-import io.sluice.engine.filter.FilterScope;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.TypeKind;
 import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
-import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,11 +89,8 @@ public final class PipelineCompiler {
     private final Map<PlanNode.Aggregation, Open> grouped = new HashMap<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
-    private final Map<PlanNode.Join, RuntimeFilterTarget> filterOfJoin = new IdentityHashMap<>();
-    private final Map<PlanNode.Scan, List<RuntimeFilterTarget>> filtersOfScan = new IdentityHashMap<>();
-    private final Map<Integer, TableScan> filterScans = new HashMap<>();
-    private final Map<Integer, FilterBuildSide> filterBuilds = new HashMap<>();
     private RuntimeFilterRouter router;
+    private RuntimeFilterWiring filters;
     private QueryMemory memory = QueryMemory.unbounded();
     private int nextId;
 
@@ -196,10 +186,7 @@ public final class PipelineCompiler {
                     + ": decide it with PhysicalPlanner.plan for the topology it runs on");
         }
         this.decided = plan;
-        for (final RuntimeFilterTarget t : plan.runtimeFilters()) {
-            filterOfJoin.put(t.join(), t);
-            filtersOfScan.computeIfAbsent(t.scan(), s -> new ArrayList<>()).add(t);
-        }
+        this.filters = new RuntimeFilterWiring(plan.runtimeFilters(), config, topology, cn, router);
         final List<LocalExchange> local = plan.localExchanges();
         final PlanNode decidedRoot = plan.root();
         Open root = open(decidedRoot);
@@ -208,85 +195,9 @@ public final class PipelineCompiler {
         }
         final ResultCollector result = new ResultCollector(root.rowType);
         close(root, result, "result");
-        final List<RuntimeFilterPlan> planned = new ArrayList<>();
-        final List<RuntimeFilterHandle> handles = new ArrayList<>();
-        attachRuntimeFilters(planned, handles);
-        return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions), planned,
-                handles, local);
-    }
-
-    /** A join build that makes a runtime filter: its sink, its rows' type and its pipeline. */
-    private record FilterBuildSide(Sink<?> sink, RowType rowType, Pipeline pipeline) {
-    }
-
-    /**
-     * Connects each planned filter's build to its scan, where the scan's pipeline runs only after the
-     * build finished (a scan that may run first would only wait in vain: it gets no filter).
-     */
-    private void attachRuntimeFilters(final List<RuntimeFilterPlan> planned, final List<RuntimeFilterHandle> handles) {
-        final List<RuntimeFilterTarget> targets = new ArrayList<>(filterOfJoin.values());
-        targets.sort(java.util.Comparator.comparingInt(RuntimeFilterTarget::id));
-        final RunOrder order = new RunOrder(pipelines);
-        int id = 0;
-        for (final RuntimeFilterTarget t : targets) {
-            final TableScan scan = filterScans.get(t.id());
-            final FilterBuildSide build = filterBuilds.get(t.id());
-            final Pipeline scanPipeline = scan == null ? null : order.readerOf(scan);
-            if (build == null || scanPipeline == null || !order.finishedBefore(scanPipeline).contains(build.pipeline())) {
-                continue;
-            }
-            final int n = t.keys().size();
-            if (n > 1 && RuntimeFilterBuild.integerKey(List.of(t.join().buildKeys().get(t.keys().get(0))), build.rowType())) {
-                // A key of several columns is tested by hash only: its first integer column's exact filter goes first
-                // and spares the hashing of the rows it drops.
-                handles.add(attach(t, 1, id++, scan, build, planned));
-            }
-            handles.add(attach(t, n, id++, scan, build, planned));
-        }
-    }
-
-    /** Attaches the filter of the target's first {@code keys} key columns, number {@code id}, to its build and scan. */
-    private RuntimeFilterHandle attach(final RuntimeFilterTarget t, final int keys, final int id,
-                                       final TableScan scan, final FilterBuildSide build,
-                                       final List<RuntimeFilterPlan> planned) {
-        final List<Expr> buildKeys = new ArrayList<>();
-        final List<Expr> probeKeys = new ArrayList<>();
-        final List<String> buildNames = new ArrayList<>();
-        for (int i = 0; i < keys; i++) {
-            final Expr key = t.join().buildKeys().get(t.keys().get(i));
-            buildKeys.add(key);
-            buildNames.add(key.toString());
-            probeKeys.add(Expr.col(t.probe().get(i)));
-        }
-        final boolean perBucket = t.scope() == FilterScope.PER_BUCKET;
-        final boolean fromEveryCn = t.scope() == FilterScope.GLOBAL || (perBucket && !t.colocated());
-        final List<String> probeColumns = t.probe().subList(0, keys);
-        final RuntimeFilterHandle handle = new RuntimeFilterHandle(id, buildNames, probeColumns, t.scope(),
-                perBucket ? topology.bucketCount() : 1, config.runtimeFilters(), fromEveryCn);
-        // Partials (of several cores' or CNs' builds) merge only when sized alike: size them from the plan's
-        // estimate (per bucket: its share of the build), never from the rows one build happens to hold.
-        final long buildRows = t.buildRows();
-        final int bloomBytes = config.runtimeFilters().bloomBytesFor(
-                perBucket ? Math.max(1, buildRows / topology.bucketCount()) : buildRows);
-        final RuntimeFilterBuild filterBuild = new RuntimeFilterBuild(handle, router, buildKeys, build.rowType(),
-                bloomBytes);
-        if (build.sink() instanceof PartitionedHashJoinBuild partitioned) {
-            partitioned.addRuntimeFilter(filterBuild, topology.firstBucketOf(cn), topology.bucketCount());
-        } else {
-            ((HashJoinBuild) build.sink()).addRuntimeFilter(filterBuild);
-        }
-        final int keyColumn = scan.rowType().indexOf(t.probe().get(0));
-        final RangeBucketFunction function = perBucket && !t.colocated()
-                ? (RangeBucketFunction) t.how().boundaries().bucketFunction() : null;
-        scan.addRuntimeFilter(new ScanRuntimeFilter(handle, probeKeys, scan.rowType(),
-                probeKeys.size() == 1 || perBucket ? keyColumn : -1, function));
-        final List<FilterKind> kinds = RuntimeFilterBuild.integerKey(buildKeys, build.rowType())
-                ? List.of(FilterKind.MIN_MAX, FilterKind.IN_LIST, FilterKind.BITMAP, FilterKind.BLOOM)
-                : List.of(FilterKind.BLOOM);
-        planned.add(new RuntimeFilterPlan(id, buildNames, probeColumns, t.scan().table(), kinds, t.scope(),
-                (t.colocated() ? "colocated scan of " : "scan of ") + t.scan().table()
-                        + (perBucket ? ", bucket b's filter on bucket b's rows" : "") + ", before any shuffle"));
-        return handle;
+        final RuntimeFilterWiring.Wired wired = filters.attach(pipelines);
+        return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions),
+                wired.planned(), wired.handles(), local);
     }
 
     /** A pipeline being built: its source, operators so far, their output columns, its dependencies. */
@@ -512,7 +423,7 @@ public final class PipelineCompiler {
         if (how.choice() == Distribution.BROADCAST) {
             // A runtime filter for a scan below a group-by of the probe side needs the build finished before that
             // scan's pipeline starts: build first (broadcast, which also serves a probe on the coordinator alone).
-            final boolean buildFirst = filtersBelowAggregation(j);
+            final boolean buildFirst = filters.belowAggregation(j);
             Open probe = buildFirst ? null : open(j.probe());
             Open buildSide = open(j.build());
             if (exchanges.distributed()) {
@@ -522,7 +433,7 @@ public final class PipelineCompiler {
             final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows)
                     .memory(memory.operator("hash join build " + j.buildKeys()));
             final Pipeline buildPipeline = close(buildSide, build, "join build");
-            noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
+            filters.noteBuild(j, build, buildSide.rowType, buildPipeline);
             if (probe == null) {
                 probe = open(j.probe());
             }
@@ -546,7 +457,7 @@ public final class PipelineCompiler {
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows).memory(memory.operator("hash join build " + j.buildKeys()));
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
-        noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
+        filters.noteBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
                 : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
         probe.dependencies.add(buildPipeline);
@@ -570,24 +481,13 @@ public final class PipelineCompiler {
         return new Open(marks.output(), close(probe, marks, what), probe.type);
     }
 
-    /** Whether the join's runtime filter is for a scan whose rows reach the probe only through a group-by. */
-    private boolean filtersBelowAggregation(final PlanNode.Join j) {
-        final RuntimeFilterTarget t = filterOfJoin.get(j);
-        return t != null && RuntimeFilterTarget.belowAggregation(j.probe(), t.scan());
-    }
-
     /**
      * A scan's pipeline, which waits for the builds of the runtime filters it applies below a group-by
      * (compiled before it): otherwise nothing orders that scan after the build the join above depends on.
      */
     private Open scanned(final PlanNode.Scan s, final Source source) {
         final Open open = new Open(source, null, FragmentType.SOURCE);
-        for (final RuntimeFilterTarget t : filtersOfScan.getOrDefault(s, List.of())) {
-            final FilterBuildSide build = filterBuilds.get(t.id());
-            if (build != null && RuntimeFilterTarget.belowAggregation(t.join().probe(), s)) {
-                open.dependencies.add(build.pipeline());
-            }
-        }
+        open.dependencies.addAll(filters.buildsBefore(s));
         return open;
     }
 
@@ -699,14 +599,6 @@ public final class PipelineCompiler {
         return probe;
     }
 
-    private void noteFilterBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType,
-                                 final Pipeline pipeline) {
-        final RuntimeFilterTarget t = filterOfJoin.get(j);
-        if (t != null) {
-            filterBuilds.put(t.id(), new FilterBuildSide(build, rowType, pipeline));
-        }
-    }
-
     /**
      * A join side that keeps the partitioning it delivers ({@link Distribution#PKEY} or a join's
      * {@link Distribution#REUSE_SHUFFLE}): its pipeline goes on, its morsels already the join's buckets.
@@ -734,7 +626,7 @@ public final class PipelineCompiler {
         if ((how.choice() == Distribution.COLOCATE || how.colocatedScan()) && renamed != null
                 && renamed.scanColumn(keys.get(0)) != null) {
             final PlanNode.Scan s = renamed.scan();
-            final TableScan scan = filtered(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(),
+            final TableScan scan = filters.noteScan(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(),
                     s.filter()));
             bucketed = new Open(new ColocatedScan(scan, scan.rowType().indexOf(renamed.scanColumn(keys.get(0))),
                     how.boundaries(), topology.firstBucketOf(cn), topology.coresPerCn()), null, FragmentType.RANGE);
@@ -770,16 +662,8 @@ public final class PipelineCompiler {
 
     /** A scan of this CN's share of the blocks (all of them in one process). */
     private TableScan scan(final PlanNode.Scan s) {
-        return filtered(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter(), cn,
+        return filters.noteScan(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter(), cn,
                 topology.cnCount()));
-    }
-
-    /** Notes the scan that may apply runtime filters planned for a scan node. */
-    private TableScan filtered(final PlanNode.Scan s, final TableScan scan) {
-        for (final RuntimeFilterTarget t : filtersOfScan.getOrDefault(s, List.of())) {
-            filterScans.put(t.id(), scan);
-        }
-        return scan;
     }
 
     private Open open(final PlanNode node) {
