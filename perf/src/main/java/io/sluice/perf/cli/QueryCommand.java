@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
             + " worker threads and prints the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR",
-            description = "Store directory; with --coordinator, the store the CNs read (TPC-H is planned from its text"
+            description = "Store directory, or s3://BUCKET/PREFIX (docs/object-storage.md); with --coordinator, the store the CNs read (TPC-H is planned from its text"
                 + " over its statistics; without it only the queries with a Java plan run there).")
     Path store;
 
@@ -68,6 +68,9 @@ public final class QueryCommand extends CliCommand {
     @Mixin
     RuntimeFilterOptions runtimeFilters;
 
+    @Mixin
+    ObjectStoreOptions objectStore;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         run.workers();
@@ -84,19 +87,24 @@ public final class QueryCommand extends CliCommand {
             throw new IllegalArgumentException("TPC-H query " + which.tpch + " runs from its SQL text, planned over the"
                     + " store's statistics: add --store DIR, the store the CNs read");
         }
-        final Query query = fromText ? new TpchSqlQuery(which.tpch, Store.open(store))
+        try (ObjectStoreOptions.Opened opened = store == null ? null : objectStore.open(store)) {
+            return overStore(opened == null ? null : opened.store(), fromText, onCluster, out, err);
+        }
+    }
+
+    private int overStore(final Store s, final boolean fromText, final boolean onCluster, final PrintWriter out,
+                          final PrintWriter err) {
+        final Query query = fromText ? new TpchSqlQuery(which.tpch, s)
                 : which.tpch != null ? Queries.tpch(which.tpch) : Queries.workload(which.workload);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         if (onCluster) {
-            try (QueryTarget target = cluster.open(run, store == null ? null : Store.open(store), null, config,
-                    network)) {
+            try (QueryTarget target = cluster.open(run, s, null, config, network)) {
                 return report(target, query, out, err);
             }
         }
-        if (store == null) {
+        if (s == null) {
             throw new IllegalArgumentException("give --store DIR (a store made by sluice gen) or --coordinator HOST:PORT");
         }
-        final Store s = Store.open(store);
         final List<String> missing = new ArrayList<>();
         for (final String t : query.tables()) {
             if (!s.hasTable(t)) {
@@ -105,8 +113,9 @@ public final class QueryCommand extends CliCommand {
         }
         if (!missing.isEmpty()) {
             final String sf = TpchScale.format(TpchScale.common(s).orElse(0.1));
-            throw new StorageException("store " + store + " lacks table(s) " + missing + " that " + query.name()
-                    + " reads: generate them with `sluice gen --sf " + sf + " --out " + store + " --tables "
+            final String where = ObjectStoreOptions.describe(store);
+            throw new StorageException("store " + where + " lacks table(s) " + missing + " that " + query.name()
+                    + " reads: generate them with `sluice gen --sf " + sf + " --out " + where + " --tables "
                     + String.join(",", missing) + "`");
         }
         try (StoreCatalog catalog = new StoreCatalog(s);
