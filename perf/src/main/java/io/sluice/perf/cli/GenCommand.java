@@ -297,7 +297,7 @@ final class GenCommand extends CliCommand {
             written.add(r.name());
         }
         out.printf(Locale.ROOT, "generated %s at SF %s into %s: %s, %s in %.1f s (wall time); %s%n",
-                Plural.of(results.size(), "table"), TpchScale.format(scaleFactor), this.out, Plural.of(rows, "row"), Sizes.bytes(bytes), seconds,
+                Plural.of(results.size(), "table"), TpchScale.format(scaleFactor), ObjectStoreOptions.describe(this.out), Plural.of(rows, "row"), Sizes.bytes(bytes), seconds,
                 PeakMemory.describe());
         final Set<String> untouched = new TreeSet<>(store.tableNames());
         untouched.removeAll(written);
