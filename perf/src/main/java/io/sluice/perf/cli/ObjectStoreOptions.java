@@ -49,7 +49,7 @@ final class ObjectStoreOptions {
      */
     Opened open(final Path store) {
         if (!isObjectStorage(store)) {
-            return new Opened(Store.open(store), null);
+            return new Opened(Store.open(store), null, null);
         }
         final S3Location location = S3Location.parse(store.toString());
         final S3Objects objects = new S3Objects(location, S3Settings.fromEnvironment());
@@ -58,7 +58,8 @@ final class ObjectStoreOptions {
             cache = BlockCache.open(cacheDir != null ? cacheDir : temporaryCacheDir(), cacheSize);
             final S3Store s3 = S3Store.open(objects, cache);
             final BlockCache opened = cache;
-            return new Opened(s3.store(), () -> CloseHelper.closeAll(s3, opened, objects));
+            return new Opened(s3.store(), () -> CloseHelper.closeAll(s3, opened, objects),
+                    () -> new StorageReads(objects.gets(), objects.bytesRead(), opened.hits(), opened.hitBytes()));
         } catch (final RuntimeException e) {
             CloseHelper.quietCloseAll(cache, objects);
             throw e;
@@ -86,8 +87,12 @@ final class ObjectStoreOptions {
         }
     }
 
-    /** A store opened by {@link #open}, and what closes the resources behind it (null for a local store). */
-    record Opened(Store store, AutoCloseable resources) implements AutoCloseable {
+    /**
+     * A store opened by {@link #open}, what closes the resources behind it and what this process read of it (both
+     * null for a local store).
+     */
+    record Opened(Store store, AutoCloseable resources, java.util.function.Supplier<StorageReads> reads)
+            implements AutoCloseable {
         @Override
         public void close() {
             if (resources != null) {

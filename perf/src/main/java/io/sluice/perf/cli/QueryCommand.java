@@ -88,6 +88,7 @@ public final class QueryCommand extends CliCommand {
                     + " store's statistics: add --store DIR, the store the CNs read");
         }
         try (ObjectStoreOptions.Opened opened = store == null ? null : objectStore.open(store)) {
+            cluster.countStorageReads(opened == null ? null : opened.reads());
             return overStore(opened == null ? null : opened.store(), fromText, onCluster, out, err);
         }
     }

@@ -92,6 +92,7 @@ public final class SqlCommand extends CliCommand {
              QueryTarget target = explain == ExplainMode.PLAN
                      ? cluster.openToPlan(run, tables.store(), tables.catalog(), config, null)
                      : cluster.open(run, tables.store(), tables.catalog(), config, null)) {
+            cluster.countStorageReads(tables.opened() == null ? null : tables.opened().reads());
             final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(tables.catalog(), tables.names()),
                     target, run.format, explain, cluster);
             if (prompt) {

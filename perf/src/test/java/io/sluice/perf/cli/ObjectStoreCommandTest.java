@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +35,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@code sluice gen --out s3://...} against a real S3 server (S3Proxy) and {@code sluice sql --store s3://...}:
  * the 22 TPC-H queries give DuckDB's rows over the same generated rows; a restarted reader is served from its block
  * cache without a GET of a block (and with the block objects deleted, the cached blocks still answer); a missing bucket and wrong credentials are errors
- * naming the bucket and what to check.
+ * naming the bucket and what to check; --stats-json counts the bytes read from object storage and from the cache.
  */
 class ObjectStoreCommandTest {
     private static final String[] PROPERTIES = {"aws.endpointUrl", "aws.accessKeyId", "aws.secretAccessKey"};
@@ -101,6 +103,26 @@ class ObjectStoreCommandTest {
         assertThat(cluster.exitCode()).as(cluster.toString()).isZero();
         assertThat(lines(cluster)).isEqualTo(DuckDbCsv.of(duck, TpchSql.text(12)));
 
+        // --stats-json counts what the query read from object storage and from the cache.
+        final Path q6 = Files.writeString(dir.resolve("q6.sql"), TpchSql.text(6));
+        final Path warmStats = dir.resolve("warm.json");
+        final Cli.Result warm = Cli.run("sql", "--store", "s3://tpch/sf0.01", "--cache-dir", cache.toString(), "-f",
+                q6.toString(), "--stats-json", warmStats.toString(), "--format", "csv");
+        assertThat(warm.exitCode()).as(warm.toString()).isZero();
+        final String warmJson = Files.readString(warmStats);
+        assertThat(number(warmJson, "gets")).as(warmJson).isZero();
+        assertThat(number(warmJson, "cache_hits")).as(warmJson).isPositive();
+        assertThat(number(warmJson, "bytes_from_cache")).as(warmJson).isPositive();
+        final Path coldStats = dir.resolve("cold.json");
+        final Cli.Result cold = Cli.run("sql", "--store", "s3://tpch/sf0.01", "--cache-dir",
+                dir.resolve("cold-cache").toString(), "-f", q6.toString(), "--stats-json", coldStats.toString(),
+                "--format", "csv");
+        assertThat(cold.exitCode()).as(cold.toString()).isZero();
+        final String coldJson = Files.readString(coldStats);
+        assertThat(number(coldJson, "gets")).as(coldJson).isPositive();
+        assertThat(number(coldJson, "bytes_read")).as(coldJson).isEqualTo(number(warmJson, "bytes_from_cache"));
+        assertThat(number(coldJson, "cache_hits")).as(coldJson).isZero();
+
         // Without its block objects the store still answers from the cache, and only from there.
         try (S3Client client = server.settings().client()) {
             for (final S3Object o : client.listObjectsV2Paginator(b -> b.bucket("tpch").prefix("sf0.01/")).contents()) {
@@ -122,6 +144,12 @@ class ObjectStoreCommandTest {
             assertThat(files.filter(p -> p.toString().endsWith(".sbk")).count())
                     .as("lineitem's block files at least are cached").isGreaterThanOrEqualTo(8);
         }
+    }
+
+    private static long number(final String json, final String name) {
+        final Matcher m = Pattern.compile("\"" + name + "\": (\\d+)").matcher(json);
+        assertThat(m.find()).as("%s in %s", name, json).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     /** Runs the 22 queries in a new reader of the store; returns its cache's fetches and hits and its block GETs. */
