@@ -11,6 +11,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * A store on object storage opened for reading: its manifests and zonemap indexes mirrored into a local directory
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 public final class S3Store implements AutoCloseable {
     /** The manifest attribute naming one upload of a table, so cached blocks of an earlier store at the same place never serve it. */
     public static final String UPLOAD_ATTRIBUTE = "upload";
+    private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9-]{1,64}");
 
     private final S3Objects objects;
     private final BlockCache cache;
@@ -88,8 +90,10 @@ public final class S3Store implements AutoCloseable {
         final String version = manifest.version() == 0 ? "" : TableManifest.versionDirName(manifest.version()) + "/";
         final String object = tableName + "/" + version + fileName;
         final String upload = manifest.attributes().get(UPLOAD_ATTRIBUTE);
+        // The id names a directory of the cache: anything but a plain id (a manifest not written by Sluice) is ignored.
         final String key = cachePrefix + "/" + tableName + "/"
-                + (upload != null ? upload : "v" + manifest.version() + "-" + manifest.bytes()) + "/" + fileName;
+                + (upload != null && UPLOAD_ID.matcher(upload).matches() ? upload
+                        : "v" + manifest.version() + "-" + manifest.bytes()) + "/" + fileName;
         return cache.open(key, objects.location().uri(object), file -> objects.download(object, file), block,
                 table.schema(), verified);
     }

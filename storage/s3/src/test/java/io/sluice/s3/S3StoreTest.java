@@ -172,6 +172,23 @@ class S3StoreTest {
     }
 
     @Test
+    void anUploadIdThatIsNotAPlainIdNeverPlacesCacheEntriesOutsideTheCache() throws Exception {
+        writeTable("t", ROWS, 0);
+        try (S3Objects objects = objects()) {
+            final String manifest = new String(objects.get("t/manifest.properties"), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(manifest).contains("attribute.upload=");
+            objects.put("t/manifest.properties", manifest.replaceAll("attribute\\.upload=.*",
+                    "attribute.upload=../../../../escaped").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        final Reading reading = read(tmp.resolve("cache"), CACHE);
+        assertThat(reading.rows()).containsExactlyElementsOf(expected(ROWS, 0));
+        assertThat(tmp.resolve("escaped")).doesNotExist();
+        try (Stream<Path> files = Files.walk(tmp.resolve("cache"))) {
+            assertThat(files.filter(p -> p.toString().endsWith(".sbk")).count()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void aSecondWriterIsRefusedWhileTheFirstHoldsTheLock() {
         try (S3Objects objects = objects(); S3StoreWrite first = S3StoreWrite.begin(objects, "sluice gen first")) {
             assertThatThrownBy(() -> S3StoreWrite.begin(objects, "sluice gen second"))
