@@ -109,7 +109,8 @@ final class ImportCommand extends CliCommand {
             damaged |= d.getFileName().toString().equals(table);
         }
         if (contents.tables().contains(table) || damaged) {
-            throw new IllegalArgumentException("store " + store + " already has " + (damaged ? "a damaged " : "a ")
+            throw new IllegalArgumentException("store " + ObjectStoreOptions.describe(store) + " already has "
+                    + (damaged ? "a damaged " : "a ")
                     + "table " + table + ": replace it with `" + shellCommand() + " --replace`, or import into"
                     + " another --table");
         }

@@ -171,6 +171,42 @@ class ObjectStoreCommandTest {
     }
 
     @Test
+    void importWritesATableToObjectStorageAndReplacesItOnlyWhenAsked() throws Exception {
+        final Path first = Files.writeString(dir.resolve("first.csv"), "k,s\n1,a\n2,b\n3,c\n");
+        final Path second = Files.writeString(dir.resolve("second.csv"), "k,s\n10,x\n");
+        final String[] common = {"--store", "s3://tpch/imported", "--table", "items", "--schema", "k:int64,s:string"};
+        final Cli.Result imported = Cli.run(concat(new String[] {"import", "--csv", first.toString()}, common));
+        assertThat(imported.exitCode()).as(imported.toString()).isZero();
+        assertThat(imported.out()).contains("uploaded items to s3://tpch/imported");
+        final Cli.Result sum = Cli.run("sql", "--store", "s3://tpch/imported", "--format", "csv",
+                "select count(*) as n, sum(k) as total from items");
+        assertThat(lines(sum)).containsExactly("n,total", "3,6");
+
+        final Cli.Result refused = Cli.run(concat(new String[] {"import", "--csv", second.toString()}, common));
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.err()).contains("already has a table items", "--replace");
+        final Cli.Result replaced = Cli.run(concat(new String[] {"import", "--csv", second.toString(), "--replace"},
+                common));
+        assertThat(replaced.exitCode()).as(replaced.toString()).isZero();
+        final Cli.Result after = Cli.run("sql", "--store", "s3://tpch/imported", "--format", "csv",
+                "select count(*) as n, sum(k) as total from items");
+        assertThat(lines(after)).containsExactly("n,total", "1,10");
+        try (S3Client client = server.settings().client()) {
+            final List<String> keys = new ArrayList<>();
+            client.listObjectsV2Paginator(b -> b.bucket("tpch").prefix("imported/items/")).contents()
+                    .forEach(o -> keys.add(o.key()));
+            assertThat(keys).contains("imported/items/manifest.properties", "imported/items/v2/block-000000.sbk")
+                    .noneMatch(k -> k.startsWith("imported/items/v1/"));
+        }
+    }
+
+    private static String[] concat(final String[] a, final String[] b) {
+        final String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void aMissingBucketIsAnErrorNamingItAndTheFix() {
         final Cli.Result r = Cli.run("sql", "--store", "s3://no-such-bucket/sf1", "select count(*) from lineitem");
         assertThat(r.exitCode()).isEqualTo(1);
