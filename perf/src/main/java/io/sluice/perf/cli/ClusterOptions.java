@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -63,14 +64,14 @@ final class ClusterOptions {
     }
 
     /** What this process read of a store on object storage, counted when the queries run here; else null. */
-    private java.util.function.Supplier<StorageReads> storageReads;
+    private Supplier<StorageReads> storageReads;
     private StorageReads lastReads;
 
     /**
      * Counts what the queries read of a store on object storage from {@code reads} (this process's counters; nothing
      * when null, or when the queries run on a coordinator's cluster), for --stats-json.
      */
-    void countStorageReads(final java.util.function.Supplier<StorageReads> reads) {
+    void countStorageReads(final Supplier<StorageReads> reads) {
         storageReads = coordinator == null ? reads : null;
         lastReads = storageReads == null ? null : storageReads.get();
     }

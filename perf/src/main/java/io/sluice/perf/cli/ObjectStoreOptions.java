@@ -10,6 +10,8 @@ import io.sluice.storage.Store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.function.Supplier;
 import org.agrona.CloseHelper;
 import picocli.CommandLine.Option;
 
@@ -79,7 +81,7 @@ final class ObjectStoreOptions {
 
     private static void deleteTree(final Path dir) {
         try (var walk = Files.walk(dir)) {
-            for (final Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (final Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         } catch (final IOException e) {
@@ -91,7 +93,7 @@ final class ObjectStoreOptions {
      * A store opened by {@link #open}, what closes the resources behind it and what this process read of it (both
      * null for a local store).
      */
-    record Opened(Store store, AutoCloseable resources, java.util.function.Supplier<StorageReads> reads)
+    record Opened(Store store, AutoCloseable resources, Supplier<StorageReads> reads)
             implements AutoCloseable {
         @Override
         public void close() {

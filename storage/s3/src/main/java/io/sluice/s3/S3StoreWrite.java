@@ -3,12 +3,14 @@ package io.sluice.s3;
 import io.sluice.format.StorageException;
 import io.sluice.storage.StoreContents;
 import io.sluice.storage.TableManifest;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -143,9 +145,9 @@ public final class S3StoreWrite implements AutoCloseable {
     }
 
     private static String namedVersion(final byte[] manifest) {
-        final java.util.Properties p = new java.util.Properties();
+        final Properties p = new Properties();
         try {
-            p.load(new java.io.ByteArrayInputStream(manifest));
+            p.load(new ByteArrayInputStream(manifest));
         } catch (final IOException | IllegalArgumentException e) {
             return null;
         }

@@ -1,7 +1,9 @@
 package io.sluice.s3;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -25,7 +27,7 @@ public final class S3TestServer implements AutoCloseable {
 
     /** Starts a server keeping its objects under {@code dir}; returns once it serves. */
     public static S3TestServer start(final Path dir) throws Exception {
-        java.nio.file.Files.createDirectories(dir);
+        Files.createDirectories(dir);
         final Properties properties = new Properties();
         properties.setProperty("jclouds.filesystem.basedir", dir.toAbsolutePath().toString());
         final S3Proxy proxy = S3Proxy.builder()
@@ -56,8 +58,8 @@ public final class S3TestServer implements AutoCloseable {
     }
 
     /** The variables a process needs to reach this server (AWS_ENDPOINT_URL and the keys). */
-    public java.util.Map<String, String> environment() {
-        return java.util.Map.of("AWS_ENDPOINT_URL", endpoint().toString(), "AWS_ACCESS_KEY_ID", ACCESS_KEY,
+    public Map<String, String> environment() {
+        return Map.of("AWS_ENDPOINT_URL", endpoint().toString(), "AWS_ACCESS_KEY_ID", ACCESS_KEY,
                 "AWS_SECRET_ACCESS_KEY", SECRET_KEY, "AWS_REGION", S3Settings.DEFAULT_REGION);
     }
 
