@@ -104,6 +104,9 @@ public final class ClusterUpCommand extends CliCommand {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 0.1 --out "
                     + store);
         }
+        if (objectStorage && parquet != null) {
+            throw new IllegalArgumentException("give either --store DIR or --parquet DIR, not both");
+        }
         if (!objectStorage) {
             TableSource.open(store, parquet).close();
         }
