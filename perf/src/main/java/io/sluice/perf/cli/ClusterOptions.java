@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -62,13 +63,32 @@ final class ClusterOptions {
         }
     }
 
+    /** What this process read of a store on object storage, counted when the queries run here; else null. */
+    private Supplier<StorageReads> storageReads;
+    private StorageReads lastReads;
+
+    /**
+     * Counts what the queries read of a store on object storage from {@code reads} (this process's counters; nothing
+     * when null, or when the queries run on a coordinator's cluster), for --stats-json.
+     */
+    void countStorageReads(final Supplier<StorageReads> reads) {
+        storageReads = coordinator == null ? reads : null;
+        lastReads = storageReads == null ? null : storageReads.get();
+    }
+
     /** Writes a query's stats to the --stats-json file (replacing it), when one was given and the query has stats. */
     void writeStats(final QueryStats stats) {
         if (statsJson == null || stats == null) {
             return;
         }
+        StorageReads read = null;
+        if (storageReads != null) {
+            final StorageReads now = storageReads.get();
+            read = now.since(lastReads);
+            lastReads = now;
+        }
         try {
-            Files.writeString(statsJson, StatsJson.of(stats));
+            Files.writeString(statsJson, StatsJson.of(stats, read));
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write --stats-json " + statsJson + ": " + e.getMessage(), e);
         }

@@ -42,7 +42,8 @@ public final class ClusterUpCommand extends CliCommand {
     @Option(names = "--cores", required = true, paramLabel = "K", description = "Worker threads of each CN.")
     int cores;
 
-    @Option(names = "--store", paramLabel = "DIR", description = "The store every CN reads.")
+    @Option(names = "--store", paramLabel = "DIR", description = "The store every CN reads: a directory, or"
+            + " s3://BUCKET/PREFIX on object storage (each CN then caches blocks in --cache-dir/cnI).")
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
@@ -66,6 +67,18 @@ public final class ClusterUpCommand extends CliCommand {
     @Mixin
     MetricsOption metrics;
 
+    @Mixin
+    ObjectStoreOptions objectStore;
+
+    /** CN {@code i}'s block cache over object storage: its own directory under --cache-dir, and --cache-size. */
+    private List<String> cacheArguments(final int cn) {
+        final List<String> args = new ArrayList<>(List.of("--cache-size", Long.toString(objectStore.cacheSize)));
+        if (objectStore.cacheDir != null) {
+            args.addAll(List.of("--cache-dir", objectStore.cacheDir.toAbsolutePath().resolve("cn" + cn).toString()));
+        }
+        return args;
+    }
+
     /** The line naming the CNs in the cluster that it did not start, and what CTRL-C here leaves running. */
     static String startedApart(final List<MemberStatus> apart) {
         final List<String> named = new ArrayList<>();
@@ -86,20 +99,37 @@ public final class ClusterUpCommand extends CliCommand {
         }
         final Endpoint endpoint = Endpoint.parse(listen, false);
         endpoint.address();
-        if (store != null && !Files.isDirectory(store)) {
+        final boolean objectStorage = ObjectStoreOptions.isObjectStorage(store);
+        if (store != null && !objectStorage && !Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 0.1 --out "
                     + store);
         }
-        TableSource.open(store, parquet).close();
+        if (objectStorage && parquet != null) {
+            throw new IllegalArgumentException("give either --store DIR or --parquet DIR, not both");
+        }
+        if (!objectStorage) {
+            TableSource.open(store, parquet).close();
+        }
+        // Over object storage the coordinator plans from the store's manifests; each CN caches the blocks it reads.
+        final ObjectStoreOptions.Opened opened = objectStorage ? new ObjectStoreOptions().open(store) : null;
         final Consumer<String> log = ClusterProcess.log(out);
         final ClusterContext context = secret.context();
         mysql.check(context);
         metrics.check();
-        final LocalCluster cluster = parquet != null
-                ? LocalCluster.startOverParquet(parquet, cnCount, cores, endpoint, jvmArgs, ClusterProcess.transport(),
-                        log, secret.file())
-                : LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs, ClusterProcess.transport(), log,
-                        secret.file());
+        final LocalCluster cluster;
+        try {
+            cluster = parquet != null
+                    ? LocalCluster.startOverParquet(parquet, cnCount, cores, endpoint, jvmArgs,
+                            ClusterProcess.transport(), log, secret.file())
+                    : objectStorage
+                    ? LocalCluster.start(opened.store(), ObjectStoreOptions.describe(store), cnCount, cores, endpoint,
+                            jvmArgs, ClusterProcess.transport(), log, secret.file(), this::cacheArguments)
+                    : LocalCluster.start(store, cnCount, cores, endpoint, jvmArgs, ClusterProcess.transport(), log,
+                            secret.file());
+        } catch (final RuntimeException e) {
+            CloseHelper.quietClose(opened);
+            throw e;
+        }
         final MySqlServer server;
         final MetricsServer metricsServer;
         try {
@@ -111,7 +141,7 @@ public final class ClusterUpCommand extends CliCommand {
                 throw e;
             }
         } catch (final RuntimeException e) {
-            cluster.close();
+            CloseHelper.closeAll(cluster, opened);
             throw e;
         }
         if (metricsServer != null) {
@@ -121,7 +151,7 @@ public final class ClusterUpCommand extends CliCommand {
             }
         }
         final String secretArg = secret.file() == null ? "" : " --secret-file " + secret.file();
-        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, cluster));
+        final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, cluster, opened));
         log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator "
                 + cluster.address() + "; " + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
                 + (parquet != null ? " --parquet " + parquet : "") + " --tpch 1; stop with CTRL-C");

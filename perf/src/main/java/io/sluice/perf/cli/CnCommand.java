@@ -34,7 +34,8 @@ public final class CnCommand extends CliCommand {
     String coordinator;
 
     @Option(names = "--store", paramLabel = "DIR",
-            description = "The store the coordinator and every CN share (or a copy of it on this host).")
+            description = "The store the coordinator and every CN share (or a copy of it on this host), or"
+                + " s3://BUCKET/PREFIX on object storage, whose blocks this CN caches in --cache-dir.")
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
@@ -63,6 +64,9 @@ public final class CnCommand extends CliCommand {
     @Mixin
     MetricsOption metrics;
 
+    @Mixin
+    ObjectStoreOptions objectStore;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         metrics.check();
@@ -73,13 +77,14 @@ public final class CnCommand extends CliCommand {
         coordinatorAt.address();
         final Endpoint bindTo = bind == null ? new Endpoint(Endpoint.localAddressToward(coordinatorAt), 0)
                 : Endpoint.parse(bind, true);
-        if (store != null && !Files.isDirectory(store)) {
+        if (store != null && !ObjectStoreOptions.isObjectStorage(store) && !Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: every CN reads the coordinator's store;"
                     + " give its directory (shared or copied) with --store");
         }
         final String cnName = name != null ? name : defaultName();
         final ClusterContext context = secret.context();
-        final TableSource tables = TableSource.open(store, parquet, "every CN must read the same store as the coordinator");
+        final TableSource tables = TableSource.open(store, parquet, "every CN must read the same store as the coordinator",
+                objectStore);
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;
         try {

@@ -34,7 +34,8 @@ public final class CoordinatorCommand extends CliCommand {
     String listen;
 
     @Option(names = "--store", paramLabel = "DIR",
-            description = "The store every CN reads (shared or copied to every host); queries are checked against it.")
+            description = "The store every CN reads (shared or copied to every host, or s3://BUCKET/PREFIX on object"
+                + " storage); queries are planned from it.")
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
@@ -55,7 +56,7 @@ public final class CoordinatorCommand extends CliCommand {
     int execute(final PrintWriter out, final PrintWriter err) throws InterruptedException {
         final Endpoint endpoint = Endpoint.parse(listen, false);
         endpoint.address();
-        if (store != null && !Files.isDirectory(store)) {
+        if (store != null && !ObjectStoreOptions.isObjectStorage(store) && !Files.isDirectory(store)) {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1 --out "
                     + store);
         }
@@ -105,7 +106,7 @@ public final class CoordinatorCommand extends CliCommand {
         }
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, coordinator,
                 driver, tables));
-        out.println("coordinator listening on " + coordinator.listening() + " (" + (store != null ? "store " + store
+        out.println("coordinator listening on " + coordinator.listening() + " (" + (store != null ? "store " + ObjectStoreOptions.describe(store)
                 : "parquet " + parquet) + "; "
                 + SecretOption.describe(context) + ")");
         out.flush();

@@ -9,6 +9,7 @@ import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreContents;
 import io.sluice.storage.StoreLock;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +54,8 @@ final class GenCommand extends CliCommand {
     double scaleFactor;
 
     @Option(names = "--out", required = true, paramLabel = "<dir>",
-            description = "store directory to write: new, empty, or a store of tables at the same scale factor")
+            description = "store directory to write: new, empty, or a store of tables at the same scale factor; or"
+                    + " s3://BUCKET/PREFIX on object storage (docs/object-storage.md)")
     Path out;
 
     @Option(names = "--tables", split = ",", paramLabel = "<t1,t2>",
@@ -76,7 +78,7 @@ final class GenCommand extends CliCommand {
     TpchSkew skew;
 
     @Override
-    int execute(final PrintWriter out, final PrintWriter err) {
+    int execute(final PrintWriter out, final PrintWriter err) throws IOException {
         final List<TableGeneration.Job> selected = benchmark == Benchmark.TPCDS
                 ? TableGeneration.tpcds(selectedTpcdsTables(), scaleFactor)
                 : TableGeneration.tpch(TableGeneration.largestFirst(selectedTables(), scaleFactor), scaleFactor, skew);
@@ -89,7 +91,15 @@ final class GenCommand extends CliCommand {
         if (benchmark == Benchmark.TPCDS) {
             TpcdsLoader.checkScaleFactor(scaleFactor);
         }
-        final Store store = OutputDirectory.open(this.out);
+        if (ObjectStoreOptions.isObjectStorage(this.out)) {
+            return ObjectStoreWriting.run(this.out, commandLine(), out,
+                    dir -> writeInto(Store.open(dir), selected, out, err));
+        }
+        return writeInto(OutputDirectory.open(this.out), selected, out, err);
+    }
+
+    private int writeInto(final Store store, final List<TableGeneration.Job> selected, final PrintWriter out,
+                          final PrintWriter err) {
         try (StopOnSignal signal = new StopOnSignal()) {
             final int code;
             try (StoreLock ignored = lock(store, err)) {
@@ -287,7 +297,7 @@ final class GenCommand extends CliCommand {
             written.add(r.name());
         }
         out.printf(Locale.ROOT, "generated %s at SF %s into %s: %s, %s in %.1f s (wall time); %s%n",
-                Plural.of(results.size(), "table"), TpchScale.format(scaleFactor), this.out, Plural.of(rows, "row"), Sizes.bytes(bytes), seconds,
+                Plural.of(results.size(), "table"), TpchScale.format(scaleFactor), ObjectStoreOptions.describe(this.out), Plural.of(rows, "row"), Sizes.bytes(bytes), seconds,
                 PeakMemory.describe());
         final Set<String> untouched = new TreeSet<>(store.tableNames());
         untouched.removeAll(written);

@@ -42,7 +42,8 @@ final class ImportCommand extends CliCommand {
     @Option(names = "--csv", required = true, paramLabel = "<file>", description = "CSV file to import")
     Path csv;
 
-    @Option(names = "--store", required = true, paramLabel = "<dir>", description = "store directory (created if missing)")
+    @Option(names = "--store", required = true, paramLabel = "<dir>", description = "store directory (created if missing),"
+            + " or s3://BUCKET/PREFIX on object storage (docs/object-storage.md)")
     Path store;
 
     @Option(names = "--table", required = true, paramLabel = "<name>", description = "name of the table to write")
@@ -77,7 +78,14 @@ final class ImportCommand extends CliCommand {
         }
         final TableSpec spec = TableSpec.of(table, parsed).withSortKey(sortBy).replacing(replace);
         final long start = System.nanoTime();
-        final Store opened = Store.create(store);
+        if (ObjectStoreOptions.isObjectStorage(store)) {
+            return ObjectStoreWriting.run(store, commandLine(), out, dir -> importInto(Store.open(dir), spec, start, out, err));
+        }
+        return importInto(Store.create(store), spec, start, out, err);
+    }
+
+    private int importInto(final Store opened, final TableSpec spec, final long start, final PrintWriter out,
+                           final PrintWriter err) throws IOException {
         try (StopOnSignal signal = new StopOnSignal()) {
             final int code;
             try (StoreLock ignored = lock(opened, err)) {
@@ -101,7 +109,8 @@ final class ImportCommand extends CliCommand {
             damaged |= d.getFileName().toString().equals(table);
         }
         if (contents.tables().contains(table) || damaged) {
-            throw new IllegalArgumentException("store " + store + " already has " + (damaged ? "a damaged " : "a ")
+            throw new IllegalArgumentException("store " + ObjectStoreOptions.describe(store) + " already has "
+                    + (damaged ? "a damaged " : "a ")
                     + "table " + table + ": replace it with `" + shellCommand() + " --replace`, or import into"
                     + " another --table");
         }

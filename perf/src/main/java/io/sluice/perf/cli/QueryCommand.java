@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
             + " worker threads and prints the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR",
-            description = "Store directory; with --coordinator, optional: without it the coordinator plans TPC-H from"
-                + " its text over the store the CNs read (--explain needs it here).")
+            description = "Store directory, or s3://BUCKET/PREFIX (docs/object-storage.md); with --coordinator,"
+                + " optional: without it the coordinator plans TPC-H from its text over the store the CNs read"
+                + " (--explain needs it here).")
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: a folder of Parquet files,"
@@ -68,6 +69,9 @@ public final class QueryCommand extends CliCommand {
     @Mixin
     RuntimeFilterOptions runtimeFilters;
 
+    @Mixin
+    ObjectStoreOptions objectStore;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
         run.workers();
@@ -82,16 +86,20 @@ public final class QueryCommand extends CliCommand {
         if (store == null && !onCluster) {
             throw new IllegalArgumentException("give --store DIR (a store made by sluice gen) or --coordinator HOST:PORT");
         }
-        final Query query = which.tpch != null ? new TpchSqlQuery(which.tpch, Store.open(store))
-                : Queries.workload(which.workload);
+        try (ObjectStoreOptions.Opened opened = store == null ? null : objectStore.open(store)) {
+            cluster.countStorageReads(opened == null ? null : opened.reads());
+            return overStore(opened == null ? null : opened.store(), onCluster, out, err);
+        }
+    }
+
+    private int overStore(final Store s, final boolean onCluster, final PrintWriter out, final PrintWriter err) {
+        final Query query = which.tpch != null ? new TpchSqlQuery(which.tpch, s) : Queries.workload(which.workload);
         final StrategyConfig config = runtimeFilters.apply(run.config());
         if (onCluster) {
-            try (QueryTarget target = cluster.open(run, store == null ? null : Store.open(store), null, config,
-                    network)) {
+            try (QueryTarget target = cluster.open(run, s, null, config, network)) {
                 return report(target, query, out, err);
             }
         }
-        final Store s = Store.open(store);
         final List<String> missing = new ArrayList<>();
         for (final String t : query.tables()) {
             if (!s.hasTable(t)) {
@@ -100,8 +108,9 @@ public final class QueryCommand extends CliCommand {
         }
         if (!missing.isEmpty()) {
             final String sf = TpchScale.format(TpchScale.common(s).orElse(0.1));
-            throw new StorageException("store " + store + " lacks table(s) " + missing + " that " + query.name()
-                    + " reads: generate them with `sluice gen --sf " + sf + " --out " + store + " --tables "
+            final String where = ObjectStoreOptions.describe(store);
+            throw new StorageException("store " + where + " lacks table(s) " + missing + " that " + query.name()
+                    + " reads: generate them with `sluice gen --sf " + sf + " --out " + where + " --tables "
                     + String.join(",", missing) + "`");
         }
         try (StoreCatalog catalog = new StoreCatalog(s);

@@ -40,7 +40,7 @@ import picocli.CommandLine.Parameters;
             "  sluice sql --parquet data/parquet --cn 3 --cores 2 -f q12.sql"})
 public final class SqlCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR", description = "Store directory (made by sluice gen"
-            + " or sluice import) whose schemas and zonemaps plan the statements; with --coordinator the store the"
+            + " or sluice import), or s3://BUCKET/PREFIX on object storage (docs/object-storage.md), whose schemas and zonemaps plan the statements; with --coordinator the store the"
             + " cluster's CNs read, which may be left out: the coordinator then plans the statements from its own"
             + " store (no --explain, no prompt).")
     Path store;
@@ -74,6 +74,9 @@ public final class SqlCommand extends CliCommand {
     @Mixin
     RuntimeFilterOptions runtimeFilters;
 
+    @Mixin
+    ObjectStoreOptions objectStore;
+
     @Override
     int execute(final PrintWriter out, final PrintWriter err) throws IOException {
         run.workers();
@@ -85,10 +88,11 @@ public final class SqlCommand extends CliCommand {
         }
         final List<String> statements = prompt ? List.of() : statements();
         final StrategyConfig config = runtimeFilters.apply(run.config());
-        try (TableSource tables = TableSource.open(store, parquet);
+        try (TableSource tables = TableSource.open(store, parquet, null, objectStore);
              QueryTarget target = explain == ExplainMode.PLAN
                      ? cluster.openToPlan(run, tables.store(), tables.catalog(), config, null)
                      : cluster.open(run, tables.store(), tables.catalog(), config, null)) {
+            cluster.countStorageReads(tables.opened() == null ? null : tables.opened().reads());
             final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(tables.catalog(), tables.names()),
                     target, run.format, explain, cluster);
             if (prompt) {

@@ -12,7 +12,8 @@ import io.sluice.engine.filter.FilterKind;
  * bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
  * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state) and sorts (merged_rows,
  * merged_runs, full_sorts: what the coordinator's MERGE SORTs merged and how many sorts of every row it
- * ran). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
+ * ran), and over a store on object storage read by this process, object_storage (gets, bytes_read: what was fetched;
+ * cache_hits, bytes_from_cache: block files read from the block cache instead). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
  * bytes, part of bytes_remote) that carried a stored block copied from its file instead of a batch
  * encoded again.
  */
@@ -21,6 +22,11 @@ final class StatsJson {
     }
 
     static String of(final QueryStats stats) {
+        return of(stats, null);
+    }
+
+    /** As {@link #of(QueryStats)}, with what the query read of a store on object storage when {@code reads} is given. */
+    static String of(final QueryStats stats, final StorageReads reads) {
         final JsonWriter json = new JsonWriter().beginObject()
                 .name("query").value(stats.query())
                 .name("strategy").value(stats.strategy())
@@ -87,6 +93,14 @@ final class StatsJson {
                 .name("merged_runs").value(stats.sorts().mergedRuns())
                 .name("full_sorts").value(stats.sorts().fullSorts())
                 .endObject();
+        if (reads != null) {
+            json.name("object_storage").beginObject()
+                    .name("gets").value(reads.objectGets())
+                    .name("bytes_read").value(reads.objectBytes())
+                    .name("cache_hits").value(reads.cacheHits())
+                    .name("bytes_from_cache").value(reads.cacheBytes())
+                    .endObject();
+        }
         return json.endObject() + "\n";
     }
 }

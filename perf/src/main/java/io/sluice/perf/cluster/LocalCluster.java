@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.agrona.CloseHelper;
 
 /**
@@ -76,7 +77,20 @@ public final class LocalCluster implements AutoCloseable {
     public static LocalCluster start(final Path store, final int cnCount, final int cores, final Endpoint listen,
             final List<String> jvmArgs, final TransportContext transport, final Consumer<String> log,
             final Path secretFile) {
-        return start(Store.open(store), "--store", store, cnCount, cores, listen, jvmArgs, transport, log, secretFile);
+        return start(Store.open(store), "--store", store.toAbsolutePath().toString(), cnCount, cores, listen, jvmArgs,
+                transport, log, secretFile, cn -> List.of());
+    }
+
+    /**
+     * As {@link #start(Path, int, int, Endpoint, List, TransportContext, Consumer, Path)} over an opened store that
+     * every CN opens as {@code storeArgument} (a directory, or {@code s3://BUCKET/PREFIX}), CN {@code i} given the
+     * extra arguments {@code cnArguments.apply(i)} (e.g. its own block cache directory).
+     */
+    public static LocalCluster start(final Store store, final String storeArgument, final int cnCount, final int cores,
+            final Endpoint listen, final List<String> jvmArgs, final TransportContext transport,
+            final Consumer<String> log, final Path secretFile, final IntFunction<List<String>> cnArguments) {
+        return start(store, "--store", storeArgument, cnCount, cores, listen, jvmArgs, transport, log, secretFile,
+                cnArguments);
     }
 
     /**
@@ -86,16 +100,18 @@ public final class LocalCluster implements AutoCloseable {
     public static LocalCluster startOverParquet(final Path parquet, final int cnCount, final int cores,
             final Endpoint listen, final List<String> jvmArgs, final TransportContext transport,
             final Consumer<String> log, final Path secretFile) {
-        return start(null, "--parquet", parquet, cnCount, cores, listen, jvmArgs, transport, log, secretFile);
+        return start(null, "--parquet", parquet.toAbsolutePath().toString(), cnCount, cores, listen, jvmArgs, transport,
+                log, secretFile, cn -> List.of());
     }
 
-    private static LocalCluster start(final Store store, final String tablesOption, final Path tables,
+    private static LocalCluster start(final Store store, final String tablesOption, final String tables,
             final int cnCount, final int cores, final Endpoint listen, final List<String> jvmArgs,
-            final TransportContext transport, final Consumer<String> log, final Path secretFile) {
+            final TransportContext transport, final Consumer<String> log, final Path secretFile,
+            final IntFunction<List<String>> cnArguments) {
         final ClusterContext context = new ClusterContext()
                 .secret(secretFile == null ? null : ClusterSecret.read(secretFile));
         // Over Parquet files the coordinator plans from the files the CNs read.
-        final ParquetCatalog parquet = store == null ? ParquetCatalog.open(tables) : null;
+        final ParquetCatalog parquet = store == null ? ParquetCatalog.open(Path.of(tables)) : null;
         final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
         final Coordinator coordinator;
         try {
@@ -115,7 +131,7 @@ public final class LocalCluster implements AutoCloseable {
             log.accept("coordinator listening on " + coordinator.listening() + " (" + (store == null ? "parquet " : "store ")
                     + tables + ")");
             for (int i = 0; i < cnCount; i++) {
-                cluster.startCn("cn" + i, tablesOption, tables, cores, listen.host(), jvmArgs);
+                cluster.startCn("cn" + i, tablesOption, tables, cores, listen.host(), jvmArgs, cnArguments.apply(i));
             }
             cluster.awaitJoined(cnCount);
             started = true;
@@ -127,13 +143,14 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private void startCn(final String name, final String tablesOption, final Path tables, final int cores,
-            final String host, final List<String> jvmArgs) {
+    private void startCn(final String name, final String tablesOption, final String tables, final int cores,
+            final String host, final List<String> jvmArgs, final List<String> extra) {
         final Process p;
         try {
             final List<String> args = new ArrayList<>(List.of("cn", "--coordinator", address(), tablesOption,
-                    tables.toAbsolutePath().toString(), "--cores", Integer.toString(cores), "--name", name, "--bind", host,
+                    tables, "--cores", Integer.toString(cores), "--name", name, "--bind", host,
                     "--parent-pid", Long.toString(ProcessHandle.current().pid())));
+            args.addAll(extra);
             if (secretFile != null) {
                 args.addAll(List.of("--secret-file", secretFile.toAbsolutePath().toString()));
             }

@@ -38,6 +38,7 @@ class LayeringTest {
                 .layer("format").definedBy("io.sluice.format..")
                 .layer("storage").definedBy("io.sluice.storage..")
                 .layer("parquet").definedBy("io.sluice.parquet..")
+                .layer("s3").definedBy("io.sluice.s3..")
                 .layer("zonemap").definedBy("io.sluice.zonemap..")
                 .layer("core").definedBy("io.sluice.shuffle..")
                 .layer("engine").definedBy("io.sluice.engine..")
@@ -52,9 +53,10 @@ class LayeringTest {
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("sql", "dispatch", "tools")
                 .whereLayer("core").mayOnlyBeAccessedByLayers("engine", "dispatch", "tools")
                 .whereLayer("zonemap").mayOnlyBeAccessedByLayers("core", "engine", "sql", "dispatch", "tools")
-                .whereLayer("storage").mayOnlyBeAccessedByLayers("dispatch", "tools")
+                .whereLayer("storage").mayOnlyBeAccessedByLayers("s3", "dispatch", "tools")
                 .whereLayer("parquet").mayOnlyBeAccessedByLayers("tools")
-                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "parquet", "zonemap", "core", "engine", "sql",
+                .whereLayer("s3").mayOnlyBeAccessedByLayers("tools")
+                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "parquet", "s3", "zonemap", "core", "engine", "sql",
                         "dispatch", "tools");
     }
 
@@ -97,6 +99,12 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("org.apache.parquet..");
     }
 
+    /** The AWS SDK is the S3 module's alone: everything else reads a store on object storage as a local store. */
+    static ArchRule awsSdkOnlyInTheS3Layer() {
+        return noClasses().that().resideOutsideOfPackage("io.sluice.s3..")
+                .should().dependOnClassesThat().resideInAPackage("software.amazon.awssdk..");
+    }
+
     static ArchRule noPackageCycles() {
         return slices().matching("io.sluice.(**)").should().beFreeOfCycles();
     }
@@ -114,6 +122,11 @@ class LayeringTest {
     @Test
     void parquetJavaStaysInTheParquetModule() {
         parquetJavaOnlyInTheParquetLayer().check(mainClasses);
+    }
+
+    @Test
+    void theAwsSdkStaysInTheS3Module() {
+        awsSdkOnlyInTheS3Layer().check(mainClasses);
     }
 
     @Test

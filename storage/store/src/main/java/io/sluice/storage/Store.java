@@ -17,11 +17,13 @@ import java.util.List;
 public final class Store {
     private final Path dir;
     private final BlockFileCache cache;
+    private final BlockFileSource source;
     private volatile StoreLock lock;
 
-    private Store(final Path dir, final BlockFileCache cache) {
+    private Store(final Path dir, final BlockFileCache cache, final BlockFileSource source) {
         this.dir = dir;
         this.cache = cache;
+        this.source = source;
     }
 
     /** Opens an existing store directory; its tables read through the process's shared block file cache. */
@@ -31,6 +33,15 @@ public final class Store {
 
     /** Opens an existing store directory whose tables read through {@code cache}. */
     public static Store open(final Path dir, final BlockFileCache cache) {
+        return open(dir, cache, BlockFileSource.LOCAL);
+    }
+
+    /**
+     * Opens an existing store directory whose tables read through {@code cache} and open their block files through
+     * {@code source}: a directory of manifests and zonemap indexes whose blocks live elsewhere, such as the local
+     * mirror of a store on object storage.
+     */
+    public static Store open(final Path dir, final BlockFileCache cache, final BlockFileSource source) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw notADirectory(dir);
         }
@@ -38,7 +49,7 @@ public final class Store {
             throw new StorageException("store " + dir + " does not exist: create it with sluice gen --sf 0.1 --out "
                     + dir + " (TPC-H tables), or import a CSV file into it (see sluice import --help)");
         }
-        return new Store(dir, cache);
+        return new Store(dir, cache, source);
     }
 
     /** Opens a store, creating its directory if needed. */
@@ -51,7 +62,7 @@ public final class Store {
         } catch (final IOException e) {
             throw new StorageException("cannot create store directory " + dir + ": " + e, e);
         }
-        return new Store(dir, BlockFileCache.shared());
+        return new Store(dir, BlockFileCache.shared(), BlockFileSource.LOCAL);
     }
 
     private static StorageException notADirectory(final Path dir) {
@@ -126,7 +137,7 @@ public final class Store {
         if (!hasTable(name)) {
             throw new StorageException("no table '" + name + "' in store " + dir + "; tables are " + tableNames());
         }
-        return Table.open(dir.resolve(name), cache);
+        return Table.open(dir.resolve(name), cache, source);
     }
 
     /** Starts writing a table (see {@link TableWriter}): a new one, or a replacement when {@code spec} says so. */

@@ -37,6 +37,7 @@ public final class Table implements BlockTable, AutoCloseable {
     private final Path dataDir;
     private final ZoneMapIndex zoneMaps;
     private final BlockFileCache cache;
+    private final BlockFileSource source;
     private final BlockFileCache.Handle[] open;
     /** Per block, the columns whose checksum passed, kept while files close and open again (allocated at first open). */
     private final boolean[][] verified;
@@ -46,12 +47,13 @@ public final class Table implements BlockTable, AutoCloseable {
     private static final byte[] NO_STATISTICS = new byte[0];
 
     private Table(final Path dir, final TableManifest manifest, final ZoneMapIndex zoneMaps,
-                  final BlockFileCache cache) {
+                  final BlockFileCache cache, final BlockFileSource source) {
         this.dir = dir;
         this.manifest = manifest;
         this.dataDir = manifest.dataDir(dir);
         this.zoneMaps = zoneMaps;
         this.cache = cache;
+        this.source = source;
         this.open = new BlockFileCache.Handle[manifest.blockCount()];
         this.verified = new boolean[manifest.blockCount()][];
     }
@@ -66,12 +68,20 @@ public final class Table implements BlockTable, AutoCloseable {
      * opens no block file.
      */
     public static Table open(final Path dir, final BlockFileCache cache) {
+        return open(dir, cache, BlockFileSource.LOCAL);
+    }
+
+    /**
+     * As {@link #open(Path, BlockFileCache)}, the block files opened through {@code source} (for a table whose blocks
+     * live elsewhere, e.g. on object storage, and whose directory holds only its manifest and zonemap index).
+     */
+    public static Table open(final Path dir, final BlockFileCache cache, final BlockFileSource source) {
         for (int attempt = 1; ; attempt++) {
             final TableManifest manifest = TableManifest.read(dir);
             final Path dataDir = manifest.dataDir(dir);
             try {
                 return new Table(dir, manifest,
-                        ZoneMapIndex.read(dataDir, manifest.blockCount(), manifest.schema().size()), cache);
+                        ZoneMapIndex.read(dataDir, manifest.blockCount(), manifest.schema().size()), cache, source);
             } catch (final StorageException e) {
                 // A writer replaced the version between reading the manifest and its index: read the new one.
                 if (attempt == OPEN_ATTEMPTS || Files.isDirectory(dataDir) || !replaced(dir, manifest)) {
@@ -231,7 +241,7 @@ public final class Table implements BlockTable, AutoCloseable {
             if (verified[block] == null) {
                 verified[block] = new boolean[schema().size()];
             }
-            return BlockFile.open(blockPath(block), block, verified[block]);
+            return source.open(this, block, verified[block]);
         } catch (final StorageException e) {
             if (!Files.isDirectory(dataDir) || replaced(dir, manifest)) {
                 throw new StorageException("table '" + name() + "' was replaced while it was being read (version "

@@ -1,0 +1,111 @@
+package io.sluice.s3;
+
+import io.sluice.format.StorageException;
+import io.sluice.storage.BlockFile;
+import io.sluice.storage.BlockFileCache;
+import io.sluice.storage.Store;
+import io.sluice.storage.Table;
+import io.sluice.storage.TableManifest;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * A store on object storage opened for reading: its manifests and zonemap indexes mirrored into a local directory
+ * when opened (so planning reads no object), its block files fetched into a {@link BlockCache} when a scan first
+ * needs them and memory-mapped from there like a local store's. The tables are those the store had when it was
+ * opened; a table replaced later keeps being read at the version seen, until the store is opened again.
+ */
+public final class S3Store implements AutoCloseable {
+    /** The manifest attribute naming one upload of a table, so cached blocks of an earlier store at the same place never serve it. */
+    public static final String UPLOAD_ATTRIBUTE = "upload";
+    private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9-]{1,64}");
+
+    private final S3Objects objects;
+    private final BlockCache cache;
+    private final Path mirror;
+    private final Store store;
+    private final String cachePrefix;
+    private final Thread cleanup;
+
+    private S3Store(final S3Objects objects, final BlockCache cache, final Path mirror) {
+        this.objects = objects;
+        this.cache = cache;
+        this.mirror = mirror;
+        this.cachePrefix = URLEncoder.encode(objects.location().bucket() + "/" + objects.location().prefix(),
+                StandardCharsets.UTF_8);
+        this.store = Store.open(mirror, BlockFileCache.shared(), this::openBlock);
+        this.cleanup = new Thread(() -> StoreMirror.deleteTree(mirror), "sluice-s3-mirror-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /**
+     * Opens the store at {@code objects}' location, its blocks cached in {@code cache}.
+     *
+     * @throws StorageException when the store cannot be read (naming the bucket and key and what to check), or holds
+     *                          no table
+     */
+    public static S3Store open(final S3Objects objects, final BlockCache cache) {
+        final Path mirror;
+        try {
+            mirror = Files.createTempDirectory("sluice-s3-");
+        } catch (final IOException e) {
+            throw new StorageException("cannot create a temporary directory for the manifests of store "
+                    + objects.location() + ": " + e, e);
+        }
+        try {
+            if (StoreMirror.copy(objects, mirror).isEmpty()) {
+                throw new StorageException("store " + objects.location() + " has no table: write one with sluice gen"
+                        + " --sf 0.01 --out " + objects.location() + " (TPC-H tables) or sluice import");
+            }
+            return new S3Store(objects, cache, mirror);
+        } catch (final RuntimeException e) {
+            StoreMirror.deleteTree(mirror);
+            throw e;
+        }
+    }
+
+    /** The store's tables, read like a local store's. */
+    public Store store() {
+        return store;
+    }
+
+    /** The objects of the store (and their GET counters). */
+    public S3Objects objects() {
+        return objects;
+    }
+
+    /** The block cache the store's scans read through. */
+    public BlockCache cache() {
+        return cache;
+    }
+
+    private BlockFile openBlock(final Table table, final int block, final boolean[] verified) {
+        final String tableName = table.dir().getFileName().toString();
+        final TableManifest manifest = table.manifest();
+        final String fileName = table.blockPath(block).getFileName().toString();
+        final String version = manifest.version() == 0 ? "" : TableManifest.versionDirName(manifest.version()) + "/";
+        final String object = tableName + "/" + version + fileName;
+        final String upload = manifest.attributes().get(UPLOAD_ATTRIBUTE);
+        // The id names a directory of the cache: anything but a plain id (a manifest not written by Sluice) is ignored.
+        final String key = cachePrefix + "/" + tableName + "/"
+                + (upload != null && UPLOAD_ID.matcher(upload).matches() ? upload
+                        : "v" + manifest.version() + "-" + manifest.bytes()) + "/" + fileName;
+        return cache.open(key, objects.location().uri(object), file -> objects.download(object, file), block,
+                table.schema(), verified);
+    }
+
+    /** Deletes the local mirror of the manifests; the block cache and the objects stay open (their owners close them). */
+    @Override
+    public void close() {
+        StoreMirror.deleteTree(mirror);
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (final IllegalStateException e) {
+            // Shutting down: the hook runs anyway.
+        }
+    }
+}
