@@ -10,6 +10,7 @@ import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.HashJoinBuild;
 import io.sluice.engine.exec.HashJoinProbe;
 import io.sluice.engine.exec.JoinBuild;
+import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
 import io.sluice.engine.exec.MergeSort;
@@ -45,6 +46,9 @@ import io.sluice.format.TypeKind;
 import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
+import io.sluice.shuffle.HeavyKeyDispatch;
+import io.sluice.shuffle.HeavyKeySet;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
@@ -542,13 +546,15 @@ public final class PipelineCompiler {
         }
         final boolean hybrid = how.choice() == Distribution.HYBRID;
         final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
-                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER);
+                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER,
+                        how.perKey() ? perKey(how, HeavyKeyDispatch.REPLICATE, j.type()) : null);
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows).memory(memory.operator("hash join build " + j.buildKeys()));
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         noteFilterBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
-                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
+                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER,
+                        how.perKey() ? perKey(how, HeavyKeyDispatch.KEEP_LOCAL, j.type()) : null);
         probe.dependencies.add(buildPipeline);
         if (j.type().buildColumnsOnly()) {
             final Open out = marked(j, probe, build);
@@ -727,7 +733,27 @@ public final class PipelineCompiler {
      * and the shuffle a colocated range, else the
      * node's pipeline ended by an exchange in {@code mode}.
      */
+    /** How one side of a join dispatches its heavy keys: the set, the side, and whether null keys are dropped. */
+    private record PerKey(HeavyKeySet keys, HeavyKeyDispatch dispatch, boolean dropNullKeys) {
+    }
+
+    private static PerKey perKey(final LocalShuffle how, final HeavyKeyDispatch dispatch, final JoinType type) {
+        final long[] keys = new long[how.heavyKeys().size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = how.heavyKeys().get(i).key();
+        }
+        // A null probe key matches nothing: an inner or semi join drops its row before it moves; a left or
+        // anti join emits it, from the CN that read it.
+        return new PerKey(HeavyKeySet.of(keys), dispatch, type == JoinType.INNER || type == JoinType.SEMI);
+    }
+
     private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode) {
+        return bucketed(node, keys, how, mode, null);
+    }
+
+    /** @param perKey how heavy keys are dispatched apart, or null when every key goes to its owner */
+    private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
+                          final PerKey perKey) {
         final Open bucketed;
         final boolean range = how.boundaries() != null;
         final RenamedScan renamed = RenamedScan.of(node);
@@ -750,12 +776,20 @@ public final class PipelineCompiler {
                 keyColumns[k] = in.rowType.indexOf(keys.get(k));
                 kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
             }
-            final BucketFunction function = range ? how.boundaries().bucketFunction()
+            final BucketFunction owner = range ? how.boundaries().bucketFunction()
                     : new HashBucketFunction(topology.bucketCount(), kinds);
+            final BucketFunction function = perKey == null ? owner
+                    : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
+                    ? HeavyKeyBucketFunction.replicate(owner, kinds[0], perKey.keys())
+                    // In one process every bucket is local: the heavy rows are spread over all of them.
+                    : HeavyKeyBucketFunction.keepLocal(owner, kinds[0], perKey.keys(),
+                            exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
+                            exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
+                            perKey.dropNullKeys());
             bucketed = exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
                     mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
         }
-        bucketed.partitioning = range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
+        bucketed.partitioning = perKey != null ? null : range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
         return bucketed;
     }

@@ -1,0 +1,102 @@
+package io.sluice.engine.plan;
+
+import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.expr.ColumnRef;
+import io.sluice.shuffle.HeavyKeySet;
+import io.sluice.shuffle.RangeBoundaries;
+import io.sluice.shuffle.Topology;
+import io.sluice.zonemap.HeavyKey;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Decides which keys of a shuffle join are dispatched apart (partial redistribution, partial duplication:
+ * Teradata's PRPD, seed 003's hybrid dispatch per key). A probe key holding more than 1/(2 x buckets) of its
+ * column's rows would fill a bucket alone whatever the boundaries; its probe rows stay on the CN that read
+ * them, spread over its cores ({@code LOCAL_ONLY}), and the build rows of that key go to every bucket
+ * ({@code ALL_CN}). Every other key goes to its owner bucket, on boundaries planned without the heavy keys,
+ * so that the rest is balanced too.
+ *
+ * <p>Only where copying build rows is correct: inner, left, semi and anti joins (a build row is never emitted
+ * by itself), whose both sides are shuffled (nothing kept, no colocated scan), bucketed on one key column. A
+ * key heavy on the build side as well is left to its owner: copying it to every bucket would multiply the
+ * rows that carry it.
+ */
+final class DetermineHeavyKeys {
+    /** Most keys dispatched apart: more than 2 x buckets cannot each exceed 1/(2 x buckets). */
+    static final int MAX_KEYS = 64;
+
+    private DetermineHeavyKeys() {
+    }
+
+    /** The least share of the rows above which a key is heavy, for this many buckets. */
+    static double minShare(final Topology topology) {
+        return 1.0 / (2 * topology.bucketCount());
+    }
+
+    static LocalShuffle decide(final PlanNode.Join join, final LocalShuffle planned, final StrategyConfig config,
+                               final PlanStats stats, final Topology topology) {
+        if (!config.heavyKeys() || topology.bucketCount() < 2 || planned.kept() != LocalShuffle.Kept.NONE
+                || planned.colocatedScan()
+                || planned.choice() != Distribution.SHUFFLE_RANGE && planned.choice() != Distribution.SHUFFLE_HASH) {
+            return planned;
+        }
+        final JoinType type = join.type();
+        if (type != JoinType.INNER && type != JoinType.LEFT && type != JoinType.SEMI && type != JoinType.ANTI) {
+            return planned;
+        }
+        if (planned.boundaries() == null && join.probeKeys().size() != 1) {
+            return planned;
+        }
+        if (!(join.probeKeys().get(0) instanceof ColumnRef probe) || !(join.buildKeys().get(0) instanceof ColumnRef build)) {
+            return planned;
+        }
+        final double minShare = minShare(topology);
+        final Set<Long> heavyOnBuild = new HashSet<>();
+        for (final HeavyKey h : stats.heavyKeys(join.build(), build.name(), minShare)) {
+            heavyOnBuild.add(h.key());
+        }
+        final List<HeavyKey> heavy = new ArrayList<>();
+        for (final HeavyKey h : stats.heavyKeys(join.probe(), probe.name(), minShare)) {
+            if (!heavyOnBuild.contains(h.key()) && heavy.size() < Math.min(MAX_KEYS, HeavyKeySet.MAX_KEYS)) {
+                heavy.add(h);
+            }
+        }
+        if (heavy.isEmpty()) {
+            return planned;
+        }
+        final long[] keys = new long[heavy.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = heavy.get(i).key();
+        }
+        final String why = planned.reason() + "; " + describe(heavy) + " kept on their CNs, their build rows copied"
+                + " to every bucket";
+        final boolean hashForced = config.strategy() == Strategy.SHUFFLE_HASH;
+        final RangeBoundaries rest = hashForced ? null : stats.boundaries(join.probe(), probe.name(), topology, keys);
+        if (rest != null && rest.isRange()) {
+            return new LocalShuffle(Distribution.SHUFFLE_RANGE, rest, probe.name(), why + "; " + rest.method()
+                    + " on the other keys of " + probe.name(), LocalShuffle.Kept.NONE, false, planned.code(),
+                    planned.numbers(), heavy);
+        }
+        if (planned.choice() == Distribution.SHUFFLE_HASH) {
+            return new LocalShuffle(Distribution.SHUFFLE_HASH, null, null, why, LocalShuffle.Kept.NONE, false,
+                    planned.code(), planned.numbers(), heavy);
+        }
+        // Range boundaries without the heavy keys fell back to hash: keep the planned ones.
+        return new LocalShuffle(planned.choice(), planned.boundaries(), planned.rangeKey(), why, LocalShuffle.Kept.NONE,
+                false, planned.code(), planned.numbers(), heavy);
+    }
+
+    /** The heavy keys with their shares, e.g. {@code heavy keys 42 (38.1%), 7 (9.5%)}: one EXPLAIN annotation. */
+    static String describe(final List<HeavyKey> heavy) {
+        final StringBuilder sb = new StringBuilder(heavy.size() == 1 ? "heavy key " : "heavy keys ");
+        for (int i = 0; i < heavy.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(heavy.get(i).key())
+                    .append(String.format(Locale.ROOT, " (%.1f%%)", 100 * heavy.get(i).share()));
+        }
+        return sb.toString();
+    }
+}
