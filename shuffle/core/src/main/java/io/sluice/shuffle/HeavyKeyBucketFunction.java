@@ -88,6 +88,7 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
     }
 
     /** The function that buckets every key that is not heavy. */
+    @Override
     public BucketFunction owner() {
         return owner;
     }
