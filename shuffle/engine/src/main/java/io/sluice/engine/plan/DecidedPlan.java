@@ -1,8 +1,10 @@
 package io.sluice.engine.plan;
 
 import io.sluice.shuffle.Topology;
+import io.sluice.zonemap.HeavyKey;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,6 +69,26 @@ public final class DecidedPlan implements DistributionLookup {
                     + ": compile only plans the PhysicalPlanner decided, for the same tree");
         }
         return how;
+    }
+
+    /**
+     * The heavy keys a join dispatches apart, heaviest first, with their shares ({@link DetermineHeavyKeys}):
+     * their probe rows stay on their CN, their build rows go to every bucket. Empty for every other node.
+     */
+    public List<HeavyKey> heavyKeysOf(final PlanNode node) {
+        final LocalShuffle how = decisions.get(node);
+        return how == null ? List.of() : how.heavyKeys();
+    }
+
+    /** Every join that dispatches heavy keys apart, with its heavy keys, in the plan's pre-order. */
+    public Map<PlanNode.Join, List<HeavyKey>> heavyKeys() {
+        final Map<PlanNode.Join, List<HeavyKey>> out = new LinkedHashMap<>();
+        for (final PlanNode n : PlanWalk.preOrder(root)) {
+            if (n instanceof PlanNode.Join j && !heavyKeysOf(j).isEmpty()) {
+                out.putIfAbsent(j, heavyKeysOf(j));
+            }
+        }
+        return out;
     }
 
     /** Whether a node carries a decision. */
