@@ -211,7 +211,11 @@ public final class KeyQuantiles {
      * and so are the sketch's pieces that are point masses at one; when nothing would be left, the
      * quantiles of every key.
      *
-     * @param excluded the keys to leave out (zonemap keys); empty for {@link #of(TypeKind, ZoneMap[], int, ColumnSketch)}
+     * @param kind      the key column's kind
+     * @param zoneMaps  the key column's zonemap in every block
+     * @param maxBlocks most blocks the sweep reads, 1 or more
+     * @param sketch    the column's sketch, or null for the zonemaps alone
+     * @param excluded  the keys to leave out (zonemap keys); empty for {@link #of(TypeKind, ZoneMap[], int, ColumnSketch)}
      * @return the quantiles
      * @throws IllegalArgumentException as {@link #of(TypeKind, ZoneMap[], int, ColumnSketch)} does
      */

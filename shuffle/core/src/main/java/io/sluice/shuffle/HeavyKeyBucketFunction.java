@@ -93,37 +93,65 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
         return owner;
     }
 
-    /** The heavy keys. */
+    /**
+     * The heavy keys.
+     *
+     * @return the heavy keys
+     */
     public HeavyKeySet heavyKeys() {
         return heavy;
     }
 
-    /** What happens to a heavy key's rows. */
+    /**
+     * What happens to a heavy key's rows.
+     *
+     * @return what happens to a heavy key's rows
+     */
     public HeavyKeyDispatch dispatch() {
         return dispatch;
     }
 
-    /** The buckets a heavy key's rows go to: this CN's ({@code KEEP_LOCAL}, spread) or all ({@code REPLICATE}). */
+    /**
+     * The buckets a heavy key's rows go to: this CN's ({@code KEEP_LOCAL}, spread) or all ({@code REPLICATE}).
+     *
+     * @return the buckets a heavy key's rows go to: this CN's ({@code KEEP_LOCAL}, spread) or all ({@code REPLICATE})
+     */
     public int[] targets() {
         return targets.clone();
     }
 
-    /** Whether rows of a null key are dropped. */
+    /**
+     * Whether rows of a null key are dropped.
+     *
+     * @return whether rows of a null key are dropped
+     */
     public boolean dropsNullKeys() {
         return dropNullKeys;
     }
 
-    /** The group of heavy-key rows, {@link #bucketCount()}. */
+    /**
+     * The group of heavy-key rows, {@link #bucketCount()}.
+     *
+     * @return the group of heavy-key rows, {@link #bucketCount()}
+     */
     public int heavyGroup() {
         return heavyGroup;
     }
 
-    /** The group of dropped rows, {@link #bucketCount()} + 1. */
+    /**
+     * The group of dropped rows, {@link #bucketCount()} + 1.
+     *
+     * @return the group of dropped rows, {@link #bucketCount()} + 1
+     */
     public int droppedGroup() {
         return heavyGroup + 1;
     }
 
-    /** Groups a row may get: the buckets and the two groups beyond them. */
+    /**
+     * Groups a row may get: the buckets and the two groups beyond them.
+     *
+     * @return groups a row may get: the buckets and the two groups beyond them
+     */
     public int groupCount() {
         return heavyGroup + 2;
     }

@@ -57,17 +57,30 @@ public final class HeavyKeySet {
         return new HeavyKeySet(keys.clone());
     }
 
-    /** The keys, in the order given. */
+    /**
+     * The keys, in the order given.
+     *
+     * @return the keys, in the order given
+     */
     public long[] keys() {
         return keys.clone();
     }
 
-    /** How many keys the set holds. */
+    /**
+     * How many keys the set holds.
+     *
+     * @return how many keys the set holds
+     */
     public int size() {
         return keys.length;
     }
 
-    /** Whether {@code key} is one of the heavy keys. */
+    /**
+     * Whether {@code key} is one of the heavy keys.
+     *
+     * @param key a zonemap key
+     * @return whether {@code key} is one of the heavy keys
+     */
     public boolean contains(final long key) {
         int s = slot(key);
         while (used[s]) {
