@@ -93,8 +93,10 @@ class HeavyKeyDispatchTest {
             final HeavyKey top = heavy.get(join).get(0);
             assertThat(top.key()).isEqualTo((long) heaviest[0]);
             assertThat(top.share()).isCloseTo(heaviest[1], offset(0.01));
+            // A range split counts keys below half a bucket into its quantiles; a hash cannot, so it takes lighter ones.
+            final int fraction = strategy == Strategy.SHUFFLE_RANGE ? 2 : 8;
             for (final HeavyKey h : heavy.get(join)) {
-                assertThat(h.share()).isGreaterThan(1.0 / (2 * THREE_BY_TWO.bucketCount()));
+                assertThat(h.share()).isGreaterThan(1.0 / (fraction * THREE_BY_TWO.bucketCount()));
             }
             assertThat(decide(JOIN, strategy, false).heavyKeys()).as(strategy.cliName()).isEmpty();
         }

@@ -18,7 +18,8 @@ import java.util.Set;
  * column's rows would fill a bucket alone whatever the boundaries; its probe rows stay on the CN that read
  * them, spread over its cores ({@code LOCAL_ONLY}), and the build rows of that key go to every bucket
  * ({@code ALL_CN}). Every other key goes to its owner bucket, on boundaries planned without the heavy keys,
- * so that the rest is balanced too.
+ * so that the rest is balanced too. A hash shuffle, which cannot place a key between boundaries, also
+ * dispatches apart keys above 1/(8 x buckets).
  *
  * <p>Only where copying build rows is correct: inner, left, semi and anti joins (a build row is never emitted
  * by itself), whose both sides are shuffled (nothing kept, no colocated scan), bucketed on one key column. A
@@ -26,15 +27,27 @@ import java.util.Set;
  * rows that carry it.
  */
 final class DetermineHeavyKeys {
-    /** Most keys dispatched apart: more than 2 x buckets cannot each exceed 1/(2 x buckets). */
-    static final int MAX_KEYS = 64;
+    /** Most keys dispatched apart (the heaviest): each costs a copy of its build rows per bucket. */
+    static final int MAX_KEYS = 256;
 
     private DetermineHeavyKeys() {
     }
 
-    /** The least share of the rows above which a key is heavy, for this many buckets. */
+    /**
+     * The least share of the rows above which a key is heavy for a range shuffle: 1/(2 x buckets). A lighter key
+     * is counted by the quantiles the boundaries are cut at, which give its bucket fewer other keys.
+     */
     static double minShare(final Topology topology) {
         return 1.0 / (2 * topology.bucketCount());
+    }
+
+    /**
+     * The least share above which a key is heavy for a hash shuffle: 1/(8 x buckets). A hash puts a key into a
+     * bucket that holds a mean bucket's worth of other keys too, so a key of 1/(2 x buckets) would make it 1.5
+     * times the mean; above an eighth of a bucket it is dispatched apart.
+     */
+    static double minHashShare(final Topology topology) {
+        return 1.0 / (8 * topology.bucketCount());
     }
 
     static LocalShuffle decide(final PlanNode.Join join, final LocalShuffle planned, final StrategyConfig config,
@@ -54,40 +67,59 @@ final class DetermineHeavyKeys {
         if (!(join.probeKeys().get(0) instanceof ColumnRef probe) || !(join.buildKeys().get(0) instanceof ColumnRef build)) {
             return planned;
         }
-        final double minShare = minShare(topology);
+        final boolean hashForced = config.strategy() == Strategy.SHUFFLE_HASH;
+        if (!hashForced) {
+            final List<HeavyKey> heavy = heavyKeys(join, probe, build, stats, minShare(topology));
+            if (!heavy.isEmpty()) {
+                final RangeBoundaries rest = stats.boundaries(join.probe(), probe.name(), topology, keys(heavy));
+                if (rest != null && rest.isRange()) {
+                    return new LocalShuffle(Distribution.SHUFFLE_RANGE, rest, probe.name(), why(planned, heavy)
+                            + "; " + rest.method() + " on the other keys of " + probe.name(), LocalShuffle.Kept.NONE,
+                            false, planned.code(), planned.numbers(), heavy);
+                }
+                if (planned.choice() == Distribution.SHUFFLE_RANGE) {
+                    // Without the heavy keys the boundaries fell back to hash: keep the planned ones.
+                    return new LocalShuffle(planned.choice(), planned.boundaries(), planned.rangeKey(),
+                            why(planned, heavy), LocalShuffle.Kept.NONE, false, planned.code(), planned.numbers(),
+                            heavy);
+                }
+            }
+        }
+        if (planned.choice() != Distribution.SHUFFLE_HASH) {
+            return planned;
+        }
+        final List<HeavyKey> heavy = heavyKeys(join, probe, build, stats, minHashShare(topology));
+        return heavy.isEmpty() ? planned : new LocalShuffle(Distribution.SHUFFLE_HASH, null, null, why(planned, heavy),
+                LocalShuffle.Kept.NONE, false, planned.code(), planned.numbers(), heavy);
+    }
+
+    /** The probe keys above {@code minShare}, heaviest first, less those above it on the build side too. */
+    private static List<HeavyKey> heavyKeys(final PlanNode.Join join, final ColumnRef probe, final ColumnRef build,
+                                            final PlanStats stats, final double minShare) {
         final Set<Long> heavyOnBuild = new HashSet<>();
         for (final HeavyKey h : stats.heavyKeys(join.build(), build.name(), minShare)) {
             heavyOnBuild.add(h.key());
         }
         final List<HeavyKey> heavy = new ArrayList<>();
         for (final HeavyKey h : stats.heavyKeys(join.probe(), probe.name(), minShare)) {
-            if (!heavyOnBuild.contains(h.key()) && heavy.size() < Math.min(MAX_KEYS, HeavyKeySet.MAX_KEYS)) {
+            if (!heavyOnBuild.contains(h.key()) && heavy.size() < MAX_KEYS) {
                 heavy.add(h);
             }
         }
-        if (heavy.isEmpty()) {
-            return planned;
-        }
+        return heavy;
+    }
+
+    private static long[] keys(final List<HeavyKey> heavy) {
         final long[] keys = new long[heavy.size()];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = heavy.get(i).key();
         }
-        final String why = planned.reason() + "; " + describe(heavy) + " kept on their CNs, their build rows copied"
-                + " to every bucket";
-        final boolean hashForced = config.strategy() == Strategy.SHUFFLE_HASH;
-        final RangeBoundaries rest = hashForced ? null : stats.boundaries(join.probe(), probe.name(), topology, keys);
-        if (rest != null && rest.isRange()) {
-            return new LocalShuffle(Distribution.SHUFFLE_RANGE, rest, probe.name(), why + "; " + rest.method()
-                    + " on the other keys of " + probe.name(), LocalShuffle.Kept.NONE, false, planned.code(),
-                    planned.numbers(), heavy);
-        }
-        if (planned.choice() == Distribution.SHUFFLE_HASH) {
-            return new LocalShuffle(Distribution.SHUFFLE_HASH, null, null, why, LocalShuffle.Kept.NONE, false,
-                    planned.code(), planned.numbers(), heavy);
-        }
-        // Range boundaries without the heavy keys fell back to hash: keep the planned ones.
-        return new LocalShuffle(planned.choice(), planned.boundaries(), planned.rangeKey(), why, LocalShuffle.Kept.NONE,
-                false, planned.code(), planned.numbers(), heavy);
+        return keys;
+    }
+
+    private static String why(final LocalShuffle planned, final List<HeavyKey> heavy) {
+        return planned.reason() + "; " + describe(heavy) + " kept on their CNs, their build rows copied to every"
+                + " bucket";
     }
 
     /** The heavy keys with their shares, e.g. {@code heavy keys 42 (38.1%), 7 (9.5%)}: one EXPLAIN annotation. */

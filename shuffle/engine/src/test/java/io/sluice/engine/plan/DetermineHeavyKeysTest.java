@@ -160,6 +160,16 @@ class DetermineHeavyKeysTest {
     }
 
     @Test
+    void aKeyOfAFortiethIsHeavyForAHashShuffleButNotForARangeSplit() {
+        // 1/40 of the rows: above an eighth of a bucket (1/48) but below half a bucket (1/12) on 6 buckets.
+        final PointMassTable probe = new PointMassTable("p", 40, 1);
+        assertThat(joinDecision(decide(join(JoinType.INNER, probe, BUILD), Strategy.SHUFFLE_HASH, true, probe, BUILD))
+                .heavyKeys()).extracting(HeavyKey::key).containsExactly(HEAVY);
+        assertThat(joinDecision(decide(join(JoinType.INNER, probe, BUILD), Strategy.SHUFFLE_RANGE, true, probe, BUILD))
+                .heavyKeys()).isEmpty();
+    }
+
+    @Test
     void aGroupByOnTheJoinKeyAboveAPerKeyJoinShufflesAgain() {
         final Plan grouped = join(JoinType.INNER, PROBE, BUILD).aggregate(Plan.groupBy("kp"), Plan.count("n"));
         final DecidedPlan on = decide(grouped, Strategy.SHUFFLE_RANGE, true, PROBE, BUILD);
