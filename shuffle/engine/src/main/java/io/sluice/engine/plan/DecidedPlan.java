@@ -72,20 +72,24 @@ public final class DecidedPlan implements DistributionLookup {
     }
 
     /**
-     * The heavy keys a join dispatches apart, heaviest first, with their shares ({@link DetermineHeavyKeys}):
-     * their probe rows stay on their CN, their build rows go to every bucket. Empty for every other node.
+     * The heavy keys a join dispatches apart (their probe rows stay on their CN, their build rows go to every
+     * bucket) or a group-by aggregates partially before its shuffle, heaviest first, with their shares
+     * ({@link DetermineHeavyKeys}). Empty for every other node.
      */
     public List<HeavyKey> heavyKeysOf(final PlanNode node) {
         final LocalShuffle how = decisions.get(node);
         return how == null ? List.of() : how.heavyKeys();
     }
 
-    /** Every join that dispatches heavy keys apart, with its heavy keys, in the plan's pre-order. */
-    public Map<PlanNode.Join, List<HeavyKey>> heavyKeys() {
-        final Map<PlanNode.Join, List<HeavyKey>> out = new LinkedHashMap<>();
+    /**
+     * Every join that dispatches heavy keys apart and every group-by that aggregates partially for them, with
+     * its heavy keys, in the plan's pre-order.
+     */
+    public Map<PlanNode, List<HeavyKey>> heavyKeys() {
+        final Map<PlanNode, List<HeavyKey>> out = new LinkedHashMap<>();
         for (final PlanNode n : PlanWalk.preOrder(root)) {
-            if (n instanceof PlanNode.Join j && !heavyKeysOf(j).isEmpty()) {
-                out.putIfAbsent(j, heavyKeysOf(j));
+            if (!heavyKeysOf(n).isEmpty()) {
+                out.putIfAbsent(n, heavyKeysOf(n));
             }
         }
         return out;

@@ -1,5 +1,6 @@
 package io.sluice.engine.plan;
 
+import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.shuffle.HeavyKeySet;
@@ -91,6 +92,46 @@ final class DetermineHeavyKeys {
         final List<HeavyKey> heavy = heavyKeys(join, probe, build, stats, minHashShare(topology));
         return heavy.isEmpty() ? planned : new LocalShuffle(Distribution.SHUFFLE_HASH, null, null, why(planned, heavy),
                 LocalShuffle.Kept.NONE, false, planned.code(), planned.numbers(), heavy);
+    }
+
+    /**
+     * A shuffled group-by whose shuffle key has heavy keys (above 1/(2 x buckets) on ranges, 1/(8 x buckets) on a
+     * hash) aggregates partially where its rows are before the shuffle, so that a heavy key sends one partial
+     * state per CN to its owner instead of all its rows; range boundaries are planned without the heavy keys.
+     * Only for aggregates with partial states ({@link HashAggregate#splittable}).
+     */
+    static LocalShuffle decideGroup(final PlanNode.Aggregation agg, final LocalShuffle planned,
+                                    final StrategyConfig config, final PlanStats stats, final Topology topology) {
+        if (!config.heavyKeys() || topology.bucketCount() < 2 || agg.keys().isEmpty()
+                || planned.choice() != Distribution.SHUFFLE_RANGE && planned.choice() != Distribution.SHUFFLE_HASH
+                || !HashAggregate.splittable(agg.aggregates())) {
+            return planned;
+        }
+        final String column;
+        if (planned.boundaries() != null) {
+            column = planned.rangeKey();
+        } else if (agg.keys().size() == 1 && agg.keys().get(0).expr() instanceof ColumnRef r) {
+            column = r.name();
+        } else {
+            return planned;
+        }
+        final boolean range = planned.boundaries() != null;
+        final List<HeavyKey> found = stats.heavyKeys(agg.input(), column,
+                range ? minShare(topology) : minHashShare(topology));
+        if (found.isEmpty()) {
+            return planned;
+        }
+        final List<HeavyKey> heavy = found.size() > MAX_KEYS ? found.subList(0, MAX_KEYS) : found;
+        final String why = planned.reason() + "; " + describe(heavy) + ": aggregated partially before the shuffle";
+        if (range) {
+            final RangeBoundaries rest = stats.boundaries(agg.input(), column, topology, keys(heavy));
+            if (rest != null && rest.isRange()) {
+                return new LocalShuffle(planned.choice(), rest, column, why, LocalShuffle.Kept.NONE, false,
+                        planned.code(), planned.numbers(), heavy);
+            }
+        }
+        return new LocalShuffle(planned.choice(), planned.boundaries(), planned.rangeKey(), why, LocalShuffle.Kept.NONE,
+                false, planned.code(), planned.numbers(), heavy);
     }
 
     /** The probe keys above {@code minShare}, heaviest first, less those above it on the build side too. */

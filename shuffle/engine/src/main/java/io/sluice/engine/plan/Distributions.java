@@ -13,7 +13,7 @@ import java.util.Set;
  * partitioning each node delivers, which those decisions read. A join is decided by
  * {@link DetermineJoinDistribution}, then {@link DeterminePartitionReuse} with what its sides deliver, then
  * {@link DetermineHeavyKeys}; a
- * group-by by {@link DetermineGroupStrategy} with what its input delivers.
+ * group-by by {@link DetermineGroupStrategy} with what its input delivers, then {@link DetermineHeavyKeys}.
  */
 final class Distributions implements DistributionLookup {
     private final StrategyConfig config;
@@ -54,8 +54,8 @@ final class Distributions implements DistributionLookup {
         if (known != null) {
             return known;
         }
-        final LocalShuffle decided = DetermineGroupStrategy.decide(agg, slots(delivered(agg.input())), config,
-                stats, topology);
+        final LocalShuffle decided = DetermineHeavyKeys.decideGroup(agg, DetermineGroupStrategy.decide(agg,
+                slots(delivered(agg.input())), config, stats, topology), config, stats, topology);
         groups.put(agg, decided);
         return decided;
     }

@@ -101,6 +101,8 @@ public final class PipelineCompiler {
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
     private final Map<PlanNode.Join, RuntimeFilterTarget> filterOfJoin = new IdentityHashMap<>();
+    /** The input rows of each group-by aggregated partially before its shuffle. */
+    private final Map<PlanNode.Aggregation, RowType> partialInputs = new IdentityHashMap<>();
     private final Map<PlanNode.Scan, List<RuntimeFilterTarget>> filtersOfScan = new IdentityHashMap<>();
     private final Map<Integer, TableScan> filterScans = new HashMap<>();
     private final Map<Integer, FilterBuildSide> filterBuilds = new HashMap<>();
@@ -429,7 +431,8 @@ public final class PipelineCompiler {
                         }
                     }
                 }
-                in = bucketed(a.input(), keys, how, DispatchMode.TO_OWNER);
+                in = how.perKey() ? partiallyAggregated(a, keys, how)
+                        : bucketed(a.input(), keys, how, DispatchMode.TO_OWNER);
             }
         }
         decisions.add(new Decision("group by " + names(a.keys()), how.choice(), how.reason()));
@@ -437,12 +440,47 @@ public final class PipelineCompiler {
             throw new IllegalStateException("group by " + names(a.keys()) + " was planned as " + how.choice()
                     + " but its input is not bucketed");
         }
-        final HashAggregate sink = new HashAggregate(in.rowType, a.keys(), a.aggregates(), true)
+        final HashAggregate sink = how.perKey()
+                ? new HashAggregate(inputType(a), a.keys(), a.aggregates(), true,
+                        AggregationPhase.FINAL).memory(memory.operator("final group by " + names(a.keys())))
+                : new HashAggregate(in.rowType, a.keys(), a.aggregates(), true)
                 .memory(memory.operator("group by " + names(a.keys())));
         // One morsel per bucket, tagged with it: the groups stay bucketed for the operators above.
         final Open out = new Open(sink.output(), close(in, sink, "shuffle group"), in.type);
         out.partitioning = decided.delivered(a);
         return out;
+    }
+
+    /**
+     * A shuffled group-by with heavy keys ({@link DetermineHeavyKeys#decideGroup}): its rows aggregated partially
+     * where they are, then the partial states shuffled by the group keys as they are named in the states, so
+     * that a heavy key sends one state per CN to its owner bucket.
+     */
+    private Open partiallyAggregated(final PlanNode.Aggregation a, final List<String> inputKeys,
+                                     final LocalShuffle how) {
+        final Open input = openReading(a.input(), columnsRead(a));
+        partialInputs.put(a, input.rowType);
+        final HashAggregate partial = new HashAggregate(input.rowType, a.keys(), a.aggregates(), false,
+                AggregationPhase.PARTIAL).memory(memory.operator("partial group by " + names(a.keys())));
+        final Open states = breaker(input, partial, partial.output(), "partial group");
+        final List<String> keys = new ArrayList<>();
+        for (final String column : inputKeys) {
+            for (final NamedExpr k : a.keys()) {
+                if (k.expr() instanceof ColumnRef r && r.name().equals(column)) {
+                    keys.add(k.name());
+                    break;
+                }
+            }
+        }
+        final Open shuffled = shuffled(states, keys, how, DispatchMode.TO_OWNER, null);
+        shuffled.partitioning = how.boundaries() != null ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
+                : Partitioning.hash(keys);
+        return shuffled;
+    }
+
+    /** The rows a partially aggregated group-by consumed, which its final phase is made for. */
+    private RowType inputType(final PlanNode.Aggregation a) {
+        return partialInputs.get(a);
     }
 
     /**
@@ -769,29 +807,35 @@ public final class PipelineCompiler {
                 bucketed.add(new Projection(bucketed.rowType, renamed.rename().items()));
             }
         } else {
-            final Open in = open(node);
-            final int[] keyColumns = new int[keys.size()];
-            final TypeKind[] kinds = new TypeKind[keys.size()];
-            for (int k = 0; k < keyColumns.length; k++) {
-                keyColumns[k] = in.rowType.indexOf(keys.get(k));
-                kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
-            }
-            final BucketFunction owner = range ? how.boundaries().bucketFunction()
-                    : new HashBucketFunction(topology.bucketCount(), kinds);
-            final BucketFunction function = perKey == null ? owner
-                    : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
-                    ? HeavyKeyBucketFunction.replicate(owner, kinds[0], perKey.keys())
-                    // In one process every bucket is local: the heavy rows are spread over all of them.
-                    : HeavyKeyBucketFunction.keepLocal(owner, kinds[0], perKey.keys(),
-                            exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
-                            exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
-                            perKey.dropNullKeys());
-            bucketed = exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
-                    mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
+            bucketed = shuffled(open(node), keys, how, mode, perKey);
         }
         bucketed.partitioning = perKey != null ? null : range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
         return bucketed;
+    }
+
+    /** The open pipeline's rows shuffled by {@code keys} as {@code how} decided (per key, when {@code perKey} says). */
+    private Open shuffled(final Open in, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
+                      final PerKey perKey) {
+        final boolean range = how.boundaries() != null;
+        final int[] keyColumns = new int[keys.size()];
+        final TypeKind[] kinds = new TypeKind[keys.size()];
+        for (int k = 0; k < keyColumns.length; k++) {
+            keyColumns[k] = in.rowType.indexOf(keys.get(k));
+            kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
+        }
+        final BucketFunction owner = range ? how.boundaries().bucketFunction()
+                : new HashBucketFunction(topology.bucketCount(), kinds);
+        final BucketFunction function = perKey == null ? owner
+                : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
+                ? HeavyKeyBucketFunction.replicate(owner, kinds[0], perKey.keys())
+                // In one process every bucket is local: the heavy rows are spread over all of them.
+                : HeavyKeyBucketFunction.keepLocal(owner, kinds[0], perKey.keys(),
+                        exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
+                        exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
+                        perKey.dropNullKeys());
+        return exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
+                mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
     }
 
     private static List<String> names(final List<NamedExpr> keys) {

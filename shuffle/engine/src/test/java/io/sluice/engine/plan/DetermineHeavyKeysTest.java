@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
 import io.sluice.engine.exec.JoinType;
+import io.sluice.engine.expr.Expr;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnType;
 import io.sluice.format.Field;
@@ -177,6 +178,19 @@ class DetermineHeavyKeysTest {
         // A heavy key's rows sit in every bucket after the join: reusing its buckets would split that key's group.
         assertThat(on.decisionOf(on.root()).choice()).isNotEqualTo(Distribution.REUSE_SHUFFLE);
         assertThat(off.decisionOf(off.root()).choice()).isEqualTo(Distribution.REUSE_SHUFFLE);
+    }
+
+    @Test
+    void aGroupByOnAHeavyKeyAggregatesPartiallyUnlessItCountsDistinctValues() {
+        final Plan counted = Plan.scan("p", "kp", "p_v").aggregate(Plan.groupBy("kp"), Plan.count("n"));
+        final DecidedPlan on = decide(counted, Strategy.SHUFFLE_RANGE, true, PROBE);
+        assertThat(on.heavyKeysOf(on.root())).extracting(HeavyKey::key).containsExactly(HEAVY);
+        final DecidedPlan off = decide(counted, Strategy.SHUFFLE_RANGE, false, PROBE);
+        assertThat(off.heavyKeysOf(off.root())).isEmpty();
+        final Plan distinct = Plan.scan("p", "kp", "p_v").aggregate(Plan.groupBy("kp"),
+                Plan.countDistinct(Expr.col("p_v"), "n"));
+        final DecidedPlan partialImpossible = decide(distinct, Strategy.SHUFFLE_RANGE, true, PROBE);
+        assertThat(partialImpossible.heavyKeysOf(partialImpossible.root())).isEmpty();
     }
 
     @Test
