@@ -4,6 +4,8 @@ import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
 import io.sluice.format.TypeKind;
 import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
+import io.sluice.shuffle.HeavyKeySet;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.BatchHandler;
@@ -62,6 +64,7 @@ public class ShuffleBenchmark {
     Batch[] clustered;
     ShuffleOperator range;
     ShuffleOperator hash;
+    ShuffleOperator rangePerKey;
     ShuffleOperator sortedWhole;
     ShuffleOperator sortedPerRow;
     ShuffleOperator sortedRuns;
@@ -87,6 +90,9 @@ public class ShuffleBenchmark {
                 BenchmarkData.equalCuts(buckets, BenchmarkData.KEY_SPAN));
         range = new ShuffleOperator(SCHEMA, key, equal, options);
         hash = new ShuffleOperator(SCHEMA, key, new HashBucketFunction(buckets, TypeKind.INT64), options);
+        // Per-key dispatch with four heavy keys, none of them in the data: what the set lookup per row costs.
+        rangePerKey = new ShuffleOperator(SCHEMA, key, HeavyKeyBucketFunction.keepLocal(equal, TypeKind.INT64,
+                HeavyKeySet.of(-1, -2, -3, -4), 0, buckets, true), options);
         // Cut points on batch boundaries, so that every sorted batch lies inside one bucket.
         final long[] sortedCuts = new long[buckets - 1];
         for (int i = 1; i < buckets; i++) {
@@ -108,6 +114,16 @@ public class ShuffleBenchmark {
     public long rangeShuffle() {
         for (final Batch batch : uniform) {
             range.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** {@link #rangeShuffle} with heavy keys dispatched apart (none occurring): the cost of the per-row lookup. */
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long rangeShufflePerKey() {
+        for (final Batch batch : uniform) {
+            rangePerKey.push(batch, handler);
         }
         return rowsSeen;
     }

@@ -463,6 +463,30 @@ public final class PipelineCompiler {
         final HashAggregate partial = new HashAggregate(input.rowType, a.keys(), a.aggregates(), false,
                 AggregationPhase.PARTIAL).memory(memory.operator("partial group by " + names(a.keys())));
         final Open states = breaker(input, partial, partial.output(), "partial group");
+        // State columns are named <aggregate>$<part>, which batches on the wire cannot carry: they cross the
+        // exchange under plain names and get theirs back after it.
+        final RowType stateType = states.rowType;
+        final Set<String> taken = new HashSet<>();
+        for (int c = 0; c < stateType.size(); c++) {
+            taken.add(stateType.name(c));
+        }
+        final List<NamedExpr> plain = new ArrayList<>();
+        final List<NamedExpr> restored = new ArrayList<>();
+        for (int c = 0; c < stateType.size(); c++) {
+            final String name = stateType.name(c);
+            if (c < a.keys().size()) {
+                plain.add(new NamedExpr(name, Expr.col(name)));
+                restored.add(new NamedExpr(name, Expr.col(name)));
+                continue;
+            }
+            String wire = "partial_state_" + c;
+            while (taken.contains(wire)) {
+                wire = "_" + wire;
+            }
+            plain.add(new NamedExpr(wire, Expr.col(name)));
+            restored.add(new NamedExpr(name, Expr.col(wire)));
+        }
+        states.add(new Projection(stateType, plain));
         final List<String> keys = new ArrayList<>();
         for (final String column : inputKeys) {
             for (final NamedExpr k : a.keys()) {
@@ -473,6 +497,7 @@ public final class PipelineCompiler {
             }
         }
         final Open shuffled = shuffled(states, keys, how, DispatchMode.TO_OWNER, null);
+        shuffled.add(new Projection(shuffled.rowType, restored));
         shuffled.partitioning = how.boundaries() != null ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
         return shuffled;
