@@ -90,9 +90,11 @@ public class ShuffleBenchmark {
                 BenchmarkData.equalCuts(buckets, BenchmarkData.KEY_SPAN));
         range = new ShuffleOperator(SCHEMA, key, equal, options);
         hash = new ShuffleOperator(SCHEMA, key, new HashBucketFunction(buckets, TypeKind.INT64), options);
-        // Per-key dispatch with four heavy keys, none of them in the data: what the set lookup per row costs.
+        // Per-key dispatch with four heavy keys inside the key range (rare in uniform data): what the set lookup
+        // per row and the split it forces cost.
+        final long span = BenchmarkData.KEY_SPAN;
         rangePerKey = new ShuffleOperator(SCHEMA, key, HeavyKeyBucketFunction.keepLocal(equal, TypeKind.INT64,
-                HeavyKeySet.of(-1, -2, -3, -4), 0, buckets, true), options);
+                HeavyKeySet.of(span / 5, 2 * span / 5, 3 * span / 5, 4 * span / 5), 0, buckets, true), options);
         // Cut points on batch boundaries, so that every sorted batch lies inside one bucket.
         final long[] sortedCuts = new long[buckets - 1];
         for (int i = 1; i < buckets; i++) {

@@ -18,8 +18,10 @@ public final class HeavyKeySet {
 
     private HeavyKeySet(final long[] keys) {
         this.keys = keys;
-        int size = 4;
-        while (size < 2 * keys.length) {
+        // Mostly empty (at most one slot in eight used), so that a key that is not heavy, almost every row's,
+        // usually ends its probe at the first slot: one predictable branch.
+        int size = 64;
+        while (size < 8 * keys.length) {
             size <<= 1;
         }
         this.slots = new long[size];
