@@ -2,6 +2,10 @@ package io.sluice.zonemap;
 
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Equi-depth cut points of one key column estimated from its block zonemaps alone, with no scan of
@@ -199,6 +203,66 @@ public final class KeyQuantiles {
         return new KeyQuantiles(kind, zoned.blockCount, zoned.blocksWithValues, zoned.sweptBlocks, zoned.rowCount,
                 zoned.nullCount, zoned.signedMin, zoned.signedMax, KeyDensity.sweep(SKETCH_PIECES, start, end, rows),
                 zoned.overlap, Math.min(sketch.distinctEstimate(), zoned.nonNullCount()), true);
+    }
+
+    /**
+     * Quantiles of a key column without some keys: what the boundaries of a shuffle that dispatches those
+     * keys apart (per-key dispatch) should balance. Blocks whose keys are all one excluded key are left out,
+     * and so are the sketch's pieces that are point masses at one; when nothing would be left, the
+     * quantiles of every key.
+     *
+     * @param kind      the key column's kind
+     * @param zoneMaps  the key column's zonemap in every block
+     * @param maxBlocks most blocks the sweep reads, 1 or more
+     * @param sketch    the column's sketch, or null for the zonemaps alone
+     * @param excluded  the keys to leave out (zonemap keys); empty for {@link #of(TypeKind, ZoneMap[], int, ColumnSketch)}
+     * @return the quantiles
+     * @throws IllegalArgumentException as {@link #of(TypeKind, ZoneMap[], int, ColumnSketch)} does
+     */
+    public static KeyQuantiles without(final TypeKind kind, final ZoneMap[] zoneMaps, final int maxBlocks,
+                                       final ColumnSketch sketch, final long[] excluded) {
+        final KeyQuantiles all = of(kind, zoneMaps, maxBlocks, sketch);
+        if (excluded.length == 0 || !all.hasValues()) {
+            return all;
+        }
+        final Set<Long> out = new HashSet<>();
+        for (final long k : excluded) {
+            out.add(k);
+        }
+        if (all.sketched) {
+            final long[] q = sketch.signedQuantiles(SKETCH_PIECES);
+            final long[] start = new long[SKETCH_PIECES];
+            final long[] end = new long[SKETCH_PIECES];
+            final double[] rows = new double[SKETCH_PIECES];
+            final double piece = (double) all.nonNullCount() / SKETCH_PIECES;
+            int n = 0;
+            for (int i = 0; i < SKETCH_PIECES; i++) {
+                if (q[i] == q[i + 1] && out.contains(KeySpace.fromSigned(kind, q[i]))) {
+                    continue;
+                }
+                start[n] = KeySpace.startOf(q[i], q[i + 1]);
+                end[n] = KeySpace.endOf(q[i + 1]);
+                rows[n] = piece;
+                n++;
+            }
+            if (n == 0 || n == SKETCH_PIECES) {
+                return all;
+            }
+            return new KeyQuantiles(kind, all.blockCount, all.blocksWithValues, all.sweptBlocks, all.rowCount,
+                    all.nullCount, all.signedMin, all.signedMax, KeyDensity.sweep(n, start, end, rows), all.overlap,
+                    Math.max(1, all.distinct - out.size()), true);
+        }
+        final List<ZoneMap> kept = new ArrayList<>();
+        for (final ZoneMap zm : zoneMaps) {
+            if (!(zm.hasValues() && zm.min() == zm.max() && out.contains(zm.min()))) {
+                kept.add(zm);
+            }
+        }
+        if (kept.size() == zoneMaps.length) {
+            return all;
+        }
+        final KeyQuantiles rest = of(kind, kept.toArray(new ZoneMap[0]), maxBlocks);
+        return rest.hasValues() ? rest : all;
     }
 
     /**

@@ -141,7 +141,7 @@ final class DispatchSink implements Sink<DispatchSink.Sender> {
     /** The exchange as EXPLAIN names it: number, mode asked for, keys and bucket function. */
     String label() {
         return "#" + number + " " + planned + (planned == DispatchMode.BROADCAST ? " (one copy per CN)" : "")
-                + (function == null ? "" : " by " + keyNames + " " + (function instanceof RangeBucketFunction
+                + (function == null ? "" : " by " + keyNames + " " + (function.owner() instanceof RangeBucketFunction
                 ? "range" : "hash") + " into " + function.bucketCount() + " buckets");
     }
 

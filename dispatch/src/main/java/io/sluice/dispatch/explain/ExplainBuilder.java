@@ -16,10 +16,14 @@ import io.sluice.engine.plan.PlanNode;
 import io.sluice.engine.plan.PlanStats;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.format.spi.Catalog;
+import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
+import io.sluice.shuffle.HeavyKeyDispatch;
 import io.sluice.shuffle.Topology;
 import io.sluice.zonemap.BlockPruner;
 import io.sluice.zonemap.Predicate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -235,7 +239,7 @@ public final class ExplainBuilder {
                 details.add(0, "(#keys=" + e.keys().size() + ", " + bracketed(e.keys()) + ")");
             }
             details.add("dispatch(" + e.mode() + (e.function() == null ? "" : ", " + e.function().bucketCount()
-                    + " buckets") + ")");
+                    + " buckets") + perKey(e.function()) + ")");
             if (out) {
                 details.add("est_cross_cn_rows(" + (x.cross < 0 ? "unknown" : x.cross) + ")");
             }
@@ -327,5 +331,14 @@ public final class ExplainBuilder {
             keep = RoaringBitmap.and(keep, BlockPruner.prune(p, t));
         }
         return keep.getCardinality() + " of " + t.blockCount() + " blocks";
+    }
+
+    /** The heavy keys a per-key dispatch sends apart, and where, e.g. {@code , heavy keys [42] LOCAL_ONLY}. */
+    private static String perKey(final BucketFunction function) {
+        if (!(function instanceof HeavyKeyBucketFunction h)) {
+            return "";
+        }
+        return ", heavy keys " + Arrays.toString(h.heavyKeys().keys())
+                + (h.dispatch() == HeavyKeyDispatch.KEEP_LOCAL ? " LOCAL_ONLY" : " ALL_CN");
     }
 }

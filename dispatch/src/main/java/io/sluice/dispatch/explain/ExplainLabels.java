@@ -11,7 +11,7 @@ final class ExplainLabels {
     /** Number, mode asked for, keys and buckets, e.g. {@code #1 TO_OWNER by [o_orderkey] range into 6 buckets}. */
     static String exchange(final RecordedExchange e) {
         return "#" + e.id() + " " + e.mode() + (e.mode() == DispatchMode.BROADCAST ? " (one copy per CN)" : "")
-                + (e.function() == null ? "" : " by " + e.keys() + " " + (e.function() instanceof RangeBucketFunction
+                + (e.function() == null ? "" : " by " + e.keys() + " " + (e.function().owner() instanceof RangeBucketFunction
                 ? "range" : "hash") + " into " + e.function().bucketCount() + " buckets");
     }
 }

@@ -299,7 +299,7 @@ final class PlanEstimates {
      * the rows do not come so.
      */
     private double leavingShare(final OperatorNode out) {
-        if (!(out.exchange.function() instanceof RangeBucketFunction range) || out.exchange.keys().size() != 1) {
+        if (out.exchange.function() == null || !(out.exchange.function().owner() instanceof RangeBucketFunction range) || out.exchange.keys().size() != 1) {
             return -1;
         }
         OperatorNode n = out.children.get(0);
@@ -362,7 +362,7 @@ final class PlanEstimates {
         if (everyCn(e.mode()) && e.function() == null) {
             return "BROADCAST";
         }
-        return e.function() instanceof RangeBucketFunction ? "RANGE" : "HASH";
+        return e.function().owner() instanceof RangeBucketFunction ? "RANGE" : "HASH";
     }
 
     /**

@@ -262,21 +262,26 @@ public final class BenchRunner {
     static double bucketMaxOverMean(final QueryStats stats) {
         double worst = Double.NaN;
         for (final QueryStats.ExchangeStats e : stats.exchanges()) {
-            if (!e.mode().equals("TO_OWNER") || e.bucketRows().length == 0) {
+            if (!e.mode().equals("TO_OWNER")) {
                 continue;
             }
-            long max = 0;
-            long sum = 0;
-            for (final long rows : e.bucketRows()) {
-                max = Math.max(max, rows);
-                sum += rows;
-            }
-            if (sum > 0) {
-                final double ratio = max / ((double) sum / e.bucketRows().length);
+            final double ratio = bucketMaxOverMean(e);
+            if (!Double.isNaN(ratio)) {
                 worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
             }
         }
         return worst;
+    }
+
+    /** The fullest bucket over the mean bucket of one exchange; NaN when it sent no rows to buckets. */
+    static double bucketMaxOverMean(final QueryStats.ExchangeStats e) {
+        long max = 0;
+        long sum = 0;
+        for (final long rows : e.bucketRows()) {
+            max = Math.max(max, rows);
+            sum += rows;
+        }
+        return sum == 0 ? Double.NaN : max / ((double) sum / e.bucketRows().length);
     }
 
     private String label(final Query query, final ClusterKind cluster, final Topology topology,

@@ -4,6 +4,8 @@ import io.sluice.format.LongVector;
 import io.sluice.format.Schema;
 import io.sluice.format.TypeKind;
 import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
+import io.sluice.shuffle.HeavyKeySet;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.shuffle.operator.BatchHandler;
@@ -62,6 +64,7 @@ public class ShuffleBenchmark {
     Batch[] clustered;
     ShuffleOperator range;
     ShuffleOperator hash;
+    ShuffleOperator rangePerKey;
     ShuffleOperator sortedWhole;
     ShuffleOperator sortedPerRow;
     ShuffleOperator sortedRuns;
@@ -87,6 +90,11 @@ public class ShuffleBenchmark {
                 BenchmarkData.equalCuts(buckets, BenchmarkData.KEY_SPAN));
         range = new ShuffleOperator(SCHEMA, key, equal, options);
         hash = new ShuffleOperator(SCHEMA, key, new HashBucketFunction(buckets, TypeKind.INT64), options);
+        // Per-key dispatch with four heavy keys inside the key range (rare in uniform data): what the set lookup
+        // per row and the split it forces cost.
+        final long span = BenchmarkData.KEY_SPAN;
+        rangePerKey = new ShuffleOperator(SCHEMA, key, HeavyKeyBucketFunction.keepLocal(equal, TypeKind.INT64,
+                HeavyKeySet.of(span / 5, 2 * span / 5, 3 * span / 5, 4 * span / 5), 0, buckets, true), options);
         // Cut points on batch boundaries, so that every sorted batch lies inside one bucket.
         final long[] sortedCuts = new long[buckets - 1];
         for (int i = 1; i < buckets; i++) {
@@ -108,6 +116,16 @@ public class ShuffleBenchmark {
     public long rangeShuffle() {
         for (final Batch batch : uniform) {
             range.push(batch, handler);
+        }
+        return rowsSeen;
+    }
+
+    /** {@link #rangeShuffle} with heavy keys dispatched apart (none occurring): the cost of the per-row lookup. */
+    @Benchmark
+    @OperationsPerInvocation(UNIFORM_BATCHES * BenchmarkData.ROWS)
+    public long rangeShufflePerKey() {
+        for (final Batch batch : uniform) {
+            rangePerKey.push(batch, handler);
         }
         return rowsSeen;
     }

@@ -20,6 +20,16 @@ public interface BucketFunction {
     int bucketCount();
 
     /**
+     * The function that buckets the keys sent to their owner bucket: this one, or the one a per-key dispatch
+     * ({@link HeavyKeyBucketFunction}) wraps. What EXPLAIN names (range or hash) and estimates from.
+     *
+     * @return this, unless it dispatches some keys apart
+     */
+    default BucketFunction owner() {
+        return this;
+    }
+
+    /**
      * Computes the bucket of rows {@code [0, rowCount)} into {@code out}.
      *
      * @param keys     the key columns (range functions take exactly one)

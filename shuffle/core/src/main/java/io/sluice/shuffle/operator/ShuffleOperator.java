@@ -8,6 +8,8 @@ import io.sluice.format.StringVector;
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
+import io.sluice.shuffle.HeavyKeyDispatch;
 import io.sluice.shuffle.RowsByBucket;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -20,6 +22,11 @@ import java.util.Arrays;
  * back ({@link #needsInput()} false) instead of growing. Driven pull-style ({@link #needsInput()},
  * {@link #addInput}, {@link #getOutput()}, {@link #finish()}) or push-style ({@link #push},
  * {@link #run}); the caller releases each batch it takes ({@link Batch#release()}).
+ *
+ * <p>With a {@link HeavyKeyBucketFunction} (per-key dispatch) the rows of heavy keys are handed to its
+ * targets: spread over them in equal slices, the first slice's target turning with every split batch
+ * ({@link HeavyKeyDispatch#KEEP_LOCAL}), or copied to each ({@link HeavyKeyDispatch#REPLICATE}); rows of a
+ * dropped null key go nowhere. The split walks slots: one per bucket, then one per target of the heavy rows.
  *
  * <p>Not thread-safe: one thread drives an operator; only {@link Batch#release()} may come from other
  * threads. How the split, the pool and back pressure work: {@code shuffle/README.md}.
@@ -36,6 +43,13 @@ public final class ShuffleOperator {
     private final BucketFunction function;
     private final WholeBatchRouting routing;
     private final int bucketCount;
+    /** Buckets, then one slot per target of the heavy-key rows under per-key dispatch. */
+    private final int slotCount;
+    /** The targets of heavy-key rows, or empty without per-key dispatch. */
+    private final int[] heavyTargets;
+    private final boolean replicateHeavy;
+    /** Which target takes the first slice of the next split batch's heavy rows. */
+    private int rotation;
     private final boolean hasStrings;
     private final BufferPool pool;
     private final BucketBuffer[] open;
@@ -135,7 +149,16 @@ public final class ShuffleOperator {
         this.open = new BucketBuffer[bucketCount];
         this.keyVectors = new ColumnVector[keyColumns.length];
         this.source = new ColumnVector[types.length];
-        this.grouped = new RowsByBucket(bucketCount);
+        if (function instanceof HeavyKeyBucketFunction perKey) {
+            this.heavyTargets = perKey.targets();
+            this.replicateHeavy = perKey.dispatch() == HeavyKeyDispatch.REPLICATE;
+            this.grouped = new RowsByBucket(perKey.groupCount());
+        } else {
+            this.heavyTargets = new int[0];
+            this.replicateHeavy = false;
+            this.grouped = new RowsByBucket(bucketCount);
+        }
+        this.slotCount = bucketCount + heavyTargets.length;
         int fixed = 0;
         for (final ColumnType type : types) {
             fixed += BucketBuffer.isFixedWidth(BucketBuffer.shapeOf(type)) ? 1 : 0;
@@ -301,7 +324,7 @@ public final class ShuffleOperator {
             function.buckets(keyVectors, rows, rowBuckets);
             Arrays.fill(keyVectors, null);
             final int only = sameBucket(rows);
-            if (only >= 0 && routing != WholeBatchRouting.NEVER) {
+            if (only >= 0 && only < bucketCount && routing != WholeBatchRouting.NEVER) {
                 wholeBatchRoutes++;
                 wholeAfterBucketing++;
                 emitted(only, rows);
@@ -317,6 +340,9 @@ public final class ShuffleOperator {
             Arrays.fill(keyVectors, null);
         }
         splitBatches++;
+        if (heavyTargets.length > 0) {
+            rotation = rotation + 1 == heavyTargets.length ? 0 : rotation + 1;
+        }
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
         }
@@ -509,16 +535,17 @@ public final class ShuffleOperator {
      */
     private void scatterPending() {
         final int[] rows = grouped.rows();
-        for (int b = pendingBucket; b < bucketCount; b++) {
-            final int end = grouped.end(b);
-            int from = Math.max(pendingPosition, grouped.start(b));
+        for (int slot = pendingBucket; slot < slotCount; slot++) {
+            final int b = slot < bucketCount ? slot : heavyTargets[(slot - bucketCount + rotation) % heavyTargets.length];
+            final int end = slotEnd(slot);
+            int from = Math.max(pendingPosition, slotStart(slot));
             while (from < end) {
                 BucketBuffer buffer = open[b];
                 if (buffer == null) {
                     buffer = pool.take();
                     if (buffer == null) {
                         gatherPieces(rows);
-                        suspend(b, from, -1);
+                        suspend(slot, b, from, -1);
                         return;
                     }
                     buffer.assign(b);
@@ -529,7 +556,7 @@ public final class ShuffleOperator {
                     count = fitStrings(buffer, rows, from, count);
                     if (count == 0) {
                         gatherPieces(rows);
-                        suspend(b, from, from);
+                        suspend(slot, b, from, from);
                         return;
                     }
                 }
@@ -540,11 +567,31 @@ public final class ShuffleOperator {
                     filled[filledCount++] = buffer;
                 }
             }
-            pendingPosition = end;
+            pendingPosition = 0;
         }
         gatherPieces(rows);
         pending = null;
         Arrays.fill(source, null);
+    }
+
+    /** Where a slot's rows start in the grouped rows: a bucket's, or its slice (or all) of the heavy rows. */
+    private int slotStart(final int slot) {
+        if (slot < bucketCount) {
+            return grouped.start(slot);
+        }
+        final int start = grouped.start(bucketCount);
+        return replicateHeavy ? start
+                : start + (int) ((long) (grouped.end(bucketCount) - start) * (slot - bucketCount) / heavyTargets.length);
+    }
+
+    private int slotEnd(final int slot) {
+        if (slot < bucketCount) {
+            return grouped.end(slot);
+        }
+        final int start = grouped.start(bucketCount);
+        return replicateHeavy ? grouped.end(bucketCount)
+                : start + (int) ((long) (grouped.end(bucketCount) - start) * (slot - bucketCount + 1)
+                        / heavyTargets.length);
     }
 
     private void addPiece(final BucketBuffer buffer, final int from, final int count, final int at) {
@@ -604,11 +651,13 @@ public final class ShuffleOperator {
      * Leaves the rest of the pending batch for later and makes room: if no output waits to be taken,
      * the fullest partial bucket is emitted early, so that releasing it refills the pool.
      *
+     * @param slot       the slot being split ({@link #scatterPending})
+     * @param bucket     the bucket that slot fills
      * @param stalledRow the row (position in the row list) whose string bytes did not fit,
      *                   or -1 when a buffer could not be had
      */
-    private void suspend(final int bucket, final int position, final int stalledRow) {
-        pendingBucket = bucket;
+    private void suspend(final int slot, final int bucket, final int position, final int stalledRow) {
+        pendingBucket = slot;
         pendingPosition = position;
         if (!output.isEmpty()) {
             return;

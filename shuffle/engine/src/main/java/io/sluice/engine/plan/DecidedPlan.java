@@ -1,8 +1,10 @@
 package io.sluice.engine.plan;
 
 import io.sluice.shuffle.Topology;
+import io.sluice.zonemap.HeavyKey;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,6 +69,30 @@ public final class DecidedPlan implements DistributionLookup {
                     + ": compile only plans the PhysicalPlanner decided, for the same tree");
         }
         return how;
+    }
+
+    /**
+     * The heavy keys a join dispatches apart (their probe rows stay on their CN, their build rows go to every
+     * bucket) or a group-by aggregates partially before its shuffle, heaviest first, with their shares
+     * ({@link DetermineHeavyKeys}). Empty for every other node.
+     */
+    public List<HeavyKey> heavyKeysOf(final PlanNode node) {
+        final LocalShuffle how = decisions.get(node);
+        return how == null ? List.of() : how.heavyKeys();
+    }
+
+    /**
+     * Every join that dispatches heavy keys apart and every group-by that aggregates partially for them, with
+     * its heavy keys, in the plan's pre-order.
+     */
+    public Map<PlanNode, List<HeavyKey>> heavyKeys() {
+        final Map<PlanNode, List<HeavyKey>> out = new LinkedHashMap<>();
+        for (final PlanNode n : PlanWalk.preOrder(root)) {
+            if (!heavyKeysOf(n).isEmpty()) {
+                out.putIfAbsent(n, heavyKeysOf(n));
+            }
+        }
+        return out;
     }
 
     /** Whether a node carries a decision. */

@@ -9,6 +9,7 @@ import io.sluice.shuffle.BoundaryMethod;
 import io.sluice.shuffle.HashReason;
 import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.Topology;
+import io.sluice.zonemap.HeavyKey;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -207,6 +208,12 @@ final class DecisionCodec {
         for (final long n : how.numbers()) {
             out.writeLong(n);
         }
+        out.writeInt(how.heavyKeys().size());
+        for (final HeavyKey h : how.heavyKeys()) {
+            out.writeLong(h.key());
+            out.writeLong(h.rows());
+            out.writeLong(Double.doubleToLongBits(h.share()));
+        }
     }
 
     private static LocalShuffle readShuffle(final WireReader in, final String path) {
@@ -237,6 +244,29 @@ final class DecisionCodec {
         for (int i = 0; i < numbers.length; i++) {
             numbers[i] = in.readLong(path + ".numbers[" + i + "]");
         }
-        return new LocalShuffle(choice, boundaries, rangeKey, reason, kept, colocatedScan, code, numbers);
+        final int heavyCount = in.readCount(path + ".heavyKeys", 3 * 8);
+        final List<HeavyKey> heavy = new ArrayList<>();
+        for (int i = 0; i < heavyCount; i++) {
+            final String field = path + ".heavyKeys[" + i + "]";
+            final long key = in.readLong(field + ".key");
+            final long rows = in.readLong(field + ".rows");
+            final int at = in.position();
+            final double share = Double.longBitsToDouble(in.readLong(field + ".share"));
+            if (!(share > 0 && share <= 1) || rows < 0) {
+                throw in.error(field, at, "a heavy key's share " + share + " of " + rows + " rows: a share is in (0, 1]");
+            }
+            for (final HeavyKey h : heavy) {
+                if (h.key() == key) {
+                    throw in.error(field + ".key", "heavy key " + key + " is listed twice");
+                }
+            }
+            heavy.add(new HeavyKey(key, rows, share));
+        }
+        if (!heavy.isEmpty() && (choice != Distribution.SHUFFLE_RANGE && choice != Distribution.SHUFFLE_HASH
+                || kept != LocalShuffle.Kept.NONE)) {
+            throw in.error(path + ".heavyKeys", choice + " with heavy keys: only a shuffle of both sides"
+                    + " dispatches heavy keys apart");
+        }
+        return new LocalShuffle(choice, boundaries, rangeKey, reason, kept, colocatedScan, code, numbers, heavy);
     }
 }

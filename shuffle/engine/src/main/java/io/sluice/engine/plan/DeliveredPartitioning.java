@@ -51,6 +51,10 @@ final class DeliveredPartitioning {
             // Each CN joins its own probe rows: buckets of the same core on different CNs hold equal keys.
             return null;
         }
+        if (how.perKey()) {
+            // A heavy key's rows are spread over the cores of every CN: no bucket holds all rows of a key.
+            return null;
+        }
         final int used = how.boundaries() != null ? 1 : j.probeKeys().size();
         final List<String> probeKeys = new ArrayList<>();
         for (int k = 0; k < used; k++) {

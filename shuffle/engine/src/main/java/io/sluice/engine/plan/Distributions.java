@@ -11,8 +11,9 @@ import java.util.Set;
  * compiler asks, and the same answer for every later question (the operator itself, the partitioning it
  * delivers to the operators above it, its runtime filter in {@link DetermineRuntimeFilters}); and the
  * partitioning each node delivers, which those decisions read. A join is decided by
- * {@link DetermineJoinDistribution}, then {@link DeterminePartitionReuse} with what its sides deliver; a
- * group-by by {@link DetermineGroupStrategy} with what its input delivers.
+ * {@link DetermineJoinDistribution}, then {@link DeterminePartitionReuse} with what its sides deliver, then
+ * {@link DetermineHeavyKeys}; a
+ * group-by by {@link DetermineGroupStrategy} with what its input delivers, then {@link DetermineHeavyKeys}.
  */
 final class Distributions implements DistributionLookup {
     private final StrategyConfig config;
@@ -41,8 +42,8 @@ final class Distributions implements DistributionLookup {
         final LocalShuffle decidedAlone = DetermineJoinDistribution.decide(join, config, stats, topology);
         final LocalShuffle planned = distributed && join.type().buildColumnsOnly()
                 ? DetermineJoinDistribution.partitionedOnCluster(join, decidedAlone, stats, topology) : decidedAlone;
-        final LocalShuffle decided = DeterminePartitionReuse.decide(join, planned, delivered(join.probe()),
-                delivered(join.build()), config, stats);
+        final LocalShuffle decided = DetermineHeavyKeys.decide(join, DeterminePartitionReuse.decide(join, planned,
+                delivered(join.probe()), delivered(join.build()), config, stats), config, stats, topology);
         joins.put(join, decided);
         return decided;
     }
@@ -53,8 +54,8 @@ final class Distributions implements DistributionLookup {
         if (known != null) {
             return known;
         }
-        final LocalShuffle decided = DetermineGroupStrategy.decide(agg, slots(delivered(agg.input())), config,
-                stats, topology);
+        final LocalShuffle decided = DetermineHeavyKeys.decideGroup(agg, DetermineGroupStrategy.decide(agg,
+                slots(delivered(agg.input())), config, stats, topology), config, stats, topology);
         groups.put(agg, decided);
         return decided;
     }

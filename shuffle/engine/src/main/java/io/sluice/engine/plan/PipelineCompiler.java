@@ -10,6 +10,7 @@ import io.sluice.engine.exec.HashAggregate;
 import io.sluice.engine.exec.HashJoinBuild;
 import io.sluice.engine.exec.HashJoinProbe;
 import io.sluice.engine.exec.JoinBuild;
+import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Limit;
 import io.sluice.engine.exec.MaterializedSource;
 import io.sluice.engine.exec.MergeSort;
@@ -33,6 +34,7 @@ import io.sluice.engine.exec.UnionAll;
 import io.sluice.engine.exec.Window;
 import io.sluice.engine.expr.ColumnRef;
 import io.sluice.engine.expr.DataType;
+import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.ExprColumns;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
@@ -40,11 +42,15 @@ import io.sluice.format.TypeKind;
 import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
+import io.sluice.shuffle.HeavyKeyDispatch;
+import io.sluice.shuffle.HeavyKeySet;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +95,8 @@ public final class PipelineCompiler {
     private final Map<PlanNode.Aggregation, Open> grouped = new HashMap<>();
     private final Map<Pipeline, FragmentType> fragments = new LinkedHashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
+    /** The input rows of each group-by aggregated partially before its shuffle. */
+    private final Map<PlanNode.Aggregation, RowType> partialInputs = new IdentityHashMap<>();
     private RuntimeFilterRouter router;
     private RuntimeFilterWiring filters;
     private QueryMemory memory = QueryMemory.unbounded();
@@ -336,7 +344,8 @@ public final class PipelineCompiler {
                         }
                     }
                 }
-                in = bucketed(a.input(), keys, how, DispatchMode.TO_OWNER);
+                in = how.perKey() ? partiallyAggregated(a, keys, how)
+                        : bucketed(a.input(), keys, how, DispatchMode.TO_OWNER);
             }
         }
         decisions.add(new Decision("group by " + names(a.keys()), how.choice(), how.reason()));
@@ -344,12 +353,72 @@ public final class PipelineCompiler {
             throw new IllegalStateException("group by " + names(a.keys()) + " was planned as " + how.choice()
                     + " but its input is not bucketed");
         }
-        final HashAggregate sink = new HashAggregate(in.rowType, a.keys(), a.aggregates(), true)
+        final HashAggregate sink = how.perKey()
+                ? new HashAggregate(inputType(a), a.keys(), a.aggregates(), true,
+                        AggregationPhase.FINAL).memory(memory.operator("final group by " + names(a.keys())))
+                : new HashAggregate(in.rowType, a.keys(), a.aggregates(), true)
                 .memory(memory.operator("group by " + names(a.keys())));
         // One morsel per bucket, tagged with it: the groups stay bucketed for the operators above.
         final Open out = new Open(sink.output(), close(in, sink, "shuffle group"), in.type);
         out.partitioning = decided.delivered(a);
         return out;
+    }
+
+    /**
+     * A shuffled group-by with heavy keys ({@link DetermineHeavyKeys#decideGroup}): its rows aggregated partially
+     * where they are, then the partial states shuffled by the group keys as they are named in the states, so
+     * that a heavy key sends one state per CN to its owner bucket.
+     */
+    private Open partiallyAggregated(final PlanNode.Aggregation a, final List<String> inputKeys,
+                                     final LocalShuffle how) {
+        final Open input = openReading(a.input(), columnsRead(a));
+        partialInputs.put(a, input.rowType);
+        final HashAggregate partial = new HashAggregate(input.rowType, a.keys(), a.aggregates(), false,
+                AggregationPhase.PARTIAL).memory(memory.operator("partial group by " + names(a.keys())));
+        final Open states = breaker(input, partial, partial.output(), "partial group");
+        // State columns are named <aggregate>$<part>, which batches on the wire cannot carry: they cross the
+        // exchange under plain names and get theirs back after it.
+        final RowType stateType = states.rowType;
+        final Set<String> taken = new HashSet<>();
+        for (int c = 0; c < stateType.size(); c++) {
+            taken.add(stateType.name(c));
+        }
+        final List<NamedExpr> plain = new ArrayList<>();
+        final List<NamedExpr> restored = new ArrayList<>();
+        for (int c = 0; c < stateType.size(); c++) {
+            final String name = stateType.name(c);
+            if (c < a.keys().size()) {
+                plain.add(new NamedExpr(name, Expr.col(name)));
+                restored.add(new NamedExpr(name, Expr.col(name)));
+                continue;
+            }
+            String wire = "partial_state_" + c;
+            while (taken.contains(wire)) {
+                wire = "_" + wire;
+            }
+            plain.add(new NamedExpr(wire, Expr.col(name)));
+            restored.add(new NamedExpr(name, Expr.col(wire)));
+        }
+        states.add(new Projection(stateType, plain));
+        final List<String> keys = new ArrayList<>();
+        for (final String column : inputKeys) {
+            for (final NamedExpr k : a.keys()) {
+                if (k.expr() instanceof ColumnRef r && r.name().equals(column)) {
+                    keys.add(k.name());
+                    break;
+                }
+            }
+        }
+        final Open shuffled = shuffled(states, keys, how, DispatchMode.TO_OWNER, null);
+        shuffled.add(new Projection(shuffled.rowType, restored));
+        shuffled.partitioning = how.boundaries() != null ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
+                : Partitioning.hash(keys);
+        return shuffled;
+    }
+
+    /** The rows a partially aggregated group-by consumed, which its final phase is made for. */
+    private RowType inputType(final PlanNode.Aggregation a) {
+        return partialInputs.get(a);
     }
 
     /**
@@ -453,13 +522,15 @@ public final class PipelineCompiler {
         }
         final boolean hybrid = how.choice() == Distribution.HYBRID;
         final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
-                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER);
+                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER,
+                        how.perKey() ? perKey(how, HeavyKeyDispatch.REPLICATE, j.type()) : null);
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows).memory(memory.operator("hash join build " + j.buildKeys()));
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         filters.noteBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
-                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER);
+                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER,
+                        how.perKey() ? perKey(how, HeavyKeyDispatch.KEEP_LOCAL, j.type()) : null);
         probe.dependencies.add(buildPipeline);
         if (j.type().buildColumnsOnly()) {
             final Open out = marked(j, probe, build);
@@ -619,7 +690,27 @@ public final class PipelineCompiler {
      * and the shuffle a colocated range, else the
      * node's pipeline ended by an exchange in {@code mode}.
      */
+    /** How one side of a join dispatches its heavy keys: the set, the side, and whether null keys are dropped. */
+    private record PerKey(HeavyKeySet keys, HeavyKeyDispatch dispatch, boolean dropNullKeys) {
+    }
+
+    private static PerKey perKey(final LocalShuffle how, final HeavyKeyDispatch dispatch, final JoinType type) {
+        final long[] keys = new long[how.heavyKeys().size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = how.heavyKeys().get(i).key();
+        }
+        // A null probe key matches nothing: an inner or semi join drops its row before it moves; a left or
+        // anti join emits it, from the CN that read it.
+        return new PerKey(HeavyKeySet.of(keys), dispatch, type == JoinType.INNER || type == JoinType.SEMI);
+    }
+
     private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode) {
+        return bucketed(node, keys, how, mode, null);
+    }
+
+    /** @param perKey how heavy keys are dispatched apart, or null when every key goes to its owner */
+    private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
+                          final PerKey perKey) {
         final Open bucketed;
         final boolean range = how.boundaries() != null;
         final RenamedScan renamed = RenamedScan.of(node);
@@ -635,21 +726,35 @@ public final class PipelineCompiler {
                 bucketed.add(new Projection(bucketed.rowType, renamed.rename().items()));
             }
         } else {
-            final Open in = open(node);
-            final int[] keyColumns = new int[keys.size()];
-            final TypeKind[] kinds = new TypeKind[keys.size()];
-            for (int k = 0; k < keyColumns.length; k++) {
-                keyColumns[k] = in.rowType.indexOf(keys.get(k));
-                kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
-            }
-            final BucketFunction function = range ? how.boundaries().bucketFunction()
-                    : new HashBucketFunction(topology.bucketCount(), kinds);
-            bucketed = exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
-                    mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
+            bucketed = shuffled(open(node), keys, how, mode, perKey);
         }
-        bucketed.partitioning = range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
+        bucketed.partitioning = perKey != null ? null : range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
         return bucketed;
+    }
+
+    /** The open pipeline's rows shuffled by {@code keys} as {@code how} decided (per key, when {@code perKey} says). */
+    private Open shuffled(final Open in, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
+                      final PerKey perKey) {
+        final boolean range = how.boundaries() != null;
+        final int[] keyColumns = new int[keys.size()];
+        final TypeKind[] kinds = new TypeKind[keys.size()];
+        for (int k = 0; k < keyColumns.length; k++) {
+            keyColumns[k] = in.rowType.indexOf(keys.get(k));
+            kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
+        }
+        final BucketFunction owner = range ? how.boundaries().bucketFunction()
+                : new HashBucketFunction(topology.bucketCount(), kinds);
+        final BucketFunction function = perKey == null ? owner
+                : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
+                ? HeavyKeyBucketFunction.replicate(owner, kinds[0], perKey.keys())
+                // In one process every bucket is local: the heavy rows are spread over all of them.
+                : HeavyKeyBucketFunction.keepLocal(owner, kinds[0], perKey.keys(),
+                        exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
+                        exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
+                        perKey.dropNullKeys());
+        return exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
+                mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
     }
 
     private static List<String> names(final List<NamedExpr> keys) {

@@ -41,9 +41,10 @@ public final class PlanCodec {
     /**
      * The format version this build writes and reads (6 added the union node and the kind decimal128,
      * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch, 9 the decisions
-     * section of a plan the coordinator decided: each operator's distribution, runtime filters, local exchanges).
+     * section of a plan the coordinator decided: each operator's distribution, runtime filters, local exchanges,
+     * 10 the heavy-key switch and each join decision's heavy keys).
      */
-    public static final short VERSION = 9;
+    public static final short VERSION = 10;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -167,6 +168,7 @@ public final class PlanCodec {
         out.writeLong(Double.doubleToLongBits(filters.minRejection()));
         out.writeBoolean(config.mergeSort());
         out.writeBoolean(config.partitionReuse());
+        out.writeBoolean(config.heavyKeys());
         out.writeByte(form);
     }
 
@@ -306,8 +308,9 @@ public final class PlanCodec {
                 mode, wait, inList, bitmap, fpp, bloomMin, bloomMax, sample, rejection));
         final boolean mergeSort = in.readBoolean("config.mergeSort");
         final boolean partitionReuse = in.readBoolean("config.partitionReuse");
+        final boolean heavyKeys = in.readBoolean("config.heavyKeys");
         return build(in, "config", at, () -> new StrategyConfig(strategy, joinRows, movingRows, distinct, shuffle,
-                filters, mergeSort, partitionReuse));
+                filters, mergeSort, partitionReuse, heavyKeys));
     }
 
     private static void writeNode(final WireWriter out, final PlanNode node, final String path, final int depth) {

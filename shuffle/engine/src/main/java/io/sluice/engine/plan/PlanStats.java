@@ -8,6 +8,9 @@ import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.Topology;
 import io.sluice.zonemap.BlockPruner;
+import io.sluice.zonemap.ColumnSketch;
+import io.sluice.zonemap.HeavyKey;
+import io.sluice.zonemap.HeavyKeys;
 import io.sluice.zonemap.KeyQuantiles;
 import io.sluice.zonemap.Predicate;
 import io.sluice.zonemap.TableSketch;
@@ -109,6 +112,30 @@ public final class PlanStats {
             return KeyQuantiles.of(o.table().schema().type(o.column()).kind(), o.table().zoneMaps(o.column()),
                     KeyQuantiles.DEFAULT_MAX_BLOCKS, sketch == null ? null : sketch.column(o.column()));
         });
+    }
+
+    private ColumnSketch sketch(final ColumnOrigin o) {
+        final TableSketch sketch = sketches.computeIfAbsent(o.table().name(), n -> Optional.ofNullable(
+                TableSketch.of(o.table()))).orElse(null);
+        return sketch == null ? null : sketch.column(o.column());
+    }
+
+    /**
+     * The keys of a stored column holding more than {@code minShare} of its non-null rows, heaviest first
+     * ({@link HeavyKeys}), or none for a computed column. Shares are of the stored column, before any filter.
+     */
+    List<HeavyKey> heavyKeys(final PlanNode node, final String column, final double minShare) {
+        final ColumnOrigin o = origin(node, column);
+        return o == null ? List.of() : HeavyKeys.of(o.table().schema().type(o.column()).kind(),
+                o.table().zoneMaps(o.column()), sketch(o), minShare);
+    }
+
+    /** Range boundaries for the keys of a column other than {@code excluded} (dispatched apart), or null when computed. */
+    RangeBoundaries boundaries(final PlanNode node, final String column, final Topology topology,
+                               final long[] excluded) {
+        final ColumnOrigin o = origin(node, column);
+        return o == null ? null : RangeBoundaries.plan(KeyQuantiles.without(o.table().schema().type(o.column()).kind(),
+                o.table().zoneMaps(o.column()), KeyQuantiles.DEFAULT_MAX_BLOCKS, sketch(o), excluded), topology);
     }
 
     /** Range boundaries for one bucket per core of the topology from a column's zonemaps, or null when it is computed. */

@@ -22,7 +22,11 @@ public enum PlannerProperty {
                     + " row and sorts it in one place (false)."),
     PARTITION_REUSE("sluice.join.partitionReuse", "true",
             "Whether a shuffle join keeps a range partitioning a side already has (PKEY, or no exchange; true) or"
-                    + " shuffles both sides as planned (false).");
+                    + " shuffles both sides as planned (false)."),
+    HEAVY_KEYS("sluice.join.heavyKeys", "true",
+            "Whether a shuffle join keeps the rows of its probe key's heavy keys (above 1/(2 x buckets) of the rows)"
+                    + " on their CN and copies the matching build rows to every bucket (true), or sends every key to"
+                    + " its owner bucket (false).");
 
     private final String key;
     private final String defaultValue;

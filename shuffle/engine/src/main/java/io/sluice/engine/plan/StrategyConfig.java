@@ -27,11 +27,14 @@ import io.sluice.shuffle.operator.ShuffleOptions;
  * @param partitionReuse                 whether a shuffle join keeps a range partitioning a side already has
  *                                       (PKEY, or no exchange when both have it; true, the default) or shuffles
  *                                       both sides as planned without regard to their inputs
+ * @param heavyKeys                      whether a shuffle join dispatches the heavy keys of its probe key apart
+ *                                       (kept on their CN, the matching build rows copied to every bucket; true,
+ *                                       the default) or sends every key to its owner bucket
  *                                       ({@link DeterminePartitionReuse})
  */
 public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, long joinMovingShuffleMinBuildRows,
                              long groupShuffleMinDistinct, ShuffleOptions shuffle, RuntimeFilterConfig runtimeFilters,
-                             boolean mergeSort, boolean partitionReuse) {
+                             boolean mergeSort, boolean partitionReuse, boolean heavyKeys) {
     /** Default build-side rows from which a join is shuffled. */
     public static final long DEFAULT_JOIN_SHUFFLE_MIN_BUILD_ROWS = 120_000;
     /** Default build-side rows from which a join that cannot be colocated is shuffled. */
@@ -59,7 +62,7 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
                           final long joinMovingShuffleMinBuildRows, final long groupShuffleMinDistinct,
                           final ShuffleOptions shuffle, final RuntimeFilterConfig runtimeFilters) {
         this(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct, shuffle,
-                runtimeFilters, mergeSortDefault(), partitionReuseDefault());
+                runtimeFilters, mergeSortDefault(), partitionReuseDefault(), heavyKeysDefault());
     }
 
     /** {@code sluice.sort.merge}, true unless set to false. */
@@ -68,6 +71,10 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
     }
 
     /** {@code sluice.join.partitionReuse}, true unless set to false. */
+    private static boolean heavyKeysDefault() {
+        return Boolean.parseBoolean(PlannerProperty.HEAVY_KEYS.value());
+    }
+
     private static boolean partitionReuseDefault() {
         return Boolean.parseBoolean(PlannerProperty.PARTITION_REUSE.value());
     }
@@ -88,25 +95,26 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
                 Long.getLong(PlannerProperty.JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS.key(),
                         DEFAULT_JOIN_MOVING_SHUFFLE_MIN_BUILD_ROWS),
                 Long.getLong(PlannerProperty.GROUP_SHUFFLE_MIN_DISTINCT.key(), DEFAULT_GROUP_SHUFFLE_MIN_DISTINCT),
-                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults(), mergeSortDefault(), partitionReuseDefault());
+                ShuffleOptions.defaults(), RuntimeFilterConfig.defaults(), mergeSortDefault(), partitionReuseDefault(),
+                heavyKeysDefault());
     }
 
     /** The same thresholds with another strategy. */
     public StrategyConfig withStrategy(final Strategy s) {
         return new StrategyConfig(s, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows, groupShuffleMinDistinct,
-                shuffle, runtimeFilters, mergeSort, partitionReuse);
+                shuffle, runtimeFilters, mergeSort, partitionReuse, heavyKeys);
     }
 
     /** The same config with other auto thresholds (one build-row threshold for every join shuffle). */
     public StrategyConfig withThresholds(final long joinBuildRows, final long groupDistinct) {
         return new StrategyConfig(strategy, joinBuildRows, joinBuildRows, groupDistinct, shuffle, runtimeFilters,
-                mergeSort, partitionReuse);
+                mergeSort, partitionReuse, heavyKeys);
     }
 
     /** The same config with other runtime filter settings. */
     public StrategyConfig withRuntimeFilters(final RuntimeFilterConfig filters) {
         return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
-                groupShuffleMinDistinct, shuffle, filters, mergeSort, partitionReuse);
+                groupShuffleMinDistinct, shuffle, filters, mergeSort, partitionReuse, heavyKeys);
     }
 
     /** The same config with another runtime filter mode. */
@@ -120,7 +128,7 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
      */
     public StrategyConfig withMergeSort(final boolean merge) {
         return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
-                groupShuffleMinDistinct, shuffle, runtimeFilters, merge, partitionReuse);
+                groupShuffleMinDistinct, shuffle, runtimeFilters, merge, partitionReuse, heavyKeys);
     }
 
     /**
@@ -129,6 +137,12 @@ public record StrategyConfig(Strategy strategy, long joinShuffleMinBuildRows, lo
      */
     public StrategyConfig withPartitionReuse(final boolean reuse) {
         return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
-                groupShuffleMinDistinct, shuffle, runtimeFilters, mergeSort, reuse);
+                groupShuffleMinDistinct, shuffle, runtimeFilters, mergeSort, reuse, heavyKeys);
+    }
+
+    /** The same config with shuffle joins dispatching heavy keys apart (true) or every key to its owner (false). */
+    public StrategyConfig withHeavyKeys(final boolean dispatchApart) {
+        return new StrategyConfig(strategy, joinShuffleMinBuildRows, joinMovingShuffleMinBuildRows,
+                groupShuffleMinDistinct, shuffle, runtimeFilters, mergeSort, partitionReuse, dispatchApart);
     }
 }

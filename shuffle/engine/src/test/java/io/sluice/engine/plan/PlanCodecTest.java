@@ -67,8 +67,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PlanCodecTest {
     private static final int FILTER_CONFIG_BYTES = 1 + Long.BYTES + 2 * Integer.BYTES + Long.BYTES + 2 * Integer.BYTES
             + 2 * Long.BYTES;
-    /** Magic, version, strategy, thresholds, pool, routing, runtime filters, merge sort, partition reuse. */
-    private static final int HEADER_BYTES = 4 + 2 + 1 + 4 * Long.BYTES + 1 + FILTER_CONFIG_BYTES + 1 + 1 + 1;
+    /** Magic, version, strategy, thresholds, pool, routing, runtime filters, merge sort, partition reuse, heavy keys, form. */
+    private static final int HEADER_BYTES = 4 + 2 + 1 + 4 * Long.BYTES + 1 + FILTER_CONFIG_BYTES + 1 + 1 + 1 + 1;
 
     /** Plans that together hold every node, expression and predicate type and every enum value. */
     static List<Plan> plans() {
@@ -330,16 +330,16 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionNineIsPinned() {
+    void formatVersionTenIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0900" + "04"
+                "534c4350" + "0a00" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
-                + "0900000000000000" + "000000000000d03f" + "01" + "01" + "00"
+                + "0900000000000000" + "000000000000d03f" + "01" + "01" + "01" + "00"
                 + "07" + "01" + "01000000" + "74" + "01000000" + "01000000" + "63" + "00000000"
                 + "01" + "04" + "00" + "01" + "01000000" + "63" + "02" + "00" + "00" + "00" + "0500000000000000" + "00"
                 + "0300000000000000");
@@ -492,10 +492,11 @@ class PlanCodecTest {
     @Test
     void anotherVersionNamesBothVersionsAndTheFix() {
         final byte[] bytes = PlanCodec.encode(plans().get(0), StrategyConfig.defaults());
-        new UnsafeBuffer(bytes).putShort(4, (short) 8, ByteOrder.LITTLE_ENDIAN);
+        // Version 9 plans carry no heavy keys: a CN of this build refuses them rather than run them without.
+        new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 8, this build reads version 9:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 10:"
                         + " run the same Sluice version on the client, the coordinator and every CN");
     }
 
@@ -537,7 +538,7 @@ class PlanCodecTest {
                 .writeLong(1).writeLong(2).writeLong(3).writeLong(64L << 20).writeByte((byte) 0)
                 .writeByte((byte) 2).writeLong(1000).writeInt(1024).writeInt(1 << 18)
                 .writeLong(Double.doubleToLongBits(0.01)).writeInt(1024).writeInt(1 << 18).writeLong(16384)
-                .writeLong(Double.doubleToLongBits(0.1)).writeBoolean(true).writeBoolean(true).writeByte(PlanCodec.FORM_PLAN);
+                .writeLong(Double.doubleToLongBits(0.1)).writeBoolean(true).writeBoolean(true).writeBoolean(true).writeByte(PlanCodec.FORM_PLAN);
     }
 
     /** A scan of column c of table t without pruning, filtered by what {@code filter} writes. */
@@ -639,11 +640,12 @@ class PlanCodecTest {
                         .writeByte((byte) 6).toByteArray(), "config.strategy", 6, "unknown Strategy code 6"),
                 Arguments.of("an unknown routing", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 3)
-                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 4 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
+                        .toByteArray(), "config.shuffle.routing", HEADER_BYTES - 5 - FILTER_CONFIG_BYTES, "unknown WholeBatchRouting code 3"),
                 Arguments.of("a negative threshold", new WireWriter().writeInt(PlanCodec.MAGIC).writeShort(PlanCodec.VERSION)
                         .writeByte((byte) 0).writeLong(-1).writeLong(2).writeLong(3).writeLong(4).writeByte((byte) 0)
                         .writeByte((byte) 0).writeLong(0).writeInt(0).writeInt(0).writeLong(Double.doubleToLongBits(0.5))
-                        .writeInt(64).writeInt(64).writeLong(0).writeLong(0).writeBoolean(true).writeBoolean(true).toByteArray(),
+                        .writeInt(64).writeInt(64).writeLong(0).writeLong(0).writeBoolean(true).writeBoolean(true)
+                        .writeBoolean(true).toByteArray(),
                         "config", 6,
                         "strategy thresholds must be 0 or more"),
                 Arguments.of("a runtime filter rate of 1", new WireWriter().writeInt(PlanCodec.MAGIC)
