@@ -14,12 +14,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class QuerySpill implements AutoCloseable {
     private final Path folder;
+    private final SpillSpace space;
     private final AtomicLong files = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private volatile boolean closed;
 
-    QuerySpill(final Path folder) {
+    QuerySpill(final Path folder, final SpillSpace space) {
         this.folder = folder;
+        this.space = space;
     }
 
     /** The query's folder; it exists only once the query spilled. */
@@ -45,7 +47,11 @@ public final class QuerySpill implements AutoCloseable {
                     + ": set -Dsluice.spill.dir=PATH to a writable folder with free space, or turn spilling off"
                     + " with -Dsluice.spill=off", e);
         }
-        return new SpillWriter(file, bytes);
+        space.counted(what, 0, true);
+        return new SpillWriter(file, written -> {
+            bytes.addAndGet(written);
+            space.counted(what, written, false);
+        });
     }
 
     /** Spill files made so far. */

@@ -24,6 +24,9 @@ public final class SpillSpace {
     private final Path root;
     private final Path folder;
     private final AtomicLong queries = new AtomicLong();
+    private final AtomicLong files = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
+    private final ConcurrentHashMap<String, AtomicLong> bytesByOperator = new ConcurrentHashMap<>();
 
     private SpillSpace(final Path root) {
         this.root = root;
@@ -49,7 +52,32 @@ public final class SpillSpace {
 
     /** A fresh place for one query's files; nothing is made on disk until it spills. */
     public QuerySpill query() {
-        return new QuerySpill(folder.resolve("q" + queries.incrementAndGet()));
+        return new QuerySpill(folder.resolve("q" + queries.incrementAndGet()), this);
+    }
+
+    /** Spill files the queries of this process made under this root, since it started. */
+    public long files() {
+        return files.get();
+    }
+
+    /** Bytes the queries of this process wrote under this root, since it started. */
+    public long bytes() {
+        return bytes.get();
+    }
+
+    /** Bytes written under this root since the process started, by the operator that wrote them. */
+    public java.util.Map<String, Long> bytesByOperator() {
+        final java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        bytesByOperator.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    void counted(final String operator, final long written, final boolean newFile) {
+        if (newFile) {
+            files.incrementAndGet();
+        }
+        bytes.addAndGet(written);
+        bytesByOperator.computeIfAbsent(operator, k -> new AtomicLong()).addAndGet(written);
     }
 
     /** Removes the folders under the root named by a pid of no living process; returns how many. */

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 import org.agrona.ExpandableDirectByteBuffer;
 
@@ -29,7 +29,8 @@ public final class SpillWriter implements AutoCloseable {
     static final int FRAME_HEADER = 8;
 
     private final Path file;
-    private final AtomicLong queryBytes;
+    /** Told of every byte written, for the query's and the process's counts. */
+    private final LongConsumer counter;
     private final FileChannel channel;
     private final BlockEncoder encoder = new BlockEncoder();
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
@@ -38,15 +39,15 @@ public final class SpillWriter implements AutoCloseable {
     private long rows;
     private int batches;
 
-    SpillWriter(final Path file, final AtomicLong queryBytes) {
+    SpillWriter(final Path file, final LongConsumer counter) {
         this.file = file;
-        this.queryBytes = queryBytes;
+        this.counter = counter;
         try {
             this.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             final ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, MAGIC);
             writeFully(magic);
             bytes = 8;
-            queryBytes.addAndGet(8);
+            counter.accept(8);
         } catch (final IOException e) {
             throw new SpillFileException("cannot make the spill file " + file + ": set -Dsluice.spill.dir=PATH to a"
                     + " writable folder with free space, or turn spilling off with -Dsluice.spill=off", e);
@@ -96,7 +97,7 @@ public final class SpillWriter implements AutoCloseable {
         }
         final long written = FRAME_HEADER + frameLength;
         bytes += written;
-        queryBytes.addAndGet(written);
+        counter.accept(written);
         rows += rowCount;
         batches++;
     }
