@@ -287,6 +287,16 @@ public final class QueryMemory implements AutoCloseable {
             return spilledBytes.get();
         }
 
+        /** Bytes the whole query holds now. */
+        long queryReserved() {
+            return QueryMemory.this.reserved.get();
+        }
+
+        /** The query's budget. */
+        long queryBudget() {
+            return budget;
+        }
+
         /** Bytes this operator holds now. */
         public long reserved() {
             return reserved.get();
