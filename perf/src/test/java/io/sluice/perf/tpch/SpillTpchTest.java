@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TPC-H at SF 0.01 under memory budgets small enough that sorts spill: the answers are DuckDB's, the
+ * TPC-H at SF 0.01 under memory budgets small enough that sorts and group-bys spill: the answers are DuckDB's, the
  * operator named did write spill files, and the spill folder is empty again after the query, whether it
  * succeeded or failed.
  */
@@ -105,6 +105,13 @@ class SpillTpchTest {
         final String sql = "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lineitem"
                 + " ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber LIMIT 50";
         assertThat(spilledRunning("top-n", sql, "128k").keySet()).anyMatch(k -> k.startsWith("sort ["));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"18, 200k", "13, 200k", "10, 100k", "3, 200k"})
+    void groupBysOverTheirBudgetSpillAndEqualDuckDb(final int query, final String budget) throws Exception {
+        final Map<String, Long> spilled = spilledRunning("q" + query, TpchSql.text(query), budget);
+        assertThat(spilled.keySet()).as("q%s spilled %s", query, spilled).anyMatch(k -> k.contains("group by ["));
     }
 
     @Test

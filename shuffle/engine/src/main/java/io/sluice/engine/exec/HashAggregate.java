@@ -62,6 +62,10 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
     private List<Batch> result;
     /** A shuffle group's groups by bucket. */
     private List<List<Batch>> resultByBucket;
+    /** A shuffle group's groups written to disk, by bucket as {@link #resultByBucket}. */
+    private List<List<SpillRun>> bucketsOnDisk;
+    /** Morsels of {@link #resultByBucket} that are buckets; those after are untagged batches. */
+    private int taggedBuckets;
 
     /** A merge group: each worker aggregates its morsels, {@link #finish()} merges the workers' tables. */
     public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates) {
@@ -185,7 +189,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
      * a partitioned join or group-by above needs no new shuffle; a merge group's one morsel per batch.
      */
     public Source output() {
-        return partitioned ? BucketSource.tagged(output, () -> resultByBucket) : new Output();
+        return partitioned ? new BucketOutput() : new Output();
     }
 
     /** Groups the workers wrote to disk, in bytes; 0 when the groups fit. */
@@ -195,7 +199,16 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
     /** Whether a worker's table spills to disk when refused memory, rather than failing the query. */
     private boolean spills() {
-        return memory.spills() && !partitioned && stateType != null && !keys.isEmpty();
+        return memory.spills() && stateType != null && !keys.isEmpty();
+    }
+
+    /** The FINAL aggregation that groups spilled state rows again, made the first time it is needed. */
+    private synchronized HashAggregate merger() {
+        if (merger == null) {
+            merger = new HashAggregate(input, keys, aggregates, false, AggregationPhase.FINAL);
+            merger.memory = memory;
+        }
+        return merger;
     }
 
     /** Accounts the groups this operator keeps in {@code account}; it throws when the query may hold no more. */
@@ -211,7 +224,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
     @Override
     public void combine(final Groups local) {
-        if (local.partitions != null) {
+        if (!partitioned && local.partitions != null) {
             // Spilled once: the rest goes to disk too, by the worker that holds it.
             local.spillTable();
             addSpilled(local.partitions.finish());
@@ -244,13 +257,14 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             }
             tables.clear();
             spilled.removeIf(List::isEmpty);
-            merger = new HashAggregate(input, keys, aggregates, false, AggregationPhase.FINAL);
-            merger.memory = memory;
+            merger();
             return;
         }
         if (partitioned) {
             final List<List<Batch>> byBucket = new ArrayList<>();
+            final List<List<SpillRun>> onDisk = new ArrayList<>();
             final List<Batch> untagged = new ArrayList<>();
+            final List<SpillRun> untaggedOnDisk = new ArrayList<>();
             for (final Groups t : tables) {
                 t.seal();
                 for (final Bucket b : t.sealed) {
@@ -260,14 +274,33 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     }
                     while (byBucket.size() <= b.bucket()) {
                         byBucket.add(new ArrayList<>());
+                        onDisk.add(new ArrayList<>());
                     }
                     byBucket.get(b.bucket()).addAll(b.batches());
                 }
+                for (final SpilledBucket b : t.sealedOnDisk) {
+                    if (b.bucket() == Batch.NO_SHUFFLE_IDX) {
+                        untaggedOnDisk.add(b.run());
+                        continue;
+                    }
+                    while (byBucket.size() <= b.bucket()) {
+                        byBucket.add(new ArrayList<>());
+                        onDisk.add(new ArrayList<>());
+                    }
+                    onDisk.get(b.bucket()).add(b.run());
+                }
             }
+            taggedBuckets = byBucket.size();
             for (final Batch b : untagged) {
                 byBucket.add(List.of(b));
+                onDisk.add(List.of());
+            }
+            for (final SpillRun r : untaggedOnDisk) {
+                byBucket.add(List.of());
+                onDisk.add(List.of(r));
             }
             resultByBucket = byBucket;
+            bucketsOnDisk = onDisk;
             tables.clear();
             return;
         }
@@ -294,11 +327,23 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
     }
 
     /**
+     * {@link #mergePartition} of a level-0 partition, one partition at a time in the whole operator:
+     * partitions grouped at once would share the budget, and one refused for what the others hold would
+     * split again and again for nothing.
+     */
+    private void mergeOnePartitionAtATime(final List<SpillRun> runs, final BatchConsumer out) {
+        final HashAggregate m = merger();
+        synchronized (m) {
+            mergePartition(runs, 0, out);
+        }
+    }
+
+    /**
      * Groups the state rows of one spilled partition and hands the groups to {@code out}; when they do not
      * fit, splits them by the next bits of the key hash and groups each part in turn.
      */
     private void mergePartition(final List<SpillRun> runs, final int level, final BatchConsumer out) {
-        final Groups groups = merger.new Groups();
+        final Groups groups = merger().new Groups();
         groups.level = level + 1;
         for (final SpillRun run : runs) {
             try (SpillReader reader = run.open()) {
@@ -346,9 +391,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 if (spilled != null) {
                     // One partition at a time: partitions grouped at once would share the budget, and one
                     // refused for what the others hold would split again and again for nothing.
-                    synchronized (merger) {
-                        mergePartition(spilled.get(morsel), 0, out);
-                    }
+                    mergeOnePartitionAtATime(spilled.get(morsel), out);
                 } else {
                     out.accept(result.get(morsel));
                 }
@@ -361,8 +404,51 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         }
     }
 
+    /** A shuffle group's groups: one morsel per bucket, tagged with it, from memory and from disk. */
+    private final class BucketOutput implements Source {
+        @Override
+        public RowType rowType() {
+            return output;
+        }
+
+        @Override
+        public int morselCount() {
+            return resultByBucket.size();
+        }
+
+        @Override
+        public boolean ordered() {
+            return false;
+        }
+
+        @Override
+        public Reader openReader() {
+            return (morsel, out) -> {
+                for (final Batch b : resultByBucket.get(morsel)) {
+                    out.accept(b);
+                }
+                for (final SpillRun run : bucketsOnDisk.get(morsel)) {
+                    try (SpillReader reader = run.open()) {
+                        for (Batch b = reader.next(); b != null; b = reader.next()) {
+                            out.accept(morsel < taggedBuckets ? b.withShuffleIdx(morsel) : b);
+                        }
+                    }
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "buckets of " + output.names();
+        }
+    }
+
     /** A shuffle group's finished groups of one bucket. */
     private record Bucket(int bucket, List<Batch> batches) {
+    }
+
+    /** A shuffle group's finished groups of one bucket, written to disk. */
+    private record SpilledBucket(int bucket, SpillRun run) {
     }
 
     /**
@@ -378,6 +464,10 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private final GroupRuns runs = new GroupRuns();
         private int bucket = Batch.NO_SHUFFLE_IDX;
         private final List<Bucket> sealed = new ArrayList<>();
+        /** A shuffle group's finished buckets written to disk. */
+        private final List<SpilledBucket> sealedOnDisk = new ArrayList<>();
+        /** Bytes reserved for the groups of {@link #sealed}. */
+        private long sealedHeld;
         private boolean spillAfter;
         /** Bytes a group takes: its keys, its accumulators' states and its hash slot. */
         private final long bytesPerGroup;
@@ -418,9 +508,14 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
          * buckets nobody named) are sealed untagged, each batch a morsel of its own.
          */
         void seal() {
+            if (partitions != null) {
+                sealSpilled();
+                return;
+            }
             if (bucket == Batch.NO_SHUFFLE_IDX && table.size() == 0) {
                 return;
             }
+            sealedHeld += bytesPerGroup * accounted;
             final List<Batch> out = new ArrayList<>();
             for (final Batch b : batches()) {
                 out.add(bucket == Batch.NO_SHUFFLE_IDX ? b : b.withShuffleIdx(bucket));
@@ -428,6 +523,41 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             sealed.add(new Bucket(bucket, out));
             bucket = Batch.NO_SHUFFLE_IDX;
             reset();
+        }
+
+        /**
+         * Ends a bucket whose groups spilled: groups its partitions again, one at a time, into a file of the
+         * bucket's groups.
+         */
+        private void sealSpilled() {
+            spillTable();
+            final List<List<SpillRun>> runs = partitions.finish();
+            partitions = null;
+            try (io.sluice.engine.spill.SpillWriter writer = memory.spillWriter()) {
+                for (final List<SpillRun> partition : runs) {
+                    if (!partition.isEmpty()) {
+                        mergeOnePartitionAtATime(partition, writer::write);
+                    }
+                }
+                sealedOnDisk.add(new SpilledBucket(bucket, memory.spilled(writer.finish())));
+            }
+            bucket = Batch.NO_SHUFFLE_IDX;
+            reset();
+        }
+
+        /** Writes the buckets this worker finished to disk and gives back their memory. */
+        private void spillSealed() {
+            for (final Bucket b : sealed) {
+                try (io.sluice.engine.spill.SpillWriter writer = memory.spillWriter()) {
+                    for (final Batch batch : b.batches()) {
+                        writer.write(batch);
+                    }
+                    sealedOnDisk.add(new SpilledBucket(b.bucket(), memory.spilled(writer.finish())));
+                }
+            }
+            sealed.clear();
+            memory.release(sealedHeld);
+            sealedHeld = 0;
         }
 
         @Override
@@ -450,6 +580,8 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                         memory.reserve(more);
                         accounted = table.size();
                     } else if (memory.tryReserve(more)) {
+                        accounted = table.size();
+                    } else if (!sealed.isEmpty() && spillSealedThenReserve(more)) {
                         accounted = table.size();
                     } else {
                         // The batch's new groups go to disk with the table, once its rows are added.
@@ -491,6 +623,12 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 }
                 spillTable();
             }
+        }
+
+        /** Writes the buckets finished to disk first, then reserves again. */
+        private boolean spillSealedThenReserve(final long more) {
+            spillSealed();
+            return memory.tryReserve(more);
         }
 
         /** Writes the table's groups as state rows to their partitions, gives back their memory, and starts afresh. */

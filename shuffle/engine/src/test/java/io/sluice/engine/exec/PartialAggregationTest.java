@@ -173,7 +173,7 @@ class PartialAggregationTest {
      * The state rows regrouped into buckets by their key columns (the first {@code keyCount}), one
      * batch per bucket in random order, as a shuffle on the keys delivers them to a shuffle group.
      */
-    private static List<Batch> buckets(final List<Batch> states, final int keyCount) {
+    static List<Batch> buckets(final List<Batch> states, final int keyCount) {
         if (states.isEmpty()) {
             return states;
         }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A group-by past its memory budget with spilling on writes its groups to partitions on disk and groups
- * them again partition by partition: in one phase, and as PARTIAL then FINAL, the rows equal those of the
+ * them again partition by partition: in one phase, and as PARTIAL then FINAL (merged, or by bucket as a
+ * shuffle group), the rows equal those of the
  * aggregation in memory, and its files are gone when the query's memory closes. With spilling off it fails
  * with the named error.
  */
@@ -42,7 +43,7 @@ class SpillAggregationTest {
     /** One phase, or PARTIAL over each part and FINAL over the states, accounted in {@code memory}. */
     private static Grouped group(final PipelineExecutor executor, final List<List<Batch>> parts,
                                  final PartialAggregationTest.Keys keys, final boolean twoPhases,
-                                 final QueryMemory memory) {
+                                 final boolean shuffled, final QueryMemory memory) {
         if (!twoPhases) {
             final List<Batch> all = new ArrayList<>();
             parts.forEach(all::addAll);
@@ -59,15 +60,17 @@ class SpillAggregationTest {
             states.addAll(aggregate(executor, partial, INPUT, part).batches());
             spilled += partial.spilledBytes();
         }
-        final HashAggregate fin = new HashAggregate(INPUT, keys.keys, AGGREGATES, false, AggregationPhase.FINAL)
+        final HashAggregate fin = new HashAggregate(INPUT, keys.keys, AGGREGATES, shuffled, AggregationPhase.FINAL)
                 .memory(memory.operator("final group by"));
-        final List<List<Object>> rows = aggregate(executor, fin, stateType, states).rows();
+        final List<List<Object>> rows = aggregate(executor, fin, stateType,
+                shuffled ? PartialAggregationTest.buckets(states, keys.keys.size()) : states).rows();
         return new Grouped(rows, spilled + fin.spilledBytes());
     }
 
-    @Property(tries = 15)
+    @Property(tries = 10)
     void aSpilledGroupByEqualsTheOneInMemory(@ForAll @LongRange(max = 1_000_000) final long seed,
                                             @ForAll final boolean twoPhases,
+                                            @ForAll final boolean shuffledFinal,
                                             @ForAll final boolean expressionKey,
                                             @ForAll @IntRange(min = 1, max = 3) final int cores,
                                             @ForAll @IntRange(min = 16, max = 96) final int budgetKib) throws Exception {
@@ -80,12 +83,12 @@ class SpillAggregationTest {
                 .split(random, 1 + random.nextInt(3));
         final Path root = Files.createTempDirectory("spill-group");
         try (PipelineExecutor executor = new PipelineExecutor(cores)) {
-            final Grouped inMemory = group(executor, parts, keys, twoPhases, QueryMemory.unbounded());
+            final Grouped inMemory = group(executor, parts, keys, twoPhases, shuffledFinal, QueryMemory.unbounded());
             final QueryMemory memory = QueryMemory.of(new MemoryPool(1L << 30), budgetKib * 1024L,
                     SpillSpace.under(root).query());
             final Grouped spilled;
             try {
-                spilled = group(executor, parts, keys, twoPhases, memory);
+                spilled = group(executor, parts, keys, twoPhases, shuffledFinal, memory);
             } finally {
                 memory.close();
             }
@@ -108,7 +111,7 @@ class SpillAggregationTest {
                 .split(new Random(4), 1);
         try (PipelineExecutor executor = new PipelineExecutor(2);
              QueryMemory memory = QueryMemory.of(new MemoryPool(1L << 30), 32 * 1024)) {
-            assertThatThrownBy(() -> group(executor, parts, PartialAggregationTest.Keys.TWO_COLUMNS, false, memory))
+            assertThatThrownBy(() -> group(executor, parts, PartialAggregationTest.Keys.TWO_COLUMNS, false, false, memory))
                     .isInstanceOf(MemoryLimitException.class).hasMessageContaining("group by holds")
                     .hasMessageContaining("spilling to disk is off");
         }
