@@ -124,6 +124,49 @@ class SpillSortTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aQueryCancelledWhileItReadsItsSpilledRunsLeavesNoFiles() throws Exception {
+        final List<Batch> input = rows(11, 20_000);
+        final Path root = Files.createTempDirectory("spill-cancel");
+        try {
+            final QueryMemory memory = QueryMemory.of(new MemoryPool(1L << 30), 32 * 1024,
+                    SpillSpace.under(root).query());
+            final Cancellation cancellation = new Cancellation();
+            final Sort sort = new Sort(ROWS, KEYS, Sort.NO_LIMIT).memory(memory.operator("sort " + KEYS));
+            // The reader of the sorted rows is cancelled (as the coordinator's CANCEL does) at its first batch.
+            final Sink<BatchConsumer> cancelling = new Sink<>() {
+                @Override
+                public BatchConsumer createLocal() {
+                    return batch -> cancellation.cancel(new IllegalStateException("cancelled by the test"));
+                }
+
+                @Override
+                public void combine(final BatchConsumer local) {
+                }
+
+                @Override
+                public void finish() {
+                }
+            };
+            try (PipelineExecutor executor = new PipelineExecutor(2)) {
+                final Pipeline sorting = new Pipeline("sort", new MaterializedSource(ROWS, () -> input, false),
+                        List.of(), sort, List.of());
+                final Pipeline reading = new Pipeline("out", sort.output(), List.of(), cancelling, List.of(sorting));
+                try {
+                    assertThatThrownBy(() -> executor.run(List.of(sorting, reading), cancellation))
+                            .hasMessageContaining("cancelled by the test");
+                } finally {
+                    memory.close();
+                }
+            }
+            assertThat(sort.spilledRuns()).isPositive();
+            assertThat(memory.spillFiles()).isPositive();
+            assertThat(SpillSpace.under(root).folder()).isEmptyDirectory();
+        } finally {
+            removeAll(root);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void withSpillingOffASortPastItsBudgetFailsNamingIt() {
         final List<Batch> input = rows(7, 20_000);
         try (QueryMemory memory = QueryMemory.of(new MemoryPool(1L << 30), 32 * 1024)) {
