@@ -41,6 +41,8 @@ public final class SpillSpace {
         return SPACES.computeIfAbsent(root.toAbsolutePath().normalize(), r -> {
             final SpillSpace space = new SpillSpace(r);
             space.removeStale();
+            // A process that ends normally takes its folder with it; one killed leaves it to the next.
+            Runtime.getRuntime().addShutdownHook(new Thread(space::removeOwn, "sluice-spill-cleanup"));
             return space;
         });
     }
@@ -78,6 +80,15 @@ public final class SpillSpace {
         }
         bytes.addAndGet(written);
         bytesByOperator.computeIfAbsent(operator, k -> new AtomicLong()).addAndGet(written);
+    }
+
+    private void removeOwn() {
+        try {
+            delete(folder);
+        } catch (final IOException e) {
+            System.err.println("cannot remove the spill folder " + folder + " at exit: " + e.getMessage()
+                    + "; the next process to spill under " + root + " removes it");
+        }
     }
 
     /** Removes the folders under the root named by a pid of no living process; returns how many. */
