@@ -106,6 +106,30 @@ class SpillAggregationTest {
     }
 
     @Test
+    void eachLevelSplitsByNewHashBitsAndPastTheLastTheErrorNamesTheOperator() {
+        // Hashes that share their top 4 bits after mixing land in one partition at level 0 and spread at level 1.
+        final long[] sameFirst = new long[64];
+        int found = 0;
+        for (long h = 0; found < sameFirst.length; h++) {
+            if (SpillPartitions.partition(h, 0) == 5) {
+                sameFirst[found++] = h;
+            }
+        }
+        final java.util.Set<Integer> next = new java.util.HashSet<>();
+        for (final long h : sameFirst) {
+            next.add(SpillPartitions.partition(h, 1));
+        }
+        assertThat(next).hasSizeGreaterThan(8);
+        try (QueryMemory memory = QueryMemory.of(new MemoryPool(1L << 30), 1024)) {
+            assertThatThrownBy(() -> new SpillPartitions(memory.operator("group by [g]"),
+                    PartialAggregationTest.Keys.TWO_COLUMNS.keys.stream().map(k -> k.expr()).toList(), INPUT,
+                    SpillPartitions.MAX_LEVEL)).isInstanceOf(MemoryLimitException.class)
+                    .hasMessageContaining("group by [g] cannot fit one partition of its rows in memory, even split 8"
+                            + " times").hasMessageContaining("-Dsluice.memory.query.max=SIZE");
+        }
+    }
+
+    @Test
     void withSpillingOffAGroupByPastItsBudgetFailsNamingIt() {
         final List<List<Batch>> parts = PartialAggregationTest.Rows.random(new Random(3), 20_000, 1_000_000)
                 .split(new Random(4), 1);
