@@ -111,17 +111,17 @@ public final class QueryMemory implements AutoCloseable {
         return budget;
     }
 
-    /** Each operator's name and peak, in the order they were created. */
+    /** Each operator's name, peak and bytes spilled, in the order they were created. */
     public synchronized List<OperatorPeak> operatorPeaks() {
         final List<OperatorPeak> peaks = new ArrayList<>();
         for (final Operator o : operators) {
-            peaks.add(new OperatorPeak(o.name, o.peak.get()));
+            peaks.add(new OperatorPeak(o.name, o.peak.get(), o.spilledBytes.get()));
         }
         return peaks;
     }
 
-    /** An operator's name and the most bytes it held. */
-    public record OperatorPeak(String operator, long peakBytes) {
+    /** An operator's name, the most bytes it held, and the bytes it wrote to spill files. */
+    public record OperatorPeak(String operator, long peakBytes, long spilledBytes) {
     }
 
     /** Reserves, or returns false (or throws, when {@code mayRefuse} is false) when the budget or pool refuse. */

@@ -55,6 +55,8 @@ class QueryMemoryTest {
         assertThat(query.spillFiles()).isEqualTo(1);
         assertThat(query.spilledBytes()).isPositive();
         assertThat(sort.spilledBytes()).isEqualTo(query.spilledBytes());
+        assertThat(query.operatorPeaks()).containsExactly(
+                new QueryMemory.OperatorPeak("sort [k]", 0, query.spilledBytes()));
         final java.nio.file.Path folder = dir.resolve(Long.toString(ProcessHandle.current().pid()));
         assertThat(folder).isNotEmptyDirectory();
         query.close();
@@ -82,7 +84,7 @@ class QueryMemoryTest {
             assertThat(query.reserved()).isEqualTo(6_000);
             assertThat(query.peak()).isEqualTo(6_000);
             assertThat(query.operatorPeaks()).containsExactly(
-                    new QueryMemory.OperatorPeak("hash join build [o_orderkey]", 6_000));
+                    new QueryMemory.OperatorPeak("hash join build [o_orderkey]", 6_000, 0));
         }
         assertThat(pool.reserved()).isZero();
     }
