@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A query over its memory budget ({@code sluice.memory.query.max}) fails naming the operator that passed
- * it and the setting, on one process and on an embedded cluster, and the next query runs: every byte the
+ * A query over its memory budget ({@code sluice.memory.query.max}) with spilling off ({@code sluice.spill=off})
+ * fails naming the operator that passed it and the setting, on one process and on an embedded cluster, and the next query runs: every byte the
  * failed query took is back in the pool. Within budget, the answers are DuckDB's.
  */
 class MemoryBudgetTest {
@@ -44,9 +44,16 @@ class MemoryBudgetTest {
         }
     }
 
+    /** With spilling off, as these tests run, past the budget is an error; SpillTpchTest runs them spilling. */
+    @org.junit.jupiter.api.BeforeEach
+    void spillingOff() {
+        System.setProperty(MemoryProperty.SPILL.key(), "off");
+    }
+
     @AfterEach
     void clearBudget() {
         System.clearProperty(MemoryProperty.QUERY_MAX.key());
+        System.clearProperty(MemoryProperty.SPILL.key());
     }
 
     @Test

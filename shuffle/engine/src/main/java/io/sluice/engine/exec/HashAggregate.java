@@ -4,6 +4,8 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.spill.SpillReader;
+import io.sluice.engine.spill.SpillRun;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
@@ -23,6 +25,13 @@ import java.util.Locale;
  * aggregation puts out state rows ({@link #stateType}) instead of values, and one FINAL
  * aggregation merges the state rows of all nodes by key into the values one SINGLE aggregation
  * over all the rows would give.
+ *
+ * <p>A merge group past the query's memory budget, with spilling on, goes on on disk: a worker refused
+ * memory writes its table's groups as state rows (as PARTIAL makes them), split by the hash of their keys
+ * into {@link SpillPartitions}, and starts a new table. Once any worker spilled, {@link #finish()} writes
+ * the other tables out too, and the output has one morsel per partition: each is grouped again from its
+ * state rows on its own, as FINAL merges them, and split again by further hash bits when it still does not
+ * fit. A shuffle group, COUNT DISTINCT, and an aggregation without keys do not spill.
  */
 public final class HashAggregate implements Sink<HashAggregate.Groups> {
     /** A batch of fewer rows is added row by row: listing its rows group by group would cost more than it saves. */
@@ -40,13 +49,23 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
     /** The rows the workers consume: the input, or the state rows for FINAL. */
     private final RowType consumed;
     private final List<Expr> consumedKeys;
-    /** Where each aggregate's state columns start in a state row (not for SINGLE). */
+    /** Where each aggregate's state columns start in a state row (not for SINGLE of COUNT DISTINCT). */
     private final int[] stateColumns;
+    /** The state rows of the aggregates; null when they have none (COUNT DISTINCT). */
+    private final RowType stateType;
+    /** Per partition, the state rows the workers spilled; null while nothing spilled. */
+    private List<List<SpillRun>> spilled;
+    /** Groups the state rows of one spilled partition, into this aggregation's output; made when it spills. */
+    private HashAggregate merger;
     private final RowType output;
     private final List<Groups> tables = new ArrayList<>();
     private List<Batch> result;
     /** A shuffle group's groups by bucket. */
     private List<List<Batch>> resultByBucket;
+    /** A shuffle group's groups written to disk, by bucket as {@link #resultByBucket}. */
+    private List<List<SpillRun>> bucketsOnDisk;
+    /** Morsels of {@link #resultByBucket} that are buckets; those after are untagged batches. */
+    private int taggedBuckets;
 
     /** A merge group: each worker aggregates its morsels, {@link #finish()} merges the workers' tables. */
     public HashAggregate(final RowType input, final List<NamedExpr> keys, final List<Aggregate> aggregates) {
@@ -110,7 +129,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         final RowType values = new RowType(names, types);
         this.stateColumns = new int[aggregates.size()];
         RowType state = keyType;
-        if (phase != AggregationPhase.SINGLE) {
+        if (phase != AggregationPhase.SINGLE || splittable(aggregates)) {
             for (int a = 0; a < stateColumns.length; a++) {
                 final Aggregate aggregate = aggregates.get(a);
                 if (!splittable(aggregate)) {
@@ -122,6 +141,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 state = state.concat(aggregate.newAccumulator(input).stateType(aggregate.name()));
             }
         }
+        this.stateType = splittable(aggregates) ? state : null;
         this.output = phase == AggregationPhase.PARTIAL ? state : values;
         this.consumed = phase == AggregationPhase.FINAL ? state : input;
         this.consumedKeys = phase == AggregationPhase.FINAL ? keyRefs : List.copyOf(exprs);
@@ -169,8 +189,26 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
      * a partitioned join or group-by above needs no new shuffle; a merge group's one morsel per batch.
      */
     public Source output() {
-        return partitioned ? BucketSource.tagged(output, () -> resultByBucket)
-                : new MaterializedSource(output, () -> result, false);
+        return partitioned ? new BucketOutput() : new Output();
+    }
+
+    /** Groups the workers wrote to disk, in bytes; 0 when the groups fit. */
+    public long spilledBytes() {
+        return memory.spilledBytes();
+    }
+
+    /** Whether a worker's table spills to disk when refused memory, rather than failing the query. */
+    private boolean spills() {
+        return memory.spills() && stateType != null && !keys.isEmpty();
+    }
+
+    /** The FINAL aggregation that groups spilled state rows again, made the first time it is needed. */
+    private synchronized HashAggregate merger() {
+        if (merger == null) {
+            merger = new HashAggregate(input, keys, aggregates, false, AggregationPhase.FINAL);
+            merger.memory = memory;
+        }
+        return merger;
     }
 
     /** Accounts the groups this operator keeps in {@code account}; it throws when the query may hold no more. */
@@ -185,15 +223,48 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
     }
 
     @Override
-    public synchronized void combine(final Groups local) {
-        tables.add(local);
+    public void combine(final Groups local) {
+        if (!partitioned && local.partitions != null) {
+            // Spilled once: the rest goes to disk too, by the worker that holds it.
+            local.spillTable();
+            addSpilled(local.partitions.finish());
+            return;
+        }
+        synchronized (this) {
+            tables.add(local);
+        }
+    }
+
+    private synchronized void addSpilled(final List<List<SpillRun>> runs) {
+        if (spilled == null) {
+            spilled = new ArrayList<>();
+            for (int p = 0; p < SpillPartitions.FANOUT; p++) {
+                spilled.add(new ArrayList<>());
+            }
+        }
+        for (int p = 0; p < SpillPartitions.FANOUT; p++) {
+            spilled.get(p).addAll(runs.get(p));
+        }
     }
 
     @Override
     public void finish() {
+        if (spilled != null) {
+            for (final Groups t : tables) {
+                t.partitions = new SpillPartitions(memory, keyRefs, stateType, 0);
+                t.spillTable();
+                addSpilled(t.partitions.finish());
+            }
+            tables.clear();
+            spilled.removeIf(List::isEmpty);
+            merger();
+            return;
+        }
         if (partitioned) {
             final List<List<Batch>> byBucket = new ArrayList<>();
+            final List<List<SpillRun>> onDisk = new ArrayList<>();
             final List<Batch> untagged = new ArrayList<>();
+            final List<SpillRun> untaggedOnDisk = new ArrayList<>();
             for (final Groups t : tables) {
                 t.seal();
                 for (final Bucket b : t.sealed) {
@@ -203,14 +274,33 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     }
                     while (byBucket.size() <= b.bucket()) {
                         byBucket.add(new ArrayList<>());
+                        onDisk.add(new ArrayList<>());
                     }
                     byBucket.get(b.bucket()).addAll(b.batches());
                 }
+                for (final SpilledBucket b : t.sealedOnDisk) {
+                    if (b.bucket() == Batch.NO_SHUFFLE_IDX) {
+                        untaggedOnDisk.add(b.run());
+                        continue;
+                    }
+                    while (byBucket.size() <= b.bucket()) {
+                        byBucket.add(new ArrayList<>());
+                        onDisk.add(new ArrayList<>());
+                    }
+                    onDisk.get(b.bucket()).add(b.run());
+                }
             }
+            taggedBuckets = byBucket.size();
             for (final Batch b : untagged) {
                 byBucket.add(List.of(b));
+                onDisk.add(List.of());
+            }
+            for (final SpillRun r : untaggedOnDisk) {
+                byBucket.add(List.of());
+                onDisk.add(List.of(r));
             }
             resultByBucket = byBucket;
+            bucketsOnDisk = onDisk;
             tables.clear();
             return;
         }
@@ -236,8 +326,129 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 + (partitioned ? "shuffle group " : "merge group ") + keys + " " + aggregates;
     }
 
+    /**
+     * {@link #mergePartition} of a level-0 partition, one partition at a time in the whole operator:
+     * partitions grouped at once would share the budget, and one refused for what the others hold would
+     * split again and again for nothing.
+     */
+    private void mergeOnePartitionAtATime(final List<SpillRun> runs, final BatchConsumer out) {
+        final HashAggregate m = merger();
+        synchronized (m) {
+            mergePartition(runs, 0, out);
+        }
+    }
+
+    /**
+     * Groups the state rows of one spilled partition and hands the groups to {@code out}; when they do not
+     * fit, splits them by the next bits of the key hash and groups each part in turn.
+     */
+    private void mergePartition(final List<SpillRun> runs, final int level, final BatchConsumer out) {
+        final Groups groups = merger().new Groups();
+        groups.level = level + 1;
+        for (final SpillRun run : runs) {
+            try (SpillReader reader = run.open()) {
+                for (Batch b = reader.next(); b != null; b = reader.next()) {
+                    groups.accept(b);
+                }
+            }
+        }
+        if (groups.partitions != null) {
+            groups.spillTable();
+            for (final List<SpillRun> part : groups.partitions.finish()) {
+                if (!part.isEmpty()) {
+                    mergePartition(part, level + 1, out);
+                }
+            }
+            return;
+        }
+        final List<Batch> batches = phase == AggregationPhase.PARTIAL ? groups.stateBatches() : groups.batches();
+        groups.release();
+        for (final Batch b : batches) {
+            out.accept(b);
+        }
+    }
+
+    /** The groups: the merged tables' batches, or when the groups spilled, one morsel per partition. */
+    private final class Output implements Source {
+        @Override
+        public RowType rowType() {
+            return output;
+        }
+
+        @Override
+        public int morselCount() {
+            return spilled != null ? spilled.size() : result.size();
+        }
+
+        @Override
+        public boolean ordered() {
+            return false;
+        }
+
+        @Override
+        public Reader openReader() {
+            return (morsel, out) -> {
+                if (spilled != null) {
+                    // One partition at a time: partitions grouped at once would share the budget, and one
+                    // refused for what the others hold would split again and again for nothing.
+                    mergeOnePartitionAtATime(spilled.get(morsel), out);
+                } else {
+                    out.accept(result.get(morsel));
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "rows of the previous pipeline " + output.names();
+        }
+    }
+
+    /** A shuffle group's groups: one morsel per bucket, tagged with it, from memory and from disk. */
+    private final class BucketOutput implements Source {
+        @Override
+        public RowType rowType() {
+            return output;
+        }
+
+        @Override
+        public int morselCount() {
+            return resultByBucket.size();
+        }
+
+        @Override
+        public boolean ordered() {
+            return false;
+        }
+
+        @Override
+        public Reader openReader() {
+            return (morsel, out) -> {
+                for (final Batch b : resultByBucket.get(morsel)) {
+                    out.accept(b);
+                }
+                for (final SpillRun run : bucketsOnDisk.get(morsel)) {
+                    try (SpillReader reader = run.open()) {
+                        for (Batch b = reader.next(); b != null; b = reader.next()) {
+                            out.accept(morsel < taggedBuckets ? b.withShuffleIdx(morsel) : b);
+                        }
+                    }
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "buckets of " + output.names();
+        }
+    }
+
     /** A shuffle group's finished groups of one bucket. */
     private record Bucket(int bucket, List<Batch> batches) {
+    }
+
+    /** A shuffle group's finished groups of one bucket, written to disk. */
+    private record SpilledBucket(int bucket, SpillRun run) {
     }
 
     /**
@@ -253,10 +464,19 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private final GroupRuns runs = new GroupRuns();
         private int bucket = Batch.NO_SHUFFLE_IDX;
         private final List<Bucket> sealed = new ArrayList<>();
+        /** A shuffle group's finished buckets written to disk. */
+        private final List<SpilledBucket> sealedOnDisk = new ArrayList<>();
+        /** Bytes reserved for the groups of {@link #sealed}. */
+        private long sealedHeld;
+        private boolean spillAfter;
         /** Bytes a group takes: its keys, its accumulators' states and its hash slot. */
         private final long bytesPerGroup;
         /** Groups of the current table already reserved. */
         private int accounted;
+        /** Where this worker's groups go once it was refused memory; null until then. */
+        private SpillPartitions partitions;
+        /** The level its partitions split at: 0 for a worker's table, more when re-grouping a partition. */
+        private int level;
 
         Groups() {
             keyColumns = new KeyColumns(consumedKeys, consumed);
@@ -288,9 +508,14 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
          * buckets nobody named) are sealed untagged, each batch a morsel of its own.
          */
         void seal() {
+            if (partitions != null) {
+                sealSpilled();
+                return;
+            }
             if (bucket == Batch.NO_SHUFFLE_IDX && table.size() == 0) {
                 return;
             }
+            sealedHeld += bytesPerGroup * accounted;
             final List<Batch> out = new ArrayList<>();
             for (final Batch b : batches()) {
                 out.add(bucket == Batch.NO_SHUFFLE_IDX ? b : b.withShuffleIdx(bucket));
@@ -298,6 +523,41 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             sealed.add(new Bucket(bucket, out));
             bucket = Batch.NO_SHUFFLE_IDX;
             reset();
+        }
+
+        /**
+         * Ends a bucket whose groups spilled: groups its partitions again, one at a time, into a file of the
+         * bucket's groups.
+         */
+        private void sealSpilled() {
+            spillTable();
+            final List<List<SpillRun>> runs = partitions.finish();
+            partitions = null;
+            try (io.sluice.engine.spill.SpillWriter writer = memory.spillWriter()) {
+                for (final List<SpillRun> partition : runs) {
+                    if (!partition.isEmpty()) {
+                        mergeOnePartitionAtATime(partition, writer::write);
+                    }
+                }
+                sealedOnDisk.add(new SpilledBucket(bucket, memory.spilled(writer.finish())));
+            }
+            bucket = Batch.NO_SHUFFLE_IDX;
+            reset();
+        }
+
+        /** Writes the buckets this worker finished to disk and gives back their memory. */
+        private void spillSealed() {
+            for (final Bucket b : sealed) {
+                try (io.sluice.engine.spill.SpillWriter writer = memory.spillWriter()) {
+                    for (final Batch batch : b.batches()) {
+                        writer.write(batch);
+                    }
+                    sealedOnDisk.add(new SpilledBucket(b.bucket(), memory.spilled(writer.finish())));
+                }
+            }
+            sealed.clear();
+            memory.release(sealedHeld);
+            sealedHeld = 0;
         }
 
         @Override
@@ -315,8 +575,18 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 keyColumns.evaluate(batch);
                 table.findOrInsert(keyColumns, ids);
                 if (table.size() > accounted) {
-                    memory.reserve(bytesPerGroup * (table.size() - accounted));
-                    accounted = table.size();
+                    final long more = bytesPerGroup * (table.size() - accounted);
+                    if (!spills()) {
+                        memory.reserve(more);
+                        accounted = table.size();
+                    } else if (memory.tryReserve(more)) {
+                        accounted = table.size();
+                    } else if (!sealed.isEmpty() && spillSealedThenReserve(more)) {
+                        accounted = table.size();
+                    } else {
+                        // The batch's new groups go to disk with the table, once its rows are added.
+                        spillAfter = true;
+                    }
                 }
                 for (final Accumulator a : accumulators) {
                     a.ensureCapacity(table.size());
@@ -346,6 +616,35 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     a.update(batch, ids, n);
                 }
             }
+            if (spillAfter) {
+                spillAfter = false;
+                if (partitions == null) {
+                    partitions = new SpillPartitions(memory, keyRefs, stateType, level);
+                }
+                spillTable();
+            }
+        }
+
+        /** Writes the buckets finished to disk first, then reserves again. */
+        private boolean spillSealedThenReserve(final long more) {
+            spillSealed();
+            return memory.tryReserve(more);
+        }
+
+        /** Writes the table's groups as state rows to their partitions, gives back their memory, and starts afresh. */
+        void spillTable() {
+            if (table.size() > 0) {
+                for (final Batch b : stateBatches()) {
+                    partitions.add(b);
+                }
+            }
+            release();
+        }
+
+        /** Gives back the memory of the table and starts a new one. */
+        void release() {
+            memory.release(bytesPerGroup * accounted);
+            reset();
         }
 
         void ensureGlobalGroup() {
@@ -378,6 +677,24 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     accumulators[a].merge(other.accumulators[a], from, ids, to - from);
                 }
             }
+        }
+
+        /** The groups as state rows: the key columns, then each aggregate's state columns. */
+        List<Batch> stateBatches() {
+            final List<Batch> out = new ArrayList<>();
+            for (int from = 0; from < table.size(); from += Block.MAX_ROWS) {
+                final int to = Math.min(table.size(), from + Block.MAX_ROWS);
+                final ColumnVector[] columns = new ColumnVector[stateType.size()];
+                for (int k = 0; k < keys.size(); k++) {
+                    columns[k] = table.keyVector(k, from, to);
+                }
+                for (int a = 0; a < accumulators.length; a++) {
+                    final ColumnVector[] state = accumulators[a].outputState(from, to);
+                    System.arraycopy(state, 0, columns, stateColumns[a], state.length);
+                }
+                out.add(Batch.of(columns));
+            }
+            return out;
         }
 
         List<Batch> batches() {

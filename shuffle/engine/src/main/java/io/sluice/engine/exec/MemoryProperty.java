@@ -11,7 +11,15 @@ public enum MemoryProperty {
     QUERY_MAX("sluice.memory.query.max", "100%",
             "Memory one query's operators may hold on one CN (hash tables, group tables, rows kept to sort or to"
                     + " window): bytes with an optional k, m or g, or a percentage of the pool. Past it the query fails"
-                    + " naming the operator; the CN keeps serving.");
+                    + " naming the operator, or, with spilling on, its sorts and group tables go on"
+                    + " on disk; the CN keeps serving."),
+    SPILL("sluice.spill", "on",
+            "Whether sorts and group tables past the query's memory budget write their rows to"
+                    + " disk and go on (on), or fail the query naming the operator (off)."),
+    SPILL_DIR("sluice.spill.dir", "<java.io.tmpdir>/sluice-spill",
+            "Where spill files go: a folder per process (named by its pid), one per query inside it, removed when"
+                    + " the query ends, fails or is cancelled; folders of processes no longer alive are removed when"
+                    + " a process first spills.");
 
     private final String key;
     private final String defaultValue;
@@ -41,6 +49,29 @@ public enum MemoryProperty {
     /** The value in force, as set or the default. */
     String current() {
         return System.getProperty(key, defaultValue);
+    }
+
+    /**
+     * Whether the switch is on: {@code on}/{@code true} or {@code off}/{@code false}.
+     *
+     * @throws IllegalArgumentException naming the property and the accepted values
+     */
+    boolean on() {
+        final String text = current().trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (text) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new IllegalArgumentException("-D" + key + "=" + System.getProperty(key)
+                    + " is not valid: use on or off");
+        };
+    }
+
+    /** The folder the property names; by default {@code sluice-spill} under {@code java.io.tmpdir}. */
+    java.nio.file.Path path() {
+        final String text = System.getProperty(key);
+        return text == null || text.isBlank()
+                ? java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "sluice-spill")
+                : java.nio.file.Path.of(text.trim());
     }
 
     /**

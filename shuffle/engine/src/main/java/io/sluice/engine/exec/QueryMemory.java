@@ -1,5 +1,9 @@
 package io.sluice.engine.exec;
 
+import io.sluice.engine.spill.QuerySpill;
+import io.sluice.engine.spill.SpillRun;
+import io.sluice.engine.spill.SpillSpace;
+import io.sluice.engine.spill.SpillWriter;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
@@ -16,6 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the operator, what it and the query hold, and the setting to change. Reservations are counted in the
  * bytes of the values kept (a column's width per row, a string's bytes and offset), not of the Java
  * objects around them, and given back to the pool when the query ends ({@link #close()}).
+ *
+ * <p>With spilling on ({@code sluice.spill}), the query also owns a {@link QuerySpill}: an operator that can
+ * go on on disk asks with {@link Operator#tryReserve}, and when refused writes rows to spill files and
+ * {@link Operator#release releases} them. {@link #close()} removes the query's spill files too.
  */
 public final class QueryMemory implements AutoCloseable {
     /** Bytes reserved from the pool at a time, so that workers do not contend on it for every batch. */
@@ -27,30 +35,58 @@ public final class QueryMemory implements AutoCloseable {
     private final AtomicLong fromPool = new AtomicLong();
     private final AtomicLong peak = new AtomicLong();
     private final List<Operator> operators = new ArrayList<>();
+    /** The query's spill files; null when spilling is off. */
+    private final QuerySpill spill;
     private volatile boolean closed;
 
-    private QueryMemory(final MemoryPool pool, final long budget) {
+    private QueryMemory(final MemoryPool pool, final long budget, final QuerySpill spill) {
         this.pool = pool;
         this.budget = budget;
+        this.spill = spill;
     }
 
-    /** A query's memory in the process's shared pool, with the budget {@code sluice.memory.query.max} sets. */
+    /**
+     * A query's memory in the process's shared pool, with the budget {@code sluice.memory.query.max} sets,
+     * spilling under {@code sluice.spill.dir} unless {@code sluice.spill} is off.
+     */
     public static QueryMemory inSharedPool() {
         final MemoryPool pool = MemoryPool.shared();
-        return new QueryMemory(pool, Math.min(pool.capacity(), MemoryProperty.QUERY_MAX.bytes(pool.capacity())));
+        final long budget = Math.min(pool.capacity(), MemoryProperty.QUERY_MAX.bytes(pool.capacity()));
+        return new QueryMemory(pool, budget,
+                MemoryProperty.SPILL.on() ? SpillSpace.under(MemoryProperty.SPILL_DIR.path()).query() : null);
     }
 
-    /** A query's memory with a budget of its own in a pool. */
+    /** A query's memory with a budget of its own in a pool, that does not spill. */
     public static QueryMemory of(final MemoryPool pool, final long budget) {
+        return of(pool, budget, null);
+    }
+
+    /** A query's memory with a budget of its own in a pool, spilling to {@code spill} (null: not at all). */
+    public static QueryMemory of(final MemoryPool pool, final long budget, final QuerySpill spill) {
         if (budget <= 0) {
             throw new IllegalArgumentException("a query's memory budget is 1 byte or more, got " + budget);
         }
-        return new QueryMemory(pool, budget);
+        return new QueryMemory(pool, budget, spill);
     }
 
     /** Memory without limits, for runs that nobody accounts (a plan compiled only to be explained). */
     public static QueryMemory unbounded() {
-        return new QueryMemory(null, Long.MAX_VALUE);
+        return new QueryMemory(null, Long.MAX_VALUE, null);
+    }
+
+    /** Whether the query's operators may go on on disk when refused memory. */
+    public boolean spills() {
+        return spill != null;
+    }
+
+    /** Bytes the query wrote to spill files. */
+    public long spilledBytes() {
+        return spill == null ? 0 : spill.bytes();
+    }
+
+    /** Spill files the query made. */
+    public long spillFiles() {
+        return spill == null ? 0 : spill.files();
     }
 
     /** The accounting of one operator of the query, named as errors and statistics show it. */
@@ -75,41 +111,51 @@ public final class QueryMemory implements AutoCloseable {
         return budget;
     }
 
-    /** Each operator's name and peak, in the order they were created. */
+    /** Each operator's name, peak and bytes spilled, in the order they were created. */
     public synchronized List<OperatorPeak> operatorPeaks() {
         final List<OperatorPeak> peaks = new ArrayList<>();
         for (final Operator o : operators) {
-            peaks.add(new OperatorPeak(o.name, o.peak.get()));
+            peaks.add(new OperatorPeak(o.name, o.peak.get(), o.spilledBytes.get()));
         }
         return peaks;
     }
 
-    /** An operator's name and the most bytes it held. */
-    public record OperatorPeak(String operator, long peakBytes) {
+    /** An operator's name, the most bytes it held, and the bytes it wrote to spill files. */
+    public record OperatorPeak(String operator, long peakBytes, long spilledBytes) {
     }
 
-    private void reserve(final Operator operator, final long bytes) {
+    /** Reserves, or returns false (or throws, when {@code mayRefuse} is false) when the budget or pool refuse. */
+    private boolean reserve(final Operator operator, final long bytes, final boolean mayRefuse) {
         final long now = reserved.addAndGet(bytes);
         if (now > budget) {
             reserved.addAndGet(-bytes);
+            if (mayRefuse) {
+                return false;
+            }
             throw new MemoryLimitException(String.format(Locale.ROOT, "the query needs more than its memory budget"
                             + " of %s on this CN: %s holds %s and the query %s; raise the budget with -D%s=SIZE (now"
-                            + " %s; a percentage is of the pool), run it on more CNs, or make the query smaller"
-                            + " (operators do not spill to disk yet)", size(budget), operator.name, size(operator.reserved.get() + bytes),
-                    size(now), MemoryProperty.QUERY_MAX.key(), MemoryProperty.QUERY_MAX.current()));
+                            + " %s; a percentage is of the pool), run it on more CNs, or make the query smaller (%s)",
+                    size(budget), operator.name, size(operator.reserved.get() + bytes), size(now),
+                    MemoryProperty.QUERY_MAX.key(), MemoryProperty.QUERY_MAX.current(), spill == null
+                            ? "spilling to disk is off: turn it on with -D" + MemoryProperty.SPILL.key() + "=on"
+                            : "this operator does not spill to disk"));
         }
-        if (pool != null) {
-            takeFromPool(operator, now, bytes);
+        if (pool != null && !takeFromPool(operator, now, bytes, mayRefuse)) {
+            return false;
         }
         peak.accumulateAndGet(now, Math::max);
+        return true;
     }
 
-    private void takeFromPool(final Operator operator, final long now, final long bytes) {
+    private boolean takeFromPool(final Operator operator, final long now, final long bytes, final boolean mayRefuse) {
         long have = fromPool.get();
         while (now > have) {
             final long more = Math.max(CHUNK, now - have);
             if (!pool.tryReserve(more)) {
                 reserved.addAndGet(-bytes);
+                if (mayRefuse) {
+                    return false;
+                }
                 throw new MemoryLimitException(String.format(Locale.ROOT, "this CN's memory pool of %s is taken: its"
                                 + " running queries hold %s and %s of this query needs %s more; run the query again when"
                                 + " fewer run, or raise the pool with -D%s=SIZE (now %s; a percentage is of the heap)", size(pool.capacity()),
@@ -118,17 +164,24 @@ public final class QueryMemory implements AutoCloseable {
             }
             have = fromPool.addAndGet(more);
         }
+        return true;
     }
 
-    /** Gives every byte the query took back to its pool. */
+    /** Gives every byte the query took back to its pool and removes its spill files. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (pool != null) {
-            pool.release(fromPool.getAndSet(0));
+        try {
+            if (pool != null) {
+                pool.release(fromPool.getAndSet(0));
+            }
+        } finally {
+            if (spill != null) {
+                spill.close();
+            }
         }
     }
 
@@ -166,6 +219,7 @@ public final class QueryMemory implements AutoCloseable {
         private final String name;
         private final AtomicLong reserved = new AtomicLong();
         private final AtomicLong peak = new AtomicLong();
+        private final AtomicLong spilledBytes = new AtomicLong();
 
         private Operator(final String name) {
             this.name = name;
@@ -180,8 +234,72 @@ public final class QueryMemory implements AutoCloseable {
             if (bytes <= 0) {
                 return;
             }
-            QueryMemory.this.reserve(this, bytes);
+            QueryMemory.this.reserve(this, bytes, false);
             peak.accumulateAndGet(reserved.addAndGet(bytes), Math::max);
+        }
+
+        /**
+         * Reserves {@code bytes} more if the query's budget and the pool can give them; else takes nothing
+         * and returns false, and the operator spills (when {@link #spills()}) or calls {@link #reserve} to
+         * fail with the named error.
+         */
+        public boolean tryReserve(final long bytes) {
+            if (bytes <= 0) {
+                return true;
+            }
+            if (!QueryMemory.this.reserve(this, bytes, true)) {
+                return false;
+            }
+            peak.accumulateAndGet(reserved.addAndGet(bytes), Math::max);
+            return true;
+        }
+
+        /** Gives back {@code bytes} this operator reserved and no longer holds (rows it wrote to disk). */
+        public void release(final long bytes) {
+            if (bytes <= 0) {
+                return;
+            }
+            reserved.addAndGet(-bytes);
+            QueryMemory.this.reserved.addAndGet(-bytes);
+        }
+
+        /** Whether this operator may write rows to disk when refused memory. */
+        public boolean spills() {
+            return spill != null;
+        }
+
+        /** A new spill file for this operator's rows; only when {@link #spills()}. */
+        public SpillWriter spillWriter() {
+            if (spill == null) {
+                throw new IllegalStateException(name + " cannot spill: spilling is off for this query");
+            }
+            return spill.writer(name);
+        }
+
+        /** Counts a spill file this operator finished, and returns it. */
+        public SpillRun spilled(final SpillRun run) {
+            spilledBytes.addAndGet(run.bytes());
+            return run;
+        }
+
+        /** Bytes this operator wrote to spill files. */
+        public long spilledBytes() {
+            return spilledBytes.get();
+        }
+
+        /** Bytes the whole query holds now. */
+        long queryReserved() {
+            return QueryMemory.this.reserved.get();
+        }
+
+        /** The query's budget. */
+        long queryBudget() {
+            return budget;
+        }
+
+        /** Bytes this operator holds now. */
+        public long reserved() {
+            return reserved.get();
         }
 
         /** Reserves the bytes of a batch the operator keeps. */

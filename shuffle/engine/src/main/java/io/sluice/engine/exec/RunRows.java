@@ -44,6 +44,20 @@ final class RunRows {
         }
     }
 
+    private RunRows(final List<Batch> batches, final int[] batchOf, final int[] rowOf) {
+        this.batches = List.copyOf(batches);
+        this.batchOf = batchOf;
+        this.rowOf = rowOf;
+    }
+
+    /**
+     * The rows picked from {@code batches} one by one (row {@code i} is row {@code rowOf[i]} of batch
+     * {@code batchOf[i]}), indexed in the order picked: what a merge of spilled runs gathers.
+     */
+    static RunRows picked(final List<Batch> batches, final int[] batchOf, final int[] rowOf, final int count) {
+        return new RunRows(batches, java.util.Arrays.copyOf(batchOf, count), java.util.Arrays.copyOf(rowOf, count));
+    }
+
     /** Rows in all. */
     int rowCount() {
         return batchOf.length;

@@ -2,6 +2,8 @@ package io.sluice.engine.exec;
 
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.spill.SpillRun;
+import io.sluice.engine.spill.SpillWriter;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.Decimal128Vector;
@@ -20,6 +22,11 @@ import java.util.List;
  * NULLs first or last as each key says) and keeps the first {@code limit}, or for a limit of few of
  * the rows picks those alone ({@link IndexSort#firstStable}, the same rows in the same order). Its output is ordered: the pipeline reading it runs on one
  * worker.
+ *
+ * <p>Past the query's memory budget, with spilling on, a worker refused memory sorts the rows it holds into
+ * a run on disk (its first {@code limit} rows for a top-N) and lets them go; {@link #finish()} then sorts
+ * what the workers still hold into one more run, in memory, and the output is a {@link SpilledRunMerge} of
+ * all runs, read one batch per run at a time.
  */
 public final class Sort implements Sink<Sort.Rows> {
     /** {@code limit} of a sort without one. */
@@ -34,7 +41,14 @@ public final class Sort implements Sink<Sort.Rows> {
     private final List<SortKey> keys;
     private final long limit;
     private final List<Rows> collected = new ArrayList<>();
+    private final List<SpillRun> spilled = new ArrayList<>();
+    private final int[] keyIndex;
+    private final boolean[] keyDescending;
+    private final boolean[] keyNullsFirst;
+    private final boolean[] keyDouble;
     private List<Batch> result;
+    /** The merge of the spilled runs and the rows kept in memory; null when nothing spilled. */
+    private SpilledRunMerge merge;
     /** What the rows this operator keeps take of the query's memory. */
     private QueryMemory.Operator memory = QueryMemory.unbounded().operator("Sort");
 
@@ -48,11 +62,27 @@ public final class Sort implements Sink<Sort.Rows> {
                 throw new IllegalArgumentException("cannot order by the predicate column " + k.column());
             }
         }
+        final int k = keys.size();
+        keyIndex = new int[k];
+        keyDescending = new boolean[k];
+        keyNullsFirst = new boolean[k];
+        keyDouble = new boolean[k];
+        for (int i = 0; i < k; i++) {
+            keyIndex[i] = input.indexOf(keys.get(i).column());
+            keyDescending[i] = keys.get(i).descending();
+            keyNullsFirst[i] = keys.get(i).nullsFirst();
+            keyDouble[i] = input.type(keyIndex[i]).kind() == DataType.Kind.DOUBLE;
+        }
     }
 
     /** The sorted rows, for the pipeline that reads them (valid after {@link #finish()}). */
     public Source output() {
-        return new MaterializedSource(input, () -> result, true);
+        return new Output();
+    }
+
+    /** Runs this sort wrote to disk. */
+    public synchronized int spilledRuns() {
+        return spilled.size();
     }
 
     /** Accounts the rows this operator keeps in {@code account}; it throws when the query may hold no more. */
@@ -63,16 +93,21 @@ public final class Sort implements Sink<Sort.Rows> {
 
     @Override
     public Rows createLocal() {
-        return new Rows(memory);
+        return new Rows(this, memory);
     }
 
     @Override
     public synchronized void combine(final Rows local) {
         collected.add(local);
+        spilled.addAll(local.runs);
     }
 
     @Override
     public void finish() {
+        if (!spilled.isEmpty()) {
+            finishSpilled();
+            return;
+        }
         final List<List<ColumnVector>> parts = new ArrayList<>();
         for (int c = 0; c < input.size(); c++) {
             parts.add(new ArrayList<>());
@@ -109,6 +144,63 @@ public final class Sort implements Sink<Sort.Rows> {
         }
     }
 
+    /** Sorts what the workers still hold into a run in memory, and sets up the merge of every run. */
+    private void finishSpilled() {
+        final List<Batch> held = new ArrayList<>();
+        for (final Rows r : collected) {
+            held.addAll(r.batches);
+            r.batches.clear();
+        }
+        collected.clear();
+        final List<Batch> inMemory = new ArrayList<>();
+        if (!held.isEmpty()) {
+            final RunRows rows = new RunRows(held);
+            final int[] order = IndexSort.stableOrder(rows.rowCount(), comparator(rows.keyColumns(input, keys)));
+            final int kept = limit == NO_LIMIT ? order.length : (int) Math.min(limit, order.length);
+            for (final ColumnVector[] columns : rows.gather(input, order, kept, 0)) {
+                inMemory.add(Batch.of(columns));
+            }
+        }
+        merge = new SpilledRunMerge(input, this, List.copyOf(spilled), inMemory, limit);
+    }
+
+    /** Sorts a worker's rows into a run on disk (its first {@code limit} rows), and returns the run. */
+    SpillRun spill(final List<Batch> batches) {
+        final RunRows rows = new RunRows(batches);
+        final int[] order = IndexSort.stableOrder(rows.rowCount(), comparator(rows.keyColumns(input, keys)));
+        final int kept = limit == NO_LIMIT ? order.length : (int) Math.min(limit, order.length);
+        try (SpillWriter writer = memory.spillWriter()) {
+            for (final ColumnVector[] columns : rows.gather(input, order, kept, 0)) {
+                writer.write(Batch.of(columns));
+            }
+            return memory.spilled(writer.finish());
+        }
+    }
+
+    /**
+     * Compares row {@code ra} of {@code a} with row {@code rb} of {@code b} (batches of the input's columns)
+     * by the keys, as {@link #comparator} orders rows of one batch.
+     */
+    int compare(final Batch a, final int ra, final Batch b, final int rb) {
+        for (int i = 0; i < keyIndex.length; i++) {
+            final ColumnVector va = a.column(keyIndex[i]);
+            final ColumnVector vb = b.column(keyIndex[i]);
+            final boolean na = va.isNull(ra);
+            final boolean nb = vb.isNull(rb);
+            if (na || nb) {
+                if (na != nb) {
+                    return na == keyNullsFirst[i] ? -1 : 1;
+                }
+                continue;
+            }
+            final int cmp = compare(va, ra, vb, rb, keyDouble[i]);
+            if (cmp != 0) {
+                return keyDescending[i] ? -cmp : cmp;
+            }
+        }
+        return 0;
+    }
+
     /** Orders row indexes of {@code columns} (the input's columns, rows of one vector) by the keys. */
     IndexSort.IndexComparator comparator(final ColumnVector[] columns) {
         final int k = keys.size();
@@ -135,7 +227,7 @@ public final class Sort implements Sink<Sort.Rows> {
                     }
                     continue;
                 }
-                final int cmp = compare(v, isDouble[i], a, b);
+                final int cmp = compare(v, a, v, b, isDouble[i]);
                 if (cmp != 0) {
                     return descending[i] ? -cmp : cmp;
                 }
@@ -144,23 +236,27 @@ public final class Sort implements Sink<Sort.Rows> {
         };
     }
 
-    /** Compares two rows that are not NULL. */
-    private static int compare(final ColumnVector v, final boolean isDouble, final int a, final int b) {
+    /** Compares row {@code a} of {@code v} with row {@code b} of {@code w} (vectors of one type), neither NULL. */
+    private static int compare(final ColumnVector v, final int a, final ColumnVector w, final int b,
+                               final boolean isDouble) {
         if (v instanceof LongVector l) {
+            final long lb = ((LongVector) w).get(b);
             return isDouble
-                    ? Double.compare(Double.longBitsToDouble(l.get(a)), Double.longBitsToDouble(l.get(b)))
-                    : Long.compare(l.get(a), l.get(b));
+                    ? Double.compare(Double.longBitsToDouble(l.get(a)), Double.longBitsToDouble(lb))
+                    : Long.compare(l.get(a), lb);
         }
         if (v instanceof IntVector iv) {
-            return Integer.compare(iv.get(a), iv.get(b));
+            return Integer.compare(iv.get(a), ((IntVector) w).get(b));
         }
         if (v instanceof Decimal128Vector d) {
-            return Decimal128Vector.compare(d.high()[a], d.low()[a], d.high()[b], d.low()[b]);
+            final Decimal128Vector e = (Decimal128Vector) w;
+            return Decimal128Vector.compare(d.high()[a], d.low()[a], e.high()[b], e.low()[b]);
         }
         final StringVector s = (StringVector) v;
+        final StringVector t = (StringVector) w;
         final int oa = s.offset(a);
-        final int ob = s.offset(b);
-        return Arrays.compareUnsigned(s.bytes(), oa, oa + s.length(a), s.bytes(), ob, ob + s.length(b));
+        final int ob = t.offset(b);
+        return Arrays.compareUnsigned(s.bytes(), oa, oa + s.length(a), t.bytes(), ob, ob + t.length(b));
     }
 
     @Override
@@ -168,19 +264,71 @@ public final class Sort implements Sink<Sort.Rows> {
         return "sort " + keys + (limit == NO_LIMIT ? "" : " limit " + limit);
     }
 
-    /** A worker's collected rows. */
+    /** The sorted rows: the batches {@link #finish()} made, or the merge of the runs when rows spilled. */
+    private final class Output implements Source {
+        @Override
+        public RowType rowType() {
+            return input;
+        }
+
+        @Override
+        public int morselCount() {
+            // The merge is one morsel: one worker reads it from the first row to the last.
+            return merge != null ? 1 : result.size();
+        }
+
+        @Override
+        public boolean ordered() {
+            return true;
+        }
+
+        @Override
+        public Reader openReader() {
+            return (morsel, out) -> {
+                if (merge != null) {
+                    merge.produce(out);
+                } else {
+                    out.accept(result.get(morsel));
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "rows of the previous pipeline " + input.names();
+        }
+    }
+
+    /** A worker's collected rows, and the runs it spilled. */
     public static final class Rows implements BatchConsumer {
         private final List<Batch> batches = new ArrayList<>();
+        private final List<SpillRun> runs = new ArrayList<>();
+        private final Sort sort;
         private final QueryMemory.Operator memory;
+        private long held;
 
-        Rows(final QueryMemory.Operator memory) {
+        Rows(final Sort sort, final QueryMemory.Operator memory) {
+            this.sort = sort;
             this.memory = memory;
         }
 
         @Override
         public void accept(final Batch batch) {
-            memory.keep(batch);
+            if (!memory.spills()) {
+                memory.keep(batch);
+                batches.add(batch);
+                return;
+            }
+            final long bytes = QueryMemory.bytesOf(batch);
             batches.add(batch);
+            if (memory.tryReserve(bytes)) {
+                held += bytes;
+                return;
+            }
+            runs.add(sort.spill(batches));
+            batches.clear();
+            memory.release(held);
+            held = 0;
         }
     }
 }

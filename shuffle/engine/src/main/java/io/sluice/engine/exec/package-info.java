@@ -12,7 +12,9 @@
  * arrays.
  *
  * <p>Depends on the format and its storage SPI (scans read {@link io.sluice.format.spi.BlockTable}s),
- * zonemap (block pruning), {@code io.sluice.engine.expr} and the bucketing core (the
- * {@link io.sluice.shuffle.operator.Batch}, the shuffle operator).
+ * zonemap (block pruning), {@code io.sluice.engine.expr}, the bucketing core (the
+ * {@link io.sluice.shuffle.operator.Batch}, the shuffle operator) and {@code io.sluice.engine.spill}, where
+ * sorts and group tables past the query's memory budget write their rows
+ * ({@link io.sluice.engine.exec.SpilledRunMerge}, {@link io.sluice.engine.exec.SpillPartitions}).
  */
 package io.sluice.engine.exec;

@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
  * all parts, gives exactly the rows one SINGLE aggregation gives over the whole input.
  */
 class PartialAggregationTest {
-    private static final RowType INPUT = new RowType(List.of("g", "v", "big", "d", "dt"),
+    static final RowType INPUT = new RowType(List.of("g", "v", "big", "d", "dt"),
             List.of(DataType.INT64, DataType.INT64, DataType.INT64, DataType.decimal(2), DataType.DATE));
     private static final ColumnType DECIMAL = ColumnType.decimal(15, 2);
-    private static final List<Aggregate> AGGREGATES = List.of(
+    static final List<Aggregate> AGGREGATES = List.of(
             new Aggregate(AggregateFunction.SUM, col("v"), "sum_v"),
             new Aggregate(AggregateFunction.SUM, col("d"), "sum_d"),
             new Aggregate(AggregateFunction.COUNT, col("v"), "count_v"),
@@ -173,7 +173,7 @@ class PartialAggregationTest {
      * The state rows regrouped into buckets by their key columns (the first {@code keyCount}), one
      * batch per bucket in random order, as a shuffle on the keys delivers them to a shuffle group.
      */
-    private static List<Batch> buckets(final List<Batch> states, final int keyCount) {
+    static List<Batch> buckets(final List<Batch> states, final int keyCount) {
         if (states.isEmpty()) {
             return states;
         }
@@ -212,7 +212,7 @@ class PartialAggregationTest {
         return out;
     }
 
-    private static Map<List<Object>, Integer> multiset(final List<List<Object>> rows) {
+    static Map<List<Object>, Integer> multiset(final List<List<Object>> rows) {
         final Map<List<Object>, Integer> counts = new HashMap<>();
         for (final List<Object> row : rows) {
             counts.merge(row, 1, Integer::sum);
@@ -221,7 +221,7 @@ class PartialAggregationTest {
     }
 
     /** Input rows of {@link #INPUT} in column arrays; {@code v} has nulls, {@code big} spans the whole long range. */
-    private record Rows(long[] g, long[] v, long[] vNulls, long[] big, long[] d, int[] dt) {
+    record Rows(long[] g, long[] v, long[] vNulls, long[] big, long[] d, int[] dt) {
         static Rows random(final Random random, final int n, final int groups) {
             final Rows rows = new Rows(new long[n], new long[n], new long[NullMask.words(n)], new long[n],
                     new long[n], new int[n]);

@@ -21,6 +21,54 @@ class QueryMemoryTest {
     @AfterEach
     void clearProperties() {
         System.clearProperty(MemoryProperty.QUERY_MAX.key());
+        System.clearProperty(MemoryProperty.SPILL.key());
+        System.clearProperty(MemoryProperty.SPILL_DIR.key());
+    }
+
+    @Test
+    void aRefusedTryTakesNothingAndWhatIsReleasedCanBeTakenAgain() {
+        final MemoryPool pool = new MemoryPool(1L << 30);
+        try (QueryMemory query = QueryMemory.of(pool, 10_000)) {
+            final QueryMemory.Operator sort = query.operator("sort [k]");
+            assertThat(sort.tryReserve(8_000)).isTrue();
+            assertThat(sort.tryReserve(8_000)).isFalse();
+            assertThat(query.reserved()).isEqualTo(8_000);
+            sort.release(8_000);
+            assertThat(sort.reserved()).isZero();
+            assertThat(sort.tryReserve(9_000)).isTrue();
+            assertThat(query.peak()).isEqualTo(9_000);
+            assertThatThrownBy(() -> sort.reserve(2_000)).isInstanceOf(MemoryLimitException.class)
+                    .hasMessageContaining("spilling to disk is off: turn it on with -Dsluice.spill=on");
+        }
+    }
+
+    @Test
+    void aQuerysSpillFilesGoWhenItEnds(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) {
+        System.setProperty(MemoryProperty.SPILL_DIR.key(), dir.toString());
+        final QueryMemory query = QueryMemory.inSharedPool();
+        final QueryMemory.Operator sort = query.operator("sort [k]");
+        assertThat(sort.spills()).isTrue();
+        try (io.sluice.engine.spill.SpillWriter w = sort.spillWriter()) {
+            w.write(Batch.of(LongVector.ofInt64(1, 2, 3)));
+            sort.spilled(w.finish());
+        }
+        assertThat(query.spillFiles()).isEqualTo(1);
+        assertThat(query.spilledBytes()).isPositive();
+        assertThat(sort.spilledBytes()).isEqualTo(query.spilledBytes());
+        assertThat(query.operatorPeaks()).containsExactly(
+                new QueryMemory.OperatorPeak("sort [k]", 0, query.spilledBytes()));
+        final java.nio.file.Path folder = dir.resolve(Long.toString(ProcessHandle.current().pid()));
+        assertThat(folder).isNotEmptyDirectory();
+        query.close();
+        assertThat(folder).isEmptyDirectory();
+        System.setProperty(MemoryProperty.SPILL.key(), "off");
+        try (QueryMemory off = QueryMemory.inSharedPool()) {
+            assertThat(off.spills()).isFalse();
+            assertThat(off.operator("sort").spills()).isFalse();
+        }
+        System.setProperty(MemoryProperty.SPILL.key(), "sometimes");
+        assertThatThrownBy(QueryMemory::inSharedPool).hasMessageContaining("-Dsluice.spill=sometimes is not valid: use"
+                + " on or off");
     }
 
     @Test
@@ -36,7 +84,7 @@ class QueryMemoryTest {
             assertThat(query.reserved()).isEqualTo(6_000);
             assertThat(query.peak()).isEqualTo(6_000);
             assertThat(query.operatorPeaks()).containsExactly(
-                    new QueryMemory.OperatorPeak("hash join build [o_orderkey]", 6_000));
+                    new QueryMemory.OperatorPeak("hash join build [o_orderkey]", 6_000, 0));
         }
         assertThat(pool.reserved()).isZero();
     }
