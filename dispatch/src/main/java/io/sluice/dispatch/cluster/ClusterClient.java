@@ -99,7 +99,7 @@ public final class ClusterClient implements AutoCloseable {
     private final TransportContext transport;
     /** The coordinator incarnation that challenged this client (0: not yet); requests name it. */
     private volatile long challengedBy;
-    /** The coordinator's doorbell port (0: none), rung before each request so a quiet coordinator wakes at once. */
+    /** The coordinator's doorbell port (0: none), rung with each request so the coordinator takes it at once. */
     private volatile int coordinatorDoorbell;
     private final String coordinatorHost;
     private final DoorbellRinger ringer = new DoorbellRinger();

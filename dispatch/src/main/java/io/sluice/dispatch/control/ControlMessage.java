@@ -56,7 +56,7 @@ public sealed interface ControlMessage {
      * @param incarnation random per CN process start: tells a restarted CN from a repeated register
      * @param build       its Sluice version, for messages
      * @param doorbell    the UDP port of its doorbell on the host of {@code replyTo} (0: none), which the
-     *                    coordinator rings before it sends a plan
+     *                    coordinator rings with each message this CN waits for (a plan, a start, a filter)
      */
     record Register(StreamAddress replyTo, String name, int cores, StreamAddress data, long pid, long incarnation,
                     String build, int doorbell) implements ControlMessage {
