@@ -10,9 +10,10 @@ import java.nio.channels.DatagramChannel;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A UDP port that wakes this process when any datagram reaches it: a peer rings it right before it
- * sends the first message of new work (a client its query, the coordinator a CN its plan), so a quiet
- * process ({@link ProcessActivity}) answers at once instead of at the end of its threads' long park.
+ * A UDP port that wakes this process when any datagram reaches it: a peer rings it when it sends a
+ * message on a query's critical path (a client its query, the coordinator a CN its plan, a CN its
+ * results), so the process's idle threads ({@link ProcessActivity#wake}) pick the message up at once
+ * instead of at the end of their park: up to a millisecond when active, the long quiet park otherwise.
  *
  * <p>One thread blocks in {@code receive} and costs nothing while nobody rings. A ring carries no data
  * and is never trusted: a forged one costs a wake-up, nothing else, and a lost one only the park.
@@ -65,7 +66,7 @@ public final class Doorbell implements AutoCloseable {
                 buffer.clear();
                 channel.receive(buffer);
                 rings.incrementAndGet();
-                activity.touch();
+                activity.wake();
             } catch (final ClosedChannelException e) {
                 return;
             } catch (final IOException e) {

@@ -9,7 +9,7 @@ import java.nio.channels.DatagramChannel;
 /**
  * Rings other processes' {@link Doorbell}s: one datagram of one byte each, sent without waiting. A
  * ring that cannot be sent is counted and otherwise ignored: the message that follows it still
- * arrives, only after the receiver's park.
+ * arrives, only after the receiver's park. Thread-safe: query threads ring as well as control loops.
  */
 public final class DoorbellRinger implements AutoCloseable {
     private final DatagramChannel channel;
@@ -26,7 +26,7 @@ public final class DoorbellRinger implements AutoCloseable {
     }
 
     /** Rings the doorbell at {@code host:port}; port 0 (a peer without one) rings nothing. */
-    public void ring(final String host, final int port) {
+    public synchronized void ring(final String host, final int port) {
         if (port <= 0) {
             return;
         }
@@ -39,7 +39,7 @@ public final class DoorbellRinger implements AutoCloseable {
     }
 
     /** Rings that could not be sent. */
-    public long failed() {
+    public synchronized long failed() {
         return failed;
     }
 

@@ -2,6 +2,7 @@ package io.sluice.transport;
 
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -11,6 +12,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Work is reported by {@link #touch}, as often as wanted: the process counts as active until
  * {@link #quietAfterNs} has passed since the last touch. Heartbeats are not work.
+ *
+ * <p>A message on a query's critical path is announced by {@link #wake}: every idle thread of the process
+ * (its driver, its Aeron client conductor, its control loop) ends its park at once and starts backing off
+ * again from spinning, so the message that follows is picked up within microseconds instead of at the
+ * end of a park of up to a millisecond; each hop of a query's control round trips used to pay that.
  */
 public final class ProcessActivity {
     /** The activity of this process, shared by every driver and control loop it runs. */
@@ -20,7 +26,9 @@ public final class ProcessActivity {
     private static final long TOUCH_GRANULARITY_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final long quietAfterNs;
+    /** The threads that idle on this activity's strategies: a wake unparks them all. */
     private final CopyOnWriteArrayList<Thread> sleepers = new CopyOnWriteArrayList<>();
+    private final AtomicLong wakes = new AtomicLong();
     private volatile long lastActiveNs;
 
     /** An activity that is active now and turns quiet {@code quietAfterNs} after its last touch. */
@@ -40,7 +48,7 @@ public final class ProcessActivity {
         if (now - last > TOUCH_GRANULARITY_NS) {
             lastActiveNs = now;
             if (now - last > quietAfterNs) {
-                wake();
+                wake(sleepers);
             }
         }
     }
@@ -54,17 +62,38 @@ public final class ProcessActivity {
         return quietAfterNs;
     }
 
-    /** Parks the calling thread up to {@code parkNs}; {@link #touch} on a quiet process ends the park early. */
-    void park(final long parkNs) {
+    /**
+     * Work arrives now (a control message is on its way here, or was just handed to this process's
+     * driver): touches the activity and ends the park of every thread idling on it, which then backs off
+     * from the start ({@link #wakes}).
+     */
+    public void wake() {
+        wakes.incrementAndGet();
+        lastActiveNs = System.nanoTime();
+        wake(sleepers);
+    }
+
+    /** How many times {@link #wake} was called: an idle strategy that sees it change starts over. */
+    public long wakes() {
+        return wakes.get();
+    }
+
+    /** Counts the calling thread among those a touch of a quiet process or a {@link #wake} unparks. */
+    public void enlist() {
         final Thread self = Thread.currentThread();
         if (!sleepers.contains(self)) {
             sleepers.removeIf(t -> !t.isAlive());
             sleepers.add(self);
         }
+    }
+
+    /** Parks the calling thread up to {@code parkNs}; {@link #touch} on a quiet process ends the park early. */
+    void park(final long parkNs) {
+        enlist();
         LockSupport.parkNanos(this, parkNs);
     }
 
-    private void wake() {
+    private static void wake(final CopyOnWriteArrayList<Thread> sleepers) {
         for (final Thread sleeper : sleepers) {
             LockSupport.unpark(sleeper);
         }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 class QuietIdleTest {
@@ -73,6 +75,75 @@ class QuietIdleTest {
             assertThat(doorbell.rings()).isEqualTo(1);
             assertThat(ringer.failed()).isZero();
             sleeper.join();
+        }
+    }
+
+    @Test
+    void aWakeEndsAnActiveThreadsLongParkAndItsBackoffStartsOver() throws InterruptedException {
+        final ProcessActivity activity = new ProcessActivity(HOUR_NS);
+        final Backing off = new Backing(activity);
+        off.awaitLongPark();
+        final long before = off.idles.get();
+        activity.wake();
+        // Spinning and yielding again: many idles at once, where the next park alone would take seconds.
+        off.awaitIdles(before + 30);
+        off.stop();
+    }
+
+    @Test
+    void aRingAtTheDoorbellWakesAnActiveProcessToo() throws InterruptedException {
+        final ProcessActivity activity = new ProcessActivity(HOUR_NS);
+        try (Doorbell doorbell = Doorbell.open("127.0.0.1", activity, "test");
+             DoorbellRinger ringer = new DoorbellRinger()) {
+            final Backing off = new Backing(activity);
+            off.awaitLongPark();
+            final long before = off.idles.get();
+            ringer.ring("127.0.0.1", doorbell.port());
+            off.awaitIdles(before + 30);
+            assertThat(activity.wakes()).isEqualTo(1);
+            off.stop();
+        }
+    }
+
+    /**
+     * A thread idling with nothing to do on an active process whose longest park is an hour: its parks
+     * double from a microsecond, so after a second or two each lasts seconds.
+     */
+    private static final class Backing {
+        final AtomicLong idles = new AtomicLong();
+        private final Thread thread;
+        private volatile boolean stopped;
+
+        Backing(final ProcessActivity activity) {
+            final QuietIdleStrategy idle = new QuietIdleStrategy(activity, HOUR_NS, HOUR_NS);
+            thread = new Thread(() -> {
+                while (!stopped) {
+                    idle.idle(0);
+                    idles.incrementAndGet();
+                }
+            });
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Until its parks last about a second (10 spins, 20 yields, then parks of 1 µs doubling 20 times). */
+        void awaitLongPark() {
+            awaitIdles(50);
+            awaitParked(thread);
+        }
+
+        void awaitIdles(final long count) {
+            final Deadline deadline = Deadline.in(20_000, count + " idles");
+            while (idles.get() < count) {
+                deadline.check();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+
+        void stop() throws InterruptedException {
+            stopped = true;
+            LockSupport.unpark(thread);
+            thread.join();
         }
     }
 

@@ -27,6 +27,7 @@ import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanCodec;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.transport.ClusterSecret;
+import io.sluice.transport.Doorbell;
 import io.sluice.transport.DoorbellRinger;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
@@ -98,15 +99,18 @@ public final class ClusterClient implements AutoCloseable {
     private final TransportContext transport;
     /** The coordinator incarnation that challenged this client (0: not yet); requests name it. */
     private volatile long challengedBy;
-    /** The coordinator's doorbell port (0: none), rung before each request so a quiet coordinator wakes at once. */
+    /** The coordinator's doorbell port (0: none), rung with each request so the coordinator takes it at once. */
     private volatile int coordinatorDoorbell;
     private final String coordinatorHost;
     private final DoorbellRinger ringer = new DoorbellRinger();
+    /** Rung by the coordinator when it sends the end of a query, so this process's driver takes it at once; null on IPC. */
+    private final Doorbell doorbell;
     /** Whether anything has received at the coordinator's address since this client began. */
     private volatile boolean reached;
 
-    ClusterClient(final Aeron aeron, final Listener listener, final StreamAddress coordinator,
+    ClusterClient(final Aeron aeron, final Listener listener, final Doorbell doorbell, final StreamAddress coordinator,
             final String coordinatorName, final ClusterContext context, final TransportContext transport) {
+        this.doorbell = doorbell;
         this.replyTo = listener.address(0);
         this.coordinatorName = coordinatorName;
         this.coordinatorHost = coordinator.host();
@@ -128,14 +132,22 @@ public final class ClusterClient implements AutoCloseable {
             final TransportContext transport) {
         LoopbackRule.check(context, "reach the coordinator at " + coordinator, coordinator);
         final Endpoint local = new Endpoint(Endpoint.localAddressToward(coordinator), 0);
-        return new ClusterClient(aeron, Listener.udp(aeron, local, Streams.CONTROL),
-                new StreamAddress(coordinator.channel(), Streams.CONTROL), coordinator.toString(), context, transport);
+        final Listener listener = Listener.udp(aeron, local, Streams.CONTROL);
+        Doorbell doorbell = null;
+        try {
+            doorbell = Doorbell.open(local.host(), transport.activity(), "client");
+            return new ClusterClient(aeron, listener, doorbell, new StreamAddress(coordinator.channel(), Streams.CONTROL),
+                    coordinator.toString(), context, transport);
+        } catch (final RuntimeException e) {
+            CloseHelper.quietCloseAll(listener, doorbell);
+            throw e;
+        }
     }
 
     /** A client in slot {@code slot} of a process sharing the coordinator's media driver. */
     static ClusterClient ipc(final Aeron aeron, final int slot, final StreamAddress coordinator,
             final ClusterContext context, final TransportContext transport) {
-        return new ClusterClient(aeron, Listener.ipc(aeron, Streams.IPC_CLIENT_BASE + slot), coordinator,
+        return new ClusterClient(aeron, Listener.ipc(aeron, Streams.IPC_CLIENT_BASE + slot), null, coordinator,
                 "the embedded coordinator", context, transport);
     }
 
@@ -298,7 +310,7 @@ public final class ClusterClient implements AutoCloseable {
                     }
                 } else if (beforeNs - lastHelloNs > RESEND_NS) {
                     reached = true;
-                    send(new Hello(replyTo, authentication.incarnation()));
+                    send(new Hello(replyTo, authentication.incarnation(), doorbell == null ? 0 : doorbell.port()));
                     lastHelloNs = beforeNs;
                 }
             } else if (!reply.acknowledged && (!requestSent || beforeNs - lastSentNs > RESEND_NS)) {
@@ -309,8 +321,10 @@ public final class ClusterClient implements AutoCloseable {
                     unanswered = 0;
                     continue;
                 }
-                ringer.ring(coordinatorHost, coordinatorDoorbell);
                 send(request.get());
+                // The coordinator's driver and control loop take it at once, as does this process's driver.
+                transport.activity().wake();
+                ringer.ring(coordinatorHost, coordinatorDoorbell);
                 requestSent = true;
                 lastSentNs = beforeNs;
             } else if (beforeNs - lastHeartbeatNs > context.heartbeatIntervalNs()) {
@@ -431,7 +445,7 @@ public final class ClusterClient implements AutoCloseable {
     public void close() {
         polling.lock();
         try {
-            CloseHelper.closeAll(toCoordinator, replies, ringer);
+            CloseHelper.closeAll(toCoordinator, replies, ringer, doorbell);
         } finally {
             polling.unlock();
         }

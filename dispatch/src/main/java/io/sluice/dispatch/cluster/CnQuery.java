@@ -37,9 +37,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One query on one CN, on a thread of its own (its {@link #run}): decodes the shipped plan, compiles this CN's
  * fragments for its index in the query (every CN derives the same boundaries and scan assignment
- * from the same zonemaps), opens its exchanges' receivers and says PREPARED; on START runs its
- * pipelines with the CN's workers; then reports FINISHED with what its senders moved (CN 0 first
- * sends the result rows), or FAILED with the cause. A CANCEL, or the CN losing its coordinator,
+ * from the same zonemaps), opens its exchanges' receivers and says PREPARED; on START (at once when it
+ * is the query's only CN) runs its pipelines with the CN's workers; then reports FINISHED with what its
+ * senders moved (CN 0 first sends the result rows), or FAILED with the cause. A CANCEL, or the CN losing its coordinator,
  * stops it wherever it is: waiting to start, running (every pipeline and exchange wait checks the
  * query's {@link Cancellation}), or sending results.
  */
@@ -177,6 +177,11 @@ final class CnQuery implements Runnable {
     }
 
     private void awaitStart() throws InterruptedException {
+        if (prepare.cnCount() == 1) {
+            // Nobody else's receivers to wait for: the coordinator sends no Start.
+            cancellation.check();
+            return;
+        }
         // The coordinator starts, cancels, or falls silent (then the CN cancels every query): never forever.
         if (!startSignal.await(2 * server.context().prepareTimeoutNs(), TimeUnit.NANOSECONDS)) {
             throw new IllegalStateException("CN " + server.nameOf() + " prepared query " + prepare.queryId()

@@ -26,6 +26,7 @@ import io.sluice.format.spi.BlockTable;
 import io.sluice.format.spi.Catalog;
 import io.sluice.transport.ClusterSecret;
 import io.sluice.transport.Doorbell;
+import io.sluice.transport.DoorbellRinger;
 import io.sluice.transport.DriverCounters;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
@@ -80,6 +81,9 @@ public final class CnServer implements Agent, AutoCloseable {
     private final AgentRunner runner;
     /** Wakes this process when the coordinator rings it before a plan; null on IPC. */
     private final Doorbell doorbell;
+    private final DoorbellRinger ringer = new DoorbellRinger();
+    /** The coordinator's doorbell port (0: none), from its challenge; the query threads ring it with their reports. */
+    private volatile int coordinatorDoorbell;
     private final ArrayDeque<ControlMessage> outbox = new ArrayDeque<>();
     private final ExecutorService queryThreads = Executors.newCachedThreadPool(r -> {
         final Thread t = new Thread(r, "sluice-query");
@@ -262,7 +266,7 @@ public final class CnServer implements Agent, AutoCloseable {
             if (now - lastRegisterNs >= context.registerIntervalNs()) {
                 lastRegisterNs = now;
                 if (challengedBy == 0) {
-                    toCoordinator.offer(new Hello(control, incarnation));
+                    toCoordinator.offer(new Hello(control, incarnation, doorbell == null ? 0 : doorbell.port()));
                 } else {
                     register();
                 }
@@ -323,6 +327,7 @@ public final class CnServer implements Agent, AutoCloseable {
         final long now = System.nanoTime();
         if (message instanceof Challenge c) {
             if (memberId < 0) {
+                coordinatorDoorbell = c.doorbell();
                 challengedBy = c.coordinatorIncarnation();
                 challengedAtNs = now;
                 toCoordinator.receiver(challengedBy);
@@ -410,15 +415,18 @@ public final class CnServer implements Agent, AutoCloseable {
 
     /**
      * Sends a message to the coordinator from a query's thread: at once when nothing waits before it
-     * and the publication takes it, else after what waits, by the control loop; never blocks.
+     * and the publication takes it, else after what waits, by the control loop; never blocks. The
+     * coordinator waits for every such message (prepared, finished, failed, runtime filter partials), so
+     * this process's driver is woken to send it now and the coordinator's doorbell is rung.
      */
     void send(final ControlMessage message) {
         synchronized (outbox) {
-            if (pending == null && outbox.isEmpty() && toCoordinator.offer(message)) {
-                return;
+            if (pending != null || !outbox.isEmpty() || !toCoordinator.offer(message)) {
+                outbox.offer(message);
             }
-            outbox.offer(message);
         }
+        transport.activity().wake();
+        ringer.ring(coordinator.host(), coordinatorDoorbell);
     }
 
     /** The largest control message the coordinator's publication takes. */
@@ -491,6 +499,6 @@ public final class CnServer implements Agent, AutoCloseable {
             }
             executors.clear();
         }
-        CloseHelper.quietCloseAll(plane, controlIn, toCoordinator, toResults, doorbell);
+        CloseHelper.quietCloseAll(plane, controlIn, toCoordinator, toResults, doorbell, ringer);
     }
 }

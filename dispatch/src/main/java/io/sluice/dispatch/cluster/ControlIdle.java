@@ -11,7 +11,9 @@ import org.agrona.concurrent.IdleStrategy;
  * How a control loop waits: spin a little, yield a little, then park, up to 100 µs while a query is
  * under way (the next message is expected within microseconds: a query's control round trips are
  * on its critical path; the process's {@link ProcessActivity} is touched meanwhile), up to 1 ms
- * otherwise, and the transport's quiet park once the process has been quiet for a while.
+ * otherwise, and the transport's quiet park once the process has been quiet for a while. A
+ * {@link ProcessActivity#wake} (a peer rang this process's doorbell: a message is on its way) starts
+ * the backoff over.
  */
 final class ControlIdle implements IdleStrategy {
     private final BooleanSupplier busy;
@@ -19,6 +21,8 @@ final class ControlIdle implements IdleStrategy {
     private final IdleStrategy eager = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
             TimeUnit.MICROSECONDS.toNanos(100));
     private final IdleStrategy lazy;
+    private long seenWakes;
+    private boolean enlisted;
 
     /** @param busy whether a query is under way now */
     ControlIdle(final BooleanSupplier busy, final TransportContext transport) {
@@ -41,6 +45,16 @@ final class ControlIdle implements IdleStrategy {
 
     @Override
     public void idle() {
+        if (!enlisted) {
+            // The first idle runs on the loop's own thread: a wake must end its eager parks too.
+            activity.enlist();
+            enlisted = true;
+        }
+        final long wakes = activity.wakes();
+        if (wakes != seenWakes) {
+            seenWakes = wakes;
+            eager.reset();
+        }
         if (busy.getAsBoolean()) {
             activity.touch();
             eager.idle();

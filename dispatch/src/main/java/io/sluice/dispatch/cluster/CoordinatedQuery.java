@@ -5,7 +5,6 @@ import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.FilterPartials;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
-import io.sluice.dispatch.control.ControlMessage.ResultBatch;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.PipelineCounters;
@@ -19,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One query as the coordinator runs it: the client that asked, the CNs it runs on by index, which of
- * them have prepared and finished, the runtime filters it gathers from them, and the result rows CN 0
- * sent; then the answer, the stats of every CN summed. Used by the coordinator's control loop only.
+ * them have prepared and finished, the runtime filters it gathers from them, and CN 0's end of the result
+ * rows (the batches went on to the client as they came); then the answer, the stats of every CN summed.
+ * Used by the coordinator's control loop only.
  */
 final class CoordinatedQuery {
     enum Phase { PREPARING, RUNNING }
@@ -38,7 +38,6 @@ final class CoordinatedQuery {
     Phase phase = Phase.PREPARING;
     private final boolean[] prepared;
     private final Finished[] finished;
-    private final List<ResultBatch> results = new ArrayList<>();
     private int preparedCount;
     private int finishedCount;
     private ResultEnd resultEnd;
@@ -110,9 +109,6 @@ final class CoordinatedQuery {
                 .add(index, partials);
     }
 
-    void result(final ResultBatch batch) {
-        results.add(batch);
-    }
 
     void resultsEnded(final ResultEnd end) {
         resultEnd = end;
@@ -126,10 +122,6 @@ final class CoordinatedQuery {
     /** Whether every CN finished and CN 0's rows are all here. */
     boolean complete() {
         return finishedCount == cns.size() && resultEnd != null;
-    }
-
-    List<ResultBatch> results() {
-        return results;
     }
 
     /** The answer to the client: CN 0's result type, decisions and plan, every CN's stats summed. */

@@ -57,8 +57,8 @@ import org.agrona.concurrent.AgentRunner;
 /**
  * The coordinator of a cluster: keeps the membership (CNs register, heartbeat, leave or fall silent),
  * plans each query a client sends for the CNs alive when it arrives, ships it to them, starts it once
- * every CN has prepared, gathers their stats and CN 0's result rows, and answers the client. It never
- * touches the data: batches go CN to CN.
+ * every CN has prepared (a one-CN query starts itself), relays CN 0's result batches to the client as they
+ * arrive, gathers the CNs' stats, and answers the client. It never touches the data: batches go CN to CN.
  *
  * <p>One control loop thread (an Agrona agent) does all of it and never waits: it polls the control
  * stream and the result stream, sends heartbeats, checks every member's silence, and hands messages to
@@ -144,6 +144,9 @@ public final class Coordinator implements Agent, AutoCloseable {
     private long nextQueryId;
     private long lastHeartbeatNs;
     private volatile long badMessages;
+    /** Start messages sent and result batches relayed, over this coordinator's life (tests and metrics). */
+    private volatile long startsSent;
+    private volatile long resultBatchesRelayed;
     /** Hears about each query (metrics); set at any time. */
     private volatile QueryListener listener = QueryListener.NONE;
     private boolean started;
@@ -251,6 +254,16 @@ public final class Coordinator implements Agent, AutoCloseable {
         return badMessages;
     }
 
+    /** Start messages sent to CNs: one per CN of each query of several CNs; a one-CN query runs without. */
+    public long startsSent() {
+        return startsSent;
+    }
+
+    /** Result batches relayed to clients, each as it arrived from its query's CN 0. */
+    public long resultBatchesRelayed() {
+        return resultBatchesRelayed;
+    }
+
     @Override
     public String roleName() {
         return "sluice-coordinator";
@@ -348,7 +361,9 @@ public final class Coordinator implements Agent, AutoCloseable {
             transport.activity().touch();
         }
         if (message instanceof Hello h) {
-            client(h.replyTo()).send(new Challenge(incarnation, doorbell == null ? 0 : doorbell.port()));
+            final Peer peer = client(h.replyTo());
+            peer.doorbell(h.replyTo().host(), h.doorbell());
+            peer.send(new Challenge(incarnation, doorbell == null ? 0 : doorbell.port()));
         } else if (message instanceof ClientHeartbeat) {
             return;
         } else if (message instanceof CancelRequest c) {
@@ -363,8 +378,12 @@ public final class Coordinator implements Agent, AutoCloseable {
             final CoordinatedQuery q = queryOf(p.queryId(), p.memberId(), now);
             if (q != null && q.phase == CoordinatedQuery.Phase.PREPARING && q.prepared(q.indexOf(p.memberId()))) {
                 q.phase = CoordinatedQuery.Phase.RUNNING;
-                for (final Member m : q.cns) {
-                    m.peer.send(new Start(q.queryId));
+                if (q.cns.size() > 1) {
+                    // The only CN of a query runs once compiled: nobody else's receivers need to be open.
+                    for (final Member m : q.cns) {
+                        m.peer.sendAwaited(new Start(q.queryId));
+                        startsSent++;
+                    }
                 }
             }
         } else if (message instanceof Finished f) {
@@ -391,7 +410,9 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (message instanceof ResultBatch b) {
             final CoordinatedQuery q = queries.get(b.queryId());
             if (q != null) {
-                q.result(b);
+                // Relayed as it comes, whole: the client decodes while the rest arrive, and nothing waits here.
+                q.client.send(b);
+                resultBatchesRelayed++;
             }
         } else if (message instanceof ResultEnd e) {
             final CoordinatedQuery q = queries.get(e.queryId());
@@ -430,7 +451,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             for (final Member m : q.cns) {
                 // A filter too large for one message is dropped for every CN alike, never sent to only some.
                 final boolean fits = ready.length <= m.peer.maxMessageLength() - RuntimeFilterRouting.HEADROOM_BYTES;
-                m.peer.send(new FilterReady(q.queryId, f.filterId(), fits ? ready : new byte[0]));
+                m.peer.sendAwaited(new FilterReady(q.queryId, f.filterId(), fits ? ready : new byte[0]));
             }
         }
     }
@@ -546,8 +567,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
         for (int i = 0; i < cns.size(); i++) {
-            ringer.ring(cns.get(i).host(), cns.get(i).doorbell);
-            cns.get(i).peer.send(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided));
+            cns.get(i).peer.sendAwaited(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided));
         }
     }
 
@@ -556,12 +576,9 @@ public final class Coordinator implements Agent, AutoCloseable {
             return;
         }
         queries.remove(q.queryId);
-        for (final ResultBatch b : q.results()) {
-            q.client.send(b);
-        }
         q.client.send(q.resultEnd());
         final QueryDone done = q.done(now);
-        q.client.send(done);
+        q.client.sendAwaited(done);
         listener.finished(q.queryId, now - q.startNs, done.stats());
         admit(now);
     }
@@ -580,10 +597,10 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
         for (final Member m : q.cns) {
             if (members.contains(m)) {
-                m.peer.send(new Cancel(q.queryId, message));
+                m.peer.sendAwaited(new Cancel(q.queryId, message));
             }
         }
-        q.client.send(new QueryFailed(q.requestId, q.queryId, errorType, message));
+        q.client.sendAwaited(new QueryFailed(q.requestId, q.queryId, errorType, message));
         listener.failed(q.queryId, errorType, System.nanoTime() - q.startNs);
         log.accept("coordinator: " + message);
         admit(System.nanoTime());
@@ -608,7 +625,8 @@ public final class Coordinator implements Agent, AutoCloseable {
     /** A new peer at {@code address} whose messages name {@code receiver} (0: unknown). */
     private Peer peer(final StreamAddress address, final long receiver) {
         return new Peer(new ControlPublisher(aeron.addPublication(
-                Endpoint.publicationChannel(address.channel(), transport), address.stream()), authentication, receiver));
+                Endpoint.publicationChannel(address.channel(), transport), address.stream()), authentication, receiver),
+                transport.activity(), ringer);
     }
 
     private static String names(final List<Member> members) {

@@ -93,7 +93,9 @@ final class Membership {
             }
         }
         final boolean launched = launching.contains(r.name() + " " + r.pid());
-        final Member member = new Member(nextMemberId++, r, launched, peers.apply(r.replyTo(), r.incarnation()), now);
+        final Peer peer = peers.apply(r.replyTo(), r.incarnation());
+        peer.doorbell(r.replyTo().host(), r.doorbell());
+        final Member member = new Member(nextMemberId++, r, launched, peer, now);
         members.put(member.memberId, member);
         epoch++;
         member.peer.send(accept(member));

@@ -202,6 +202,11 @@ public final class Session implements AutoCloseable {
                 ? context.termLength(TERM_LENGTH_DEFAULT) : context;
     }
 
+    /** The embedded cluster's coordinator, for its counters; null on a connected session. */
+    Coordinator coordinator() {
+        return coordinator;
+    }
+
     /** The shape the next queries run on: null on a connected session that asks for every CN. */
     public synchronized Topology topology() {
         return topology;

@@ -79,9 +79,11 @@ public final class ControlCodec {
      * GATHER and ROUND_ROBIN distributions in decisions and the blocks each exchange sent as stored; 6 the
      * doorbell ports of Challenge and Register, a member's pid and whether the coordinator's process started it,
      * and each CN's incarnation beside its data address in a prepare, from which the keys of sealed frames derive;
-     * 7 a prepare's plan decided by the coordinator (plan format 9), which a CN only cuts into pipelines.
+     * 7 a prepare's plan decided by the coordinator (plan format 9), which a CN only cuts into pipelines; 8 the
+     * doorbell port of a Hello (a client's), and a CN given a prepare of a one-CN query runs it once compiled,
+     * without waiting for a Start.
      */
-    public static final short VERSION = 7;
+    public static final short VERSION = 8;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -228,6 +230,7 @@ public final class ControlCodec {
         if (m instanceof Hello h) {
             writeAddress(h.replyTo());
             out.writeLong(h.incarnation());
+            out.writeInt(h.doorbell());
         } else if (m instanceof Challenge c) {
             out.writeLong(c.coordinatorIncarnation());
             out.writeInt(c.doorbell());
@@ -567,7 +570,8 @@ public final class ControlCodec {
         final int at = in.position();
         switch (type) {
             case HELLO:
-                return new Hello(readAddress("hello.replyTo"), in.readLong("hello.incarnation"));
+                return new Hello(readAddress("hello.replyTo"), in.readLong("hello.incarnation"),
+                        readPort("hello.doorbell"));
             case CHALLENGE:
                 return new Challenge(in.readLong("challenge.coordinatorIncarnation"), readPort("challenge.doorbell"));
             case CANCEL_REQUEST:

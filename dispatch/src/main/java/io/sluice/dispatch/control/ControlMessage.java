@@ -16,11 +16,12 @@ import java.util.List;
  * {@link Reject}; both send heartbeats ({@link CnHeartbeat}, {@link CoordinatorHeartbeat}); a CN that
  * stops sends {@link Leave}, a coordinator that stops sends {@link Shutdown}. A query: the
  * coordinator sends {@link Prepare} to each CN of the query, each answers {@link Prepared} once it
- * compiled its fragments and opened its receivers (or {@link Failed}); then {@link Start}; each CN
- * answers {@link Finished} with its stats, or {@link Failed}; CN 0 sends the result rows as
- * {@link ResultBatch}es and a {@link ResultEnd}; {@link Cancel} stops a query on a CN. A client sends
- * {@link QueryRequest} and gets {@link QueryAccepted}, {@link QueryProgress} while it runs, the rows
- * ({@link ResultBatch}, {@link ResultEnd}) and {@link QueryDone}, or {@link QueryFailed}; while it waits it
+ * compiled its fragments and opened its receivers (or {@link Failed}); then {@link Start} (a query of
+ * one CN runs without it); each CN answers {@link Finished} with its stats, or {@link Failed}; CN 0 sends
+ * the result rows as {@link ResultBatch}es and a {@link ResultEnd}; {@link Cancel} stops a query on a CN.
+ * A client sends {@link QueryRequest} and gets {@link QueryAccepted}, {@link QueryProgress} while it
+ * runs, the rows ({@link ResultBatch}es, relayed as they arrive, then {@link ResultEnd}) and
+ * {@link QueryDone}, or {@link QueryFailed}; while it waits it
  * sends {@link ClientHeartbeat}s, and {@link CancelRequest} stops its query; {@link StatusRequest} gets
  * {@link Status}.
  */
@@ -30,14 +31,16 @@ public sealed interface ControlMessage {
      *
      * @param replyTo     where the coordinator answers
      * @param incarnation random per process start (or client): the answer names it as its receiver
+     * @param doorbell    the UDP port of the sender's doorbell on its reply host (0: none), which the
+     *                    coordinator rings when it sends a client the end of its query
      */
-    record Hello(StreamAddress replyTo, long incarnation) implements ControlMessage {
+    record Hello(StreamAddress replyTo, long incarnation, int doorbell) implements ControlMessage {
     }
 
     /**
      * The coordinator's answer to {@link Hello}: its incarnation, random per start, which every later
      * message to it names as its receiver, and the UDP port of its doorbell on the host it was reached at
-     * (0: none), which a client rings before a query ({@code io.sluice.transport.Doorbell}).
+     * (0: none), which a client rings with its query and a CN with its reports ({@code io.sluice.transport.Doorbell}).
      */
     record Challenge(long coordinatorIncarnation, int doorbell) implements ControlMessage {
     }
@@ -53,7 +56,7 @@ public sealed interface ControlMessage {
      * @param incarnation random per CN process start: tells a restarted CN from a repeated register
      * @param build       its Sluice version, for messages
      * @param doorbell    the UDP port of its doorbell on the host of {@code replyTo} (0: none), which the
-     *                    coordinator rings before it sends a plan
+     *                    coordinator rings with each message this CN waits for (a plan, a start, a filter)
      */
     record Register(StreamAddress replyTo, String name, int cores, StreamAddress data, long pid, long incarnation,
                     String build, int doorbell) implements ControlMessage {
@@ -99,7 +102,8 @@ public sealed interface ControlMessage {
     }
 
     /**
-     * A query for one CN to compile.
+     * A query for one CN to compile. A CN runs it once every CN has prepared ({@link Start}); the only CN of a
+     * query ({@code cnCount} 1) runs it as soon as it has compiled, since nobody else's receivers need to be open.
      *
      * @param index        the CN's number in this query (0 gathers the result)
      * @param data         where every CN of the query receives data, by index
@@ -123,7 +127,7 @@ public sealed interface ControlMessage {
     record Prepared(long queryId, long memberId, int index) implements ControlMessage {
     }
 
-    /** Every CN of the query is ready: run. */
+    /** Every CN of a query of several CNs is ready: run. */
     record Start(long queryId) implements ControlMessage {
     }
 

@@ -123,7 +123,7 @@ class ControlCodecTest {
                 new Status(12, 77, 9, List.of(new MemberStatus("cn-0", 1, "10.0.0.7:40123", 2, MemberState.SUSPECT,
                         1500, 0, 100, 0, 0, 4242, true), new MemberStatus("cn-1", 2, "10.0.0.8:40000", 4,
                         MemberState.ALIVE, 10, 1, -1, 250, 17, 99, false)), 10_000, 4, 2),
-                new Hello(ADDRESS, -7),
+                new Hello(ADDRESS, -7, 7401),
                 new Challenge(77, 40124),
                 new CancelRequest(ADDRESS, 11, "interrupted (CTRL-C)"),
                 new ClientHeartbeat(ADDRESS));
