@@ -131,6 +131,8 @@ public final class Coordinator implements Agent, AutoCloseable {
     // The control loop's state.
     private final Membership members;
     private final Map<Long, CoordinatedQuery> queries = new LinkedHashMap<>();
+    /** Queries whose plans the planning thread decides now, by query id. */
+    private final Map<Long, Planning> planning = new LinkedHashMap<>();
     private final Map<StreamAddress, Peer> clients = new HashMap<>();
     private final QueryLine line;
     private final OneOffReplies strangers = new OneOffReplies(a -> peer(a, 0));
@@ -167,7 +169,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         this.results = listener.address(1);
         this.listening = listener.describe();
         this.store = store;
-        this.planner = new CoordinatorPlanner(store);
+        this.planner = new CoordinatorPlanner(store, transport.activity()::wake);
         this.context = context.validate();
         this.transport = transport;
         this.log = log;
@@ -178,7 +180,7 @@ public final class Coordinator implements Agent, AutoCloseable {
                 log);
         this.controlIn = new ControlSubscriber(listener.subscription(0), authentication, log);
         this.resultsIn = new ControlSubscriber(listener.subscription(1), authentication, log);
-        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty(), transport), t -> log.accept("coordinator: " + t), null, this);
+        this.runner = new AgentRunner(new ControlIdle(() -> !queries.isEmpty() || !planning.isEmpty(), transport), t -> log.accept("coordinator: " + t), null, this);
     }
 
     /**
@@ -277,6 +279,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             lastHeartbeatNs = now;
             work += heartbeat(now);
         }
+        work += decided(now);
         work += members.drain();
         for (final Peer client : clients.values()) {
             work += client.drain();
@@ -305,6 +308,9 @@ public final class Coordinator implements Agent, AutoCloseable {
             } else {
                 q.client.send(new QueryProgress(q.requestId, q.queryId, TimeUnit.NANOSECONDS.toMillis(now - q.startNs)));
             }
+        }
+        for (final Planning p : planning.values()) {
+            p.client().send(new QueryProgress(p.request().requestId(), 0, TimeUnit.NANOSECONDS.toMillis(now - p.arrivedNs())));
         }
         for (final QueryLine.Expired e : line.expire(now)) {
             e.waiting().client().send(new QueryFailed(e.waiting().request().requestId(), 0, e.errorType(), e.reason()));
@@ -424,7 +430,7 @@ public final class Coordinator implements Agent, AutoCloseable {
             startQuery(r, now);
         } else if (message instanceof StatusRequest s) {
             client(s.replyTo()).send(new Status(s.requestId(), incarnation, members.epoch(), members.status(now),
-                    badMessages, queries.size(), line.size()));
+                    badMessages, running(), line.size()));
         } else {
             log.accept("coordinator: ignored a " + message.getClass().getSimpleName() + ", which only CNs and clients take");
         }
@@ -471,10 +477,10 @@ public final class Coordinator implements Agent, AutoCloseable {
             // Sent again before our first answer reached the client: the query runs once.
             return;
         }
-        if (queries.size() >= context.maxQueries()) {
+        if (running() >= context.maxQueries()) {
             if (!line.hasRoom()) {
                 client.send(new QueryFailed(r.requestId(), 0, "QueueFullException", "the coordinator at " + listening
-                        + " runs " + queries.size() + " queries and " + line.size() + " wait for a place ("
+                        + " runs " + running() + " queries and " + line.size() + " wait for a place ("
                         + ClusterContext.MAX_QUERIES_PROP_NAME + ", " + ClusterContext.MAX_QUEUED_PROP_NAME
                         + "): try again when fewer queries run"));
                 return;
@@ -489,7 +495,7 @@ public final class Coordinator implements Agent, AutoCloseable {
 
     /** Starts queries that wait while places are free. */
     private void admit(final long now) {
-        while (queries.size() < context.maxQueries()) {
+        while (running() < context.maxQueries()) {
             final QueryLine.Waiting w = line.next();
             if (w == null) {
                 return;
@@ -509,11 +515,25 @@ public final class Coordinator implements Agent, AutoCloseable {
             log.accept("coordinator: query " + waiting.request().name() + " waiting for a place was " + why);
             return;
         }
+        for (final Iterator<Planning> it = planning.values().iterator(); it.hasNext(); ) {
+            final Planning p = it.next();
+            if (p.client() == client && p.request().requestId() == c.requestId()) {
+                it.remove();
+                client.send(new QueryFailed(c.requestId(), p.queryId(), "QueryCancelledException", "query "
+                        + p.request().name() + " " + why));
+                log.accept("coordinator: query " + p.request().name() + " being planned was " + why);
+            }
+        }
         for (final CoordinatedQuery q : new ArrayList<>(queries.values())) {
             if (q.client == client && q.requestId == c.requestId()) {
                 fail(q, "QueryCancelledException", q.describe() + " was " + why);
             }
         }
+    }
+
+    /** Queries running or being planned: each takes a place. */
+    private int running() {
+        return queries.size() + planning.size();
     }
 
     /** Plans a query for the CNs alive now and sends it to them; {@code arrivedNs} starts its timeout. */
@@ -545,13 +565,58 @@ public final class Coordinator implements Agent, AutoCloseable {
                 cores = Math.min(cores, m.cores);
             }
         }
-        final byte[] decided;
-        try {
-            decided = planner.decide(r.plan(), new Topology(wanted, cores));
-        } catch (final RuntimeException e) {
-            client.send(new QueryFailed(r.requestId(), queryId, e.getClass().getSimpleName(), e.getMessage()));
-            return;
+        planning.put(queryId, new Planning(queryId, r, client, arrivedNs, List.copyOf(cns), cores));
+        // Acknowledged: the client stops sending it again and waits while the plan is decided.
+        client.send(new QueryProgress(r.requestId(), 0, 0));
+        planner.submit(queryId, r.plan(), new Topology(wanted, cores));
+    }
+
+    /** A query whose plan the planning thread decides: what {@link #prepare} needs once it has. */
+    private record Planning(long queryId, QueryRequest request, Peer client, long arrivedNs, List<Member> cns,
+                            int cores) {
+    }
+
+    /** Sends the queries whose plans were decided to their CNs, or their clients the reason they were not. */
+    private int decided(final long now) {
+        int work = 0;
+        for (CoordinatorPlanner.Outcome o = planner.poll(); o != null; o = planner.poll()) {
+            work++;
+            final Planning p = planning.remove(o.queryId());
+            if (p == null) {
+                continue; // cancelled while it was planned
+            }
+            if (o.decided() == null) {
+                p.client().send(new QueryFailed(p.request().requestId(), p.queryId(), o.errorType(), o.error()));
+                admit(now);
+                continue;
+            }
+            final List<String> gone = new ArrayList<>();
+            for (final Member m : p.cns()) {
+                if (!members.contains(m)) {
+                    gone.add(m.name);
+                }
+            }
+            if (!gone.isEmpty()) {
+                p.client().send(new QueryFailed(p.request().requestId(), p.queryId(), "IllegalStateException",
+                        "query " + p.request().name() + " was planned for CN(s) " + gone + " that left the cluster"
+                        + " meanwhile: run it again"));
+                admit(now);
+                continue;
+            }
+            prepare(p, o.decided(), now);
         }
+        return work;
+    }
+
+    /** Starts a query whose plan is decided: each of its CNs gets it in a Prepare. */
+    private void prepare(final Planning p, final byte[] decided, final long now) {
+        final QueryRequest r = p.request();
+        final long queryId = p.queryId();
+        final List<Member> cns = p.cns();
+        final int cores = p.cores();
+        final int wanted = cns.size();
+        final Peer client = p.client();
+        final long arrivedNs = p.arrivedNs();
         final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now,
                 r.timeoutMillis(), r.timeoutMillis() == 0 ? Long.MAX_VALUE
                 : arrivedNs + TimeUnit.MILLISECONDS.toNanos(r.timeoutMillis()));

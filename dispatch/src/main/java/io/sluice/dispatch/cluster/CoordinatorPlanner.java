@@ -9,21 +9,60 @@ import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 
 /**
  * Decides each query's plan on the coordinator, once, for the CNs it runs on ({@link PhysicalPlanner}), from the
  * zonemaps of the coordinator's store: the CNs get the decided plan and only cut it into pipelines. The store's
  * tables are opened on the first query and stay open.
+ *
+ * <p>Plans are decided on a thread of their own ({@link #submit}), never on the control loop: planning SQL text
+ * can take seconds (the SQL front end's first statement, a large store's tables opening), and a control loop that
+ * waits that long hears no heartbeat and would take busy CNs for dead.
  */
 final class CoordinatorPlanner implements AutoCloseable {
+    /** A query's decided plan, or why it has none. */
+    record Outcome(long queryId, byte[] decided, String errorType, String error) {
+    }
+
     private final Store store;
+    private final Runnable wake;
+    private final ManyToOneConcurrentLinkedQueue<Outcome> outcomes = new ManyToOneConcurrentLinkedQueue<>();
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+        final Thread t = new Thread(r, "sluice-coordinator-planner");
+        t.setDaemon(true);
+        return t;
+    });
     /** The tables plans are decided over: the store's, opened at the first query, or those given to {@link #catalog}. */
     private Catalog tables;
     private StoreCatalog own;
     private volatile SqlPlanning sql;
 
-    CoordinatorPlanner(final Store store) {
+    /** @param wake wakes the control loop when a plan is decided */
+    CoordinatorPlanner(final Store store, final Runnable wake) {
         this.store = store;
+        this.wake = wake;
+    }
+
+    /** Decides a query's plan on the planning thread; its outcome comes out of {@link #poll}. */
+    void submit(final long queryId, final byte[] request, final Topology topology) {
+        thread.execute(() -> {
+            Outcome outcome;
+            try {
+                outcome = new Outcome(queryId, decide(request, topology), null, null);
+            } catch (final RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                outcome = new Outcome(queryId, null, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+            }
+            outcomes.offer(outcome);
+            wake.run();
+        });
+    }
+
+    /** The next plan decided (or refused), or null: for the control loop. */
+    Outcome poll() {
+        return outcomes.poll();
     }
 
     /** Decides plans over {@code catalog} (the tables the CNs read, such as Parquet files) instead of the store's. */
@@ -66,7 +105,12 @@ final class CoordinatorPlanner implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
+        thread.shutdownNow();
+        closeTables();
+    }
+
+    private synchronized void closeTables() {
         if (own != null) {
             own.close();
             own = null;

@@ -105,7 +105,7 @@ class SqlOnClusterTest {
                 + " order by o_orderpriority";
         final Cli.Result r = Cli.run("sql", "--coordinator", fixture.cluster().endpoint().toString(), "--secret-file",
                 fixture.secretFile().toString(), "--format", "csv", sql);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.exitCode()).as("%s%n%s", r, fixture.cluster().diagnostics()).isZero();
         assertThat(List.of(r.out().split("\r\n"))).isEqualTo(duckDbCsv(sql));
         final Cli.Result explain = Cli.run("sql", "--coordinator", fixture.cluster().endpoint().toString(),
                 "--secret-file", fixture.secretFile().toString(), "--explain", sql);
