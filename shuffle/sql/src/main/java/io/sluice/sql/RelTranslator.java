@@ -219,9 +219,13 @@ final class RelTranslator {
                 if (in.doubles().contains(c)) {
                     doubles.add(c);
                 }
-            } else if (e instanceof RexLiteral lit && lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN) {
-                // A match marker of a rewritten subquery: never read once the join is a semi or anti join.
-                columns.add(names.fresh("marker"));
+            } else if (e instanceof RexLiteral lit && lit.isAlwaysTrue()) {
+                // A match marker of a rewritten subquery: a left join leaves it NULL where nothing matched.
+                final String name = names.fresh("marker");
+                computed.add(new NamedExpr(name, Expr.lit(1)));
+                columns.add(name);
+            } else if (e instanceof RexLiteral lit && lit.getTypeName() == SqlTypeName.BOOLEAN) {
+                columns.add(names.fresh("constant"));
             } else {
                 final String field = p.getRowType().getFieldNames().get(i);
                 Expr x = rex.translate(e);
@@ -274,6 +278,7 @@ final class RelTranslator {
         }
         final List<Aggregate> aggs = new ArrayList<>();
         final Set<String> doubles = new HashSet<>();
+        final List<String> markers = new ArrayList<>();
         for (final AggregateCall call : a.getAggCallList()) {
             final String name = names.fresh(call.getName());
             columns.add(name);
@@ -284,11 +289,32 @@ final class RelTranslator {
                 if (isDouble(call, in)) {
                     doubles.add(name);
                 }
+            } else {
+                markers.add(name);
             }
         }
         final double rows = a.getGroupSet().isEmpty() ? 1 : Math.min(in.rows(), groups);
-        final Plan plan = in.plan().aggregate(keys, aggs.toArray(new Aggregate[0]));
+        Plan plan = in.plan().aggregate(keys, aggs.toArray(new Aggregate[0]));
+        if (!markers.isEmpty()) {
+            plan = plan.project(withMarkers(PlanColumns.of(plan.node()), markers));
+        }
         return new Relation(plan, columns, doubles, rows, stored.toArray(new StoredColumn[0]));
+    }
+
+    /**
+     * The columns of a plan followed by match markers: Calcite's constant TRUE of a subquery's rows,
+     * which a left join leaves NULL where nothing matched and an OR of EXISTS reads
+     * ({@code marker IS NOT NULL}); computed as 1, since Sluice columns hold no booleans.
+     */
+    private static NamedExpr[] withMarkers(final List<String> columns, final List<String> markers) {
+        final List<NamedExpr> items = new ArrayList<>();
+        for (final String c : columns) {
+            items.add(NamedExpr.column(c));
+        }
+        for (final String m : markers) {
+            items.add(new NamedExpr(m, Expr.lit(1)));
+        }
+        return items.toArray(new NamedExpr[0]);
     }
 
     /** Whether an aggregate's value is a double: an average, a variance, or a sum of doubles. */
@@ -358,7 +384,8 @@ final class RelTranslator {
         final List<SortKey> keys = new ArrayList<>();
         for (final RelFieldCollation fc : s.getCollation().getFieldCollations()) {
             final String c = in.column(fc.getFieldIndex());
-            keys.add(fc.direction == RelFieldCollation.Direction.DESCENDING ? SortKey.desc(c) : SortKey.asc(c));
+            keys.add(new SortKey(c, fc.direction == RelFieldCollation.Direction.DESCENDING,
+                    fc.nullDirection == RelFieldCollation.NullDirection.FIRST));
         }
         Plan plan = in.plan();
         if (!keys.isEmpty()) {

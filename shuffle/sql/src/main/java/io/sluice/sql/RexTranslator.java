@@ -147,7 +147,7 @@ final class RexTranslator {
             default:
                 break;
         }
-        if ("SUBSTRING".equals(call.getOperator().getName())) {
+        if ("SUBSTRING".equals(call.getOperator().getName()) || "SUBSTR".equals(call.getOperator().getName())) {
             return substring(call);
         }
         final Expr function = new FunctionCalls(this).translate(call);

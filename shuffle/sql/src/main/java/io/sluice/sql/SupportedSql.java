@@ -23,7 +23,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
-    private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
+    private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "SUBSTR", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
             "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK", "UPPER", "LOWER", "TRIM", "LTRIM", "RTRIM",
             "CONCAT", "REPLACE", "POSITION", "STRPOS", "LEFT", "RIGHT", "LPAD", "RPAD", "LENGTH", "CHAR_LENGTH",
             "CHARACTER_LENGTH", "YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFMONTH", "DAYOFWEEK", "DAYOFYEAR", "SQRT",
