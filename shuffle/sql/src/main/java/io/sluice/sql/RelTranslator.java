@@ -659,10 +659,14 @@ final class RelTranslator {
 
     /** {left field, right field} when the conjunct equates a left field with a right one (n left fields), else null. */
     static int[] equiPair(final RexNode c, final int n) {
-        if (c.getKind() != SqlKind.EQUALS || !(c instanceof RexCall call)) {
+        if (!(c.getKind() == SqlKind.EQUALS || c.getKind() == SqlKind.IS_NOT_DISTINCT_FROM) || !(c instanceof RexCall call)) {
             return null;
         }
         if (call.getOperands().get(0) instanceof RexInputRef a && call.getOperands().get(1) instanceof RexInputRef b) {
+            if (c.getKind() == SqlKind.IS_NOT_DISTINCT_FROM && (a.getType().isNullable() || b.getType().isNullable())) {
+                // NULL matches NULL here, and a hash key matches no NULL: a condition of the join instead.
+                return null;
+            }
             if (a.getIndex() < n && b.getIndex() >= n) {
                 return new int[] {a.getIndex(), b.getIndex()};
             }
