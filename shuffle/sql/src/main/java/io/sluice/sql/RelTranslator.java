@@ -603,10 +603,15 @@ final class RelTranslator {
         double keyDistinct = 1;
         for (final RexNode c : conjuncts(condition, rexBuilder)) {
             final int[] pairOf = equiPair(c, n);
+            final RexNode[] sides = pairOf == null ? expressionPair(c, n) : null;
             if (pairOf != null) {
                 probeKeys.add(Expr.col(probe.column(pairOf[0])));
                 buildKeys.add(Expr.col(build.column(pairOf[1] - n)));
                 keyDistinct = Math.max(keyDistinct, Math.max(probe.distinctOf(pairOf[0]), build.distinctOf(pairOf[1] - n)));
+            } else if (sides != null) {
+                // An equality of an expression of each side (Q2's d_week_seq1 = d_week_seq2 - 53): hash keys too.
+                probeKeys.add(rex.translate(sides[0]));
+                buildKeys.add(rex.translate(sides[1]));
             } else if (!c.isAlwaysTrue()) {
                 residual.add(rex.translate(c));
             }
@@ -655,6 +660,30 @@ final class RelTranslator {
      */
     static List<RexNode> conjuncts(final RexNode condition, final org.apache.calcite.rex.RexBuilder rex) {
         return RexUtil.flattenAnd(List.of(RexUtil.pullFactors(rex, condition)));
+    }
+
+    /**
+     * {left expression, right expression} when the conjunct equates an expression of the left fields
+     * with one of the right fields (n left fields), each reading at least one field, else null.
+     */
+    static RexNode[] expressionPair(final RexNode c, final int n) {
+        if (c.getKind() != SqlKind.EQUALS || !(c instanceof RexCall call)) {
+            return null;
+        }
+        final RexNode a = call.getOperands().get(0);
+        final RexNode b = call.getOperands().get(1);
+        final ImmutableBitSet fa = fieldsOf(a);
+        final ImmutableBitSet fb = fieldsOf(b);
+        if (fa.isEmpty() || fb.isEmpty()) {
+            return null;
+        }
+        if (fa.nextSetBit(n) < 0 && fb.nextSetBit(0) >= n) {
+            return new RexNode[] {a, b};
+        }
+        if (fb.nextSetBit(n) < 0 && fa.nextSetBit(0) >= n) {
+            return new RexNode[] {b, a};
+        }
+        return null;
     }
 
     /** {left field, right field} when the conjunct equates a left field with a right one (n left fields), else null. */
