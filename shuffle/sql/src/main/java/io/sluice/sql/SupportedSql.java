@@ -8,6 +8,7 @@ import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -91,6 +92,9 @@ final class SupportedSql {
                 if (call instanceof SqlSelect select) {
                     checkSelect(select);
                 }
+                if (call instanceof SqlWindow window) {
+                    checkFrame(window);
+                }
                 final SqlKind kind = call.getKind();
                 if (REFUSED.contains(kind)) {
                     throw refused(call.getParserPosition(), kind.sql.replace('_', ' ') + " is not supported yet");
@@ -116,6 +120,24 @@ final class SupportedSql {
         if (select.getFrom() == null) {
             throw refused(select.getParserPosition(), "SELECT without FROM is not supported yet: a query reads a"
                     + " table of the store (add FROM and a table)");
+        }
+    }
+
+    /**
+     * A window frame Sluice computes: from UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED
+     * FOLLOWING (a bound left out is one of these); a frame with an offset is refused at that bound.
+     */
+    private static void checkFrame(final SqlWindow window) {
+        final SqlNode lower = window.getLowerBound();
+        final SqlNode upper = window.getUpperBound();
+        final boolean lowerOk = lower == null || SqlWindow.isUnboundedPreceding(lower);
+        final boolean upperOk = upper == null || SqlWindow.isCurrentRow(upper) || SqlWindow.isUnboundedFollowing(upper);
+        if (!lowerOk || !upperOk) {
+            final SqlNode bound = lowerOk ? upper : lower;
+            throw refused(bound.getParserPosition(), "the window frame " + (window.isRows() ? "ROWS" : "RANGE")
+                    + " BETWEEN " + (lower == null ? "UNBOUNDED PRECEDING" : lower) + " AND "
+                    + (upper == null ? "CURRENT ROW" : upper) + " is not supported: Sluice computes frames from"
+                    + " UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED FOLLOWING");
         }
     }
 
