@@ -56,6 +56,7 @@ final class RelTranslator {
     private static final String QUALIFY_FIELD = "QualifyExpression";
     private final Function<String, BlockTable> tables;
     private final Function<BlockTable, TableStats> stats;
+    private final List<String> tableNames;
     private final ColumnNames names = new ColumnNames();
     private final List<String> estimates = new ArrayList<>();
     /**
@@ -65,8 +66,10 @@ final class RelTranslator {
     private final java.util.Map<String, Relation> aggregations = new java.util.HashMap<>();
     private org.apache.calcite.rex.RexBuilder rexBuilder;
 
-    RelTranslator(final Function<String, BlockTable> tables, final Function<BlockTable, TableStats> stats) {
+    RelTranslator(final Function<String, BlockTable> tables, final List<String> tableNames,
+                  final Function<BlockTable, TableStats> stats) {
         this.tables = tables;
+        this.tableNames = tableNames;
         this.stats = stats;
     }
 
@@ -113,6 +116,10 @@ final class RelTranslator {
         }
         if (rel instanceof org.apache.calcite.rel.core.Window w) {
             return new WindowFunctions(this).plan(w);
+        }
+        if (rel instanceof org.apache.calcite.rel.core.Values v && !tableNames.isEmpty()) {
+            final BlockTable first = tables.apply(tableNames.get(0));
+            return new ConstantRows(this, first.name(), first.schema().field(0).name()).plan(v);
         }
         throw SqlException.unsupported(construct(rel) + " is not supported yet (Sluice plans table scans, filters,"
                 + " projections, aggregations, joins, sorts, set operations and window functions)");

@@ -7,7 +7,6 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -31,7 +30,7 @@ final class SupportedSql {
             "ABS", "ROUND", "GROUPING", "GROUPING_ID", "STDDEV", "STDDEV_SAMP", "STDDEV_POP", "VARIANCE", "VAR_SAMP",
             "VAR_POP");
 
-    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.VALUES);
+    private static final Set<SqlKind> REFUSED = Set.of();
 
     private SupportedSql() {
     }
@@ -89,9 +88,6 @@ final class SupportedSql {
         statement.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(final SqlCall call) {
-                if (call instanceof SqlSelect select) {
-                    checkSelect(select);
-                }
                 if (call instanceof SqlWindow window) {
                     checkFrame(window);
                 }
@@ -113,14 +109,6 @@ final class SupportedSql {
                 return super.visit(call);
             }
         });
-    }
-
-    /** SELECT without FROM: the planner has nothing for it yet. */
-    private static void checkSelect(final SqlSelect select) {
-        if (select.getFrom() == null) {
-            throw refused(select.getParserPosition(), "SELECT without FROM is not supported yet: a query reads a"
-                    + " table of the store (add FROM and a table)");
-        }
     }
 
     /**
