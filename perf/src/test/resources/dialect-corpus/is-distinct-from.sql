@@ -1,6 +1,7 @@
 -- IS [NOT] DISTINCT FROM: NULL is not distinct from NULL, and the result is never NULL (TPC-DS Q41).
-select n_nationkey, nullif(n_regionkey, 1) is not distinct from nullif(n_nationkey % 5, 1) as same,
-       nullif(n_regionkey, 1) is distinct from nullif(n_nationkey % 5, 1) as differ
+select n_nationkey,
+       case when nullif(n_regionkey, 1) is not distinct from nullif(n_regionkey, 3) then 1 else 0 end as same,
+       case when nullif(n_regionkey, 1) is distinct from nullif(n_nationkey, 1) then 1 else 0 end as differ
 from nation order by n_nationkey;
 select count(*) as n from nation where nullif(n_regionkey, 1) is distinct from 2;
 select count(*) as n from nation where nullif(n_regionkey, 1) is not distinct from null;
