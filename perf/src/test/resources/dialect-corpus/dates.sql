@@ -11,3 +11,6 @@ select extract(year from o_orderdate) as y, extract(month from o_orderdate) as m
 group by extract(year from o_orderdate), extract(month from o_orderdate) order by y, m;
 select count(*) as n from lineitem where l_receiptdate > l_shipdate + interval '1' month;
 select year(o_orderdate) as y, month(o_orderdate) as m from orders where o_orderkey = 1;
+-- A whole number added to or taken from a date counts days, as in DuckDB and Postgres (TPC-DS Q72).
+select count(*) as n from lineitem where l_receiptdate > l_shipdate + 5;
+select o_orderkey, o_orderdate - 3 as before, o_orderdate + 30 as after from orders where o_orderkey < 10 order by 1;

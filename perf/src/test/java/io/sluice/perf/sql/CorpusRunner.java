@@ -48,13 +48,24 @@ final class CorpusRunner {
 
     private final StoreCatalog catalog;
     private final SqlPlanner planner;
-    private final Session session;
+    private final List<Session> clusters;
+    private final boolean oneCn;
     private final Connection duck;
 
+    /** Runs each statement on one CN's 3 workers and on {@code session}'s cluster. */
     CorpusRunner(final StoreCatalog catalog, final SqlPlanner planner, final Session session, final Connection duck) {
+        this(catalog, planner, List.of(session), true, duck);
+    }
+
+    /**
+     * Runs each statement on each of {@code clusters}, and on one CN's 3 workers when {@code oneCn}.
+     */
+    CorpusRunner(final StoreCatalog catalog, final SqlPlanner planner, final List<Session> clusters,
+                 final boolean oneCn, final Connection duck) {
         this.catalog = catalog;
         this.planner = planner;
-        this.session = session;
+        this.clusters = List.copyOf(clusters);
+        this.oneCn = oneCn;
         this.duck = duck;
     }
 
@@ -135,14 +146,19 @@ final class CorpusRunner {
             throw new AssertionError(c.name() + ": Sluice cannot plan it: " + e + "\nDuckDB answers:\n" + expected, e);
         }
         final boolean ordered = hasTopLevelOrderBy(c.sql());
-        final QueryResult local;
-        try (QueryRunner runner = new QueryRunner(catalog, 3, StrategyConfig.defaults())) {
-            local = run(c, "on one CN's 3 workers", expected, () -> runner.run(planned.plan()));
+        if (oneCn) {
+            final QueryResult local;
+            try (QueryRunner runner = new QueryRunner(catalog, 3, StrategyConfig.defaults())) {
+                local = run(c, "on one CN's 3 workers", expected, () -> runner.run(planned.plan()));
+            }
+            compare(c, "on one CN's 3 workers", expected, answer(local), ordered);
         }
-        compare(c, "on one CN's 3 workers", expected, answer(local), ordered);
-        final QueryResult cluster = run(c, "on a 3x2 cluster", expected,
-                () -> session.execute(c.name(), planned.plan(), StrategyConfig.defaults()).result());
-        compare(c, "on a 3x2 cluster", expected, answer(cluster), ordered);
+        for (final Session session : clusters) {
+            final String where = "on a " + session.topology() + " cluster";
+            final QueryResult cluster = run(c, where, expected,
+                    () -> session.execute(c.name(), planned.plan(), StrategyConfig.defaults()).result());
+            compare(c, where, expected, answer(cluster), ordered);
+        }
     }
 
     /** Runs a planned statement; a failure names the statement and shows DuckDB's answer. */

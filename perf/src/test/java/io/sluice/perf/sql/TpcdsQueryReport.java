@@ -32,6 +32,8 @@ import java.util.stream.Stream;
  */
 final class TpcdsQueryReport {
     private static final long TIMEOUT_SECONDS = 120;
+    /** {@code -Dtpcds.full=true} prints each failure's whole message, DuckDB's answer included. */
+    private static final boolean FULL = Boolean.getBoolean("tpcds.full");
 
     private TpcdsQueryReport() {
     }
@@ -74,6 +76,7 @@ final class TpcdsQueryReport {
                     return null;
                 });
                 String reason = null;
+                String full = null;
                 try {
                     run.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 } catch (final TimeoutException e) {
@@ -81,12 +84,16 @@ final class TpcdsQueryReport {
                     reason = "timeout after " + TIMEOUT_SECONDS + " s";
                 } catch (final java.util.concurrent.ExecutionException e) {
                     reason = reason(e.getCause());
+                    full = String.valueOf(e.getCause().getMessage());
                 }
                 if (reason == null) {
                     passed++;
                     System.out.println(c.file() + " PASS");
                 } else {
                     System.out.println(c.file() + " FAIL " + reason);
+                    if (FULL) {
+                        System.out.println(full);
+                    }
                     byReason.computeIfAbsent(reason, k -> new ArrayList<>()).add(c.file().replace(".sql", ""));
                 }
             }

@@ -18,8 +18,12 @@ final class ColumnNames {
     /** A new name like {@code hint} (Calcite's field name, cleaned), unused so far. */
     String fresh(final String hint) {
         String base = hint == null || hint.isBlank() ? "expr" : hint.replace("$", "").replace("EXPR", "expr");
+        base = base.replaceAll("[^A-Za-z0-9_]", "_");
         if (base.isEmpty()) {
             base = "expr";
+        } else if (!Character.isLetter(base.charAt(0)) && base.charAt(0) != '_') {
+            // Calcite names some fields by position ($6): a column name starts with a letter.
+            base = "expr_" + base;
         }
         String name = base;
         for (int n = 2; used.contains(name); n++) {

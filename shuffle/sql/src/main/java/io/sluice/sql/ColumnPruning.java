@@ -64,7 +64,8 @@ final class ColumnPruning {
             }
             final List<Aggregate> kept = new ArrayList<>();
             for (final Aggregate agg : a.aggregates()) {
-                if (required.contains(agg.name())) {
+                if (required.contains(agg.name()) || a.keys().isEmpty() && agg == a.aggregates().get(0)) {
+                    // Without keys, the first aggregate stays whether read or not: it makes the one row.
                     kept.add(agg);
                     ExprColumns.collect(agg.argument(), needed);
                 }

@@ -92,6 +92,18 @@ final class CorrelatedExists extends RelShuttleImpl {
         return visited.copy(visited.getTraitSet(), unmatched, RexUtil.composeConjunction(rex, conjuncts));
     }
 
+    private static boolean containsCorrelate(final RelNode rel) {
+        if (rel instanceof LogicalCorrelate) {
+            return true;
+        }
+        for (final RelNode input : rel.getInputs()) {
+            if (containsCorrelate(input)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean isNullOf(final RexNode conjunct, final int field) {
         return conjunct.getKind() == SqlKind.IS_NULL && ((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef ref
                 && ref.getIndex() == field;
@@ -110,7 +122,9 @@ final class CorrelatedExists extends RelShuttleImpl {
             return null;
         }
         final RelNode input = filter.getInput();
-        if (!RelOptUtil.getVariablesUsed(input).isEmpty()) {
+        if (!RelOptUtil.getVariablesUsed(input).isEmpty() || containsCorrelate(correlate.getLeft())) {
+            // Below a correlate the decorrelator replaces, the outer rows gain fields, and the decorrelator
+            // would not shift this join's condition over them (TPC-DS Q69's second NOT EXISTS): it takes both.
             return null;
         }
         final CorrelationId id = correlate.getCorrelationId();

@@ -15,8 +15,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * The names of a statement's result columns as DuckDB gives them: the alias, the column's own
- * name, or for an unnamed expression its text as written ({@code sum(l_quantity)}), with
- * {@code count(*)} named {@code count_star()}.
+ * name, or for an unnamed expression the expression as DuckDB prints it ({@link ExpressionNames}).
  */
 final class OutputNames {
     private static final Pattern GENERATED = Pattern.compile("EXPR\\$\\d+");
@@ -34,7 +33,7 @@ final class OutputNames {
                 // The rewrites may drop the projection that carried the alias (a GROUP BY key of a join's side).
                 names.add(((SqlIdentifier) as.operand(1)).getSimple());
             } else if (GENERATED.matcher(name).matches() && items != null && i < items.size()) {
-                names.add(textOf(items.get(i), sql));
+                names.add(ExpressionNames.of(textOf(items.get(i), sql)));
             } else {
                 names.add(name);
             }

@@ -56,6 +56,7 @@ final class RelTranslator {
     private static final String QUALIFY_FIELD = "QualifyExpression";
     private final Function<String, BlockTable> tables;
     private final Function<BlockTable, TableStats> stats;
+    private final List<String> tableNames;
     private final ColumnNames names = new ColumnNames();
     private final List<String> estimates = new ArrayList<>();
     /**
@@ -65,8 +66,10 @@ final class RelTranslator {
     private final java.util.Map<String, Relation> aggregations = new java.util.HashMap<>();
     private org.apache.calcite.rex.RexBuilder rexBuilder;
 
-    RelTranslator(final Function<String, BlockTable> tables, final Function<BlockTable, TableStats> stats) {
+    RelTranslator(final Function<String, BlockTable> tables, final List<String> tableNames,
+                  final Function<BlockTable, TableStats> stats) {
         this.tables = tables;
+        this.tableNames = tableNames;
         this.stats = stats;
     }
 
@@ -113,6 +116,10 @@ final class RelTranslator {
         }
         if (rel instanceof org.apache.calcite.rel.core.Window w) {
             return new WindowFunctions(this).plan(w);
+        }
+        if (rel instanceof org.apache.calcite.rel.core.Values v && !tableNames.isEmpty()) {
+            final BlockTable first = tables.apply(tableNames.get(0));
+            return new ConstantRows(this, first.name(), first.schema().field(0).name()).plan(v);
         }
         throw SqlException.unsupported(construct(rel) + " is not supported yet (Sluice plans table scans, filters,"
                 + " projections, aggregations, joins, sorts, set operations and window functions)");
@@ -219,9 +226,13 @@ final class RelTranslator {
                 if (in.doubles().contains(c)) {
                     doubles.add(c);
                 }
-            } else if (e instanceof RexLiteral lit && lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN) {
-                // A match marker of a rewritten subquery: never read once the join is a semi or anti join.
-                columns.add(names.fresh("marker"));
+            } else if (e instanceof RexLiteral lit && lit.isAlwaysTrue()) {
+                // A match marker of a rewritten subquery: a left join leaves it NULL where nothing matched.
+                final String name = names.fresh("marker");
+                computed.add(new NamedExpr(name, Expr.lit(1)));
+                columns.add(name);
+            } else if (e instanceof RexLiteral lit && lit.getTypeName() == SqlTypeName.BOOLEAN) {
+                columns.add(names.fresh("constant"));
             } else {
                 final String field = p.getRowType().getFieldNames().get(i);
                 Expr x = rex.translate(e);
@@ -274,6 +285,7 @@ final class RelTranslator {
         }
         final List<Aggregate> aggs = new ArrayList<>();
         final Set<String> doubles = new HashSet<>();
+        final List<String> markers = new ArrayList<>();
         for (final AggregateCall call : a.getAggCallList()) {
             final String name = names.fresh(call.getName());
             columns.add(name);
@@ -284,11 +296,32 @@ final class RelTranslator {
                 if (isDouble(call, in)) {
                     doubles.add(name);
                 }
+            } else {
+                markers.add(name);
             }
         }
         final double rows = a.getGroupSet().isEmpty() ? 1 : Math.min(in.rows(), groups);
-        final Plan plan = in.plan().aggregate(keys, aggs.toArray(new Aggregate[0]));
+        Plan plan = in.plan().aggregate(keys, aggs.toArray(new Aggregate[0]));
+        if (!markers.isEmpty()) {
+            plan = plan.project(withMarkers(PlanColumns.of(plan.node()), markers));
+        }
         return new Relation(plan, columns, doubles, rows, stored.toArray(new StoredColumn[0]));
+    }
+
+    /**
+     * The columns of a plan followed by match markers: Calcite's constant TRUE of a subquery's rows,
+     * which a left join leaves NULL where nothing matched and an OR of EXISTS reads
+     * ({@code marker IS NOT NULL}); computed as 1, since Sluice columns hold no booleans.
+     */
+    private static NamedExpr[] withMarkers(final List<String> columns, final List<String> markers) {
+        final List<NamedExpr> items = new ArrayList<>();
+        for (final String c : columns) {
+            items.add(NamedExpr.column(c));
+        }
+        for (final String m : markers) {
+            items.add(new NamedExpr(m, Expr.lit(1)));
+        }
+        return items.toArray(new NamedExpr[0]);
     }
 
     /** Whether an aggregate's value is a double: an average, a variance, or a sum of doubles. */
@@ -358,7 +391,8 @@ final class RelTranslator {
         final List<SortKey> keys = new ArrayList<>();
         for (final RelFieldCollation fc : s.getCollation().getFieldCollations()) {
             final String c = in.column(fc.getFieldIndex());
-            keys.add(fc.direction == RelFieldCollation.Direction.DESCENDING ? SortKey.desc(c) : SortKey.asc(c));
+            keys.add(new SortKey(c, fc.direction == RelFieldCollation.Direction.DESCENDING,
+                    fc.nullDirection == RelFieldCollation.NullDirection.FIRST));
         }
         Plan plan = in.plan();
         if (!keys.isEmpty()) {
@@ -576,10 +610,15 @@ final class RelTranslator {
         double keyDistinct = 1;
         for (final RexNode c : conjuncts(condition, rexBuilder)) {
             final int[] pairOf = equiPair(c, n);
+            final RexNode[] sides = pairOf == null ? expressionPair(c, n) : null;
             if (pairOf != null) {
                 probeKeys.add(Expr.col(probe.column(pairOf[0])));
                 buildKeys.add(Expr.col(build.column(pairOf[1] - n)));
                 keyDistinct = Math.max(keyDistinct, Math.max(probe.distinctOf(pairOf[0]), build.distinctOf(pairOf[1] - n)));
+            } else if (sides != null) {
+                // An equality of an expression of each side (Q2's d_week_seq1 = d_week_seq2 - 53): hash keys too.
+                probeKeys.add(rex.translate(sides[0]));
+                buildKeys.add(rex.translate(sides[1]));
             } else if (!c.isAlwaysTrue()) {
                 residual.add(rex.translate(c));
             }
@@ -630,12 +669,40 @@ final class RelTranslator {
         return RexUtil.flattenAnd(List.of(RexUtil.pullFactors(rex, condition)));
     }
 
-    /** {left field, right field} when the conjunct equates a left field with a right one (n left fields), else null. */
-    static int[] equiPair(final RexNode c, final int n) {
+    /**
+     * {left expression, right expression} when the conjunct equates an expression of the left fields
+     * with one of the right fields (n left fields), each reading at least one field, else null.
+     */
+    static RexNode[] expressionPair(final RexNode c, final int n) {
         if (c.getKind() != SqlKind.EQUALS || !(c instanceof RexCall call)) {
             return null;
         }
+        final RexNode a = call.getOperands().get(0);
+        final RexNode b = call.getOperands().get(1);
+        final ImmutableBitSet fa = fieldsOf(a);
+        final ImmutableBitSet fb = fieldsOf(b);
+        if (fa.isEmpty() || fb.isEmpty()) {
+            return null;
+        }
+        if (fa.nextSetBit(n) < 0 && fb.nextSetBit(0) >= n) {
+            return new RexNode[] {a, b};
+        }
+        if (fb.nextSetBit(n) < 0 && fa.nextSetBit(0) >= n) {
+            return new RexNode[] {b, a};
+        }
+        return null;
+    }
+
+    /** {left field, right field} when the conjunct equates a left field with a right one (n left fields), else null. */
+    static int[] equiPair(final RexNode c, final int n) {
+        if (!(c.getKind() == SqlKind.EQUALS || c.getKind() == SqlKind.IS_NOT_DISTINCT_FROM) || !(c instanceof RexCall call)) {
+            return null;
+        }
         if (call.getOperands().get(0) instanceof RexInputRef a && call.getOperands().get(1) instanceof RexInputRef b) {
+            if (c.getKind() == SqlKind.IS_NOT_DISTINCT_FROM && (a.getType().isNullable() || b.getType().isNullable())) {
+                // NULL matches NULL here, and a hash key matches no NULL: a condition of the join instead.
+                return null;
+            }
             if (a.getIndex() < n && b.getIndex() >= n) {
                 return new int[] {a.getIndex(), b.getIndex()};
             }

@@ -126,6 +126,10 @@ final class RexTranslator {
                 return like(call);
             case CASE:
                 return caseWhen(ops, 0);
+            case IS_NOT_DISTINCT_FROM:
+                return notDistinct(ops.get(0), ops.get(1));
+            case IS_DISTINCT_FROM:
+                return Expr.not(notDistinct(ops.get(0), ops.get(1)));
             case IS_NULL:
                 return Expr.isNull(translate(ops.get(0)));
             case IS_NOT_NULL:
@@ -147,7 +151,7 @@ final class RexTranslator {
             default:
                 break;
         }
-        if ("SUBSTRING".equals(call.getOperator().getName())) {
+        if ("SUBSTRING".equals(call.getOperator().getName()) || "SUBSTR".equals(call.getOperator().getName())) {
             return substring(call);
         }
         final Expr function = new FunctionCalls(this).translate(call);
@@ -504,6 +508,13 @@ final class RexTranslator {
                     + " YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW and DOY");
         };
         return part == null ? Expr.year(date) : Expr.function(part, DataType.INT64, date);
+    }
+
+    /** {@code a IS NOT DISTINCT FROM b}: equal, or both NULL; never NULL itself. */
+    private Expr notDistinct(final RexNode a, final RexNode b) {
+        final Expr x = operand(a);
+        final Expr y = operand(b);
+        return Expr.or(isTrue(Expr.eq(x, y)), Expr.and(Expr.isNull(x), Expr.isNull(y)));
     }
 
     private Expr substring(final RexCall call) {

@@ -1,7 +1,9 @@
 package io.sluice.sql;
 
 import io.sluice.format.spi.Catalog;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Properties;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
@@ -63,7 +65,9 @@ final class SqlFrontEnd {
                         SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.POSTGRESQL)))
                 .convertletTable(WindowConvertlets.INSTANCE)
                 .defaultSchema(store)
-                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false))
+                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false)
+                        // An IN list of any length stays a condition (TPC-DS Q8 lists 400 zip codes), not a join with constant rows.
+                        .withInSubQueryThreshold(Integer.MAX_VALUE))
                 .context(Contexts.of(connectionConfig()))
                 .build();
     }
@@ -81,6 +85,18 @@ final class SqlFrontEnd {
 
     /** Converts one SELECT statement; anything else is a {@link SqlException}. */
     Converted convert(final String sql) {
+        // The positions of DATE + n that validation refused so far, each validated again as DATE + n days.
+        final List<int[]> days = new ArrayList<>();
+        while (true) {
+            final Converted converted = convert(sql, days);
+            if (converted != null) {
+                return converted;
+            }
+        }
+    }
+
+    /** One attempt; null when validation refused a DATE + n not seen before, now added to {@code days}. */
+    private Converted convert(final String sql, final List<int[]> days) {
         final Planner planner = Frameworks.getPlanner(config);
         try {
             final SqlNode parsed;
@@ -93,10 +109,19 @@ final class SqlFrontEnd {
                         pos == null ? 0 : pos.getColumnNum(), ParseErrors.explain(e));
             }
             SupportedSql.check(parsed);
+            for (final int[] at : days) {
+                DatePlusDays.rewrite(parsed, at[0], at[1]);
+            }
             final SqlNode validated;
             try {
                 validated = planner.validate(parsed);
             } catch (final ValidationException e) {
+                final CalciteContextException c = contextOf(e);
+                if (c != null && c.getCause() != null && DatePlusDays.refuses(c.getCause().getMessage())
+                        && days.stream().noneMatch(at -> at[0] == c.getPosLine() && at[1] == c.getPosColumn())) {
+                    days.add(new int[] {c.getPosLine(), c.getPosColumn()});
+                    return null;
+                }
                 throw validationError(e, parsed);
             }
             final RelRoot root;
@@ -110,6 +135,15 @@ final class SqlFrontEnd {
         } finally {
             planner.close();
         }
+    }
+
+    private static CalciteContextException contextOf(final Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CalciteContextException c) {
+                return c;
+            }
+        }
+        return null;
     }
 
     private SqlException validationError(final ValidationException e, final SqlNode statement) {

@@ -39,6 +39,8 @@ import org.apache.calcite.rex.RexLiteral;
 public final class SqlPlanner {
     private final Catalog catalog;
     private final SqlFrontEnd frontEnd;
+    /** The tables statements may name, in name order: constant rows scan none of the first's rows. */
+    private final List<String> tables;
     private final Map<String, TableStats> stats = new ConcurrentHashMap<>();
     private final PlanCache plans;
 
@@ -61,6 +63,7 @@ public final class SqlPlanner {
     public SqlPlanner(final Catalog catalog, final Collection<String> tables, final int planCache) {
         this.catalog = catalog;
         this.frontEnd = new SqlFrontEnd(catalog, tables);
+        this.tables = List.copyOf(new java.util.TreeSet<>(tables));
         this.plans = new PlanCache(planCache);
     }
 
@@ -86,7 +89,7 @@ public final class SqlPlanner {
 
     private PlannedQuery planAnew(final String text, final long start) {
         final SqlFrontEnd.Converted converted = frontEnd.convert(text);
-        final RelTranslator translator = new RelTranslator(catalog::table,
+        final RelTranslator translator = new RelTranslator(catalog::table, tables,
                 t -> stats.computeIfAbsent(t.name(), n -> TableStats.of(t)));
         final RelNode rel = converted.rel();
         final List<String> names = OutputNames.of(converted.validated(), text, rel.getRowType().getFieldNames());

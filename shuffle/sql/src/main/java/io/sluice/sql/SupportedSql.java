@@ -7,7 +7,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -23,14 +23,14 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 final class SupportedSql {
     /** The functions Sluice evaluates (operators such as {@code +} and {@code LIKE} are not functions). */
-    private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
+    private static final Set<String> FUNCTIONS = Set.of("SUBSTRING", "SUBSTR", "EXTRACT", "COUNT", "SUM", "AVG", "MIN", "MAX",
             "CAST", "COALESCE", "NULLIF", "ROW_NUMBER", "RANK", "DENSE_RANK", "UPPER", "LOWER", "TRIM", "LTRIM", "RTRIM",
             "CONCAT", "REPLACE", "POSITION", "STRPOS", "LEFT", "RIGHT", "LPAD", "RPAD", "LENGTH", "CHAR_LENGTH",
             "CHARACTER_LENGTH", "YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFMONTH", "DAYOFWEEK", "DAYOFYEAR", "SQRT",
             "ABS", "ROUND", "GROUPING", "GROUPING_ID", "STDDEV", "STDDEV_SAMP", "STDDEV_POP", "VARIANCE", "VAR_SAMP",
             "VAR_POP");
 
-    private static final Set<SqlKind> REFUSED = Set.of(SqlKind.VALUES);
+    private static final Set<SqlKind> REFUSED = Set.of();
 
     private SupportedSql() {
     }
@@ -88,8 +88,8 @@ final class SupportedSql {
         statement.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(final SqlCall call) {
-                if (call instanceof SqlSelect select) {
-                    checkSelect(select);
+                if (call instanceof SqlWindow window) {
+                    checkFrame(window);
                 }
                 final SqlKind kind = call.getKind();
                 if (REFUSED.contains(kind)) {
@@ -111,11 +111,21 @@ final class SupportedSql {
         });
     }
 
-    /** SELECT without FROM: the planner has nothing for it yet. */
-    private static void checkSelect(final SqlSelect select) {
-        if (select.getFrom() == null) {
-            throw refused(select.getParserPosition(), "SELECT without FROM is not supported yet: a query reads a"
-                    + " table of the store (add FROM and a table)");
+    /**
+     * A window frame Sluice computes: from UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED
+     * FOLLOWING (a bound left out is one of these); a frame with an offset is refused at that bound.
+     */
+    private static void checkFrame(final SqlWindow window) {
+        final SqlNode lower = window.getLowerBound();
+        final SqlNode upper = window.getUpperBound();
+        final boolean lowerOk = lower == null || SqlWindow.isUnboundedPreceding(lower);
+        final boolean upperOk = upper == null || SqlWindow.isCurrentRow(upper) || SqlWindow.isUnboundedFollowing(upper);
+        if (!lowerOk || !upperOk) {
+            final SqlNode bound = lowerOk ? upper : lower;
+            throw refused(bound.getParserPosition(), "the window frame " + (window.isRows() ? "ROWS" : "RANGE")
+                    + " BETWEEN " + (lower == null ? "UNBOUNDED PRECEDING" : lower) + " AND "
+                    + (upper == null ? "CURRENT ROW" : upper) + " is not supported: Sluice computes frames from"
+                    + " UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED FOLLOWING");
         }
     }
 

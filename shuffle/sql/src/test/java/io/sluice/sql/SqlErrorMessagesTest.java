@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Errors in Sluice's words, each with its line and column: a first word that starts no statement
- * (with the query word it was meant to be), SELECT without FROM named as not supported yet,
+ * (with the query word it was meant to be),
  * unknown tables and columns with a "did you mean" from the store's names (an alias named by its
  * table), and none of Calcite's own vocabulary (LogicalValues, QualifyExpression, Object, "Encountered").
  */
@@ -64,7 +64,6 @@ class SqlErrorMessagesTest {
             selct 1                                            | SYNTAX      | 1 | 1  | 'selct' does not start a statement (did you mean SELECT?): Sluice runs queries, SELECT ... FROM ... or WITH ... SELECT
             \\n  wiht x as (select 1) select 1                  | SYNTAX      | 2 | 3  | 'wiht' does not start a statement (did you mean WITH?)
             frobnicate the tables                              | SYNTAX      | 1 | 1  | 'frobnicate' does not start a statement: Sluice runs queries
-            select 2 as two                                    | UNSUPPORTED | 1 | 1  | SELECT without FROM is not supported yet: a query reads a table of the store (add FROM and a table)
             select * from ordrs                                | VALIDATION  | 1 | 15 | table ordrs does not exist in the store (did you mean orders?); its tables are customer, orders
             select * from nothing_like_it                      | VALIDATION  | 1 | 15 | table nothing_like_it does not exist in the store; its tables are customer, orders
             select o_custky from orders                        | VALIDATION  | 1 | 8  | column o_custky does not exist in table orders (did you mean o_custkey?)
@@ -111,3 +110,4 @@ class SqlErrorMessagesTest {
         assertThat(Spelling.distance("ab", "ba")).isEqualTo(1);
     }
 }
+

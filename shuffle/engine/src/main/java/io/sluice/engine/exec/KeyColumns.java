@@ -50,9 +50,13 @@ final class KeyColumns {
                 bound.add(new Decimal128Half(e, false));
                 continue;
             }
+            if (t.kind() == DataType.Kind.DOUBLE) {
+                bound.add(new CanonicalDouble(e));
+                continue;
+            }
             if (t.kind() != DataType.Kind.STRING && !t.isExactNumeric()) {
                 throw new IllegalArgumentException("key " + key + " has type " + t
-                        + ": keys are integers, decimals, dates, strings or 128-bit decimals (sums)");
+                        + ": keys are integers, decimals, doubles, dates, strings or 128-bit decimals (sums)");
             }
             bound.add(e);
         }
@@ -97,6 +101,41 @@ final class KeyColumns {
         @Override
         public String toString() {
             return (high ? "high(" : "low(") + key + ")";
+        }
+    }
+
+    /**
+     * A double key column as its bits, with one bit pattern per value that compares equal: 0.0 for
+     * -0.0, and one NaN for all of them (DuckDB groups NaNs together), so that equal keys hash alike.
+     */
+    private static final class CanonicalDouble extends Evaluator {
+        private final Evaluator key;
+        private final long[] bits = new long[MAX_ROWS];
+
+        CanonicalDouble(final Evaluator key) {
+            super(DataType.DOUBLE);
+            this.key = key;
+        }
+
+        @Override
+        public long[] longs(final Batch batch) {
+            final long[] raw = key.longs(batch);
+            final int n = batch.rowCount();
+            for (int i = 0; i < n; i++) {
+                final double v = Double.longBitsToDouble(raw[i]);
+                bits[i] = v == 0.0 ? 0L : Double.doubleToLongBits(v);
+            }
+            return bits;
+        }
+
+        @Override
+        public long[] nulls(final Batch batch) {
+            return key.nulls(batch);
+        }
+
+        @Override
+        public String toString() {
+            return key.toString();
         }
     }
 

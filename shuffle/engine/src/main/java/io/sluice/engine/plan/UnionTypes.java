@@ -3,6 +3,7 @@ package io.sluice.engine.plan;
 import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.DoubleArithmetic;
 import io.sluice.engine.expr.Expr;
+import io.sluice.engine.expr.Literal;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
 import java.util.ArrayList;
@@ -10,7 +11,8 @@ import java.util.List;
 
 /**
  * The column types of a UNION ALL: per position the widest of its inputs' types, where a number
- * widens exactly (INT32 to INT64, an integer or a decimal to a decimal of a larger scale) or to
+ * widens exactly (INT32 to INT64, an integer or a decimal to a decimal of a larger scale, a decimal to a
+ * 128-bit decimal, a SUM) or to
  * DOUBLE; and for an input with narrower columns, the projection that widens them. SQL unions
  * columns of different numeric types (an INTEGER with a BIGINT); any other difference is an error
  * that names the input and the column.
@@ -58,6 +60,9 @@ final class UnionTypes {
                 widened = col;
             } else if (to.kind() == DataType.Kind.DOUBLE) {
                 widened = new DoubleArithmetic(DoubleArithmetic.Op.ADD, col, Expr.lit(0));
+            } else if (to.isWide()) {
+                // Adding a 128-bit zero makes the sum 128 bits wide, with the zero's scale.
+                widened = Expr.add(col, new Literal(to, 0, null));
             } else if (to.kind() == DataType.Kind.DECIMAL) {
                 widened = Expr.add(col, Expr.dec(to.scale() == 0 ? "0" : "0." + "0".repeat(to.scale())));
             } else {
@@ -79,6 +84,9 @@ final class UnionTypes {
         if (a.kind() == DataType.Kind.DOUBLE || b.kind() == DataType.Kind.DOUBLE) {
             return DataType.DOUBLE;
         }
+        if (a.isWide() || b.isWide()) {
+            return DataType.decimal128(Math.max(scale(a), scale(b)));
+        }
         if (a.kind() == DataType.Kind.DECIMAL || b.kind() == DataType.Kind.DECIMAL) {
             return DataType.decimal(Math.max(scale(a), scale(b)));
         }
@@ -87,10 +95,10 @@ final class UnionTypes {
 
     private static boolean numeric(final DataType t) {
         return t.kind() == DataType.Kind.INT32 || t.kind() == DataType.Kind.INT64 || t.kind() == DataType.Kind.DECIMAL
-                || t.kind() == DataType.Kind.DOUBLE;
+                || t.kind() == DataType.Kind.DOUBLE || t.isWide();
     }
 
     private static int scale(final DataType t) {
-        return t.kind() == DataType.Kind.DECIMAL ? t.scale() : 0;
+        return t.kind() == DataType.Kind.DECIMAL || t.isWide() ? t.scale() : 0;
     }
 }
