@@ -141,8 +141,9 @@ final class CnQuery implements Runnable {
                     compiled, exchanges, view, profile);
             server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
-                    gathers ? DistributedExplain.render(prepare.name(), shipped.config(), topology, server::table,
-                            shipped.plan(), compiled, recorded.recorded()) : null));
+                    gathers ? ShippedExplain.fit(DistributedExplain.render(prepare.name(), shipped.config(), topology,
+                            server::table, shipped.plan(), compiled, recorded.recorded()),
+                            server.maxMessageLength() / 4) : null));
         } catch (final Throwable t) {
             if (exchanges != null) {
                 for (final DispatchSink sink : exchanges.sinks()) {
