@@ -10,10 +10,8 @@ import io.sluice.dispatch.control.MemberState;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.format.Schema;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
-import io.sluice.storage.TableWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -99,15 +97,6 @@ class PlanningOffTheControlLoopTest {
     }
 
     private Store store() {
-        final Store store = Store.create(dir.resolve("store"));
-        try (TableWriter writer = store.createTable("t", Schema.parse("k:int64,v:int64"), null)) {
-            for (int i = 0; i < ROWS; i++) {
-                writer.column(0).appendLong(i);
-                writer.column(1).appendLong(3L * i);
-                writer.endRow();
-            }
-            writer.finish();
-        }
-        return store;
+        return KeyValueStore.create(dir.resolve("store"), ROWS);
     }
 }
