@@ -305,7 +305,8 @@ public final class PipelineCompiler {
 
     /**
      * A group-by; the same group-by met again in one process (a WITH query read twice, as Q15's revenue
-     * is) reads the groups of the first once more instead of grouping its input anew. On a cluster each
+     * is) reads the groups of the first once more instead of grouping its input anew, unless a runtime filter
+     * thins the first one's input (TPC-DS Q2 reads one WITH aggregation for two years). On a cluster each
      * is grouped where its rows are: its pipelines end in exchanges of their own.
      */
     private Open aggregate(final PlanNode.Aggregation a) {
@@ -316,7 +317,9 @@ public final class PipelineCompiler {
             return again;
         }
         final Open out = groupBy(a);
-        if (!exchanges.distributed() && out.operators.isEmpty() && out.dependencies.size() == 1) {
+        // Groups whose input a runtime filter thinned hold only the rows the filtering join wants: not shared.
+        if (!exchanges.distributed() && out.operators.isEmpty() && out.dependencies.size() == 1
+                && !filters.filtersWithin(a)) {
             final Open first = new Open(out.source, out.dependencies.get(0), out.type);
             first.partitioning = out.partitioning;
             grouped.put(a, first);

@@ -73,6 +73,22 @@ final class RuntimeFilterWiring {
         return t != null && RuntimeFilterTarget.belowAggregation(j.probe(), t.scan());
     }
 
+    /**
+     * Whether a runtime filter is planned for a scan inside {@code node}: that node's rows then depend on the join
+     * whose build makes the filter, so another reader of an equal node may not share them.
+     */
+    boolean filtersWithin(final PlanNode node) {
+        if (filtersOfScan.isEmpty()) {
+            return false;
+        }
+        for (final PlanNode n : PlanWalk.preOrder(node)) {
+            if (n instanceof PlanNode.Scan s && filtersOfScan.containsKey(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Notes the build sink (and its pipeline) compiled for a join that makes a runtime filter. */
     void noteBuild(final PlanNode.Join j, final Sink<?> build, final RowType rowType, final Pipeline pipeline) {
         final RuntimeFilterTarget t = filterOfJoin.get(j);

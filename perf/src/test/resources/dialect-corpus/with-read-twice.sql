@@ -1,0 +1,4 @@
+-- A WITH aggregation read twice, each reader joined to a differently filtered table whose build can make a
+-- runtime filter for the aggregation's input: each reader must see all of the groups (TPC-DS Q2 and Q59).
+with g as (select o_custkey as k, count(*) as c from orders group by o_custkey) select count(*) as n, sum(y.c) as cy, sum(z.c) as cz from (select g.k, g.c from g, customer where c_custkey = g.k and c_nationkey = 1) y, (select g.k, g.c from g, customer where c_custkey = g.k and c_nationkey = 2) z where y.k = z.k - 1;
+with g as (select o_custkey as k, sum(o_totalprice) as t from orders group by o_custkey) select y.n, count(*) as pairs from (select c_nationkey as n, g.k from g, customer where c_custkey = g.k and c_mktsegment = 'BUILDING') y, (select g.k from g, customer where c_custkey = g.k and c_mktsegment = 'MACHINERY') z where y.k = z.k - 3 group by y.n order by y.n;
