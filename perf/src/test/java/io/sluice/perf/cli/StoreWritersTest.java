@@ -113,7 +113,9 @@ class StoreWritersTest {
     void sigintDuringImportRemovesThePartialTable() throws Exception {
         final Path csv = dir.resolve("big.csv");
         final StringBuilder text = new StringBuilder("k,s\n");
-        for (int i = 0; i < 2_000_000; i++) {
+        // Enough rows that, on a loaded machine, the import is still writing blocks when the signals arrive (a
+        // SIGINT that lands while it finishes the table lets the complete table stand).
+        for (int i = 0; i < 5_000_000; i++) {
             text.append(i).append(",row number ").append(i).append('\n');
         }
         Files.writeString(csv, text, StandardCharsets.UTF_8);
