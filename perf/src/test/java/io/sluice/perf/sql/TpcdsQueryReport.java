@@ -27,9 +27,8 @@ import java.util.concurrent.TimeoutException;
  * the first argument, {@code -} for Spark's) over TPC-DS generated at a scale factor (second
  * argument, default 0.01) on a 3x2 Sluice cluster and DuckDB, as {@link CorpusRunner} compares them,
  * and prints which pass and why the others fail, grouped by reason. A tool for tracking TPC-DS
- * coverage (what {@code tpcds/queries.txt} records), not a test; run it on perf's test classpath:
- * {@code mvn -o -q -pl perf -am test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.sluice.perf.sql.TpcdsQueryReport}.
+ * coverage (what {@code tpcds/queries.txt} records), not a test; it runs on perf's test classpath
+ * (docs/sql.md, "TPC-DS", gives the commands).
  */
 final class TpcdsQueryReport {
     private static final long TIMEOUT_SECONDS = 120;
