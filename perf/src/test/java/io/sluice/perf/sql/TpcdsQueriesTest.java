@@ -14,16 +14,11 @@ import io.sluice.storage.Table;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterAll;
@@ -40,17 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  * must give DuckDB's answer on embedded 1x2 and 3x2 clusters ({@link CorpusRunner}'s comparison).
  * A query listed with a reason is reported as skipped with that reason.
  *
- * <p>The query texts are DuckDB's ({@code extension/tpcds/dsdgen/queries/NN.sql} in its repository,
- * the standard texts with the qualification substitutions), which the repository does not carry:
- * they come from a folder of {@code NN.sql} files named by {@code -Dsluice.tpcds.queries=DIR} (or
- * the environment variable {@value #QUERIES_ENV}), or else from DuckDB's own {@code tpcds}
- * extension where it is installed ({@code INSTALL tpcds} in DuckDB). Without either, the queries are
- * skipped, saying so.
+ * <p>The query texts are Apache Spark SQL's ({@link TpcdsQueryTexts}: resources of its test jar, a
+ * test-scope dependency Maven downloads), which the repository does not carry;
+ * {@code -Dsluice.tpcds.queries=DIR} runs the texts of a folder instead.
  */
 class TpcdsQueriesTest {
     private static final double SCALE_FACTOR = 0.01;
-    private static final String QUERIES_PROPERTY = "sluice.tpcds.queries";
-    private static final String QUERIES_ENV = "SLUICE_TPCDS_QUERIES";
     private static final String LIST = "/tpcds/queries.txt";
 
     @TempDir
@@ -61,15 +51,15 @@ class TpcdsQueriesTest {
     private static Session oneByTwo;
     private static Session threeByTwo;
     private static Connection duck;
-    private static Map<Integer, String> texts;
+    private static Map<String, String> texts;
 
     @BeforeAll
     static void generate() throws Exception {
-        duck = DuckDbLoader.openInMemory(2);
-        texts = queryTexts(duck);
+        texts = TpcdsQueryTexts.load(TpcdsQueryTexts.overrideFolder());
         if (texts.isEmpty()) {
             return;
         }
+        duck = DuckDbLoader.openInMemory(2);
         final Store store = Store.create(dir.resolve("store"));
         final List<String> names = new ArrayList<>();
         for (final TpcdsTable t : TpcdsTable.values()) {
@@ -89,8 +79,8 @@ class TpcdsQueriesTest {
         CloseHelper.closeAll(oneByTwo, threeByTwo, catalog, duck);
     }
 
-    /** One line of the list: a query number, and why it is not run, or null when it must pass. */
-    record Listed(int query, String reason) {
+    /** One line of the list: a query's name ({@code 01}, {@code 14a}), and why it is not run, or null when it must pass. */
+    record Listed(String query, String reason) {
     }
 
     static List<Listed> listed() throws IOException {
@@ -103,21 +93,17 @@ class TpcdsQueriesTest {
                     continue;
                 }
                 final int space = l.indexOf(' ');
-                out.add(space < 0 ? new Listed(Integer.parseInt(l), null)
-                        : new Listed(Integer.parseInt(l.substring(0, space)), l.substring(space + 1).strip()));
+                out.add(space < 0 ? new Listed(l, null)
+                        : new Listed(l.substring(0, space), l.substring(space + 1).strip()));
             }
         }
         return out;
     }
 
     @Test
-    void theListNamesEachOfThe99QueriesOnce() throws IOException {
-        final List<Integer> numbers = listed().stream().map(Listed::query).toList();
-        final List<Integer> all = new ArrayList<>();
-        for (int q = 1; q <= 99; q++) {
-            all.add(q);
-        }
-        assertThat(numbers).containsExactlyElementsOf(all);
+    void theListNamesEachQueryOfTheTextsOnceInOrder() throws IOException {
+        final List<String> names = listed().stream().map(Listed::query).toList();
+        assertThat(names).containsExactlyElementsOf(TpcdsQueryTexts.load(null).keySet()).hasSize(103);
     }
 
     @TestFactory
@@ -126,49 +112,15 @@ class TpcdsQueriesTest {
                 : new CorpusRunner(catalog, planner, List.of(oneByTwo, threeByTwo), false, duck);
         final List<DynamicTest> tests = new ArrayList<>();
         for (final Listed q : listed()) {
-            final String name = String.format("q%02d", q.query());
+            final String name = "q" + q.query();
             tests.add(DynamicTest.dynamicTest(name, () -> {
-                Assumptions.assumeTrue(runner != null, "no TPC-DS query texts: name a folder of DuckDB's NN.sql"
-                        + " texts with -D" + QUERIES_PROPERTY + "=DIR (or " + QUERIES_ENV + "), or install DuckDB's"
-                        + " tpcds extension (INSTALL tpcds)");
                 Assumptions.assumeTrue(q.reason() == null, q.reason());
                 final String sql = texts.get(q.query());
-                assertThat(sql).as("the text of TPC-DS query %d", q.query()).isNotNull();
+                Assumptions.assumeTrue(sql != null, "no text for TPC-DS query " + q.query() + " in "
+                        + TpcdsQueryTexts.overrideFolder() + " (-D" + TpcdsQueryTexts.PROPERTY + ")");
                 runner.check(new CorpusRunner.Case(name + ".sql", 1, sql, null));
             }));
         }
         return tests.stream();
-    }
-
-    /** The query texts by number, from the folder the property or variable names, else DuckDB's extension; or none. */
-    private static Map<Integer, String> queryTexts(final Connection duck) throws IOException {
-        final Map<Integer, String> out = new TreeMap<>();
-        String folder = System.getProperty(QUERIES_PROPERTY);
-        if (folder == null || folder.isBlank()) {
-            folder = System.getenv(QUERIES_ENV);
-        }
-        if (folder != null && !folder.isBlank()) {
-            final Path root = Path.of(folder);
-            for (int q = 1; q <= 99; q++) {
-                final Path file = root.resolve(String.format("%02d.sql", q));
-                if (Files.exists(file)) {
-                    out.put(q, Files.readString(file, StandardCharsets.UTF_8).strip());
-                }
-            }
-            assertThat(out).as("TPC-DS query texts NN.sql in %s (-D%s)", root, QUERIES_PROPERTY).isNotEmpty();
-            return out;
-        }
-        try (Statement s = duck.createStatement()) {
-            s.execute("LOAD tpcds");
-            try (ResultSet rs = s.executeQuery("SELECT query_nr, query FROM tpcds_queries()")) {
-                while (rs.next()) {
-                    out.put(rs.getInt(1), rs.getString(2).strip());
-                }
-            }
-        } catch (final SQLException notInstalled) {
-            // DuckDB's tpcds extension is not installed here: no texts, and the queries are skipped.
-            out.clear();
-        }
-        return out;
     }
 }

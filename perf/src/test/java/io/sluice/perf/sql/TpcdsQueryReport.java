@@ -9,7 +9,6 @@ import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
 import io.sluice.storage.Table;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,13 +21,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
- * Runs TPC-DS query texts (one {@code NN.sql} file each, in a directory given as the first argument)
- * over TPC-DS generated at a scale factor (second argument, default 0.01) on Sluice and DuckDB, as
- * {@link CorpusRunner} compares them, and prints which pass and why the others fail, grouped by
- * reason. A tool for tracking TPC-DS coverage, not a test: the texts are not part of the repository.
+ * Runs the TPC-DS query texts ({@link TpcdsQueryTexts}: Spark SQL's, or those of a folder given as
+ * the first argument, {@code -} for Spark's) over TPC-DS generated at a scale factor (second
+ * argument, default 0.01) on a 3x2 Sluice cluster and DuckDB, as {@link CorpusRunner} compares them,
+ * and prints which pass and why the others fail, grouped by reason. A tool for tracking TPC-DS
+ * coverage (what {@code tpcds/queries.txt} records), not a test; it runs on perf's test classpath
+ * (docs/sql.md, "TPC-DS", gives the commands).
  */
 final class TpcdsQueryReport {
     private static final long TIMEOUT_SECONDS = 120;
@@ -39,7 +39,7 @@ final class TpcdsQueryReport {
     }
 
     public static void main(final String[] args) throws Exception {
-        final Path queries = Path.of(args[0]);
+        final Path queries = args.length > 0 && !args[0].equals("-") ? Path.of(args[0]) : null;
         final double sf = args.length > 1 ? Double.parseDouble(args[1]) : 0.01;
         final Path dir = Files.createTempDirectory("tpcds-report");
         final Store store = Store.create(dir.resolve("store"));
@@ -63,14 +63,9 @@ final class TpcdsQueryReport {
             DuckDbLoader.load(store, names, duck);
             final SqlPlanner planner = new SqlPlanner(catalog, store.tableNames());
             final CorpusRunner runner = new CorpusRunner(catalog, planner, session, duck);
-            final List<Path> files;
-            try (Stream<Path> listed = Files.list(queries)) {
-                files = listed.filter(p -> p.toString().endsWith(".sql")).sorted().toList();
-            }
-            for (final Path file : files) {
+            for (final Map.Entry<String, String> query : TpcdsQueryTexts.load(queries).entrySet()) {
                 total++;
-                final String sql = Files.readString(file, StandardCharsets.UTF_8).strip();
-                final CorpusRunner.Case c = new CorpusRunner.Case(file.getFileName().toString(), 1, sql, null);
+                final CorpusRunner.Case c = new CorpusRunner.Case(query.getKey() + ".sql", 1, query.getValue(), null);
                 final Future<?> run = pool.submit(() -> {
                     runner.check(c);
                     return null;

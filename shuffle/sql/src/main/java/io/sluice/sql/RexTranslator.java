@@ -198,19 +198,18 @@ final class RexTranslator {
 
     private Expr plusMinus(final RexCall call) {
         final RexNode a = call.getOperands().get(0);
-        final RexNode b = call.getOperands().get(1);
-        if (isInterval(b)) {
+        final IntervalConstant interval = IntervalConstant.of(call.getOperands().get(1));
+        if (interval != null) {
             final Expr date = translate(a);
             final boolean minus = call.getKind() == SqlKind.MINUS;
-            final RexLiteral interval = (RexLiteral) b;
-            final boolean months = interval.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+            final boolean months = interval.months();
             if (!(date instanceof Literal d) || d.type().kind() != DataType.Kind.DATE) {
                 if (months) {
-                    final long amount = interval.getValueAs(BigDecimal.class).longValueExact();
+                    final long amount = interval.amount();
                     return Expr.function(ScalarFunction.Function.ADD_MONTHS, DataType.DATE, date,
                             Expr.lit(minus ? -amount : amount));
                 }
-                final long millis = interval.getValueAs(BigDecimal.class).longValueExact();
+                final long millis = interval.amount();
                 if (millis % MILLIS_PER_DAY != 0) {
                     throw SqlException.unsupported("date arithmetic in hours or finer: " + call
                             + "; a date takes intervals in whole days");
@@ -221,20 +220,14 @@ final class RexTranslator {
             if (d.isNull()) {
                 return date;
             }
-            final long amount = interval.getValueAs(BigDecimal.class).longValueExact();
+            final long amount = interval.amount();
             final LocalDate from = LocalDate.ofEpochDay(d.value());
             final LocalDate to = months
                     ? from.plusMonths(minus ? -amount : amount)
                     : from.plusDays((minus ? -amount : amount) / MILLIS_PER_DAY);
             return Expr.date(to);
         }
-        return arithmetic(call.getKind(), translate(a), translate(b));
-    }
-
-    private static boolean isInterval(final RexNode rex) {
-        return rex instanceof RexLiteral l && l.getTypeName().getFamily() != null
-                && (l.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH
-                || l.getTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME);
+        return arithmetic(call.getKind(), translate(call.getOperands().get(0)), translate(call.getOperands().get(1)));
     }
 
     private Expr arithmetic(final SqlKind kind, final Expr a, final Expr b) {
