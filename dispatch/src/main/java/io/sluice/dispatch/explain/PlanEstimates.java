@@ -362,7 +362,7 @@ final class PlanEstimates {
         if (everyCn(e.mode()) && e.function() == null) {
             return "BROADCAST";
         }
-        return e.function().owner() instanceof RangeBucketFunction ? "RANGE" : "HASH";
+        return e.function() != null && e.function().owner() instanceof RangeBucketFunction ? "RANGE" : "HASH";
     }
 
     /**
