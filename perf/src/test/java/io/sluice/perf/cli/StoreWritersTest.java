@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.perf.cluster.JavaProcess;
 import io.sluice.storage.StoreContents;
 import io.sluice.storage.StoreLock;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -112,13 +113,15 @@ class StoreWritersTest {
     @Test
     void sigintDuringImportRemovesThePartialTable() throws Exception {
         final Path csv = dir.resolve("big.csv");
-        final StringBuilder text = new StringBuilder("k,s\n");
-        // Enough rows that, on a loaded machine, the import is still writing blocks when the signals arrive (a
-        // SIGINT that lands while it finishes the table lets the complete table stand).
-        for (int i = 0; i < 5_000_000; i++) {
-            text.append(i).append(",row number ").append(i).append('\n');
+        // Enough rows that the import is still writing blocks when the signals arrive (one that lands while it
+        // finishes the table lets the complete table stand), written as a stream: a file built in memory first
+        // would leave this JVM collecting garbage while the importer runs on.
+        try (BufferedWriter text = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+            text.write("k,s\n");
+            for (int i = 0; i < 5_000_000; i++) {
+                text.write(i + ",row number " + i + "\n");
+            }
         }
-        Files.writeString(csv, text, StandardCharsets.UTF_8);
         final Path store = dir.resolve("store");
         final Path partial = store.resolve(".big.partial").resolve("v1");
         try (JavaProcess importer = sluice("import", "--csv", csv.toString(), "--store", store.toString(), "--table",
