@@ -145,6 +145,8 @@ public final class Coordinator implements Agent, AutoCloseable {
     };
     private long nextQueryId;
     private long lastHeartbeatNs;
+    /** When the control loop's last duty cycle began (0: never). */
+    private long lastCycleNs;
     private volatile long badMessages;
     /** Start messages sent and result batches relayed, over this coordinator's life (tests and metrics). */
     private volatile long startsSent;
@@ -273,6 +275,13 @@ public final class Coordinator implements Agent, AutoCloseable {
 
     @Override
     public int doWork() {
+        final long cycleNs = System.nanoTime();
+        // A loop that did not run for longer than a heartbeat interval was paused itself (a collection, a starved
+        // process): its members could not be heard meanwhile, and in one JVM they were paused too.
+        if (lastCycleNs != 0 && cycleNs - lastCycleNs > context.heartbeatIntervalNs()) {
+            members.excuse(cycleNs - lastCycleNs - context.heartbeatIntervalNs());
+        }
+        lastCycleNs = cycleNs;
         int work = controlIn.poll(handler, FRAGMENT_LIMIT) + resultsIn.poll(handler, FRAGMENT_LIMIT);
         final long now = System.nanoTime();
         if (now - lastHeartbeatNs >= context.heartbeatIntervalNs()) {

@@ -67,6 +67,14 @@ final class Member {
     }
 
     /**
+     * The coordinator's own control loop did not run for {@code pausedNs} (a collection or a stall of its whole
+     * process, which in one JVM stops the CNs too): that time is not counted as this member's silence.
+     */
+    void excuse(final long pausedNs) {
+        lastHeardNs += pausedNs;
+    }
+
+    /**
      * How long it may be silent before it is dead: four times its longest recent gap (a CN whose
      * heartbeats come late under load or collections is given more), at least the dead timeout and at
      * most its maximum.

@@ -177,6 +177,13 @@ final class Membership {
         return dead.size();
     }
 
+    /** The control loop did not run for {@code pausedNs}: no member's silence counts that time. */
+    void excuse(final long pausedNs) {
+        for (final Member m : members.values()) {
+            m.excuse(pausedNs);
+        }
+    }
+
     /** Takes a CN out; {@code onRemoved} hears why. */
     private void remove(final Member m, final String why) {
         if (members.remove(m.memberId) == null) {

@@ -35,6 +35,18 @@ class MemberLivenessTest {
     }
 
     @Test
+    void timeTheCoordinatorItselfWasPausedIsNotSilence() {
+        final Member m = member(0);
+        m.heard(500 * MS);
+        // The coordinator's loop stood still for 6 s (a long collection of a JVM holding it and its CNs).
+        assertThat(m.state(6_600 * MS, CONTEXT)).isEqualTo(MemberState.DEAD);
+        m.excuse(6_000 * MS);
+        assertThat(m.state(6_600 * MS, CONTEXT)).isEqualTo(MemberState.ALIVE);
+        // Silence after the pause still counts.
+        assertThat(m.state(6_500 * MS + CONTEXT.deadTimeoutNs() + MS, CONTEXT)).isEqualTo(MemberState.DEAD);
+    }
+
+    @Test
     void aCnWhoseHeartbeatsCameLateIsGivenLongerUpToTheMaximum() {
         final Member m = member(0);
         m.heard(500 * MS);
