@@ -38,7 +38,11 @@ public final class S3StoreLock implements AutoCloseable {
      * @throws StorageException naming the holder when another writer has it
      */
     public static S3StoreLock acquire(final S3Objects objects, final String command) {
-        final String token = UUID.randomUUID().toString();
+        return acquire(objects, command, UUID.randomUUID().toString());
+    }
+
+    /** {@link #acquire(S3Objects, String)} with the token this writer's record carries. */
+    static S3StoreLock acquire(final S3Objects objects, final String command, final String token) {
         final byte[] record = record(token, command);
         for (int attempt = 0; attempt < 2; attempt++) {
             if (objects.putIfAbsent(StoreLock.FILE, record)) {
@@ -54,6 +58,10 @@ public final class S3StoreLock implements AutoCloseable {
                 continue; // released between our put and our read: try once more
             }
             final Properties held = parse(existing);
+            if (token.equals(held.getProperty("token"))) {
+                // Our put went through and a retry of it (its answer lost to a timeout) found the object there.
+                return new S3StoreLock(objects, token);
+            }
             if (!stale(held)) {
                 throw locked(objects, held);
             }
@@ -82,7 +90,7 @@ public final class S3StoreLock implements AutoCloseable {
                 + objects.location().uri(StoreLock.FILE) + " with an S3 client and write again");
     }
 
-    private static byte[] record(final String token, final String command) {
+    static byte[] record(final String token, final String command) {
         final Properties p = new Properties();
         p.setProperty("token", token);
         p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));

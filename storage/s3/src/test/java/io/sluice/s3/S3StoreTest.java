@@ -10,6 +10,7 @@ import io.sluice.format.StorageException;
 import io.sluice.format.StringVector;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
+import io.sluice.storage.StoreLock;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableWriter;
 import java.net.URI;
@@ -198,6 +199,20 @@ class S3StoreTest {
         }
         try (S3Objects objects = objects(); S3StoreWrite again = S3StoreWrite.begin(objects, "sluice gen third")) {
             assertThat(again.dir()).isDirectory();
+        }
+    }
+
+    @Test
+    void aLockPutWhoseAnswerWasLostIsOursWhenItsRetryFindsOurRecord() {
+        try (S3Objects objects = objects()) {
+            // The first put went through, its answer did not arrive; the retry finds the object there.
+            assertThat(objects.putIfAbsent(StoreLock.FILE, S3StoreLock.record("our-token", "sluice gen"))).isTrue();
+            try (S3StoreLock lock = S3StoreLock.acquire(objects, "sluice gen", "our-token")) {
+                assertThat(lock.token()).isEqualTo("our-token");
+                assertThatThrownBy(() -> S3StoreLock.acquire(objects, "sluice import", "their-token"))
+                        .isInstanceOf(StorageException.class).hasMessageContaining("is locked by another writer");
+            }
+            assertThat(objects.get(StoreLock.FILE)).as("released").isNull();
         }
     }
 
