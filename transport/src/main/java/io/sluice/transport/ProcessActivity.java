@@ -44,12 +44,13 @@ public final class ProcessActivity {
     /** Reports work under way now; wakes the threads parked in a quiet process. */
     public void touch() {
         final long now = System.nanoTime();
-        final long last = lastActiveNs;
-        if (now - last > TOUCH_GRANULARITY_NS) {
+        final long elapsed = now - lastActiveNs;
+        if (elapsed > quietAfterNs) {
+            // Quiet, however recently it was touched (a quiet-after time shorter than the granularity): wake.
             lastActiveNs = now;
-            if (now - last > quietAfterNs) {
-                wake(sleepers);
-            }
+            wake(sleepers);
+        } else if (elapsed > TOUCH_GRANULARITY_NS) {
+            lastActiveNs = now;
         }
     }
 
