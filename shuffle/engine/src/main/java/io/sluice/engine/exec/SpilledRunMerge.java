@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The k-way merge of an external sort: sorted runs on disk and one in memory, read a batch per run at a
- * time. A binary min-heap over the runs' head rows, as {@link KWayMerge} keeps over one index space, hands
+ * time. A {@link RunHeap} over the runs' head rows, as {@link KWayMerge} keeps over one index space, hands
  * out the smallest head (equal heads in run order, so the merge is stable); the rows picked are gathered
  * into output batches of {@link Block#MAX_ROWS} straight from the runs' batches. Memory: one batch per run
  * and the output batch. Each {@link #produce} reads the runs from their start.
@@ -44,32 +44,30 @@ final class SpilledRunMerge {
             final Iterator<Batch> memoryRun = inMemory.iterator();
             final Batch[] head = new Batch[k];
             final int[] row = new int[k];
-            final int[] heap = new int[k];
-            int size = 0;
+            final RunHeap heap = new RunHeap(k, (a, b) -> order.compare(head[a], row[a], head[b], row[b]));
             for (int r = 0; r < k; r++) {
                 head[r] = next(r < runs.size() ? readers.get(r) : null, memoryRun);
                 if (head[r] != null) {
-                    heap[size++] = r;
+                    heap.add(r);
                 }
             }
-            for (int i = size / 2 - 1; i >= 0; i--) {
-                siftDown(heap, size, i, head, row);
-            }
+            heap.build();
             final Picks picks = new Picks(k);
             long left = limit == Sort.NO_LIMIT ? Long.MAX_VALUE : limit;
-            while (size > 0 && left > 0) {
-                final int r = heap[0];
+            while (!heap.isEmpty() && left > 0) {
+                final int r = heap.top();
                 picks.pick(r, head[r], row[r]);
                 left--;
                 if (++row[r] == head[r].rowCount()) {
                     head[r] = next(r < runs.size() ? readers.get(r) : null, memoryRun);
                     row[r] = 0;
                     picks.leave(r);
-                    if (head[r] == null) {
-                        heap[0] = heap[--size];
-                    }
                 }
-                siftDown(heap, size, 0, head, row);
+                if (head[r] == null) {
+                    heap.removeTop();
+                } else {
+                    heap.topChanged();
+                }
                 if (picks.count == Block.MAX_ROWS) {
                     picks.flush(out);
                 }
@@ -90,33 +88,6 @@ final class SpilledRunMerge {
                 return b;
             }
         }
-    }
-
-    private void siftDown(final int[] heap, final int size, final int from, final Batch[] head, final int[] row) {
-        int i = from;
-        final int r = heap[i];
-        while (true) {
-            final int left = 2 * i + 1;
-            if (left >= size) {
-                break;
-            }
-            int child = left;
-            if (left + 1 < size && before(heap[left + 1], heap[left], head, row)) {
-                child = left + 1;
-            }
-            if (!before(heap[child], r, head, row)) {
-                break;
-            }
-            heap[i] = heap[child];
-            i = child;
-        }
-        heap[i] = r;
-    }
-
-    /** Whether run {@code a}'s head goes before run {@code b}'s: smaller, or equal and from an earlier run. */
-    private boolean before(final int a, final int b, final Batch[] head, final int[] row) {
-        final int cmp = order.compare(head[a], row[a], head[b], row[b]);
-        return cmp < 0 || cmp == 0 && a < b;
     }
 
     /** The rows picked for the next output batch, as places in the runs' batches they come from. */
