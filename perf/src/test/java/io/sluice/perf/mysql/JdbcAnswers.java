@@ -2,8 +2,7 @@ package io.sluice.perf.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import io.sluice.perf.duckdb.DuckDbCells;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -60,41 +59,9 @@ public final class JdbcAnswers {
         assertThat(actual.size() - 1).as("%s row count", name).isEqualTo(expected.size() - 1);
         for (int r = 1; r < expected.size(); r++) {
             for (int c = 0; c < expected.get(r).size(); c++) {
-                assertCell(expected.get(r).get(c), actual.get(r).get(c), name + " row " + (r - 1) + " column "
+                DuckDbCells.assertSameCell(expected.get(r).get(c), actual.get(r).get(c), name + " row " + (r - 1) + " column "
                         + expected.get(0).get(c));
             }
         }
-    }
-
-    private static void assertCell(final Object expected, final Object actual, final String where) {
-        if (expected == null) {
-            assertThat(actual).as(where).isNull();
-            return;
-        }
-        assertThat(actual).as(where).isNotNull();
-        if (expected instanceof Double || expected instanceof Float) {
-            assertThat(actual).as(where).isInstanceOf(Double.class);
-            final double e = ((Number) expected).doubleValue();
-            final double a = (Double) actual;
-            assertThat(Math.abs(a - e)).as(where + ": " + a + " vs " + e).isLessThanOrEqualTo(1e-9 * Math.abs(e));
-        } else if (expected instanceof Number n) {
-            assertThat(actual).as(where).isInstanceOf(Number.class);
-            assertThat(decimal(actual)).as(where).isEqualByComparingTo(decimal(n));
-        } else if (expected instanceof String s) {
-            assertThat(actual).as(where).isEqualTo(s);
-        } else {
-            // Dates: the drivers' Java types differ (LocalDate, java.sql.Date), their text form does not.
-            assertThat(String.valueOf(actual)).as(where).isEqualTo(expected.toString());
-        }
-    }
-
-    private static BigDecimal decimal(final Object n) {
-        if (n instanceof BigDecimal b) {
-            return b;
-        }
-        if (n instanceof BigInteger i) {
-            return new BigDecimal(i);
-        }
-        return BigDecimal.valueOf(((Number) n).longValue());
     }
 }

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Strategy;
+import io.sluice.perf.duckdb.DuckDbCells;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
 import io.sluice.storage.Table;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -90,7 +89,6 @@ public final class TpchOracle implements AutoCloseable {
         duck.close();
     }
 
-    /** Runs the query's SQL on DuckDB and compares; any thread (DuckDB's connection is used by one at a time). */
     /** The one number DuckDB answers {@code sql} with over the same rows (a count, a sum). */
     public synchronized double scalar(final String sql) throws Exception {
         try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -99,6 +97,7 @@ public final class TpchOracle implements AutoCloseable {
         }
     }
 
+    /** Runs the query's SQL on DuckDB and compares; any thread (DuckDB's connection is used by one at a time). */
     public void assertSameAsDuckDb(final Query query, final QueryResult actual) throws Exception {
         assertSameAsDuckDb(query.name(), query.sql(), actual);
     }
@@ -137,7 +136,7 @@ public final class TpchOracle implements AutoCloseable {
             while (rs.next()) {
                 assertThat(row).as("%s returned fewer rows than DuckDB", name).isLessThan(actual.rowCount());
                 for (int c = 0; c < expectedNames.size(); c++) {
-                    assertCell(rs.getObject(c + 1), actual.value(row, c), name + " row " + row + " column "
+                    DuckDbCells.assertSameCell(rs.getObject(c + 1), actual.value(row, c), name + " row " + row + " column "
                             + expectedNames.get(c));
                 }
                 row++;
@@ -145,33 +144,5 @@ public final class TpchOracle implements AutoCloseable {
             assertThat(actual.rowCount()).as("%s row count", name).isEqualTo(row);
             return row;
         }
-    }
-
-    private static void assertCell(final Object expected, final Object actual, final String where) {
-        if (expected == null) {
-            assertThat(actual).as(where).isNull();
-        } else if (expected instanceof Double d) {
-            assertThat(actual).as(where).isInstanceOf(Double.class);
-            final double a = (Double) actual;
-            assertThat(Math.abs(a - d)).as(where + ": " + a + " vs " + d).isLessThanOrEqualTo(1e-9 * Math.abs(d));
-        } else if (expected instanceof Number n) {
-            assertThat(actual).as(where).isInstanceOfAny(Long.class, BigDecimal.class);
-            assertThat(decimal(actual)).as(where).isEqualByComparingTo(decimal(n));
-        } else if (expected instanceof String str) {
-            assertThat(actual).as(where).isEqualTo(str);
-        } else {
-            // Dates: DuckDB's JDBC type varies by version, its text form does not.
-            assertThat(String.valueOf(actual)).as(where).isEqualTo(expected.toString());
-        }
-    }
-
-    private static BigDecimal decimal(final Object n) {
-        if (n instanceof BigDecimal b) {
-            return b;
-        }
-        if (n instanceof BigInteger i) {
-            return new BigDecimal(i);
-        }
-        return BigDecimal.valueOf(((Number) n).longValue());
     }
 }
