@@ -198,10 +198,19 @@ public final class ClusterClient implements AutoCloseable {
      */
     public Session.Execution execute(final String name, final Plan plan, final StrategyConfig config,
             final int cnCount, final int cores, final long timeoutMillis) {
+        return execute(name, plan, config, cnCount, cores, timeoutMillis, ExplainText.NONE);
+    }
+
+    /**
+     * As {@link #execute(String, Plan, StrategyConfig, int, int, long)}, the answer carrying the plan's EXPLAIN text
+     * when {@code explain} asks for it.
+     */
+    public Session.Execution execute(final String name, final Plan plan, final StrategyConfig config,
+            final int cnCount, final int cores, final long timeoutMillis, final ExplainText explain) {
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("a timeout of " + timeoutMillis + " ms: 0 (none) or more");
         }
-        return execute(name, PlanCodec.encode(plan, config), cnCount, cores, timeoutMillis);
+        return execute(name, PlanCodec.encode(plan, config), cnCount, cores, timeoutMillis, explain);
     }
 
     /**
@@ -210,17 +219,27 @@ public final class ClusterClient implements AutoCloseable {
      */
     public Session.Execution executeSql(final String name, final String sql, final StrategyConfig config,
             final int cnCount, final int cores, final long timeoutMillis) {
+        return executeSql(name, sql, config, cnCount, cores, timeoutMillis, ExplainText.NONE);
+    }
+
+    /**
+     * As {@link #executeSql(String, String, StrategyConfig, int, int, long)}, the answer carrying the plan's
+     * EXPLAIN text when {@code explain} asks for it.
+     */
+    public Session.Execution executeSql(final String name, final String sql, final StrategyConfig config,
+            final int cnCount, final int cores, final long timeoutMillis, final ExplainText explain) {
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("a timeout of " + timeoutMillis + " ms: 0 (none) or more");
         }
-        return execute(name, PlanCodec.encodeSql(sql, config), cnCount, cores, timeoutMillis);
+        return execute(name, PlanCodec.encodeSql(sql, config), cnCount, cores, timeoutMillis, explain);
     }
 
     private Session.Execution execute(final String name, final byte[] encoded, final int cnCount, final int cores,
-            final long timeoutMillis) {
+            final long timeoutMillis, final ExplainText explain) {
         final Reply reply = open();
         try {
-            await(reply, () -> new QueryRequest(replyTo, reply.requestId, name, cnCount, cores, encoded, timeoutMillis));
+            await(reply, () -> new QueryRequest(replyTo, reply.requestId, name, cnCount, cores, encoded, timeoutMillis,
+                    explain == ExplainText.RENDERED));
         } finally {
             close(reply);
         }

@@ -39,9 +39,9 @@ import java.util.concurrent.TimeUnit;
  * fragments for its index in the query (every CN derives the same boundaries and scan assignment
  * from the same zonemaps), opens its exchanges' receivers and says PREPARED; on START (at once when it
  * is the query's only CN) runs its pipelines with the CN's workers; then reports FINISHED with what its
- * senders moved (CN 0 first sends the result rows), or FAILED with the cause. A CANCEL, or the CN losing its coordinator,
- * stops it wherever it is: waiting to start, running (every pipeline and exchange wait checks the
- * query's {@link Cancellation}), or sending results.
+ * senders moved (CN 0 first sends the result rows, and adds the plan's EXPLAIN only where the prepare asks for it),
+ * or FAILED with the cause. A CANCEL, or the CN losing its coordinator, stops it wherever it is: waiting to
+ * start, running (every pipeline and exchange wait checks the query's {@link Cancellation}), or sending results.
  */
 final class CnQuery implements Runnable {
     private final CnServer server;
@@ -123,16 +123,17 @@ final class CnQuery implements Runnable {
             exchanges = new ClusterExchanges(view, prepare.queryId(), 0, topology, shipped.config().shuffle(),
                     new RuntimeFilterRouting(server::send, prepare.queryId(), memberId, prepare.index(),
                             topology.cnCount(), server.maxMessageLength()));
-            final RecordingExchanges recorded = new RecordingExchanges(exchanges);
+            final boolean gathers = prepare.index() == PipelineCompiler.COORDINATOR;
+            // Only the CN that answers an EXPLAIN notes its exchanges for it: nobody else pays for the notes.
+            final RecordingExchanges recorded = gathers && prepare.explain() ? new RecordingExchanges(exchanges) : null;
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
-                    prepare.index(), recorded).memory(memory).compile(decided);
+                    prepare.index(), recorded == null ? exchanges : recorded).memory(memory).compile(decided);
             runtimeFilters = compiled.runtimeFilterHandles();
             server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
             awaitStart();
             final long startNs = System.nanoTime();
             final PipelineProfile profile = new PipelineProfile();
             server.executor(prepare.cores()).run(compiled.pipelines(), cancellation, profile);
-            final boolean gathers = prepare.index() == PipelineCompiler.COORDINATOR;
             if (gathers) {
                 ResultRows.send(prepare.queryId(), compiled.result().result(), server.results(),
                         server.context().prepareTimeoutNs());
@@ -141,9 +142,9 @@ final class CnQuery implements Runnable {
                     compiled, exchanges, view, profile);
             server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
-                    gathers ? ShippedExplain.fit(DistributedExplain.render(prepare.name(), shipped.config(), topology,
-                            server::table, shipped.plan(), compiled, recorded.recorded()),
-                            server.maxMessageLength() / 4) : null));
+                    recorded == null ? null : ShippedExplain.fit(DistributedExplain.render(prepare.name(),
+                            shipped.config(), topology, server::table, shipped.plan(), compiled, recorded.recorded()),
+                            server.maxMessageLength() / 4)));
         } catch (final Throwable t) {
             if (exchanges != null) {
                 for (final DispatchSink sink : exchanges.sinks()) {

@@ -641,7 +641,8 @@ public final class Coordinator implements Agent, AutoCloseable {
         }
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
         for (int i = 0; i < cns.size(); i++) {
-            cns.get(i).peer.sendAwaited(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided));
+            cns.get(i).peer.sendAwaited(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided,
+                    r.explain()));
         }
     }
 

@@ -67,7 +67,10 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    /** One query's answer, the strategy of each join and group-by, its plan, what moved where, each CN's memory. */
+    /**
+     * One query's answer, the strategy of each join and group-by, its plan (when asked for, {@link ExplainText}; else
+     * null), what moved where, each CN's memory.
+     */
     public record Execution(QueryResult result, List<Decision> decisions, String explain, QueryStats stats,
                             List<CnUsage> usage) {
     }
@@ -314,13 +317,22 @@ public final class Session implements AutoCloseable {
      */
     public Execution execute(final String name, final Plan plan, final StrategyConfig config,
             final long timeoutMillis) {
+        return execute(name, plan, config, timeoutMillis, ExplainText.NONE);
+    }
+
+    /**
+     * As {@link #execute(String, Plan, StrategyConfig, long)}; with {@link ExplainText#RENDERED} the answer's
+     * {@link Execution#explain()} is the distributed plan as CN 0 compiled it (else null, and no CN renders it).
+     */
+    public Execution execute(final String name, final Plan plan, final StrategyConfig config,
+            final long timeoutMillis, final ExplainText explain) {
         final int cnsAskedFor;
         final int coresAskedFor;
         synchronized (this) {
             cnsAskedFor = cnCount;
             coresAskedFor = cores;
         }
-        return client.execute(name, plan, config, cnsAskedFor, coresAskedFor, timeoutMillis);
+        return client.execute(name, plan, config, cnsAskedFor, coresAskedFor, timeoutMillis, explain);
     }
 
     /**
@@ -332,13 +344,19 @@ public final class Session implements AutoCloseable {
      */
     public Execution executeSql(final String name, final String sql, final StrategyConfig config,
             final long timeoutMillis) {
+        return executeSql(name, sql, config, timeoutMillis, ExplainText.NONE);
+    }
+
+    /** As {@link #executeSql(String, String, StrategyConfig, long)}, with the plan's EXPLAIN text when asked. */
+    public Execution executeSql(final String name, final String sql, final StrategyConfig config,
+            final long timeoutMillis, final ExplainText explain) {
         final int cnsAskedFor;
         final int coresAskedFor;
         synchronized (this) {
             cnsAskedFor = cnCount;
             coresAskedFor = cores;
         }
-        return client.executeSql(name, sql, config, cnsAskedFor, coresAskedFor, timeoutMillis);
+        return client.executeSql(name, sql, config, cnsAskedFor, coresAskedFor, timeoutMillis, explain);
     }
 
     /**

@@ -81,9 +81,10 @@ public final class ControlCodec {
      * and each CN's incarnation beside its data address in a prepare, from which the keys of sealed frames derive;
      * 7 a prepare's plan decided by the coordinator (plan format 9), which a CN only cuts into pipelines; 8 the
      * doorbell port of a Hello (a client's), and a CN given a prepare of a one-CN query runs it once compiled,
-     * without waiting for a Start.
+     * without waiting for a Start; 9 whether a query request and a prepare ask for the plan's EXPLAIN, which CN 0
+     * renders only then.
      */
-    public static final short VERSION = 8;
+    public static final short VERSION = 9;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -287,6 +288,7 @@ public final class ControlCodec {
                 out.writeLong(p.incarnations().get(i));
             }
             out.writeBytes(p.plan());
+            out.writeBoolean(p.explain());
         } else if (m instanceof Prepared p) {
             out.writeLong(p.queryId());
             out.writeLong(p.memberId());
@@ -339,6 +341,7 @@ public final class ControlCodec {
             out.writeInt(q.cores());
             out.writeBytes(q.plan());
             out.writeLong(q.timeoutMillis());
+            out.writeBoolean(q.explain());
         } else if (m instanceof QueryAccepted a) {
             out.writeLong(a.requestId());
             out.writeLong(a.queryId());
@@ -620,11 +623,12 @@ public final class ControlCodec {
                     incarnations.add(in.readLong("prepare.incarnations[" + i + "]"));
                 }
                 final byte[] plan = in.readBytes("prepare.plan");
+                final boolean explain = in.readBoolean("prepare.explain");
                 if (n != cnCount || index < 0 || index >= cnCount) {
                     throw in.error("prepare", at, "CN " + index + " of " + cnCount + " with " + n
                             + " data addresses: a query names every CN's address and this CN's index among them");
                 }
-                return new Prepare(queryId, name, index, cnCount, cores, data, incarnations, plan);
+                return new Prepare(queryId, name, index, cnCount, cores, data, incarnations, plan, explain);
             }
             case PREPARED:
                 return new Prepared(in.readLong("prepared.queryId"), in.readLong("prepared.memberId"),
@@ -673,7 +677,8 @@ public final class ControlCodec {
                     throw in.error("queryRequest.timeoutMillis", in.position() - 8, "a timeout of " + timeoutMillis
                             + " ms: 0 (none) or more");
                 }
-                return new QueryRequest(replyTo, requestId, name, cnCount, cores, plan, timeoutMillis);
+                final boolean explain = in.readBoolean("queryRequest.explain");
+                return new QueryRequest(replyTo, requestId, name, cnCount, cores, plan, timeoutMillis, explain);
             }
             case QUERY_ACCEPTED: {
                 final long requestId = in.readLong("queryAccepted.requestId");

@@ -110,9 +110,11 @@ public sealed interface ControlMessage {
      * @param incarnations every CN's incarnation, as it registered, by index: the keys of the frames sealed
      *                     for it derive from it, so a frame sealed for a CN opens at no later start of it
      * @param plan         the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
+     * @param explain      whether the client asked for the plan's EXPLAIN: only then does CN 0 render it into its
+     *                     {@link Finished} (rendering costs a query that nobody explains part of its fixed cost)
      */
     record Prepare(long queryId, String name, int index, int cnCount, int cores, List<StreamAddress> data,
-                   List<Long> incarnations, byte[] plan) implements ControlMessage {
+                   List<Long> incarnations, byte[] plan, boolean explain) implements ControlMessage {
         public Prepare {
             data = List.copyOf(data);
             incarnations = List.copyOf(incarnations);
@@ -142,7 +144,7 @@ public sealed interface ControlMessage {
      * @param rssBytes   the CN's resident memory at its peak so far
      * @param resultType the result's columns (CN 0 only, else null)
      * @param decisions  each join's and group-by's strategy (CN 0 only, else empty)
-     * @param explain    the distributed plan as text (CN 0 only, else null)
+     * @param explain    the distributed plan as text (CN 0 of a query whose {@link Prepare} asked for it, else null)
      */
     record Finished(long queryId, long memberId, int index, QueryStats stats, long rssBytes, RowType resultType,
                     List<Decision> decisions, String explain) implements ControlMessage {
@@ -200,9 +202,10 @@ public sealed interface ControlMessage {
      * @param cores   cores per CN; 0: the smallest any of its CNs offers
      * @param plan    the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
      * @param timeoutMillis how long the query may take from its arrival, queueing included; 0: no limit
+     * @param explain whether {@link QueryDone} carries the plan's EXPLAIN text
      */
     record QueryRequest(StreamAddress replyTo, long requestId, String name, int cnCount, int cores, byte[] plan,
-                        long timeoutMillis) implements ControlMessage {
+                        long timeoutMillis, boolean explain) implements ControlMessage {
     }
 
     /** A client stops its query (the request it sent), with why. */

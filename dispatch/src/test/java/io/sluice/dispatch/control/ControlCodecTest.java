@@ -98,7 +98,7 @@ class ControlCodecTest {
                 new Leave(3, -7),
                 new Shutdown(77, "the coordinator stopped"),
                 new Prepare(1L << 40, "q18", 1, 3, 2, List.of(ADDRESS, DATA, new StreamAddress("aeron:ipc", 2001)),
-                        List.of(11L, -12L, Long.MAX_VALUE), new byte[] {1, 2, 3}),
+                        List.of(11L, -12L, Long.MAX_VALUE), new byte[] {1, 2, 3}, true),
                 new Prepared(1L << 40, 3, 1),
                 new Start(1L << 40),
                 new Cancel(1L << 40, "CN cn-2 died"),
@@ -112,8 +112,8 @@ class ControlCodecTest {
                 new FilterPartials(5, 4, 2, 0, false, new byte[0]),
                 new FilterReady(5, 2, partials()),
                 new FilterReady(5, 0, new byte[0]),
-                new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}, 0),
-                new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5, 6}, 30_000),
+                new QueryRequest(ADDRESS, 11, "join_lo", 0, 0, new byte[] {5}, 0, false),
+                new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5, 6}, 30_000, true),
                 new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),
                 new QueryProgress(11, 5, 250),
                 new QueryDone(11, 5, STATS, RESULT, DECISIONS, "plan", List.of(new CnUsage("cn-0", 1L << 29))),
@@ -126,7 +126,8 @@ class ControlCodecTest {
                 new Hello(ADDRESS, -7, 7401),
                 new Challenge(77, 40124),
                 new CancelRequest(ADDRESS, 11, "interrupted (CTRL-C)"),
-                new ClientHeartbeat(ADDRESS));
+                new ClientHeartbeat(ADDRESS),
+                new Prepare(1L << 40, "q18", 0, 1, 2, List.of(ADDRESS), List.of(11L), new byte[] {1, 2, 3}, false));
     }
 
     @Test
@@ -147,6 +148,29 @@ class ControlCodecTest {
         assertThat(f.decisions()).isEqualTo(DECISIONS);
         assertThat(f.stats().exchanges().get(0).bucketRows()).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(f.stats().topology()).isEqualTo(new Topology(3, 2));
+    }
+
+    @Test
+    void aRequestAndAPrepareSayWhetherTheClientAskedForTheExplain() {
+        final ControlCodec codec = new ControlCodec();
+        for (final boolean explain : new boolean[] {true, false}) {
+            final QueryRequest request = new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5}, 0, explain);
+            assertThat(((QueryRequest) codec.decode(codec.toBytes(request))).explain()).isEqualTo(explain);
+            final Prepare prepare = new Prepare(1, "q1", 0, 1, 2, List.of(ADDRESS), List.of(11L), new byte[] {1},
+                    explain);
+            assertThat(((Prepare) codec.decode(codec.toBytes(prepare))).explain()).isEqualTo(explain);
+        }
+    }
+
+    @Test
+    void aPrepareOfProtocol8IsRefusedNamingBothVersions() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] prepare = codec.toBytes(new Prepare(1, "q1", 0, 1, 2, List.of(ADDRESS), List.of(11L),
+                new byte[] {1}, false));
+        new UnsafeBuffer(prepare).putShort(4, (short) 8, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(prepare)).isInstanceOf(ControlVersionException.class)
+                .hasMessageContaining("control protocol version 8, this build speaks version 9")
+                .hasMessageContaining("run the same Sluice version");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sluice.perf.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dispatch.cluster.ExplainText;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.MemberState;
@@ -110,12 +111,28 @@ class ClusterProcessesTest {
                 .orderBy(SortKey.desc("l_extendedprice"), SortKey.asc("l_orderkey"), SortKey.asc("l_linenumber"));
         for (final long limit : new long[] {Sort.NO_LIMIT, 40}) {
             final Plan plan = limit == Sort.NO_LIMIT ? all : all.limit(limit);
-            final Session.Execution e = cluster.session().execute("order by", plan, StrategyConfig.defaults());
+            final Session.Execution e = cluster.session().execute("order by", plan, StrategyConfig.defaults(), 0,
+                    ExplainText.RENDERED);
             oracle.assertSameAsDuckDb("order by limit " + limit, limit == Sort.NO_LIMIT ? sql : sql + " LIMIT " + limit,
                     e.result());
             assertThat(e.explain()).as(e.explain()).contains("EXCHANGE IN MERGE SORT DISTR",
                     "merged " + e.result().rowCount() + " rows of").doesNotContain("=> sort [");
         }
+    }
+
+    @Test
+    void aCnProcessShipsThePlansExplainOnlyToAClientThatAskedForIt() {
+        cluster.session().shape(3, 2);
+        final Plan plan = Plan.scan("lineitem", "l_orderkey").orderBy(SortKey.desc("l_orderkey")).limit(10);
+        final Session.Execution plain = cluster.session().execute("unexplained", plan, StrategyConfig.defaults());
+        final Session.Execution explained = cluster.session().execute("explained", plan, StrategyConfig.defaults(), 0,
+                ExplainText.RENDERED);
+        assertThat(plain.explain()).as("no EXPLAIN rendered nor shipped for a query that did not ask").isNull();
+        assertThat(explained.explain()).as("EXPLAIN of a query that asked").contains("Distributed plan of explained",
+                "EXCHANGE IN MERGE SORT DISTR");
+        assertThat(plain.result().rows()).isEqualTo(explained.result().rows());
+        assertThat(plain.decisions()).as("the decisions go with every answer (bench results name them)")
+                .isEqualTo(explained.decisions());
     }
 
     private static Session.Execution run(final Query query, final Strategy strategy) {

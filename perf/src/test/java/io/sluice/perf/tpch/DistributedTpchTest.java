@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
+import io.sluice.dispatch.cluster.ExplainText;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.JoinType;
@@ -81,7 +82,8 @@ class DistributedTpchTest {
         final Topology shape = Topology.parse(topology);
         session.topology(shape);
         final Query query = TpchOracle.query(name);
-        final Session.Execution execution = run(query.plan(), name, strategy);
+        final Session.Execution execution = session.execute(name, query.plan(),
+                StrategyConfig.defaults().withStrategy(strategy), 0, ExplainText.RENDERED);
         oracle.assertSameAsDuckDb(query, execution.result());
         if (shape.cnCount() == 1) {
             assertThat(execution.stats().rowsRemote()).as("rows crossing CNs on one CN").isZero();

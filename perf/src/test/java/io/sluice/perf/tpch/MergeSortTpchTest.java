@@ -3,6 +3,7 @@ package io.sluice.perf.tpch;
 import static io.sluice.engine.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dispatch.cluster.ExplainText;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.JoinType;
@@ -101,7 +102,7 @@ class MergeSortTpchTest {
 
     private static Session.Execution run(final String name, final Plan plan, final boolean merge) {
         return session.execute(name, plan, StrategyConfig.defaults().withStrategy(Strategy.SHUFFLE_HASH)
-                .withMergeSort(merge));
+                .withMergeSort(merge), 0, ExplainText.RENDERED);
     }
 
     @ParameterizedTest(name = "{0}")
