@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * partitions on disk, the probe's rows of them too, joined partition by partition at the end of the
  * probe's input, split again when still too big) outputs the rows of the same join in memory, for every
  * join type, broadcast and partitioned, with NULL and duplicate keys; its files are gone once the query's
- * memory closes. With spilling off it fails with the named error, and a key too heavy to split names the
+ * memory closes, after a cancel too. With spilling off it fails with the named error, and a key too heavy to split names the
  * operator, the budget and the setting.
  */
 class SpillJoinTest {
@@ -145,6 +145,60 @@ class SpillJoinTest {
         } finally {
             assertThat(SpillSpace.under(root).folder()).satisfiesAnyOf(
                     f -> assertThat(f).doesNotExist(), f -> assertThat(f).isEmptyDirectory());
+            SpillSortTest.removeAll(root);
+        }
+    }
+
+    @Test
+    void aJoinCancelledWhileItsPartitionsAreOnDiskLeavesNoSpillFiles() throws Exception {
+        final Random random = new Random(13);
+        final List<Batch> builds = RowsWithNulls.batches(BUILD, rows(random, 6000, 0.1, 1, 100_000, 0), random);
+        final List<Batch> probes = RowsWithNulls.batches(PROBE, rows(random, 6000, 0.1, 1, 100_000, 0), random);
+        final Path root = Files.createTempDirectory("spill-join");
+        try {
+            final QueryMemory memory = QueryMemory.of(new MemoryPool(1L << 30), 16 * 1024,
+                    SpillSpace.under(root).query());
+            final Cancellation cancellation = new Cancellation();
+            final long[] filesWhenCancelled = {-1};
+            final OperatorFactory cancelling = new OperatorFactory() {
+                @Override
+                public RowType outputType() {
+                    return PROBE.concat(BUILD);
+                }
+
+                @Override
+                public Operator create(final BatchConsumer next) {
+                    return new Operator(next) {
+                        @Override
+                        public void accept(final Batch batch) {
+                            synchronized (filesWhenCancelled) {
+                                if (filesWhenCancelled[0] < 0) {
+                                    filesWhenCancelled[0] = memory.spillFiles();
+                                }
+                            }
+                            cancellation.cancel(new IllegalStateException("the client went away"));
+                            next.accept(batch);
+                        }
+                    };
+                }
+            };
+            final HashJoinBuild build = new HashJoinBuild(BUILD, List.of(col("bk"))).memory(
+                    memory.operator("hash join build [bk]"));
+            final Pipeline b = new Pipeline("build", new MaterializedSource(BUILD, () -> builds, false), List.of(),
+                    build, List.of());
+            final HashJoinProbe join = new HashJoinProbe(PROBE, List.of(col("pk")), build, JoinType.LEFT, null);
+            final Pipeline p = new Pipeline("probe", new MaterializedSource(PROBE, () -> probes, false),
+                    List.of(join, cancelling), new ResultCollector(join.outputType()), List.of(b));
+            try (PipelineExecutor executor = new PipelineExecutor(2)) {
+                assertThatThrownBy(() -> executor.run(List.of(b, p), cancellation))
+                        .hasMessageContaining("the client went away");
+            } finally {
+                memory.close();
+            }
+            assertThat(filesWhenCancelled[0]).as("spill files made before the cancel").isPositive();
+            assertThat(SpillSpace.under(root).folder()).satisfiesAnyOf(
+                    f -> assertThat(f).doesNotExist(), f -> assertThat(f).isEmptyDirectory());
+        } finally {
             SpillSortTest.removeAll(root);
         }
     }
