@@ -101,6 +101,7 @@ public final class BuildRowMarks implements Sink<HashJoinProbe.Probe> {
         }
         byTable = out;
         spilledByTable = spilled;
+        build.release();
     }
 
     /** Marks the build rows of table {@code t}'s partitions on disk; the files of the rows output. */

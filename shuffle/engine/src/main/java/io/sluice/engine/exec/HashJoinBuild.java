@@ -107,7 +107,18 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
 
     @Override
     public JoinHashTable table(final int shuffleIdx) {
+        if (built == null) {
+            throw new IllegalStateException(this + " has no table: it was not finished, or released after its probe"
+                    + " ended");
+        }
         return built;
+    }
+
+    @Override
+    public void release() {
+        built = null;
+        spilled = null;
+        memory.release(memory.reserved());
     }
 
     @Override

@@ -134,6 +134,12 @@ public final class HashJoinProbe implements OperatorFactory {
         return new Probe(next);
     }
 
+    /** Its probe ended: the build's tables are not met again (a right semi or anti join's are, by its marks). */
+    @Override
+    public void pipelineFinished() {
+        build.release();
+    }
+
     /** The build side this probe looks its keys up in. */
     public JoinBuild build() {
         return build;

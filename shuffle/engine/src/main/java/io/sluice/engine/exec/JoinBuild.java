@@ -52,4 +52,10 @@ public interface JoinBuild {
 
     /** Whether the tables keep the build columns, not only the keys (see {@link HashJoinBuild}). */
     boolean withColumns();
+
+    /**
+     * Gives the tables' memory back to the query once the one probe that meets them ended (its pipeline
+     * finished, or the right semi or anti join's rows were taken out); the tables are gone after it.
+     */
+    void release();
 }

@@ -164,7 +164,19 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
             throw new IllegalStateException("a probe batch with shuffleIdx " + shuffleIdx + " reached " + this
                     + " of " + bucketCount + " buckets: shuffle the probe side with the build side's bucket function");
         }
-        return tables[shuffleIdx];
+        final JoinHashTable table = tables[shuffleIdx];
+        if (table == null) {
+            throw new IllegalStateException(this + " has no table for bucket " + shuffleIdx + ": it was not finished,"
+                    + " or released after its probe ended");
+        }
+        return table;
+    }
+
+    @Override
+    public void release() {
+        java.util.Arrays.fill(tables, null);
+        java.util.Arrays.fill(spilled, null);
+        memory.release(memory.reserved());
     }
 
     @Override

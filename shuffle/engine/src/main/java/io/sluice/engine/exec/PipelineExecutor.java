@@ -269,7 +269,7 @@ public final class PipelineExecutor implements AutoCloseable {
                 }
                 if (running.decrementAndGet() == 0) {
                     final long start = System.nanoTime();
-                    finish(sink, failure.get(), done, profile == null ? null : () -> {
+                    finish(pipeline, failure.get(), done, profile == null ? null : () -> {
                         final long[] finishing = new long[steps + 1];
                         finishing[steps] = System.nanoTime() - start;
                         profile.add(pipeline, new long[steps + 1], finishing);
@@ -306,15 +306,17 @@ public final class PipelineExecutor implements AutoCloseable {
         return out;
     }
 
-    @SuppressWarnings("rawtypes")
-    private static void finish(final Sink sink, final Throwable failure, final CompletableFuture<Void> done,
+    private static void finish(final Pipeline pipeline, final Throwable failure, final CompletableFuture<Void> done,
                                final Runnable counted) {
         if (failure != null) {
             done.completeExceptionally(failure);
             return;
         }
         try {
-            sink.finish();
+            pipeline.sink().finish();
+            for (final OperatorFactory o : pipeline.operators()) {
+                o.pipelineFinished();
+            }
             if (counted != null) {
                 counted.run();
             }
