@@ -36,12 +36,13 @@ final class JoinBuildRows implements BatchConsumer {
         }
         final long size = QueryMemory.bytesOf(batch);
         if (!memory.tryReserve(size)) {
-            if (!memory.spills()) {
-                memory.reserve(size);
+            if (memory.spills()) {
+                spill();
+                partitions.add(batch);
+                return;
             }
-            spill();
-            partitions.add(batch);
-            return;
+            // The named error, unless another worker gave memory back since.
+            memory.reserve(size);
         }
         batches.add(batch);
         bytes += size;

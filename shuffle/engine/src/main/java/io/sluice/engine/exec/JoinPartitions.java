@@ -119,7 +119,9 @@ final class JoinPartitions {
                 return new Resolved(JoinHashTable.build(input, keys, rows.batches(), withColumns), null);
             }
             if (!memory.spills()) {
+                // The named error, unless another worker gave memory back since.
                 memory.reserve(tableBytes);
+                return new Resolved(JoinHashTable.build(input, keys, rows.batches(), withColumns), null);
             }
         }
         final boolean[] nullKey = {rows.nullKey()};
