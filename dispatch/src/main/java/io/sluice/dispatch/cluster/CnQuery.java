@@ -139,7 +139,7 @@ final class CnQuery implements Runnable {
                         server.context().prepareTimeoutNs());
             }
             final QueryStats stats = stats(shipped, topology, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
-                    compiled, exchanges, view, profile);
+                    compiled, exchanges, view, profile, memory);
             server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
                     recorded == null ? null : ShippedExplain.fit(DistributedExplain.render(prepare.name(),
@@ -226,7 +226,7 @@ final class CnQuery implements Runnable {
     /** What this CN's senders moved, per exchange, and how its shuffles and colocated scans routed batches. */
     private QueryStats stats(final ShippedPlan shipped, final Topology topology, final long wallMillis,
             final PipelineCompiler.Compiled compiled, final ClusterExchanges exchanges, final ComputeNode view,
-            final PipelineProfile profile) {
+            final PipelineProfile profile, final QueryMemory memory) {
         long whole = 0;
         long split = 0;
         final List<QueryStats.ExchangeStats> list = new ArrayList<>();
@@ -250,6 +250,16 @@ final class CnQuery implements Runnable {
             }
         }
         return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
-                list, compiled.runtimeFilterStats(), sorts(compiled), profile.counters(compiled.pipelines()));
+                list, compiled.runtimeFilterStats(), sorts(compiled), profile.counters(compiled.pipelines()),
+                memory(memory));
+    }
+
+    /** Each operator's peak and spilled bytes on this CN. */
+    private static List<QueryStats.OperatorMemory> memory(final QueryMemory memory) {
+        final List<QueryStats.OperatorMemory> out = new ArrayList<>();
+        for (final QueryMemory.OperatorPeak p : memory.operatorPeaks()) {
+            out.add(new QueryStats.OperatorMemory(p.operator(), p.peakBytes(), p.spilledBytes()));
+        }
+        return out;
     }
 }

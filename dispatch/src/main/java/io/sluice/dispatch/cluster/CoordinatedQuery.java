@@ -133,6 +133,7 @@ final class CoordinatedQuery {
         long split = 0;
         QueryStats.SortStats sorts = QueryStats.SortStats.NONE;
         List<PipelineCounters> pipelines = null;
+        List<QueryStats.OperatorMemory> memory = null;
         final List<CnUsage> usage = new ArrayList<>();
         for (int i = 0; i < finished.length; i++) {
             final QueryStats s = finished[i].stats();
@@ -140,6 +141,7 @@ final class CoordinatedQuery {
             split += s.splitBatches();
             sorts = sorts.plus(s.sorts());
             pipelines = pipelines == null ? new ArrayList<>(s.pipelines()) : summed(pipelines, s.pipelines());
+            memory = memory == null ? new ArrayList<>(s.memory()) : memorySummed(memory, s.memory());
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
                 exchanges.merge(e.id(), e, CoordinatedQuery::sum);
             }
@@ -150,7 +152,8 @@ final class CoordinatedQuery {
         }
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
-                new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines);
+                new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines,
+                memory == null ? List.of() : memory);
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
     }
 
@@ -162,6 +165,22 @@ final class CoordinatedQuery {
         final List<PipelineCounters> out = new ArrayList<>(a.size());
         for (int p = 0; p < a.size(); p++) {
             out.add(a.get(p).plus(b.get(p)));
+        }
+        return out;
+    }
+
+    /**
+     * Each operator's memory on two CNs together; every CN compiles the same plan, so the operators line up,
+     * and where they do not (a CN that compiled none) the one list that has them.
+     */
+    private static List<QueryStats.OperatorMemory> memorySummed(final List<QueryStats.OperatorMemory> a,
+                                                                final List<QueryStats.OperatorMemory> b) {
+        if (a.size() != b.size()) {
+            return a.size() >= b.size() ? a : new ArrayList<>(b);
+        }
+        final List<QueryStats.OperatorMemory> out = new ArrayList<>(a.size());
+        for (int i = 0; i < a.size(); i++) {
+            out.add(a.get(i).plus(b.get(i)));
         }
         return out;
     }

@@ -82,7 +82,7 @@ public final class ControlCodec {
      * 7 a prepare's plan decided by the coordinator (plan format 9), which a CN only cuts into pipelines; 8 the
      * doorbell port of a Hello (a client's), and a CN given a prepare of a one-CN query runs it once compiled,
      * without waiting for a Start; 9 whether a query request and a prepare ask for the plan's EXPLAIN, which CN 0
-     * renders only then.
+     * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats.
      */
     public static final short VERSION = 9;
     /** Bytes before the fields: magic, version, type. */
@@ -485,6 +485,12 @@ public final class ControlCodec {
                 out.writeLong(p.nanos(step));
             }
         }
+        out.writeInt(s.memory().size());
+        for (final QueryStats.OperatorMemory m : s.memory()) {
+            out.writeString(m.operator());
+            out.writeLong(m.peakBytes());
+            out.writeLong(m.spilledBytes());
+        }
     }
 
     /**
@@ -842,8 +848,15 @@ public final class ControlCodec {
             }
             pipelines.add(build(p, pipelineAt, () -> new PipelineCounters(rows, nanos)));
         }
+        final int operators = in.readCount(field + ".memory", MIN_STRING + 2 * 8);
+        final List<QueryStats.OperatorMemory> memory = new ArrayList<>(operators);
+        for (int i = 0; i < operators; i++) {
+            final String p = field + ".memory[" + i + "]";
+            memory.add(new QueryStats.OperatorMemory(in.readString(p + ".operator"), in.readLong(p + ".peakBytes"),
+                    in.readLong(p + ".spilledBytes")));
+        }
         return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters,
-                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts), pipelines);
+                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts), pipelines, memory);
     }
 
     /** Builds a record, turning a rule it refuses into a WireFormatException naming the field. */

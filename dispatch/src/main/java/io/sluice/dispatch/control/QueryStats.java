@@ -24,17 +24,29 @@ import java.util.List;
  * @param sorts            what the coordinator did for the query's ORDER BYs
  * @param pipelines        each pipeline's rows and time per step, in run order (EXPLAIN ANALYZE); empty when
  *                         not counted
+ * @param memory           each operator that holds rows, in the order they were compiled: the most bytes it held
+ *                         on one CN and the bytes it wrote to spill files on all
  */
 public record QueryStats(String query, String strategy, Topology topology, long wallMillis, long wholeBlockRoutes,
         long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters, SortStats sorts,
-        List<PipelineCounters> pipelines) {
+        List<PipelineCounters> pipelines, List<OperatorMemory> memory) {
     public QueryStats {
         exchanges = List.copyOf(exchanges);
         runtimeFilters = List.copyOf(runtimeFilters);
         pipelines = List.copyOf(pipelines);
+        memory = List.copyOf(memory);
         if (sorts == null) {
             throw new IllegalArgumentException("query stats need sort stats: SortStats.NONE for a query without");
         }
+    }
+
+    /** Stats without the memory of operators. */
+    public QueryStats(final String query, final String strategy, final Topology topology, final long wallMillis,
+            final long wholeBlockRoutes, final long splitBatches, final List<ExchangeStats> exchanges,
+            final List<RuntimeFilterStats> runtimeFilters, final SortStats sorts,
+            final List<PipelineCounters> pipelines) {
+        this(query, strategy, topology, wallMillis, wholeBlockRoutes, splitBatches, exchanges, runtimeFilters, sorts,
+                pipelines, List.of());
     }
 
     /** Stats without per-pipeline counters. */
@@ -69,6 +81,25 @@ public record QueryStats(String query, String strategy, Topology topology, long 
         public SortStats plus(final SortStats o) {
             return new SortStats(mergedRows + o.mergedRows, mergedRuns + o.mergedRuns, fullSorts + o.fullSorts);
         }
+    }
+
+    /**
+     * The memory of one operator that holds rows (a hash join build, a group table, rows kept to sort or window).
+     *
+     * @param operator     its name, as memory errors name it
+     * @param peakBytes    the most bytes it held at once on one CN
+     * @param spilledBytes the bytes it wrote to spill files, on every CN
+     */
+    public record OperatorMemory(String operator, long peakBytes, long spilledBytes) {
+        /** The same operator's memory on two CNs: the larger peak, the spills summed. */
+        public OperatorMemory plus(final OperatorMemory o) {
+            return new OperatorMemory(operator, Math.max(peakBytes, o.peakBytes), spilledBytes + o.spilledBytes);
+        }
+    }
+
+    /** Bytes the query's operators wrote to spill files, summed over them. */
+    public long spilledBytes() {
+        return memory.stream().mapToLong(OperatorMemory::spilledBytes).sum();
     }
 
     /** Probe rows runtime filters tested, summed over the filters. */

@@ -75,7 +75,9 @@ class ControlCodecTest {
                     List.of(FilterKind.MIN_MAX, FilterKind.BITMAP), FilterScope.PER_BUCKET, 1500, 6000, 300, 7, 2,
                     RuntimeFilterState.APPLIED)), new QueryStats.SortStats(600_572, 6, 1),
             List.of(new PipelineCounters(new long[] {600_572, 300, 300}, new long[] {70, 8, 9}),
-                    new PipelineCounters(new long[] {5, 5}, new long[] {1, 2})));
+                    new PipelineCounters(new long[] {5, 5}, new long[] {1, 2})),
+            List.of(new QueryStats.OperatorMemory("hash join build [o_orderkey]", 65_536, 1_234_567),
+                    new QueryStats.OperatorMemory("group by [l_orderkey]", 4096, 0)));
     private static final List<Decision> DECISIONS = List.of(
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));
@@ -148,6 +150,7 @@ class ControlCodecTest {
         assertThat(f.decisions()).isEqualTo(DECISIONS);
         assertThat(f.stats().exchanges().get(0).bucketRows()).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(f.stats().topology()).isEqualTo(new Topology(3, 2));
+        assertThat(f.stats().memory()).isEqualTo(STATS.memory());
     }
 
     @Test

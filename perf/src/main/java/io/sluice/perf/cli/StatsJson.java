@@ -12,7 +12,9 @@ import io.sluice.engine.filter.FilterKind;
  * bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
  * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state) and sorts (merged_rows,
  * merged_runs, full_sorts: what the coordinator's MERGE SORTs merged and how many sorts of every row it
- * ran), and over a store on object storage read by this process, object_storage (gets, bytes_read: what was fetched;
+ * ran), spilled_bytes (what the query's operators wrote to spill files, on every CN) and memory (operator, peak_bytes,
+ * spilled_bytes: each operator that holds rows, the most bytes it held on one CN and what it spilled on all), and
+ * over a store on object storage read by this process, object_storage (gets, bytes_read: what was fetched;
  * cache_hits, bytes_from_cache: block files read from the block cache instead). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
  * bytes, part of bytes_remote) that carried a stored block copied from its file instead of a batch
  * encoded again.
@@ -92,7 +94,17 @@ final class StatsJson {
                 .name("merged_rows").value(stats.sorts().mergedRows())
                 .name("merged_runs").value(stats.sorts().mergedRuns())
                 .name("full_sorts").value(stats.sorts().fullSorts())
-                .endObject();
+                .endObject()
+                .name("spilled_bytes").value(stats.spilledBytes())
+                .name("memory").beginArray();
+        for (final QueryStats.OperatorMemory m : stats.memory()) {
+            json.beginObject()
+                    .name("operator").value(m.operator())
+                    .name("peak_bytes").value(m.peakBytes())
+                    .name("spilled_bytes").value(m.spilledBytes())
+                    .endObject();
+        }
+        json.endArray();
         if (reads != null) {
             json.name("object_storage").beginObject()
                     .name("gets").value(reads.objectGets())

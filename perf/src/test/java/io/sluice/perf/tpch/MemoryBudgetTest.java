@@ -78,10 +78,10 @@ class MemoryBudgetTest {
     void onAClusterTheCnThatPassesItsBudgetFailsTheQueryAndTheClusterGoesOn() throws Exception {
         final String q3 = TpchSql.text(3);
         try (Session session = new Session(oracle.store(), new Topology(3, 2))) {
-            System.setProperty(MemoryProperty.QUERY_MAX.key(), "20k");
+            System.setProperty(MemoryProperty.QUERY_MAX.key(), "10k");
             assertThatThrownBy(() -> session.execute("q3", planner.plan(q3).plan(),
                     StrategyConfig.defaults().withStrategy(Strategy.SHUFFLE_HASH)))
-                    .hasMessageContaining("memory budget of 20.0 KiB on this CN")
+                    .hasMessageContaining("memory budget of 10.0 KiB on this CN")
                     .hasMessageMatching("(?s).*failed on CN cn\\d.*(hash join build|group by) \\[[a-z_, ]+\\] holds .*");
             System.clearProperty(MemoryProperty.QUERY_MAX.key());
             oracle.assertSameAsDuckDb("q3", q3, session.execute("q3", planner.plan(q3).plan(),

@@ -10,15 +10,18 @@ import java.util.List;
 /**
  * The build side of a broadcast hash join: workers collect the build rows, and {@link #finish()}
  * builds one {@link JoinHashTable} that every worker's probe shares. The probe pipeline starts
- * only after this sink finished.
+ * only after this sink finished. Past the query's memory budget, with spilling on, the rows are
+ * partitioned by key hash and the partitions that do not fit stay on disk ({@link JoinPartitions}).
  */
 public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild {
     private final RowType input;
     private final List<Expr> keys;
     private final boolean withColumns;
-    private final List<Rows> collected = new ArrayList<>();
+    private final List<JoinBuildRows> collected = new ArrayList<>();
     private final List<RuntimeFilterBuild> runtimeFilters = new ArrayList<>();
     private JoinHashTable built;
+    /** The partitions on disk; null when every row is in {@link #built}. */
+    private JoinPartitions spilled;
     /** What the rows this operator keeps take of the query's memory. */
     private QueryMemory.Operator memory = QueryMemory.unbounded().operator("HashJoinBuild");
 
@@ -56,42 +59,66 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     }
 
     @Override
+    public QueryMemory.Operator memory() {
+        return memory;
+    }
+
+    @Override
+    public boolean withColumns() {
+        return withColumns;
+    }
+
+    @Override
     public Rows createLocal() {
-        return new Rows(memory);
+        return new Rows(new JoinBuildRows(memory, keys, input));
     }
 
     @Override
     public synchronized void combine(final Rows local) {
-        collected.add(local);
+        collected.add(local.rows);
     }
 
     @Override
     public void finish() {
-        final List<Batch> batches = new ArrayList<>();
-        for (final Rows r : collected) {
-            batches.addAll(r.batches);
-        }
+        final JoinPartitions.Collected rows = JoinPartitions.collect(collected);
         for (final RuntimeFilterBuild f : runtimeFilters) {
-            f.publish(new FilterPartial[] {f.collect(batches)});
+            f.publish(new FilterPartial[] {f.collect(rows.batches(), rows.allRuns())});
         }
-        memory.reserve(JoinHashTable.bytesPerRow() * PartitionedHashJoinBuild.rows(batches));
-        built = JoinHashTable.build(input, keys, batches, withColumns);
+        final JoinPartitions.Resolved resolved = JoinPartitions.resolve(memory, input, keys, withColumns, rows);
+        built = resolved.table();
+        spilled = resolved.spilled();
         collected.clear();
     }
 
     @Override
     public boolean empty() {
-        return built.rows() == 0;
+        return built.rows() == 0 && spilled == null;
     }
 
     @Override
     public boolean sawNullKey() {
-        return built.sawNullKey();
+        return built.sawNullKey() || spilled != null && spilled.sawNullKey();
+    }
+
+    @Override
+    public JoinPartitions spilled(final int shuffleIdx) {
+        return spilled;
     }
 
     @Override
     public JoinHashTable table(final int shuffleIdx) {
+        if (built == null) {
+            throw new IllegalStateException(this + " has no table: it was not finished, or released after its probe"
+                    + " ended");
+        }
         return built;
+    }
+
+    @Override
+    public void release() {
+        built = null;
+        spilled = null;
+        memory.release(memory.reserved());
     }
 
     @Override
@@ -111,17 +138,15 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
 
     /** A worker's collected build batches. */
     public static final class Rows implements BatchConsumer {
-        private final List<Batch> batches = new ArrayList<>();
-        private final QueryMemory.Operator memory;
+        private final JoinBuildRows rows;
 
-        Rows(final QueryMemory.Operator memory) {
-            this.memory = memory;
+        Rows(final JoinBuildRows rows) {
+            this.rows = rows;
         }
 
         @Override
         public void accept(final Batch batch) {
-            memory.keep(batch);
-            batches.add(batch);
+            rows.accept(batch);
         }
     }
 }

@@ -4,13 +4,20 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Evaluator;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.spill.SpillReader;
+import io.sluice.engine.spill.SpillRun;
+import io.sluice.engine.spill.SpillWriter;
 import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -21,6 +28,13 @@ import java.util.stream.IntStream;
  * build columns (a non-equi join term) is evaluated on the candidate pairs. A right semi or anti
  * join's probe emits nothing: it marks the build rows its rows match ({@link JoinHashTable#marks()}),
  * skipping those already marked, for {@link BuildRowMarks} to emit once every probe row is in.
+ *
+ * <p>When some partitions of the table's build rows stayed on disk ({@link JoinBuild#spilled}, a grace
+ * hash join), the probe writes its rows of those partitions to disk as well, and at the end of its input
+ * joins them one partition at a time: the partition's build rows loaded into a table of their own, its
+ * probe rows streamed against it. A partition still too big for what the budget has left is split again,
+ * both sides, by the next bits of the key hash ({@link SpillPartitions}). A probe row with a NULL key never
+ * goes to disk: it matches nothing, wherever it is joined.
  */
 public final class HashJoinProbe implements OperatorFactory {
     private final RowType probe;
@@ -112,6 +126,20 @@ public final class HashJoinProbe implements OperatorFactory {
         return new Probe(next);
     }
 
+    /**
+     * A probe whose rows of partitions on disk stay there at the end of its input, for {@link BuildRowMarks}
+     * to mark their build rows once every worker's are in ({@link Probe#aside()}).
+     */
+    Probe createMarking(final BatchConsumer next) {
+        return new Probe(next);
+    }
+
+    /** Its probe ended: the build's tables are not met again (a right semi or anti join's are, by its marks). */
+    @Override
+    public void pipelineFinished() {
+        build.release();
+    }
+
     /** The build side this probe looks its keys up in. */
     public JoinBuild build() {
         return build;
@@ -123,7 +151,8 @@ public final class HashJoinProbe implements OperatorFactory {
                 + (condition == null ? "" : " and " + condition);
     }
 
-    private final class Probe extends Operator {
+    /** One worker's probe. */
+    final class Probe extends Operator {
         private final KeyColumns keys = new KeyColumns(probeKeys, probe);
         private final Evaluator extra = condition == null ? null : condition.bind(joined);
         private int[] first = new int[Block.MAX_ROWS];
@@ -136,6 +165,10 @@ public final class HashJoinProbe implements OperatorFactory {
         private int pairs;
         /** The build rows' marks of the table being probed, for a right semi or anti join; else null. */
         private boolean[] marks;
+        /** Per probe {@code shuffleIdx}, the files of this worker's probe rows of each partition on disk. */
+        private Map<Integer, SpillWriter[]> aside;
+        private int[] partitionOf;
+        private int[] asideRows;
 
         Probe(final BatchConsumer next) {
             super(next);
@@ -143,8 +176,183 @@ public final class HashJoinProbe implements OperatorFactory {
 
         @Override
         public void accept(final Batch batch) {
-            final int n = batch.rowCount();
             final JoinHashTable table = build.table(batch.shuffleIdx());
+            final JoinPartitions spilled = build.spilled(batch.shuffleIdx());
+            final Batch resident = spilled == null ? batch : setAside(batch, spilled);
+            if (resident != null) {
+                probe(resident, table);
+            }
+        }
+
+        /**
+         * Writes the rows of the partitions on disk to this worker's files for them; returns the other rows
+         * (null when there are none), which meet the table now.
+         */
+        private Batch setAside(final Batch batch, final JoinPartitions spilled) {
+            final int n = batch.rowCount();
+            if (n == 0) {
+                return batch;
+            }
+            if (partitionOf == null) {
+                partitionOf = new int[Block.MAX_ROWS];
+                asideRows = new int[Block.MAX_ROWS];
+                aside = new HashMap<>();
+            }
+            keys.evaluate(batch);
+            int kept = 0;
+            int away = 0;
+            for (int i = 0; i < n; i++) {
+                final int p = keys.hasNull(i) ? -1 : SpillPartitions.partition(keys.hashes[i], 0);
+                if (p >= 0 && spilled.onDisk(p)) {
+                    partitionOf[i] = p;
+                    away++;
+                } else {
+                    partitionOf[i] = -1;
+                    scratch[kept++] = i;
+                }
+            }
+            if (away == 0) {
+                return batch;
+            }
+            final Batch resident = Vectors.select(batch, scratch, kept);
+            final SpillWriter[] files = aside.computeIfAbsent(batch.shuffleIdx(),
+                    b -> new SpillWriter[SpillPartitions.FANOUT]);
+            for (int p = 0; p < SpillPartitions.FANOUT && away > 0; p++) {
+                int m = 0;
+                for (int i = 0; i < n; i++) {
+                    if (partitionOf[i] == p) {
+                        asideRows[m++] = i;
+                    }
+                }
+                if (m > 0) {
+                    if (files[p] == null) {
+                        files[p] = build.memory().spillWriter();
+                    }
+                    files[p].write(Vectors.select(batch, asideRows, m));
+                    away -= m;
+                }
+            }
+            return resident;
+        }
+
+        /** Joins the rows this worker set aside, partition by partition. */
+        @Override
+        public void endOfInput() {
+            for (final Map.Entry<Integer, List<List<SpillRun>>> e : aside().entrySet()) {
+                final int shuffleIdx = e.getKey();
+                final JoinPartitions spilled = build.spilled(shuffleIdx);
+                for (int p = 0; p < SpillPartitions.FANOUT; p++) {
+                    final List<SpillRun> probeRuns = e.getValue().get(p);
+                    if (!probeRuns.isEmpty()) {
+                        // One partition at a time in the whole join: workers loading theirs at once would share
+                        // what the budget has left, and one refused for what the others hold only for now would
+                        // split a partition that fits, down to the last level.
+                        synchronized (build.memory()) {
+                            joinPartition(shuffleIdx, spilled.runs(p), false, probeRuns, 1, null);
+                        }
+                    }
+                }
+            }
+        }
+
+        /**
+         * Closes the files of the rows set aside: per probe {@code shuffleIdx}, the files of each level-0
+         * partition (an empty list where there are none).
+         */
+        Map<Integer, List<List<SpillRun>>> aside() {
+            final Map<Integer, List<List<SpillRun>>> out = new TreeMap<>();
+            if (aside == null) {
+                return out;
+            }
+            for (final Map.Entry<Integer, SpillWriter[]> e : aside.entrySet()) {
+                final List<List<SpillRun>> runs = new ArrayList<>(SpillPartitions.FANOUT);
+                for (final SpillWriter w : e.getValue()) {
+                    runs.add(w == null ? List.of() : List.of(build.memory().spilled(w.finish())));
+                }
+                out.put(e.getKey(), runs);
+            }
+            aside.clear();
+            return out;
+        }
+
+        /**
+         * Joins one partition: its build rows loaded into a table when the budget gives room for them, else
+         * both sides split at {@code level} by the next bits of their key hash and each part joined so. The
+         * probe's own files are removed once read, and the build's too when {@code ownBuild} (a split's).
+         *
+         * @param shuffleIdx the bucket the probe rows came with, given back to them
+         * @param joined     called with each table once its probe rows went through it (its marks set), or null
+         */
+        void joinPartition(final int shuffleIdx, final List<SpillRun> buildRuns, final boolean ownBuild,
+                           final List<SpillRun> probeRuns, final int level, final Consumer<JoinHashTable> joined) {
+            final QueryMemory.Operator memory = build.memory();
+            long rows = 0;
+            long bytes = 0;
+            for (final SpillRun r : buildRuns) {
+                rows += r.rows();
+                bytes += r.valueBytes();
+            }
+            final long need = bytes + JoinHashTable.bytesPerRow() * rows;
+            if (memory.tryReserve(need)) {
+                try {
+                    final List<Batch> batches = new ArrayList<>();
+                    for (final SpillRun r : buildRuns) {
+                        JoinPartitions.readInto(r, batches);
+                    }
+                    final JoinHashTable table = JoinHashTable.build(build.rowType(), build.keys(), batches,
+                            build.withColumns());
+                    for (final SpillRun r : probeRuns) {
+                        try (SpillReader reader = r.open()) {
+                            for (Batch b = reader.next(); b != null; b = reader.next()) {
+                                probe(shuffleIdx == Batch.NO_SHUFFLE_IDX ? b : b.withShuffleIdx(shuffleIdx), table);
+                            }
+                        }
+                    }
+                    if (joined != null) {
+                        joined.accept(table);
+                    }
+                } finally {
+                    memory.release(need);
+                }
+            } else {
+                final SpillPartitions buildParts = new SpillPartitions(memory, build.keys(), build.rowType(), level,
+                        true);
+                for (final SpillRun r : buildRuns) {
+                    copy(r, buildParts);
+                }
+                final SpillPartitions probeParts = new SpillPartitions(memory, probeKeys, probe, level, true);
+                for (final SpillRun r : probeRuns) {
+                    copy(r, probeParts);
+                }
+                final List<List<SpillRun>> buildSplit = buildParts.finish();
+                final List<List<SpillRun>> probeSplit = probeParts.finish();
+                for (int q = 0; q < SpillPartitions.FANOUT; q++) {
+                    // A right semi or anti join (joined != null) outputs build rows, those no probe row met too.
+                    if (joined == null ? probeSplit.get(q).isEmpty() : buildSplit.get(q).isEmpty()) {
+                        buildSplit.get(q).forEach(JoinPartitions::delete);
+                        probeSplit.get(q).forEach(JoinPartitions::delete);
+                        continue;
+                    }
+                    joinPartition(shuffleIdx, buildSplit.get(q), true, probeSplit.get(q), level + 1, joined);
+                }
+            }
+            probeRuns.forEach(JoinPartitions::delete);
+            if (ownBuild) {
+                buildRuns.forEach(JoinPartitions::delete);
+            }
+        }
+
+        private static void copy(final SpillRun run, final SpillPartitions into) {
+            try (SpillReader reader = run.open()) {
+                for (Batch b = reader.next(); b != null; b = reader.next()) {
+                    into.add(b);
+                }
+            }
+        }
+
+        /** Joins a batch against a table of the build. */
+        private void probe(final Batch batch, final JoinHashTable table) {
+            final int n = batch.rowCount();
             if (table.direct()) {
                 keys.evaluateUnhashed(batch);
             } else {

@@ -40,4 +40,22 @@ public interface JoinBuild {
 
     /** Whether each table is one bucket's ({@link #table} of a bucket), not one table for every probe row. */
     boolean partitioned();
+
+    /**
+     * The partitions of {@link #table}'s build rows that stayed on disk (a grace hash join past the query's
+     * memory budget), or null when every build row is in the table.
+     */
+    JoinPartitions spilled(int shuffleIdx);
+
+    /** The query's accounting of this join, which its probe's spill files count to as well. */
+    QueryMemory.Operator memory();
+
+    /** Whether the tables keep the build columns, not only the keys (see {@link HashJoinBuild}). */
+    boolean withColumns();
+
+    /**
+     * Gives the tables' memory back to the query once the one probe that meets them ended (its pipeline
+     * finished, or the right semi or anti join's rows were taken out); the tables are gone after it.
+     */
+    void release();
 }

@@ -11,11 +11,11 @@ public enum MemoryProperty {
     QUERY_MAX("sluice.memory.query.max", "100%",
             "Memory one query's operators may hold on one CN (hash tables, group tables, rows kept to sort or to"
                     + " window): bytes with an optional k, m or g, or a percentage of the pool. Past it the query fails"
-                    + " naming the operator, or, with spilling on, its sorts and group tables go on"
-                    + " on disk; the CN keeps serving."),
+                    + " naming the operator, or, with spilling on, its sorts, group tables and hash join builds go"
+                    + " on on disk; the CN keeps serving."),
     SPILL("sluice.spill", "on",
-            "Whether sorts and group tables past the query's memory budget write their rows to"
-                    + " disk and go on (on), or fail the query naming the operator (off)."),
+            "Whether sorts, group tables and hash join builds past the query's memory budget write their rows"
+                    + " to disk and go on (on), or fail the query naming the operator (off)."),
     SPILL_DIR("sluice.spill.dir", "<java.io.tmpdir>/sluice-spill",
             "Where spill files go: a folder per process (named by its pid), one per query inside it, removed when"
                     + " the query ends, fails or is cancelled; folders of processes no longer alive are removed when"

@@ -9,4 +9,12 @@ public interface OperatorFactory {
 
     /** An operator instance for one worker, pushing to {@code next}. */
     Operator create(BatchConsumer next);
+
+    /**
+     * Called once after its pipeline ran: every worker ended and the sink finished. What the instances shared
+     * and no other pipeline reads (a join's build) may give its memory back now, so that the operators of the
+     * query's later pipelines have the budget.
+     */
+    default void pipelineFinished() {
+    }
 }

@@ -11,7 +11,8 @@ import java.util.List;
  * The build side of a shuffle join: its input comes one bucket per morsel (a {@link BucketSource}
  * or a colocated scan), and each worker builds the small {@link JoinHashTable}s of the buckets it
  * took, in parallel, when it runs out of morsels. A probe batch of bucket {@code b} meets only
- * bucket {@code b}'s table.
+ * bucket {@code b}'s table. Past the query's memory budget, with spilling on, a bucket's rows are
+ * partitioned by key hash and the partitions that do not fit stay on disk ({@link JoinPartitions}).
  */
 public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinBuild.Rows>, JoinBuild {
     /** What the rows this operator keeps take of the query's memory. */
@@ -21,6 +22,8 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     private final boolean withColumns;
     private final int bucketCount;
     private final JoinHashTable[] tables;
+    /** Per bucket, its partitions on disk; null where every row is in the table. */
+    private final JoinPartitions[] spilled;
     private final List<RuntimeFilterBuild> runtimeFilters = new ArrayList<>();
     /** Per runtime filter, the partial of each bucket built here, by bucket of the whole topology. */
     private final List<FilterPartial[]> partials = new ArrayList<>();
@@ -38,6 +41,7 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
         this.keys = List.copyOf(keys);
         this.bucketCount = bucketCount;
         this.tables = new JoinHashTable[bucketCount];
+        this.spilled = new JoinPartitions[bucketCount];
         new KeyColumns(keys, input);
     }
 
@@ -70,6 +74,16 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     }
 
     @Override
+    public QueryMemory.Operator memory() {
+        return memory;
+    }
+
+    @Override
+    public boolean withColumns() {
+        return withColumns;
+    }
+
+    @Override
     public Rows createLocal() {
         return new Rows();
     }
@@ -77,23 +91,25 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     @Override
     public void combine(final Rows local) {
         for (int b = 0; b < bucketCount; b++) {
-            final List<Batch> batches = local.buckets.get(b);
-            for (int f = 0; f < runtimeFilters.size() && !batches.isEmpty(); f++) {
-                final FilterPartial partial = runtimeFilters.get(f).collect(batches);
+            final JoinBuildRows bucket = local.buckets.get(b);
+            if (bucket == null) {
+                continue;
+            }
+            final JoinPartitions.Collected rows = JoinPartitions.collect(List.of(bucket));
+            for (int f = 0; f < runtimeFilters.size(); f++) {
+                final FilterPartial partial = runtimeFilters.get(f).collect(rows.batches(), rows.allRuns());
                 synchronized (tables) {
                     partials.get(f)[firstBucket + b] = partial;
                 }
             }
-            if (!batches.isEmpty()) {
-                memory.reserve(JoinHashTable.bytesPerRow() * rows(batches));
-                final JoinHashTable table = JoinHashTable.build(input, keys, batches, withColumns);
-                synchronized (tables) {
-                    if (tables[b] != null) {
-                        throw new IllegalStateException("bucket " + b + " of " + this + " was built by two workers:"
-                                + " its input must come one bucket per morsel (a shuffle exchange or colocated scan)");
-                    }
-                    tables[b] = table;
+            final JoinPartitions.Resolved resolved = JoinPartitions.resolve(memory, input, keys, withColumns, rows);
+            synchronized (tables) {
+                if (tables[b] != null) {
+                    throw new IllegalStateException("bucket " + b + " of " + this + " was built by two workers:"
+                            + " its input must come one bucket per morsel (a shuffle exchange or colocated scan)");
                 }
+                tables[b] = resolved.table();
+                spilled[b] = resolved.spilled();
             }
         }
     }
@@ -119,8 +135,8 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
 
     @Override
     public boolean empty() {
-        for (final JoinHashTable t : tables) {
-            if (t.rows() > 0) {
+        for (int b = 0; b < bucketCount; b++) {
+            if (tables[b].rows() > 0 || spilled[b] != null) {
                 return false;
             }
         }
@@ -129,12 +145,17 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
 
     @Override
     public boolean sawNullKey() {
-        for (final JoinHashTable t : tables) {
-            if (t.sawNullKey()) {
+        for (int b = 0; b < bucketCount; b++) {
+            if (tables[b].sawNullKey() || spilled[b] != null && spilled[b].sawNullKey()) {
                 return true;
             }
         }
         return false;
+    }
+
+    @Override
+    public JoinPartitions spilled(final int shuffleIdx) {
+        return spilled[shuffleIdx];
     }
 
     @Override
@@ -143,7 +164,19 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
             throw new IllegalStateException("a probe batch with shuffleIdx " + shuffleIdx + " reached " + this
                     + " of " + bucketCount + " buckets: shuffle the probe side with the build side's bucket function");
         }
-        return tables[shuffleIdx];
+        final JoinHashTable table = tables[shuffleIdx];
+        if (table == null) {
+            throw new IllegalStateException(this + " has no table for bucket " + shuffleIdx + ": it was not finished,"
+                    + " or released after its probe ended");
+        }
+        return table;
+    }
+
+    @Override
+    public void release() {
+        java.util.Arrays.fill(tables, null);
+        java.util.Arrays.fill(spilled, null);
+        memory.release(memory.reserved());
     }
 
     @Override
@@ -170,13 +203,17 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
         return rows;
     }
 
-    /** A worker's build batches, by bucket. */
+    /**
+     * A worker's build rows, by bucket (made when the bucket gets its first batch). Once one bucket is refused
+     * memory, every bucket of the worker goes to disk: the rows it keeps are what the budget lacks.
+     */
     public final class Rows implements BatchConsumer {
-        private final List<List<Batch>> buckets = new ArrayList<>();
+        private final List<JoinBuildRows> buckets = new ArrayList<>();
+        private boolean spilling;
 
         Rows() {
             for (int b = 0; b < bucketCount; b++) {
-                buckets.add(new ArrayList<>());
+                buckets.add(null);
             }
         }
 
@@ -187,8 +224,23 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
                 throw new IllegalStateException("a build batch with shuffleIdx " + b + " reached " + this
                         + ": its input must come from a shuffle exchange or colocated scan");
             }
-            memory.keep(batch);
-            buckets.get(b).add(batch);
+            JoinBuildRows bucket = buckets.get(b);
+            if (bucket == null) {
+                bucket = new JoinBuildRows(memory, keys, input);
+                if (spilling) {
+                    bucket.spill();
+                }
+                buckets.set(b, bucket);
+            }
+            bucket.accept(batch);
+            if (bucket.spilled() && !spilling) {
+                spilling = true;
+                for (final JoinBuildRows other : buckets) {
+                    if (other != null) {
+                        other.spill();
+                    }
+                }
+            }
         }
     }
 }

@@ -31,27 +31,30 @@ public record Pipeline(String name, Source source, List<OperatorFactory> operato
     /**
      * A chain of operator instances for one worker, ending in the given local sink state; every
      * batch passed on checks {@code cancellation} first, so a cancelled query stops between batches
-     * even inside an operator that emits many (a join that multiplies rows).
+     * even inside an operator that emits many (a join that multiplies rows). Operator {@code i}'s instance
+     * goes in {@code created[i]}.
      */
-    BatchConsumer chain(final BatchConsumer local, final Cancellation cancellation) {
+    BatchConsumer chain(final BatchConsumer local, final Cancellation cancellation, final Operator[] created) {
         BatchConsumer next = checked(local, cancellation);
         for (int i = operators.size() - 1; i >= 0; i--) {
-            next = checked(operators.get(i).create(next), cancellation);
+            created[i] = operators.get(i).create(next);
+            next = checked(created[i], cancellation);
         }
         return next;
     }
 
     /**
-     * As {@link #chain(BatchConsumer, Cancellation)}, counting at each step: {@code rows[i]} the rows pushed
+     * As {@link #chain(BatchConsumer, Cancellation, Operator[])}, counting at each step: {@code rows[i]} the rows pushed
      * into consumer {@code i} (operator {@code i}, the local sink state last), {@code inclusiveNanos[i]} the
      * time inside that consumer, the steps after it included. Both arrays have {@code operators().size() + 1}
-     * entries and belong to one worker.
+     * entries and belong to one worker; operator {@code i}'s instance goes in {@code created[i]}.
      */
     BatchConsumer countedChain(final BatchConsumer local, final Cancellation cancellation, final long[] rows,
-                               final long[] inclusiveNanos) {
+                               final long[] inclusiveNanos, final Operator[] created) {
         BatchConsumer next = new Counted(local, cancellation, operators.size(), rows, inclusiveNanos);
         for (int i = operators.size() - 1; i >= 0; i--) {
-            next = new Counted(operators.get(i).create(next), cancellation, i, rows, inclusiveNanos);
+            created[i] = operators.get(i).create(next);
+            next = new Counted(created[i], cancellation, i, rows, inclusiveNanos);
         }
         return next;
     }

@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * so every CN compiling the same plan runs the same stages in the same order, and a stage on one CN
  * only ever waits for the same stage on another.
  *
+ * <p>A worker out of morsels ends its operators' input in chain order ({@link Operator#endOfInput()}),
+ * so that what one pushes then still passes the operators after it, before its local sink state is
+ * combined.
+ *
  * <p>When a pipeline fails, the run's {@link Cancellation} is set, so the stage's other pipelines
  * (perhaps waiting on an exchange) stop too; the first failure is thrown once all have stopped.
  */
@@ -230,8 +234,9 @@ public final class PipelineExecutor implements AutoCloseable {
             long combining = 0;
             try {
                 final BatchConsumer local = sink.createLocal();
-                final BatchConsumer head = profile == null ? pipeline.chain(local, cancellation)
-                        : pipeline.countedChain(local, cancellation, rows, inclusive);
+                final Operator[] created = new Operator[steps - 1];
+                final BatchConsumer head = profile == null ? pipeline.chain(local, cancellation, created)
+                        : pipeline.countedChain(local, cancellation, rows, inclusive, created);
                 final Source.Reader reader = source.openReader();
                 int m;
                 while (failure.get() == null && (m = nextMorsel.getAndIncrement()) < morsels) {
@@ -239,6 +244,19 @@ public final class PipelineExecutor implements AutoCloseable {
                     final long start = profile == null ? 0 : System.nanoTime();
                     reader.produce(m, head);
                     producing += profile == null ? 0 : System.nanoTime() - start;
+                }
+                for (int i = 0; i < created.length && failure.get() == null; i++) {
+                    cancellation.check();
+                    final long start = profile == null ? 0 : System.nanoTime();
+                    created[i].endOfInput();
+                    if (profile != null) {
+                        // Counted as if the source had pushed into operator i: its own time stays its own.
+                        final long took = System.nanoTime() - start;
+                        producing += took;
+                        for (int s = 0; s <= i; s++) {
+                            inclusive[s] += took;
+                        }
+                    }
                 }
                 final long start = profile == null ? 0 : System.nanoTime();
                 sink.combine(local);
@@ -251,7 +269,7 @@ public final class PipelineExecutor implements AutoCloseable {
                 }
                 if (running.decrementAndGet() == 0) {
                     final long start = System.nanoTime();
-                    finish(sink, failure.get(), done, profile == null ? null : () -> {
+                    finish(pipeline, failure.get(), done, profile == null ? null : () -> {
                         final long[] finishing = new long[steps + 1];
                         finishing[steps] = System.nanoTime() - start;
                         profile.add(pipeline, new long[steps + 1], finishing);
@@ -288,15 +306,17 @@ public final class PipelineExecutor implements AutoCloseable {
         return out;
     }
 
-    @SuppressWarnings("rawtypes")
-    private static void finish(final Sink sink, final Throwable failure, final CompletableFuture<Void> done,
+    private static void finish(final Pipeline pipeline, final Throwable failure, final CompletableFuture<Void> done,
                                final Runnable counted) {
         if (failure != null) {
             done.completeExceptionally(failure);
             return;
         }
         try {
-            sink.finish();
+            pipeline.sink().finish();
+            for (final OperatorFactory o : pipeline.operators()) {
+                o.pipelineFinished();
+            }
             if (counted != null) {
                 counted.run();
             }

@@ -4,6 +4,8 @@ import io.sluice.engine.expr.DataType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.engine.filter.FilterPartial;
+import io.sluice.engine.spill.SpillReader;
+import io.sluice.engine.spill.SpillRun;
 import io.sluice.format.Block;
 import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
@@ -51,44 +53,66 @@ public final class RuntimeFilterBuild {
 
     /** The partial filter of one bucket's (or the whole build's) batches. */
     FilterPartial collect(final List<Batch> batches) {
-        long rows = 0;
-        for (final Batch b : batches) {
-            rows += b.rowCount();
-        }
-        handle.addBuildRows(rows);
+        return collect(batches, List.of());
+    }
+
+    /**
+     * The partial filter of one bucket's (or the whole build's) rows: the batches in memory and those of a
+     * build that went to disk, read back once, since a probe row its filter drops never reaches the join.
+     */
+    FilterPartial collect(final List<Batch> batches, final List<SpillRun> spilled) {
         final FilterPartial partial = integerKey ? FilterPartial.integerKey(bloomBytes)
                 : FilterPartial.hashedKey(bloomBytes);
         final KeyColumns columns = new KeyColumns(keys, input);
-        long[] kept = null;
+        final long[][] kept = new long[1][];
+        long rows = 0;
         for (final Batch b : batches) {
-            final int n = b.rowCount();
-            final long[] keyWords;
-            if (integerKey) {
-                columns.evaluateUnhashed(b);
-                keyWords = columns.longs[0];
-            } else {
-                columns.evaluate(b);
-                keyWords = columns.hashes;
-            }
-            final long[] nulls = columns.anyNull();
-            long[] added = keyWords;
-            int m = n;
-            if (nulls != null) {
-                kept = kept == null ? new long[Block.MAX_ROWS] : kept;
-                m = 0;
-                for (int i = 0; i < n; i++) {
-                    kept[m] = keyWords[i];
-                    m += NullMask.isNull(nulls, i) ? 0 : 1;
+            rows += b.rowCount();
+            add(partial, columns, kept, b);
+        }
+        for (final SpillRun run : spilled) {
+            rows += run.rows();
+            try (SpillReader reader = run.open()) {
+                for (Batch b = reader.next(); b != null; b = reader.next()) {
+                    add(partial, columns, kept, b);
                 }
-                added = kept;
-            }
-            if (integerKey) {
-                partial.addValues(added, m);
-            } else {
-                partial.addHashes(added, m);
             }
         }
+        handle.addBuildRows(rows);
         return partial;
+    }
+
+    /** Adds a batch's keys, those with a NULL left out; {@code scratch[0]} keeps the array they are copied to. */
+    private void add(final FilterPartial partial, final KeyColumns columns, final long[][] scratch, final Batch b) {
+        final int n = b.rowCount();
+        final long[] keyWords;
+        if (integerKey) {
+            columns.evaluateUnhashed(b);
+            keyWords = columns.longs[0];
+        } else {
+            columns.evaluate(b);
+            keyWords = columns.hashes;
+        }
+        final long[] nulls = columns.anyNull();
+        long[] added = keyWords;
+        int m = n;
+        if (nulls != null) {
+            if (scratch[0] == null) {
+                scratch[0] = new long[Block.MAX_ROWS];
+            }
+            final long[] kept = scratch[0];
+            m = 0;
+            for (int i = 0; i < n; i++) {
+                kept[m] = keyWords[i];
+                m += NullMask.isNull(nulls, i) ? 0 : 1;
+            }
+            added = kept;
+        }
+        if (integerKey) {
+            partial.addValues(added, m);
+        } else {
+            partial.addHashes(added, m);
+        }
     }
 
     /** Sends the partials of a finished build. */

@@ -32,12 +32,26 @@ final class SpillPartitions {
     private final int[] partitionOf = new int[Block.MAX_ROWS];
     private final int[] order = new int[Block.MAX_ROWS];
     private final int[] counts = new int[FANOUT + 1];
+    private boolean nullKey;
+    private final boolean spreadNullKeys;
+    /** The partition the next row with a NULL key goes to, when they are spread. */
+    private int nextNullPartition;
 
     /**
      * @param keys  the key columns of the rows spilled, over their row type
      * @param level 0 for an operator's first split, one more for each split of a partition
      */
     SpillPartitions(final QueryMemory.Operator memory, final List<Expr> keys, final RowType rows, final int level) {
+        this(memory, keys, rows, level, false);
+    }
+
+    /**
+     * @param spreadNullKeys whether rows with a NULL in a key column go round the partitions instead of to
+     *                       the one of NULL's hash: a join's, which match nothing and so need not meet, and
+     *                       would otherwise make one key too heavy to split
+     */
+    SpillPartitions(final QueryMemory.Operator memory, final List<Expr> keys, final RowType rows, final int level,
+                    final boolean spreadNullKeys) {
         if (level >= MAX_LEVEL) {
             throw new MemoryLimitException(memory + " cannot fit one partition of its rows in memory, even split "
                     + MAX_LEVEL + " times by the hash of its keys: most of its rows share one key, or the query's"
@@ -48,11 +62,17 @@ final class SpillPartitions {
         this.memory = memory;
         this.keys = new KeyColumns(keys, rows);
         this.level = level;
+        this.spreadNullKeys = spreadNullKeys;
     }
 
     /** The level of this split. */
     int level() {
         return level;
+    }
+
+    /** Whether a row written had a NULL in a key column. */
+    boolean sawNullKey() {
+        return nullKey;
     }
 
     /** The partition of a key hash at a level. */
@@ -67,9 +87,12 @@ final class SpillPartitions {
             return;
         }
         keys.evaluate(batch);
+        final boolean nulls = keys.anyNull() != null;
+        nullKey |= nulls;
         Arrays.fill(counts, 0);
         for (int i = 0; i < n; i++) {
-            final int p = partition(keys.hashes[i], level);
+            final int p = spreadNullKeys && nulls && keys.hasNull(i) ? nextNullPartition++ & (FANOUT - 1)
+                    : partition(keys.hashes[i], level);
             partitionOf[i] = p;
             counts[p + 1]++;
         }

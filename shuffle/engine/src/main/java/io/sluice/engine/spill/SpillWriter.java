@@ -4,6 +4,7 @@ import io.sluice.format.Block;
 import io.sluice.format.BlockEncoder;
 import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
+import io.sluice.format.StringVector;
 import io.sluice.format.ZoneMap;
 import io.sluice.shuffle.operator.Batch;
 import java.io.IOException;
@@ -37,6 +38,7 @@ public final class SpillWriter implements AutoCloseable {
     private final CRC32C crc = new CRC32C();
     private long bytes;
     private long rows;
+    private long valueBytes;
     private int batches;
 
     SpillWriter(final Path file, final LongConsumer counter) {
@@ -69,6 +71,8 @@ public final class SpillWriter implements AutoCloseable {
         buffer.putShort(FRAME_HEADER, (short) columns, ByteOrder.LITTLE_ENDIAN);
         for (int c = 0; c < columns; c++) {
             vectors[c] = batch.column(c);
+            valueBytes += vectors[c] instanceof StringVector s ? s.valueBytes() + 4L * rowCount
+                    : (long) vectors[c].type().kind().width() * rowCount;
             zoneMaps[c] = batch.zoneMap(c) != null ? batch.zoneMap(c) : ZoneMap.of(vectors[c]);
             final ColumnType type = vectors[c].type();
             final int at = FRAME_HEADER + 2 + 3 * c;
@@ -111,7 +115,7 @@ public final class SpillWriter implements AutoCloseable {
     /** Closes the file and returns the run it holds. */
     public SpillRun finish() {
         close();
-        return new SpillRun(file, batches, rows, bytes);
+        return new SpillRun(file, batches, rows, bytes, valueBytes);
     }
 
     /** Bytes written so far. */
