@@ -7,6 +7,7 @@ import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.engine.exec.PipelineCounters;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import java.util.ArrayList;
@@ -133,12 +134,14 @@ final class CoordinatedQuery {
         long split = 0;
         QueryStats.SortStats sorts = QueryStats.SortStats.NONE;
         List<PipelineCounters> pipelines = null;
+        StorageReads storage = null;
         final List<CnUsage> usage = new ArrayList<>();
         for (int i = 0; i < finished.length; i++) {
             final QueryStats s = finished[i].stats();
             whole += s.wholeBlockRoutes();
             split += s.splitBatches();
             sorts = sorts.plus(s.sorts());
+            storage = StorageReads.plus(storage, s.storage());
             pipelines = pipelines == null ? new ArrayList<>(s.pipelines()) : summed(pipelines, s.pipelines());
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
                 exchanges.merge(e.id(), e, CoordinatedQuery::sum);
@@ -150,7 +153,7 @@ final class CoordinatedQuery {
         }
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
-                new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines);
+                new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines, storage);
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
     }
 

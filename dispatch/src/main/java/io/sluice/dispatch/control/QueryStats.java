@@ -24,10 +24,13 @@ import java.util.List;
  * @param sorts            what the coordinator did for the query's ORDER BYs
  * @param pipelines        each pipeline's rows and time per step, in run order (EXPLAIN ANALYZE); empty when
  *                         not counted
+ * @param storage          what the CNs read of a store on object storage, summed over the CNs that read one
+ *                         (their counters for the time the query ran, so a query running beside others also counts
+ *                         what those read on the same CN); null when no CN reads a store on object storage
  */
 public record QueryStats(String query, String strategy, Topology topology, long wallMillis, long wholeBlockRoutes,
         long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters, SortStats sorts,
-        List<PipelineCounters> pipelines) {
+        List<PipelineCounters> pipelines, StorageReads storage) {
     public QueryStats {
         exchanges = List.copyOf(exchanges);
         runtimeFilters = List.copyOf(runtimeFilters);
@@ -35,6 +38,14 @@ public record QueryStats(String query, String strategy, Topology topology, long 
         if (sorts == null) {
             throw new IllegalArgumentException("query stats need sort stats: SortStats.NONE for a query without");
         }
+    }
+
+    /** Stats of CNs that read no store on object storage. */
+    public QueryStats(final String query, final String strategy, final Topology topology, final long wallMillis,
+            final long wholeBlockRoutes, final long splitBatches, final List<ExchangeStats> exchanges,
+            final List<RuntimeFilterStats> runtimeFilters, final SortStats sorts, final List<PipelineCounters> pipelines) {
+        this(query, strategy, topology, wallMillis, wholeBlockRoutes, splitBatches, exchanges, runtimeFilters, sorts,
+                pipelines, null);
     }
 
     /** Stats without per-pipeline counters. */

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.filter.FilterKind;
@@ -12,7 +13,8 @@ import io.sluice.engine.filter.FilterKind;
  * bucket_rows) and runtime_filters (id, build, probe, kinds, scope,
  * build_rows, probe_rows_in, probe_rows_out, blocks_skipped, wait_ms, state) and sorts (merged_rows,
  * merged_runs, full_sorts: what the coordinator's MERGE SORTs merged and how many sorts of every row it
- * ran), and over a store on object storage read by this process, object_storage (gets, bytes_read: what was fetched;
+ * ran), and over a store on object storage, read by this process or by the CN processes of a coordinator,
+ * object_storage (gets, bytes_read: what was fetched;
  * cache_hits, bytes_from_cache: block files read from the block cache instead). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
  * bytes, part of bytes_remote) that carried a stored block copied from its file instead of a batch
  * encoded again.
