@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@code sluice cluster up --store s3://...}: CN processes with nothing on local disk but an empty cache directory
  * each read a store on a real S3 server (S3Proxy); queries give DuckDB's rows; each CN caches the blocks it read in
  * its own directory under {@code --cache-dir}, and the same query runs again with the block objects gone. The CNs
- * report what they read: a cold run the GETs of exactly the blocks their caches now hold, a warm run none.
+ * report what they read: a cold run the GETs of exactly the blocks their caches now hold, a warm run none. A table
+ * imported while the cluster runs is queried at once.
  */
 class ObjectStoreClusterUpTest {
     private static final Duration START = Duration.ofSeconds(90);
@@ -170,6 +171,16 @@ class ObjectStoreClusterUpTest {
                     assertThat(analyzed.exitCode()).as(analyzed.toString()).isZero();
                     assertThat(analyzed.err()).containsPattern("Object storage: 0 GETs of 0 bytes; block cache: [1-9][0-9]*"
                             + " hits of [1-9][0-9]* bytes");
+
+                    // A table written after the CNs started is seen by the coordinator and the CNs, as on disk.
+                    final Path items = Files.writeString(dir.resolve("items.csv"), "k,s\n1,a\n2,b\n3,c\n");
+                    final Cli.Result imported = Cli.run("import", "--csv", items.toString(), "--store",
+                            "s3://tpch/sf0.01", "--table", "items", "--schema", "k:int64,s:string");
+                    assertThat(imported.exitCode()).as(imported.toString()).isZero();
+                    final Cli.Result newTable = Cli.run("sql", "--store", "s3://tpch/sf0.01", "--coordinator", address,
+                            "--format", "csv", "select count(*) as n, sum(k) as total from items");
+                    assertThat(newTable.exitCode()).as(newTable.toString()).isZero();
+                    assertThat(lines(newTable)).containsExactly("n,total", "3,6");
 
                     up.signal("TERM");
                     assertThat(up.awaitExit(START)).as("cluster up after SIGTERM").isEqualTo(143);

@@ -218,6 +218,40 @@ class S3StoreTest {
     }
 
     @Test
+    void aTableWrittenAfterTheStoreWasOpenedIsSeenWhenFirstAskedForByName() {
+        writeTable("t", ROWS, 0);
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(tmp.resolve("cache"), CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            assertThat(s3.store().tableNames()).containsExactly("t");
+            writeTable("u", 100, 5_000);
+            assertThat(readAll(catalog.table("u"))).containsExactlyElementsOf(expected(100, 5_000));
+            assertThat(readAll(catalog.table("t"))).containsExactlyElementsOf(expected(ROWS, 0));
+            assertThat(s3.store().tableNames()).containsExactly("t", "u");
+            assertThatThrownBy(() -> catalog.table("nope")).isInstanceOf(StorageException.class)
+                    .hasMessageContaining("has no table 'nope'");
+        }
+    }
+
+    @Test
+    void blocksWhoseObjectsAreGoneAreListedByNameAndStatisticsWrittenLaterReachTheStore() {
+        writeTable("t", ROWS, 0);
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(tmp.resolve("cache"), CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            final Table t = catalog.table("t");
+            assertThat(s3.missingBlocks(t)).isEmpty();
+            objects.delete("t/v1/block-000002.sbk");
+            assertThat(s3.missingBlocks(t)).containsExactly(2);
+            assertThat(s3.blockUri(t, 2)).isEqualTo("s3://data/stores/small/t/v1/block-000002.sbk");
+            s3.writeStatistics(t, new byte[] {1, 2, 3});
+        }
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(tmp.resolve("cache"), CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            assertThat(catalog.table("t").statistics()).as("statistics as a later reader finds them")
+                    .containsExactly(1, 2, 3);
+        }
+    }
+
+    @Test
     void theCacheKeepsAtMostItsSizeDroppingTheLeastRecentlyUsed() {
         writeTable("t", ROWS, 0);
         final Path cacheDir = tmp.resolve("cache");
