@@ -142,8 +142,9 @@ final class CnQuery implements Runnable {
                 ResultRows.send(prepare.queryId(), compiled.result().result(), server.results(),
                         server.context().prepareTimeoutNs());
             }
+            final StorageReads read = readBefore == null ? null : storageReads.get().since(readBefore);
             final QueryStats stats = stats(shipped, topology, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
-                    compiled, exchanges, view, profile, readBefore == null ? null : storageReads.get().since(readBefore));
+                    compiled, exchanges, view, profile, read);
             server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
                     recorded == null ? null : ShippedExplain.fit(DistributedExplain.render(prepare.name(),

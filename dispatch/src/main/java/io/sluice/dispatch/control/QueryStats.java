@@ -43,7 +43,8 @@ public record QueryStats(String query, String strategy, Topology topology, long 
     /** Stats of CNs that read no store on object storage. */
     public QueryStats(final String query, final String strategy, final Topology topology, final long wallMillis,
             final long wholeBlockRoutes, final long splitBatches, final List<ExchangeStats> exchanges,
-            final List<RuntimeFilterStats> runtimeFilters, final SortStats sorts, final List<PipelineCounters> pipelines) {
+            final List<RuntimeFilterStats> runtimeFilters, final SortStats sorts,
+            final List<PipelineCounters> pipelines) {
         this(query, strategy, topology, wallMillis, wholeBlockRoutes, splitBatches, exchanges, runtimeFilters, sorts,
                 pipelines, null);
     }

@@ -16,8 +16,8 @@ public record StorageReads(long objectGets, long objectBytes, long cacheHits, lo
 
     public StorageReads {
         if (objectGets < 0 || objectBytes < 0 || cacheHits < 0 || cacheBytes < 0) {
-            throw new IllegalArgumentException("storage reads are counts, never negative: got " + objectGets + " GETs of "
-                    + objectBytes + " bytes, " + cacheHits + " cache hits of " + cacheBytes + " bytes");
+            throw new IllegalArgumentException("storage reads are counts, never negative: got " + objectGets
+                    + " GETs of " + objectBytes + " bytes, " + cacheHits + " cache hits of " + cacheBytes + " bytes");
         }
     }
 

@@ -40,7 +40,8 @@ final class TableVerifier {
      */
     record BlockFiles(String kind, Function<Table, List<Integer>> missing, BiFunction<Table, Integer, String> where) {
         /** A local store's: files in the table's version directory. */
-        static final BlockFiles LOCAL = new BlockFiles("file", Table::missingBlocks, (t, b) -> t.blockPath(b).toString());
+        static final BlockFiles LOCAL = new BlockFiles("file", Table::missingBlocks,
+                (t, b) -> t.blockPath(b).toString());
 
         /** A store on object storage's: objects, listed on the server. */
         static BlockFiles of(final S3Store s3) {

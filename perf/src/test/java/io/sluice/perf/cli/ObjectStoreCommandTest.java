@@ -230,6 +230,11 @@ class ObjectStoreCommandTest {
             assertThat(client.listObjectsV2(b -> b.bucket("tpch").prefix("inspected/.lock")).contents())
                     .as("the store's lock, released").isEmpty();
 
+            final Cli.Result boundaries = Cli.run("boundaries", "--store", "s3://tpch/inspected", "--table", "nation",
+                    "--column", "n_nationkey", "--topology", "1x2");
+            assertThat(boundaries.exitCode()).as(boundaries.toString()).isZero();
+            assertThat(boundaries.out()).contains("n_nationkey");
+
             client.deleteObject(b -> b.bucket("tpch").key("inspected/region/v1/block-000000.sbk"));
         }
         final Cli.Result missing = Cli.run("inspect", "--store", "s3://tpch/inspected");

@@ -208,7 +208,8 @@ class S3StoreTest {
         final Path cacheDir = tmp.resolve("cache");
         server.failNextBlockGets(S3Settings.ATTEMPTS);
         assertThatThrownBy(() -> read(cacheDir, CACHE)).isInstanceOf(StorageException.class)
-                .hasMessageContaining("cannot read s3://data/stores/small/t/v1/block-000000.sbk at " + server.endpoint())
+                .hasMessageContaining("cannot read s3://data/stores/small/t/v1/block-000000.sbk at "
+                        + server.endpoint())
                 .hasMessageContaining("HTTP 500 InternalError after " + S3Settings.ATTEMPTS + " attempts")
                 .hasMessageContaining("run the query again");
         assertThat(unfinishedEntries(cacheDir)).isEmpty();

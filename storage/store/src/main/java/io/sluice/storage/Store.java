@@ -131,7 +131,8 @@ public final class Store {
      * table written there since (see {@link BlockFileSource#copyTable}).
      */
     public boolean hasTable(final String name) {
-        return StoreContents.isTableName(name) && (hasLocalTable(name) || source.copyTable(dir, name) && hasLocalTable(name));
+        return StoreContents.isTableName(name)
+                && (hasLocalTable(name) || source.copyTable(dir, name) && hasLocalTable(name));
     }
 
     private boolean hasLocalTable(final String name) {
