@@ -1,8 +1,10 @@
 package io.sluice.dispatch.cluster;
 
 import io.sluice.dispatch.control.ControlAuthentication;
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.transport.ClusterSecret;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.agrona.SystemUtil;
 
 /**
@@ -93,6 +95,7 @@ public final class ClusterContext {
     private long queueTimeoutNs;
     private int maxQueued;
     private ClusterSecret secret;
+    private Supplier<StorageReads> storageReads;
 
     /** The defaults, overridden by any {@code sluice.cluster.*} system property set. */
     public ClusterContext() {
@@ -250,6 +253,19 @@ public final class ClusterContext {
 
     public ClusterContext secret(final ClusterSecret secret) {
         this.secret = secret;
+        return this;
+    }
+
+    /**
+     * This process's counters of what it read of a store on object storage, which a CN snapshots when a query
+     * starts and ends and sends the difference with its finished stats; null (the default) when it reads none.
+     */
+    public Supplier<StorageReads> storageReads() {
+        return storageReads;
+    }
+
+    public ClusterContext storageReads(final Supplier<StorageReads> counters) {
+        this.storageReads = counters;
         return this;
     }
 

@@ -11,6 +11,7 @@ import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Prepared;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.dispatch.explain.RecordingExchanges;
 import io.sluice.engine.exec.Cancellation;
@@ -31,6 +32,7 @@ import io.sluice.engine.plan.ShippedPlan;
 import io.sluice.shuffle.Topology;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -114,6 +116,8 @@ final class CnQuery implements Runnable {
         ClusterExchanges exchanges = null;
         QueryMemory memory = null;
         try {
+            final Supplier<StorageReads> storageReads = server.context().storageReads();
+            final StorageReads readBefore = storageReads == null ? null : storageReads.get();
             memory = QueryMemory.inSharedPool();
             final DecidedPlan decided = PlanCodec.decodeDecided(prepare.plan());
             final ShippedPlan shipped = new ShippedPlan(decided.plan(), decided.config());
@@ -138,8 +142,9 @@ final class CnQuery implements Runnable {
                 ResultRows.send(prepare.queryId(), compiled.result().result(), server.results(),
                         server.context().prepareTimeoutNs());
             }
+            final StorageReads read = readBefore == null ? null : storageReads.get().since(readBefore);
             final QueryStats stats = stats(shipped, topology, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
-                    compiled, exchanges, view, profile, memory);
+                    compiled, exchanges, view, profile, memory, read);
             server.send(new Finished(prepare.queryId(), memberId, prepare.index(), stats, ProcessMemory.peakRssBytes(),
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
                     recorded == null ? null : ShippedExplain.fit(DistributedExplain.render(prepare.name(),
@@ -226,7 +231,7 @@ final class CnQuery implements Runnable {
     /** What this CN's senders moved, per exchange, and how its shuffles and colocated scans routed batches. */
     private QueryStats stats(final ShippedPlan shipped, final Topology topology, final long wallMillis,
             final PipelineCompiler.Compiled compiled, final ClusterExchanges exchanges, final ComputeNode view,
-            final PipelineProfile profile, final QueryMemory memory) {
+            final PipelineProfile profile, final QueryMemory memory, final StorageReads storage) {
         long whole = 0;
         long split = 0;
         final List<QueryStats.ExchangeStats> list = new ArrayList<>();
@@ -251,7 +256,7 @@ final class CnQuery implements Runnable {
         }
         return new QueryStats(prepare.name(), shipped.config().strategy().cliName(), topology, wallMillis, whole, split,
                 list, compiled.runtimeFilterStats(), sorts(compiled), profile.counters(compiled.pipelines()),
-                memory(memory));
+                memory(memory), storage);
     }
 
     /** Each operator's peak and spilled bytes on this CN. */

@@ -7,6 +7,7 @@ import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.QueryDone;
 import io.sluice.dispatch.control.ControlMessage.ResultEnd;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.engine.exec.PipelineCounters;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import java.util.ArrayList;
@@ -134,12 +135,14 @@ final class CoordinatedQuery {
         QueryStats.SortStats sorts = QueryStats.SortStats.NONE;
         List<PipelineCounters> pipelines = null;
         List<QueryStats.OperatorMemory> memory = null;
+        StorageReads storage = null;
         final List<CnUsage> usage = new ArrayList<>();
         for (int i = 0; i < finished.length; i++) {
             final QueryStats s = finished[i].stats();
             whole += s.wholeBlockRoutes();
             split += s.splitBatches();
             sorts = sorts.plus(s.sorts());
+            storage = StorageReads.plus(storage, s.storage());
             pipelines = pipelines == null ? new ArrayList<>(s.pipelines()) : summed(pipelines, s.pipelines());
             memory = memory == null ? new ArrayList<>(s.memory()) : memorySummed(memory, s.memory());
             for (final QueryStats.ExchangeStats e : s.exchanges()) {
@@ -153,7 +156,7 @@ final class CoordinatedQuery {
         final QueryStats stats = new QueryStats(name, first.stats().strategy(), first.stats().topology(),
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
                 new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines,
-                memory == null ? List.of() : memory);
+                memory == null ? List.of() : memory, storage);
         return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
     }
 

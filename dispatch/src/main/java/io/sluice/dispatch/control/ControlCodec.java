@@ -82,9 +82,11 @@ public final class ControlCodec {
      * 7 a prepare's plan decided by the coordinator (plan format 9), which a CN only cuts into pipelines; 8 the
      * doorbell port of a Hello (a client's), and a CN given a prepare of a one-CN query runs it once compiled,
      * without waiting for a Start; 9 whether a query request and a prepare ask for the plan's EXPLAIN, which CN 0
-     * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats.
+     * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats; 10
+     * what a CN read of a store on object storage (GETs, their bytes, block cache hits and their bytes) in its
+     * finished stats, and their sum in a query's.
      */
-    public static final short VERSION = 9;
+    public static final short VERSION = 10;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -491,6 +493,14 @@ public final class ControlCodec {
             out.writeLong(m.peakBytes());
             out.writeLong(m.spilledBytes());
         }
+        final StorageReads storage = s.storage();
+        out.writeBoolean(storage != null);
+        if (storage != null) {
+            out.writeLong(storage.objectGets());
+            out.writeLong(storage.objectBytes());
+            out.writeLong(storage.cacheHits());
+            out.writeLong(storage.cacheBytes());
+        }
     }
 
     /**
@@ -855,8 +865,17 @@ public final class ControlCodec {
             memory.add(new QueryStats.OperatorMemory(in.readString(p + ".operator"), in.readLong(p + ".peakBytes"),
                     in.readLong(p + ".spilledBytes")));
         }
+        StorageReads storage = null;
+        final int storageAt = in.position();
+        if (in.readBoolean(field + ".storage.present")) {
+            final long gets = in.readLong(field + ".storage.objectGets");
+            final long bytes = in.readLong(field + ".storage.objectBytes");
+            final long hits = in.readLong(field + ".storage.cacheHits");
+            final long hitBytes = in.readLong(field + ".storage.cacheBytes");
+            storage = build(field + ".storage", storageAt, () -> new StorageReads(gets, bytes, hits, hitBytes));
+        }
         return new QueryStats(query, strategy, topology, wallMillis, whole, split, exchanges, filters,
-                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts), pipelines, memory);
+                new QueryStats.SortStats(mergedRows, mergedRuns, fullSorts), pipelines, memory, storage);
     }
 
     /** Builds a record, turning a rule it refuses into a WireFormatException naming the field. */

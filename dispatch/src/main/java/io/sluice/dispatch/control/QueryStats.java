@@ -26,10 +26,13 @@ import java.util.List;
  *                         not counted
  * @param memory           each operator that holds rows, in the order they were compiled: the most bytes it held
  *                         on one CN and the bytes it wrote to spill files on all
+ * @param storage          what the CNs read of a store on object storage, summed over the CNs that read one
+ *                         (their counters for the time the query ran, so a query running beside others also counts
+ *                         what those read on the same CN); null when no CN reads a store on object storage
  */
 public record QueryStats(String query, String strategy, Topology topology, long wallMillis, long wholeBlockRoutes,
         long splitBatches, List<ExchangeStats> exchanges, List<RuntimeFilterStats> runtimeFilters, SortStats sorts,
-        List<PipelineCounters> pipelines, List<OperatorMemory> memory) {
+        List<PipelineCounters> pipelines, List<OperatorMemory> memory, StorageReads storage) {
     public QueryStats {
         exchanges = List.copyOf(exchanges);
         runtimeFilters = List.copyOf(runtimeFilters);
@@ -40,13 +43,13 @@ public record QueryStats(String query, String strategy, Topology topology, long 
         }
     }
 
-    /** Stats without the memory of operators. */
+    /** Stats without the memory of operators, of CNs that read no store on object storage. */
     public QueryStats(final String query, final String strategy, final Topology topology, final long wallMillis,
             final long wholeBlockRoutes, final long splitBatches, final List<ExchangeStats> exchanges,
             final List<RuntimeFilterStats> runtimeFilters, final SortStats sorts,
             final List<PipelineCounters> pipelines) {
         this(query, strategy, topology, wallMillis, wholeBlockRoutes, splitBatches, exchanges, runtimeFilters, sorts,
-                pipelines, List.of());
+                pipelines, List.of(), null);
     }
 
     /** Stats without per-pipeline counters. */

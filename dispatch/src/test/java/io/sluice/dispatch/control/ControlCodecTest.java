@@ -77,7 +77,12 @@ class ControlCodecTest {
             List.of(new PipelineCounters(new long[] {600_572, 300, 300}, new long[] {70, 8, 9}),
                     new PipelineCounters(new long[] {5, 5}, new long[] {1, 2})),
             List.of(new QueryStats.OperatorMemory("hash join build [o_orderkey]", 65_536, 1_234_567),
-                    new QueryStats.OperatorMemory("group by [l_orderkey]", 4096, 0)));
+                    new QueryStats.OperatorMemory("group by [l_orderkey]", 4096, 0)), null);
+    /** The stats of a CN that read a store on object storage. */
+    private static final StorageReads READS = new StorageReads(74, 71_251_480, 3, 2_900_000);
+    private static final QueryStats STATS_READ = new QueryStats(STATS.query(), STATS.strategy(), STATS.topology(),
+            STATS.wallMillis(), STATS.wholeBlockRoutes(), STATS.splitBatches(), STATS.exchanges(),
+            STATS.runtimeFilters(), STATS.sorts(), STATS.pipelines(), STATS.memory(), READS);
     private static final List<Decision> DECISIONS = List.of(
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));
@@ -105,7 +110,7 @@ class ControlCodecTest {
                 new Start(1L << 40),
                 new Cancel(1L << 40, "CN cn-2 died"),
                 new Finished(5, 3, 0, STATS, 1L << 30, RESULT, DECISIONS, "Distributed plan of q18"),
-                new Finished(5, 4, 1, STATS, -1, null, List.of(), null),
+                new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null),
                 new Failed(5, 3, 1, "ArithmeticException", "long overflow", false),
                 new Failed(5, 4, 2, "SenderFailedException", "heard an error from CN 1", true),
                 new ResultBatch(5, 0, new byte[] {9, 8, 7, 6}),
@@ -119,7 +124,7 @@ class ControlCodecTest {
                 new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),
                 new QueryProgress(11, 5, 250),
                 new QueryDone(11, 5, STATS, RESULT, DECISIONS, "plan", List.of(new CnUsage("cn-0", 1L << 29))),
-                new QueryDone(11, 5, STATS, null, List.of(), null, List.of()),
+                new QueryDone(11, 5, STATS_READ, null, List.of(), null, List.of()),
                 new QueryFailed(11, 5, "IllegalArgumentException", "asks for 5 CNs but 3 are alive"),
                 new StatusRequest(ADDRESS, 12),
                 new Status(12, 77, 9, List.of(new MemberStatus("cn-0", 1, "10.0.0.7:40123", 2, MemberState.SUSPECT,
@@ -166,13 +171,58 @@ class ControlCodecTest {
     }
 
     @Test
+    void aCnsFinishedStatsAndTheQuerysCarryWhatWasReadOfObjectStorageOrSayNothingWasRead() {
+        final ControlCodec codec = new ControlCodec();
+        final Finished read = (Finished) codec.decode(codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null,
+                List.of(), null)));
+        assertThat(read.stats().storage()).isEqualTo(new StorageReads(74, 71_251_480, 3, 2_900_000));
+        final Finished none = (Finished) codec.decode(codec.toBytes(new Finished(5, 4, 1, STATS, -1, null,
+                List.of(), null)));
+        assertThat(none.stats().storage()).isNull();
+        final QueryDone done = (QueryDone) codec.decode(codec.toBytes(new QueryDone(11, 5, STATS_READ, null,
+                List.of(), null, List.of())));
+        assertThat(done.stats().storage()).isEqualTo(new StorageReads(74, 71_251_480, 3, 2_900_000));
+    }
+
+    @Test
+    void negativeStorageReadsAreAWireFormatErrorNamingTheField() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] bytes = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null));
+        // The last fields before the trailer: the stats' storage reads, then the message's own nullable fields.
+        final int at = indexOfLong(bytes, 71_251_480);
+        new UnsafeBuffer(bytes).putLong(at, -1, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(bytes)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("finished.stats.storage");
+    }
+
+    private static int indexOfLong(final byte[] bytes, final long value) {
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        for (int i = 0; i + 8 <= bytes.length; i++) {
+            if (buffer.getLong(i, ByteOrder.LITTLE_ENDIAN) == value) {
+                return i;
+            }
+        }
+        throw new AssertionError(value + " not in the message");
+    }
+
+    @Test
+    void aFinishedOfProtocol9IsRefusedNamingBothVersions() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] finished = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null));
+        new UnsafeBuffer(finished).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(finished)).isInstanceOf(ControlVersionException.class)
+                .hasMessageContaining("control protocol version 9, this build speaks version 10")
+                .hasMessageContaining("run the same Sluice version");
+    }
+
+    @Test
     void aPrepareOfProtocol8IsRefusedNamingBothVersions() {
         final ControlCodec codec = new ControlCodec();
         final byte[] prepare = codec.toBytes(new Prepare(1, "q1", 0, 1, 2, List.of(ADDRESS), List.of(11L),
                 new byte[] {1}, false));
         new UnsafeBuffer(prepare).putShort(4, (short) 8, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(prepare)).isInstanceOf(ControlVersionException.class)
-                .hasMessageContaining("control protocol version 8, this build speaks version 9")
+                .hasMessageContaining("control protocol version 8, this build speaks version 10")
                 .hasMessageContaining("run the same Sluice version");
     }
 

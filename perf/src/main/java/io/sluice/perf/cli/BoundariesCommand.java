@@ -3,12 +3,12 @@ package io.sluice.perf.cli;
 import io.sluice.shuffle.BoundaryConfig;
 import io.sluice.shuffle.StraddlePolicy;
 import io.sluice.shuffle.Topology;
-import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,8 +21,12 @@ import picocli.CommandLine.Option;
             + " from zonemaps and counted by a scan, uniformity, block overlap, and the fraction of rows a"
             + " colocated scan would send across CNs and the rows it would read more than once."})
 public final class BoundariesCommand extends CliCommand {
-    @Option(names = "--store", required = true, paramLabel = "DIR", description = "Store directory.")
+    @Option(names = "--store", required = true, paramLabel = "DIR",
+            description = "Store directory, or s3://BUCKET/PREFIX on object storage (docs/object-storage.md).")
     Path store;
+
+    @Mixin
+    ObjectStoreOptions objectStore;
 
     @Option(names = "--table", required = true, paramLabel = "T", description = "Table name.")
     String table;
@@ -56,7 +60,7 @@ public final class BoundariesCommand extends CliCommand {
     int execute(final PrintWriter out, final PrintWriter err) {
         final Topology shape = parseTopology(topology);
         final BoundaryConfig config = BoundaryConfig.DEFAULT.withUniformityThreshold(uniformityThreshold);
-        try (Table t = Store.open(store).table(table)) {
+        try (ObjectStoreOptions.Opened opened = objectStore.open(store); Table t = opened.store().table(table)) {
             final BoundariesReport report = BoundariesReport.of(t, column, shape, config, straddle, !noSketch);
             out.print(json ? report.json() : report.text());
         }

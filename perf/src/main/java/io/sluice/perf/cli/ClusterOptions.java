@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.plan.StrategyConfig;
@@ -81,7 +82,9 @@ final class ClusterOptions {
         if (statsJson == null || stats == null) {
             return;
         }
-        StorageReads read = null;
+        // Queries on this process's cores or embedded CNs: this process's counters; on a coordinator's CN
+        // processes: what those CNs counted, summed by the coordinator (null when none reads object storage).
+        StorageReads read = stats.storage();
         if (storageReads != null) {
             final StorageReads now = storageReads.get();
             read = now.since(lastReads);

@@ -85,6 +85,9 @@ public final class CnCommand extends CliCommand {
         final ClusterContext context = secret.context();
         final TableSource tables = TableSource.open(store, parquet, "every CN must read the same store as the coordinator",
                 objectStore);
+        if (tables.opened() != null && tables.opened().reads() != null) {
+            context.storageReads(tables.opened().reads());
+        }
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;
         try {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice inspect}: shows a store's tables and their zonemap statistics. */
@@ -23,10 +24,15 @@ import picocli.CommandLine.Option;
             "Strings show the prefix zonemaps keep; \"...\"+ marks an 8-byte prefix of longer values."},
         footer = {"", "Examples:", "  sluice inspect --store data/sf0.1",
             "  sluice inspect --store data/sf0.1 --table lineitem --json",
-            "  sluice inspect --store data/sf0.1 --verify"})
+            "  sluice inspect --store data/sf0.1 --verify",
+            "  sluice inspect --store s3://bucket/sf0.1 --table lineitem --verify --cache-dir /tmp/sluice-cache"})
 final class InspectCommand extends CliCommand {
-    @Option(names = "--store", required = true, paramLabel = "<dir>", description = "store directory")
+    @Option(names = "--store", required = true, paramLabel = "<dir>",
+            description = "store directory, or s3://BUCKET/PREFIX on object storage (docs/object-storage.md)")
     Path store;
+
+    @Mixin
+    ObjectStoreOptions objectStore;
 
     @Option(names = "--table", paramLabel = "<name>", description = "inspect only this table")
     String table;
@@ -40,7 +46,17 @@ final class InspectCommand extends CliCommand {
 
     @Override
     int execute(final PrintWriter out, final PrintWriter err) {
-        final Store opened = Store.open(store);
+        try (ObjectStoreOptions.Opened opened = objectStore.open(store)) {
+            return inspect(opened, out, err);
+        }
+    }
+
+    private int inspect(final ObjectStoreOptions.Opened source, final PrintWriter out, final PrintWriter err) {
+        final Store opened = source.store();
+        final TableVerifier.BlockFiles files = source.s3() == null ? TableVerifier.BlockFiles.LOCAL
+                : TableVerifier.BlockFiles.of(source.s3());
+        // A store on object storage is read through a local copy of its manifests: what unfinished uploads left
+        // on the server is not in it (the next writer removes it), nor is the lock, an object.
         final StoreContents contents = opened.contents();
         final List<String> names;
         final List<InspectedStore.Damaged> damaged = new ArrayList<>();
@@ -60,7 +76,8 @@ final class InspectCommand extends CliCommand {
         final List<String> problems = new ArrayList<>();
         for (final String name : names) {
             try (Table t = opened.table(name)) {
-                final TableVerifier.Report report = verify ? TableVerifier.verify(t) : TableVerifier.presence(t);
+                final TableVerifier.Report report = verify ? TableVerifier.verify(t, files)
+                        : TableVerifier.presence(t, files);
                 problems.addAll(report.problems());
                 inspected.add(new InspectedTable(TableSummary.of(t), verify ? report : null));
             } catch (final StorageException e) {
@@ -68,11 +85,13 @@ final class InspectCommand extends CliCommand {
             }
         }
         final List<Path> leftovers = new ArrayList<>();
-        for (final Path p : contents.leftovers()) {
-            leftovers.add(store.toAbsolutePath().normalize().relativize(p.toAbsolutePath().normalize()));
+        if (source.s3() == null) {
+            for (final Path p : contents.leftovers()) {
+                leftovers.add(store.toAbsolutePath().normalize().relativize(p.toAbsolutePath().normalize()));
+            }
         }
-        final InspectedStore report = new InspectedStore(store, inspected, damaged, leftovers,
-                StoreLock.recorded(store).orElse(null));
+        final InspectedStore report = new InspectedStore(ObjectStoreOptions.describe(store), inspected, damaged,
+                leftovers, source.s3() == null ? StoreLock.recorded(store).orElse(null) : null);
         out.print(json ? InspectJson.render(report) : InspectText.render(report));
         for (final InspectedStore.Damaged d : damaged) {
             fail(err, "table '" + d.name() + "' is damaged: " + d.problem());

@@ -8,10 +8,11 @@ import java.util.List;
  * What {@code sluice inspect} found in a store: its tables, the table directories it could not read
  * (name and why), what unfinished writes left there, and the writer recorded in the store's lock.
  *
+ * @param store     the store as the user named it: a directory, or s3://BUCKET/PREFIX
  * @param leftovers relative to the store directory
  * @param writer    the lock's holder, working now or gone without finishing; null when the store is not locked
  */
-record InspectedStore(Path store, List<InspectedTable> tables, List<Damaged> damaged, List<Path> leftovers,
+record InspectedStore(String store, List<InspectedTable> tables, List<Damaged> damaged, List<Path> leftovers,
                       StoreLock.Holder writer) {
     /** A table directory that could not be read, and why. */
     record Damaged(String name, String problem) {

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.format.StorageException;
 import io.sluice.s3.BlockCache;
 import io.sluice.s3.S3Location;
@@ -51,7 +52,7 @@ final class ObjectStoreOptions {
      */
     Opened open(final Path store) {
         if (!isObjectStorage(store)) {
-            return new Opened(Store.open(store), null, null);
+            return new Opened(Store.open(store), null, null, null);
         }
         final S3Location location = S3Location.parse(store.toString());
         final S3Objects objects = new S3Objects(location, S3Settings.fromEnvironment());
@@ -61,7 +62,7 @@ final class ObjectStoreOptions {
             final S3Store s3 = S3Store.open(objects, cache);
             final BlockCache opened = cache;
             return new Opened(s3.store(), () -> CloseHelper.closeAll(s3, opened, objects),
-                    () -> new StorageReads(objects.gets(), objects.bytesRead(), opened.hits(), opened.hitBytes()));
+                    () -> new StorageReads(objects.gets(), objects.bytesRead(), opened.hits(), opened.hitBytes()), s3);
         } catch (final RuntimeException e) {
             CloseHelper.quietCloseAll(cache, objects);
             throw e;
@@ -90,10 +91,10 @@ final class ObjectStoreOptions {
     }
 
     /**
-     * A store opened by {@link #open}, what closes the resources behind it and what this process read of it (both
-     * null for a local store).
+     * A store opened by {@link #open}, what closes the resources behind it, what this process read of it and the
+     * store on object storage behind it (all null for a local store).
      */
-    record Opened(Store store, AutoCloseable resources, Supplier<StorageReads> reads)
+    record Opened(Store store, AutoCloseable resources, Supplier<StorageReads> reads, S3Store s3)
             implements AutoCloseable {
         @Override
         public void close() {

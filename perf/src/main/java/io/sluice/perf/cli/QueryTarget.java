@@ -3,6 +3,7 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.explain.ExplainAnalyze;
 import io.sluice.dispatch.explain.ExplainPlan;
 import io.sluice.dispatch.explain.Explainer;
@@ -220,7 +221,9 @@ final class QueryTarget implements AutoCloseable {
         final Outcome ran = run(name, plan);
         final ExplainPlan planned = Explainer.plan(name, plan, config, ran.stats().topology(), tables, true);
         final ExplainPlan analyzed = ExplainAnalyze.apply(planned, ran.stats().pipelines(), ran.stats().exchanges());
-        return new Outcome(ran.result(), analyzed.render(), ran.stats(), analyzed);
+        final StorageReads storage = ran.stats().storage();
+        return new Outcome(ran.result(), storage == null ? analyzed.render() : analyzed.render() + storage.describe()
+                + "\n", ran.stats(), analyzed);
     }
 
     private void onlyPlans() {

@@ -1,5 +1,6 @@
 package io.sluice.perf.cli;
 
+import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.filter.FilterKind;
@@ -14,7 +15,8 @@ import io.sluice.engine.filter.FilterKind;
  * merged_runs, full_sorts: what the coordinator's MERGE SORTs merged and how many sorts of every row it
  * ran), spilled_bytes (what the query's operators wrote to spill files, on every CN) and memory (operator, peak_bytes,
  * spilled_bytes: each operator that holds rows, the most bytes it held on one CN and what it spilled on all), and
- * over a store on object storage read by this process, object_storage (gets, bytes_read: what was fetched;
+ * over a store on object storage, read by this process or by the CN processes of a coordinator,
+ * object_storage (gets, bytes_read: what was fetched;
  * cache_hits, bytes_from_cache: block files read from the block cache instead). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
  * bytes, part of bytes_remote) that carried a stored block copied from its file instead of a batch
  * encoded again.

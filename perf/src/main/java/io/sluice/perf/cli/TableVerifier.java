@@ -3,12 +3,15 @@ package io.sluice.perf.cli;
 import io.sluice.format.Block;
 import io.sluice.format.StorageException;
 import io.sluice.format.ZoneMap;
+import io.sluice.s3.S3Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.ZoneMapIndex;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Reads every block of a table, which verifies each header and column checksum, and checks that
@@ -28,25 +31,53 @@ final class TableVerifier {
         }
     }
 
+    /**
+     * Where a table's block files are: which are missing, and how to name one.
+     *
+     * @param kind    what a block's file is: "file", or "object"
+     * @param missing the blocks whose files are missing
+     * @param where   a block's file as messages name it
+     */
+    record BlockFiles(String kind, Function<Table, List<Integer>> missing, BiFunction<Table, Integer, String> where) {
+        /** A local store's: files in the table's version directory. */
+        static final BlockFiles LOCAL = new BlockFiles("file", Table::missingBlocks,
+                (t, b) -> t.blockPath(b).toString());
+
+        /** A store on object storage's: objects, listed on the server. */
+        static BlockFiles of(final S3Store s3) {
+            return new BlockFiles("object", s3::missingBlocks, s3::blockUri);
+        }
+    }
+
     private TableVerifier() {
     }
 
     /** Checks only that every block's file is there (one directory listing, no block read). */
     static Report presence(final Table table) {
+        return presence(table, BlockFiles.LOCAL);
+    }
+
+    /** Checks only that every block's file is where {@code files} says (no block read). */
+    static Report presence(final Table table, final BlockFiles files) {
         final List<String> problems = new ArrayList<>();
-        for (final int b : table.missingBlocks()) {
-            problems.add(missing(table, b));
+        for (final int b : files.missing().apply(table)) {
+            problems.add(missing(table, b, files));
         }
         return new Report(0, problems);
     }
 
     /** Verifies all blocks of a table. */
     static Report verify(final Table table) {
+        return verify(table, BlockFiles.LOCAL);
+    }
+
+    /** Verifies all blocks of a table whose files are where {@code files} says. */
+    static Report verify(final Table table, final BlockFiles files) {
         final List<String> problems = new ArrayList<>();
-        final Set<Integer> missing = new HashSet<>(table.missingBlocks());
+        final Set<Integer> missing = new HashSet<>(files.missing().apply(table));
         for (int b = 0; b < table.blockCount(); b++) {
             if (missing.contains(b)) {
-                problems.add(missing(table, b));
+                problems.add(missing(table, b, files));
                 continue;
             }
             try {
@@ -55,7 +86,7 @@ final class TableVerifier {
                     final ZoneMap inFile = block.zoneMaps()[c];
                     final ZoneMap inIndex = table.zoneMap(b, c);
                     if (!inFile.equals(inIndex)) {
-                        problems.add("block " + b + " of table '" + table.name() + "' (" + table.blockPath(b)
+                        problems.add("block " + b + " of table '" + table.name() + "' (" + files.where().apply(table, b)
                                 + "): the zonemap of column '" + table.schema().field(c).name() + "' is " + inFile
                                 + " in the block file but " + inIndex + " in "
                                 + table.dataDir().resolve(ZoneMapIndex.FILE) + "; regenerate or re-import the table");
@@ -69,8 +100,8 @@ final class TableVerifier {
         return new Report(table.blockCount(), problems);
     }
 
-    private static String missing(final Table table, final int block) {
-        return "block " + block + " of " + table.blockCount() + " of table '" + table.name() + "' is missing: no file "
-                + table.blockPath(block) + "; regenerate or re-import the table";
+    private static String missing(final Table table, final int block, final BlockFiles files) {
+        return "block " + block + " of " + table.blockCount() + " of table '" + table.name() + "' is missing: no "
+                + files.kind() + " " + files.where().apply(table, block) + "; regenerate or re-import the table";
     }
 }

@@ -207,6 +207,43 @@ class ObjectStoreCommandTest {
     }
 
     @Test
+    void inspectAndAnalyzeReadAStoreOnObjectStorageAndNameMissingBlockObjects() throws Exception {
+        final Cli.Result gen = Cli.run("gen", "--sf", "0.01", "--out", "s3://tpch/inspected", "--tables",
+                "nation,region");
+        assertThat(gen.exitCode()).as(gen.toString()).isZero();
+        final Cli.Result inspect = Cli.run("inspect", "--store", "s3://tpch/inspected");
+        assertThat(inspect.exitCode()).as(inspect.toString()).isZero();
+        assertThat(inspect.out()).contains("store s3://tpch/inspected", "nation", "region");
+        final Cli.Result verified = Cli.run("inspect", "--store", "s3://tpch/inspected", "--table", "nation",
+                "--verify", "--json", "--cache-dir", dir.resolve("inspect-cache").toString());
+        assertThat(verified.exitCode()).as(verified.toString()).isZero();
+        assertThat(verified.out()).contains("\"store\": \"s3://tpch/inspected\"", "\"nation\"");
+
+        // A table written before gen wrote sketches: its statistics object is gone until analyze writes it again.
+        try (S3Client client = server.settings().client()) {
+            client.deleteObject(b -> b.bucket("tpch").key("inspected/nation/v1/statistics.bin"));
+            final Cli.Result analyzed = Cli.run("analyze", "--store", "s3://tpch/inspected", "--tables", "nation");
+            assertThat(analyzed.exitCode()).as(analyzed.toString()).isZero();
+            assertThat(analyzed.out()).contains("analyzed 1 table of s3://tpch/inspected: 25 rows");
+            assertThat(client.headObject(b -> b.bucket("tpch").key("inspected/nation/v1/statistics.bin"))
+                    .contentLength()).as("statistics object written by analyze").isPositive();
+            assertThat(client.listObjectsV2(b -> b.bucket("tpch").prefix("inspected/.lock")).contents())
+                    .as("the store's lock, released").isEmpty();
+
+            final Cli.Result boundaries = Cli.run("boundaries", "--store", "s3://tpch/inspected", "--table", "nation",
+                    "--column", "n_nationkey", "--topology", "1x2");
+            assertThat(boundaries.exitCode()).as(boundaries.toString()).isZero();
+            assertThat(boundaries.out()).contains("n_nationkey");
+
+            client.deleteObject(b -> b.bucket("tpch").key("inspected/region/v1/block-000000.sbk"));
+        }
+        final Cli.Result missing = Cli.run("inspect", "--store", "s3://tpch/inspected");
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).contains("block 0 of 1 of table 'region' is missing: no object"
+                + " s3://tpch/inspected/region/v1/block-000000.sbk");
+    }
+
+    @Test
     void aMissingBucketIsAnErrorNamingItAndTheFix() {
         final Cli.Result r = Cli.run("sql", "--store", "s3://no-such-bucket/sf1", "select count(*) from lineitem");
         assertThat(r.exitCode()).isEqualTo(1);

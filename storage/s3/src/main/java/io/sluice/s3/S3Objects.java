@@ -197,6 +197,11 @@ public final class S3Objects implements AutoCloseable {
                         + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, and that they may use bucket '"
                         + location.bucket() + "'", e);
             }
+            if (s3.statusCode() >= 500) {
+                return new StorageException(what + ": HTTP " + s3.statusCode() + (code == null ? "" : " " + code)
+                        + " after " + S3Settings.ATTEMPTS + " attempts: the server is failing or overloaded; run the"
+                        + " query again once it answers (" + e.getMessage() + ")", e);
+            }
             return new StorageException(what + ": HTTP " + s3.statusCode() + (code == null ? "" : " " + code) + ": "
                     + e.getMessage(), e);
         }

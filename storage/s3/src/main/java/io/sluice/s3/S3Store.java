@@ -3,6 +3,8 @@ package io.sluice.s3;
 import io.sluice.format.StorageException;
 import io.sluice.storage.BlockFile;
 import io.sluice.storage.BlockFileCache;
+import io.sluice.storage.BlockFileSource;
+import io.sluice.storage.StatisticsFile;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableManifest;
@@ -11,13 +13,18 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * A store on object storage opened for reading: its manifests and zonemap indexes mirrored into a local directory
  * when opened (so planning reads no object), its block files fetched into a {@link BlockCache} when a scan first
- * needs them and memory-mapped from there like a local store's. The tables are those the store had when it was
- * opened; a table replaced later keeps being read at the version seen, until the store is opened again.
+ * needs them and memory-mapped from there like a local store's. A table written after the store was opened is
+ * copied in when a reader first asks for it by name; a table already seen keeps being read at the version seen (as
+ * a local store's open table is), until the store is opened again.
  */
 public final class S3Store implements AutoCloseable {
     /** The manifest attribute naming one upload of a table, so cached blocks of an earlier store at the same place never serve it. */
@@ -37,7 +44,17 @@ public final class S3Store implements AutoCloseable {
         this.mirror = mirror;
         this.cachePrefix = URLEncoder.encode(objects.location().bucket() + "/" + objects.location().prefix(),
                 StandardCharsets.UTF_8);
-        this.store = Store.open(mirror, BlockFileCache.shared(), this::openBlock);
+        this.store = Store.open(mirror, BlockFileCache.shared(), new BlockFileSource() {
+            @Override
+            public BlockFile open(final Table table, final int block, final boolean[] verified) {
+                return openBlock(table, block, verified);
+            }
+
+            @Override
+            public boolean copyTable(final Path dir, final String name) {
+                return copyNewTable(name);
+            }
+        });
         this.cleanup = new Thread(() -> StoreMirror.deleteTree(mirror), "sluice-s3-mirror-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
@@ -83,12 +100,56 @@ public final class S3Store implements AutoCloseable {
         return cache;
     }
 
+    /** Copies the metadata of a table written since the store was opened, when there is one of that name now. */
+    private synchronized boolean copyNewTable(final String name) {
+        if (Files.isRegularFile(mirror.resolve(name).resolve(TableManifest.FILE))) {
+            return true;
+        }
+        return StoreMirror.copyTable(objects, mirror, name) != null;
+    }
+
+    /** The path inside the store of one file of {@code table}'s version directory. */
+    private static String objectOf(final Table table, final String fileName) {
+        final TableManifest manifest = table.manifest();
+        final String version = manifest.version() == 0 ? "" : TableManifest.versionDirName(manifest.version()) + "/";
+        return table.dir().getFileName() + "/" + version + fileName;
+    }
+
+    /** Where the object of one block of {@code table} is, as messages name it. */
+    public String blockUri(final Table table, final int block) {
+        return objects.location().uri(objectOf(table, table.blockPath(block).getFileName().toString()));
+    }
+
+    /** The blocks of {@code table} whose objects the store lacks (one listing of its version directory). */
+    public List<Integer> missingBlocks(final Table table) {
+        final String prefix = objectOf(table, "");
+        final Set<String> present = new HashSet<>();
+        for (final String file : objects.listFiles(prefix, true)) {
+            present.add(file.substring(file.lastIndexOf('/') + 1));
+        }
+        final List<Integer> missing = new ArrayList<>();
+        for (int b = 0; b < table.blockCount(); b++) {
+            if (!present.contains(table.blockPath(b).getFileName().toString())) {
+                missing.add(b);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Stores statistics computed after {@code table} was written (replacing any it had): in the local copy, then
+     * as the object beside its zonemap index. The caller holds the store's lock ({@link S3StoreLock}).
+     */
+    public void writeStatistics(final Table table, final byte[] payload) {
+        table.writeStatistics(payload);
+        objects.put(objectOf(table, StatisticsFile.FILE), table.dataDir().resolve(StatisticsFile.FILE));
+    }
+
     private BlockFile openBlock(final Table table, final int block, final boolean[] verified) {
         final String tableName = table.dir().getFileName().toString();
         final TableManifest manifest = table.manifest();
         final String fileName = table.blockPath(block).getFileName().toString();
-        final String version = manifest.version() == 0 ? "" : TableManifest.versionDirName(manifest.version()) + "/";
-        final String object = tableName + "/" + version + fileName;
+        final String object = objectOf(table, fileName);
         final String upload = manifest.attributes().get(UPLOAD_ATTRIBUTE);
         // The id names a directory of the cache: anything but a plain id (a manifest not written by Sluice) is ignored.
         final String key = cachePrefix + "/" + tableName + "/"

@@ -6,6 +6,7 @@ import io.sluice.storage.TableManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,15 +36,32 @@ final class StoreMirror {
             if (!StoreContents.isTableName(name)) {
                 continue;
             }
-            final byte[] manifest = objects.get(name + "/" + TableManifest.FILE);
-            if (manifest == null) {
-                continue;
+            final TableManifest manifest = copyTable(objects, dir, name);
+            if (manifest != null) {
+                tables.put(name, manifest);
             }
-            final Path tableDir = dir.resolve(name);
+        }
+        return tables;
+    }
+
+    /**
+     * Copies the manifest and metadata of table {@code name} into {@code dir}.
+     *
+     * @return the manifest, or null when the store has no complete table of that name
+     */
+    static TableManifest copyTable(final S3Objects objects, final Path dir, final String name) {
+        final byte[] manifest = objects.get(name + "/" + TableManifest.FILE);
+        if (manifest == null) {
+            return null;
+        }
+        final Path tableDir = dir.resolve(name);
+        try {
+            Files.createDirectories(tableDir);
+            // The manifest last, as a writer does: a reader of the directory sees the table only once it is whole.
+            final Path staged = Files.createTempDirectory(dir, "." + name + "-");
             try {
-                Files.createDirectories(tableDir);
-                Files.write(tableDir.resolve(TableManifest.FILE), manifest);
-                final TableManifest read = TableManifest.read(tableDir);
+                Files.write(staged.resolve(TableManifest.FILE), manifest);
+                final TableManifest read = TableManifest.read(staged);
                 final Path dataDir = read.dataDir(tableDir);
                 Files.createDirectories(dataDir);
                 final String versionPrefix = name + "/" + tableDir.relativize(dataDir).toString().replace('\\', '/');
@@ -58,13 +76,16 @@ final class StoreMirror {
                         Files.write(dataDir.resolve(fileName), bytes);
                     }
                 }
-                tables.put(name, read);
-            } catch (final IOException e) {
-                throw new StorageException("cannot copy the metadata of table '" + name + "' of store "
-                        + objects.location() + " into " + dir + ": " + e, e);
+                Files.move(staged.resolve(TableManifest.FILE), tableDir.resolve(TableManifest.FILE),
+                        StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return read;
+            } finally {
+                deleteTree(staged);
             }
+        } catch (final IOException e) {
+            throw new StorageException("cannot copy the metadata of table '" + name + "' of store "
+                    + objects.location() + " into " + dir + ": " + e, e);
         }
-        return tables;
     }
 
     /** Deletes a directory tree (nothing when it is gone). */

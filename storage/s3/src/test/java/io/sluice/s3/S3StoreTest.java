@@ -74,14 +74,26 @@ class S3StoreTest {
     private static List<String> readAll(final Table table) {
         final List<String> rows = new ArrayList<>();
         for (int b = 0; b < table.blockCount(); b++) {
-            final Block block = table.readBlock(b);
-            final LongVector id = (LongVector) block.column(0);
-            final StringVector name = (StringVector) block.column(1);
-            for (int r = 0; r < block.rowCount(); r++) {
-                rows.add(id.get(r) + ":" + name.getString(r));
-            }
+            rows.addAll(rowsOf(table.readBlock(b)));
         }
         return rows;
+    }
+
+    private static List<String> rowsOf(final Block block) {
+        final List<String> rows = new ArrayList<>();
+        final LongVector id = (LongVector) block.column(0);
+        final StringVector name = (StringVector) block.column(1);
+        for (int r = 0; r < block.rowCount(); r++) {
+            rows.add(id.get(r) + ":" + name.getString(r));
+        }
+        return rows;
+    }
+
+    /** Files of the cache that are not finished entries (a fetch cut off would leave one). */
+    private static List<Path> unfinishedEntries(final Path cacheDir) throws Exception {
+        try (Stream<Path> files = Files.walk(cacheDir.resolve("blocks"))) {
+            return files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".sbk")).toList();
+        }
     }
 
     private static List<String> expected(final int rows, final long offset) {
@@ -144,6 +156,100 @@ class S3StoreTest {
         assertThat(again.damaged()).isEqualTo(1);
         assertThat(again.fetches()).isEqualTo(1);
         assertThat(again.hits()).isEqualTo(2);
+    }
+
+    @Test
+    void aServerStoppedMidReadFailsTheReadNamingObjectAndServerAndOnceRestartedTheReadGoesOnUncorrupted()
+            throws Exception {
+        writeTable("t", ROWS, 0);
+        final Path cacheDir = tmp.resolve("cache");
+        final List<String> rows = new ArrayList<>();
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(cacheDir, CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            final Table t = catalog.table("t");
+            assertThat(t.blockCount()).isEqualTo(3);
+            rows.addAll(rowsOf(t.readBlock(0)));
+            assertThat(server.blockGets()).as("block GETs the server saw before it stops").isEqualTo(1);
+            server.stop();
+            assertThatThrownBy(() -> t.readBlock(1)).isInstanceOf(StorageException.class)
+                    .hasMessageContaining("cannot read s3://data/stores/small/t/v1/block-000001.sbk at "
+                            + server.endpoint())
+                    .hasMessageContaining("after " + S3Settings.ATTEMPTS + " attempts")
+                    .hasMessageContaining("check that the server runs and AWS_ENDPOINT_URL names it");
+            assertThat(unfinishedEntries(cacheDir)).isEmpty();
+            server.startAgain();
+            rows.addAll(rowsOf(t.readBlock(1)));
+            rows.addAll(rowsOf(t.readBlock(2)));
+            assertThat(rows).containsExactlyElementsOf(expected(ROWS, 0));
+            assertThat(cache.fetches()).isEqualTo(3);
+            assertThat(cache.damaged()).isZero();
+        }
+        final Reading restarted = read(cacheDir, CACHE);
+        assertThat(restarted.rows()).containsExactlyElementsOf(expected(ROWS, 0));
+        assertThat(restarted.blockGets()).isZero();
+        assertThat(restarted.damaged()).isZero();
+        assertThat(unfinishedEntries(cacheDir)).isEmpty();
+    }
+
+    @Test
+    void getsTheServerFailsFewerTimesThanTheAttemptsAreRetriedAndTheReadSucceeds() {
+        writeTable("t", ROWS, 0);
+        server.failNextBlockGets(S3Settings.ATTEMPTS - 1);
+        final Reading reading = read(tmp.resolve("cache"), CACHE);
+        assertThat(reading.rows()).containsExactlyElementsOf(expected(ROWS, 0));
+        assertThat(server.failedBlockGets()).isEqualTo(S3Settings.ATTEMPTS - 1);
+        assertThat(server.blockGets()).isEqualTo(3 + S3Settings.ATTEMPTS - 1);
+        assertThat(reading.blockGets()).as("GETs counted once however often retried").isEqualTo(3);
+    }
+
+    @Test
+    void aServerFailingEveryAttemptIsAnErrorNamingObjectAndServerAndTheNextReadSucceeds() throws Exception {
+        writeTable("t", ROWS, 0);
+        final Path cacheDir = tmp.resolve("cache");
+        server.failNextBlockGets(S3Settings.ATTEMPTS);
+        assertThatThrownBy(() -> read(cacheDir, CACHE)).isInstanceOf(StorageException.class)
+                .hasMessageContaining("cannot read s3://data/stores/small/t/v1/block-000000.sbk at "
+                        + server.endpoint())
+                .hasMessageContaining("HTTP 500 InternalError after " + S3Settings.ATTEMPTS + " attempts")
+                .hasMessageContaining("run the query again");
+        assertThat(unfinishedEntries(cacheDir)).isEmpty();
+        final Reading again = read(cacheDir, CACHE);
+        assertThat(again.rows()).containsExactlyElementsOf(expected(ROWS, 0));
+        assertThat(again.damaged()).isZero();
+    }
+
+    @Test
+    void aTableWrittenAfterTheStoreWasOpenedIsSeenWhenFirstAskedForByName() {
+        writeTable("t", ROWS, 0);
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(tmp.resolve("cache"), CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            assertThat(s3.store().tableNames()).containsExactly("t");
+            writeTable("u", 100, 5_000);
+            assertThat(readAll(catalog.table("u"))).containsExactlyElementsOf(expected(100, 5_000));
+            assertThat(readAll(catalog.table("t"))).containsExactlyElementsOf(expected(ROWS, 0));
+            assertThat(s3.store().tableNames()).containsExactly("t", "u");
+            assertThatThrownBy(() -> catalog.table("nope")).isInstanceOf(StorageException.class)
+                    .hasMessageContaining("has no table 'nope'");
+        }
+    }
+
+    @Test
+    void blocksWhoseObjectsAreGoneAreListedByNameAndStatisticsWrittenLaterReachTheStore() {
+        writeTable("t", ROWS, 0);
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(tmp.resolve("cache"), CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            final Table t = catalog.table("t");
+            assertThat(s3.missingBlocks(t)).isEmpty();
+            objects.delete("t/v1/block-000002.sbk");
+            assertThat(s3.missingBlocks(t)).containsExactly(2);
+            assertThat(s3.blockUri(t, 2)).isEqualTo("s3://data/stores/small/t/v1/block-000002.sbk");
+            s3.writeStatistics(t, new byte[] {1, 2, 3});
+        }
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(tmp.resolve("cache"), CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            assertThat(catalog.table("t").statistics()).as("statistics as a later reader finds them")
+                    .containsExactly(1, 2, 3);
+        }
     }
 
     @Test

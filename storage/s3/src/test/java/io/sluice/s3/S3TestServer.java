@@ -12,17 +12,24 @@ import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** A real S3 server for tests: S3Proxy on a free loopback port, its objects in files under a directory. */
+/**
+ * A real S3 server for tests: S3Proxy on a free loopback port, its objects in files under a directory; it can be
+ * stopped and started again on the same port, and told to fail the next GETs of block files.
+ */
 public final class S3TestServer implements AutoCloseable {
     /** The access key the server accepts. */
     public static final String ACCESS_KEY = "sluice-test-access";
     /** The secret key the server accepts. */
     public static final String SECRET_KEY = "sluice-test-secret";
 
-    private final S3Proxy proxy;
+    private final FailingBlobStore blobs;
+    private final int port;
+    private S3Proxy proxy;
 
-    private S3TestServer(final S3Proxy proxy) {
+    private S3TestServer(final FailingBlobStore blobs, final S3Proxy proxy) {
+        this.blobs = blobs;
         this.proxy = proxy;
+        this.port = proxy.getPort();
     }
 
     /** Starts a server keeping its objects under {@code dir}; returns once it serves. */
@@ -30,9 +37,14 @@ public final class S3TestServer implements AutoCloseable {
         Files.createDirectories(dir);
         final Properties properties = new Properties();
         properties.setProperty("jclouds.filesystem.basedir", dir.toAbsolutePath().toString());
+        final FailingBlobStore blobs = new FailingBlobStore(BlobStores.create("filesystem", properties));
+        return new S3TestServer(blobs, serve(blobs, 0));
+    }
+
+    private static S3Proxy serve(final FailingBlobStore blobs, final int port) throws Exception {
         final S3Proxy proxy = S3Proxy.builder()
-                .blobStore(BlobStores.create("filesystem", properties))
-                .endpoint(URI.create("http://127.0.0.1:0"))
+                .blobStore(blobs)
+                .endpoint(URI.create("http://127.0.0.1:" + port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
         proxy.start();
@@ -44,12 +56,37 @@ public final class S3TestServer implements AutoCloseable {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
-        return new S3TestServer(proxy);
+        return proxy;
+    }
+
+    /** Stops serving: requests are refused until {@link #startAgain}. */
+    public void stop() throws Exception {
+        proxy.stop();
+    }
+
+    /** Serves again on the same port, the same objects (a restarted server). */
+    public void startAgain() throws Exception {
+        proxy = serve(blobs, port);
+    }
+
+    /** The next {@code n} GETs of block files answer HTTP 500 InternalError, which clients retry. */
+    public void failNextBlockGets(final int n) {
+        blobs.failNextBlockGets(n);
+    }
+
+    /** GETs of block files the server saw (answered or failed). */
+    public long blockGets() {
+        return blobs.blockGets();
+    }
+
+    /** GETs of block files answered with 500. */
+    public long failedBlockGets() {
+        return blobs.failed();
     }
 
     /** The server's address. */
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + proxy.getPort());
+        return URI.create("http://127.0.0.1:" + port);
     }
 
     /** Settings that reach this server with its keys. */

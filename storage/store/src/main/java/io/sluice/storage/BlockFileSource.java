@@ -1,5 +1,7 @@
 package io.sluice.storage;
 
+import java.nio.file.Path;
+
 /**
  * Where a store's tables open their block files: {@link #LOCAL}, in the table's own version directory, or from a
  * copy on local disk that a store on object storage fetches into its block cache. Either way the block is read
@@ -17,4 +19,13 @@ public interface BlockFileSource {
      * @param verified one flag per column whose checksum has passed, kept by the table across opens
      */
     BlockFile open(Table table, int block, boolean[] verified);
+
+    /**
+     * Copies table {@code name} into the store directory {@code dir}, which lacks it, when the store behind this
+     * source has it now (a table written after the store was opened), so a long-running process sees it as it
+     * sees a new table of a local store; whether it did. The store on local disk is its directory: nothing to copy.
+     */
+    default boolean copyTable(final Path dir, final String name) {
+        return false;
+    }
 }

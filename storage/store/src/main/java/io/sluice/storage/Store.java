@@ -126,10 +126,17 @@ public final class Store {
         return contents().tables();
     }
 
-    /** Whether a complete table of that name exists. */
+    /**
+     * Whether a complete table of that name exists; a store whose directory mirrors one elsewhere first copies a
+     * table written there since (see {@link BlockFileSource#copyTable}).
+     */
     public boolean hasTable(final String name) {
         return StoreContents.isTableName(name)
-                && Files.isRegularFile(dir.resolve(name).resolve(TableManifest.FILE), LinkOption.NOFOLLOW_LINKS);
+                && (hasLocalTable(name) || source.copyTable(dir, name) && hasLocalTable(name));
+    }
+
+    private boolean hasLocalTable(final String name) {
+        return Files.isRegularFile(dir.resolve(name).resolve(TableManifest.FILE), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Opens a table; the error lists the tables there are. */
