@@ -23,10 +23,10 @@ import java.util.Arrays;
  * {@link #addInput}, {@link #getOutput()}, {@link #finish()}) or push-style ({@link #push},
  * {@link #run}); the caller releases each batch it takes ({@link Batch#release()}).
  *
- * <p>With a {@link HeavyKeyBucketFunction} (per-key dispatch) the rows of heavy keys are handed to its
- * targets: spread over them in equal slices, the first slice's target turning with every split batch
- * ({@link HeavyKeyDispatch#KEEP_LOCAL}), or copied to each ({@link HeavyKeyDispatch#REPLICATE}); rows of a
- * dropped null key go nowhere. The split walks slots: one per bucket, then one per target of the heavy rows.
+ * <p>With a {@link HeavyKeyBucketFunction} (per-key dispatch) the rows of heavy keys are placed where the
+ * other keys left the buckets emptiest, this CN's buckets first ({@link HeavyKeyDispatch#LOCAL_FIRST},
+ * {@link HeavyRowPlacement}), or copied to every bucket ({@link HeavyKeyDispatch#REPLICATE}); rows of a
+ * dropped null key go nowhere. The split walks slots: one per bucket, then one per bucket for the heavy rows.
  *
  * <p>Not thread-safe: one thread drives an operator; only {@link Batch#release()} may come from other
  * threads. How the split, the pool and back pressure work: {@code shuffle/README.md}.
@@ -45,11 +45,18 @@ public final class ShuffleOperator {
     private final int bucketCount;
     /** Buckets, then one slot per target of the heavy-key rows under per-key dispatch. */
     private final int slotCount;
-    /** The targets of heavy-key rows, or empty without per-key dispatch. */
+    /**
+     * The targets of heavy-key rows: every bucket (each copied the rows, or each taking its placed slice), or
+     * empty without per-key dispatch.
+     */
     private final int[] heavyTargets;
     private final boolean replicateHeavy;
-    /** Which target takes the first slice of the next split batch's heavy rows. */
-    private int rotation;
+    /** Where a kept-local function's heavy rows go, or null. */
+    private final HeavyRowPlacement placement;
+    /** The heavy rows of the batch being split each bucket takes (kept-local functions). */
+    private final int[] heavySlice;
+    /** Where each bucket's slice of the heavy rows starts in the grouped rows, and where the last ends. */
+    private final int[] heavyCut;
     private final boolean hasStrings;
     private final BufferPool pool;
     private final BucketBuffer[] open;
@@ -150,14 +157,27 @@ public final class ShuffleOperator {
         this.keyVectors = new ColumnVector[keyColumns.length];
         this.source = new ColumnVector[types.length];
         if (function instanceof HeavyKeyBucketFunction perKey) {
-            this.heavyTargets = perKey.targets();
+            this.heavyTargets = new int[bucketCount];
+            for (int b = 0; b < bucketCount; b++) {
+                heavyTargets[b] = b;
+            }
             this.replicateHeavy = perKey.dispatch() == HeavyKeyDispatch.REPLICATE;
             this.grouped = new RowsByBucket(perKey.groupCount());
+            if (replicateHeavy) {
+                this.placement = null;
+            } else {
+                final int[] home = perKey.targets();
+                this.placement = new HeavyRowPlacement(bucketCount / home.length, home.length,
+                        home[0] / home.length);
+            }
         } else {
             this.heavyTargets = new int[0];
             this.replicateHeavy = false;
             this.grouped = new RowsByBucket(bucketCount);
+            this.placement = null;
         }
+        this.heavySlice = placement == null ? null : new int[bucketCount];
+        this.heavyCut = placement == null ? null : new int[bucketCount + 1];
         this.slotCount = bucketCount + heavyTargets.length;
         int fixed = 0;
         for (final ColumnType type : types) {
@@ -310,6 +330,7 @@ public final class ShuffleOperator {
         final int whole = wholeBucket(batch);
         if (whole >= 0) {
             wholeBatchRoutes++;
+            ownerRowsOf(whole, rows);
             emitted(whole, rows);
             output.addLast(batch.withShuffleIdx(whole));
             return;
@@ -327,6 +348,7 @@ public final class ShuffleOperator {
             if (only >= 0 && only < bucketCount && routing != WholeBatchRouting.NEVER) {
                 wholeBatchRoutes++;
                 wholeAfterBucketing++;
+                ownerRowsOf(only, rows);
                 emitted(only, rows);
                 output.addLast(batch.withShuffleIdx(only));
                 return;
@@ -340,8 +362,8 @@ public final class ShuffleOperator {
             Arrays.fill(keyVectors, null);
         }
         splitBatches++;
-        if (heavyTargets.length > 0) {
-            rotation = rotation + 1 == heavyTargets.length ? 0 : rotation + 1;
+        if (placement != null) {
+            placeHeavyRows();
         }
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
@@ -536,7 +558,7 @@ public final class ShuffleOperator {
     private void scatterPending() {
         final int[] rows = grouped.rows();
         for (int slot = pendingBucket; slot < slotCount; slot++) {
-            final int b = slot < bucketCount ? slot : heavyTargets[(slot - bucketCount + rotation) % heavyTargets.length];
+            final int b = slot < bucketCount ? slot : heavyTargets[slot - bucketCount];
             final int end = slotEnd(slot);
             int from = Math.max(pendingPosition, slotStart(slot));
             while (from < end) {
@@ -579,19 +601,33 @@ public final class ShuffleOperator {
         if (slot < bucketCount) {
             return grouped.start(slot);
         }
-        final int start = grouped.start(bucketCount);
-        return replicateHeavy ? start
-                : start + (int) ((long) (grouped.end(bucketCount) - start) * (slot - bucketCount) / heavyTargets.length);
+        return replicateHeavy ? grouped.start(bucketCount) : heavyCut[slot - bucketCount];
     }
 
     private int slotEnd(final int slot) {
         if (slot < bucketCount) {
             return grouped.end(slot);
         }
+        return replicateHeavy ? grouped.end(bucketCount) : heavyCut[slot - bucketCount + 1];
+    }
+
+    /** Counts the split batch's rows of the other keys, then cuts its heavy rows into each bucket's slice. */
+    private void placeHeavyRows() {
+        for (int b = 0; b < bucketCount; b++) {
+            placement.ownerRows(b, grouped.end(b) - grouped.start(b));
+        }
         final int start = grouped.start(bucketCount);
-        return replicateHeavy ? grouped.end(bucketCount)
-                : start + (int) ((long) (grouped.end(bucketCount) - start) * (slot - bucketCount + 1)
-                        / heavyTargets.length);
+        placement.place(grouped.end(bucketCount) - start, heavySlice);
+        heavyCut[0] = start;
+        for (int b = 0; b < bucketCount; b++) {
+            heavyCut[b + 1] = heavyCut[b] + heavySlice[b];
+        }
+    }
+
+    private void ownerRowsOf(final int bucket, final int rows) {
+        if (placement != null) {
+            placement.ownerRows(bucket, rows);
+        }
     }
 
     private void addPiece(final BucketBuffer buffer, final int from, final int count, final int at) {

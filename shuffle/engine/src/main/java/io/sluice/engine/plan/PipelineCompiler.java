@@ -533,7 +533,7 @@ public final class PipelineCompiler {
         filters.noteBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
                 : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER,
-                        how.perKey() ? perKey(how, HeavyKeyDispatch.KEEP_LOCAL, j.type()) : null);
+                        how.perKey() ? perKey(how, HeavyKeyDispatch.LOCAL_FIRST, j.type()) : null);
         probe.dependencies.add(buildPipeline);
         if (j.type().buildColumnsOnly()) {
             final Open out = marked(j, probe, build);
@@ -752,7 +752,7 @@ public final class PipelineCompiler {
                 : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
                 ? HeavyKeyBucketFunction.replicate(owner, kinds[0], perKey.keys())
                 // In one process every bucket is local: the heavy rows are spread over all of them.
-                : HeavyKeyBucketFunction.keepLocal(owner, kinds[0], perKey.keys(),
+                : HeavyKeyBucketFunction.localFirst(owner, kinds[0], perKey.keys(),
                         exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
                         exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
                         perKey.dropNullKeys());
