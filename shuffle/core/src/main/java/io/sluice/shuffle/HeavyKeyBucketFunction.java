@@ -73,7 +73,8 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
     }
 
     /**
-     * The other side's function: heavy keys to every bucket; null keys, which match nothing, dropped.
+     * The other side's function: heavy keys to every bucket; null keys, which match nothing, dropped. With no
+     * heavy key, a join's build side that only drops its null keys.
      *
      * @param owner buckets of every other key
      * @param kind  the key column's kind
@@ -172,7 +173,9 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
         owner.buckets(keys, rowCount, out);
         final ColumnVector key = keys[0];
         final int group = heavyGroup;
-        if (key instanceof LongVector lv) {
+        if (heavyKeys.length == 0) {
+            // Only null keys are dispatched apart.
+        } else if (key instanceof LongVector lv) {
             final long[] values = lv.values();
             for (int i = 0; i < rowCount; i++) {
                 if (heavy.contains(values[i])) {

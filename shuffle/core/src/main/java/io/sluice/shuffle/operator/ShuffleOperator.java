@@ -66,8 +66,17 @@ public final class ShuffleOperator {
     private final ColumnVector[] source;
     /** The bucket of each row of a batch that is bucketed before it is grouped (probed, or sorted). */
     private final int[] rowBuckets = new int[Block.MAX_ROWS];
-    /** The rows of the batch being split, grouped by bucket. */
-    private final RowsByBucket grouped;
+    /** The rows of the batch being split, grouped by bucket: {@link #perKeyGrouped} or {@link #plainGrouped}. */
+    private RowsByBucket grouped;
+    private final RowsByBucket perKeyGrouped;
+    /**
+     * The owner function when the per-key function dispatches only null keys apart (no heavy key): a batch
+     * without a null key is split by it, in one pass, as without per-key dispatch. Else null.
+     */
+    private final BucketFunction plain;
+    private final RowsByBucket plainGrouped;
+    /** The slots of the batch being split: {@link #slotCount}, or the buckets alone for a plain batch. */
+    private int batchSlots;
 
     /** The columns that are gathered across buckets one column at a time (all but strings). */
     private final int[] fixedColumns;
@@ -162,7 +171,8 @@ public final class ShuffleOperator {
                 heavyTargets[b] = b;
             }
             this.replicateHeavy = perKey.dispatch() == HeavyKeyDispatch.REPLICATE;
-            this.grouped = new RowsByBucket(perKey.groupCount());
+            this.perKeyGrouped = new RowsByBucket(perKey.groupCount());
+            this.plain = perKey.heavyKeys().size() == 0 ? perKey.owner() : null;
             if (replicateHeavy) {
                 this.placement = null;
             } else {
@@ -173,9 +183,12 @@ public final class ShuffleOperator {
         } else {
             this.heavyTargets = new int[0];
             this.replicateHeavy = false;
-            this.grouped = new RowsByBucket(bucketCount);
+            this.perKeyGrouped = new RowsByBucket(bucketCount);
+            this.plain = null;
             this.placement = null;
         }
+        this.grouped = perKeyGrouped;
+        this.plainGrouped = plain == null ? null : new RowsByBucket(bucketCount);
         this.heavySlice = placement == null ? null : new int[bucketCount];
         this.heavyCut = placement == null ? null : new int[bucketCount + 1];
         this.slotCount = bucketCount + heavyTargets.length;
@@ -338,11 +351,15 @@ public final class ShuffleOperator {
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
+        final boolean plainBatch = plain != null && keyVectors[0].nullCount() == 0;
+        final BucketFunction split = plainBatch ? plain : function;
+        grouped = plainBatch ? plainGrouped : perKeyGrouped;
+        batchSlots = plainBatch ? bucketCount : slotCount;
         final boolean sorted = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0];
-        if (sorted || probeInOneBucket(rows)) {
+        if (sorted || probeInOneBucket(split, rows)) {
             // Likely in one bucket (or runs): bucket every row first, so that a batch in one bucket is
             // found by the cheap scan, and group rows of one bucket, or sorted rows, as runs.
-            function.buckets(keyVectors, rows, rowBuckets);
+            split.buckets(keyVectors, rows, rowBuckets);
             Arrays.fill(keyVectors, null);
             final int only = sameBucket(rows);
             if (only >= 0 && only < bucketCount && routing != WholeBatchRouting.NEVER) {
@@ -358,12 +375,12 @@ public final class ShuffleOperator {
             }
         } else {
             // The probe saw two buckets: each row goes to its bucket's list as its bucket is computed.
-            function.group(keyVectors, rows, grouped);
+            split.group(keyVectors, rows, grouped);
             Arrays.fill(keyVectors, null);
         }
         splitBatches++;
         if (placement != null) {
-            placeHeavyRows();
+            placeHeavyRows(plainBatch);
         }
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
@@ -522,9 +539,9 @@ public final class ShuffleOperator {
      * buckets cannot lie in one bucket and is grouped in one pass. Leaves the probed buckets in
      * {@link #rowBuckets}.
      */
-    private boolean probeInOneBucket(final int rows) {
+    private boolean probeInOneBucket(final BucketFunction split, final int rows) {
         final int probe = Math.min(rows, PROBE_ROWS);
-        function.buckets(keyVectors, probe, rowBuckets);
+        split.buckets(keyVectors, probe, rowBuckets);
         return sameBucket(probe) >= 0;
     }
 
@@ -557,7 +574,7 @@ public final class ShuffleOperator {
      */
     private void scatterPending() {
         final int[] rows = grouped.rows();
-        for (int slot = pendingBucket; slot < slotCount; slot++) {
+        for (int slot = pendingBucket; slot < batchSlots; slot++) {
             final int b = slot < bucketCount ? slot : heavyTargets[slot - bucketCount];
             final int end = slotEnd(slot);
             int from = Math.max(pendingPosition, slotStart(slot));
@@ -612,9 +629,12 @@ public final class ShuffleOperator {
     }
 
     /** Counts the split batch's rows of the other keys, then cuts its heavy rows into each bucket's slice. */
-    private void placeHeavyRows() {
+    private void placeHeavyRows(final boolean plainBatch) {
         for (int b = 0; b < bucketCount; b++) {
             placement.ownerRows(b, grouped.end(b) - grouped.start(b));
+        }
+        if (plainBatch) {
+            return;
         }
         final int start = grouped.start(bucketCount);
         placement.place(grouped.end(bucketCount) - start, heavySlice);
