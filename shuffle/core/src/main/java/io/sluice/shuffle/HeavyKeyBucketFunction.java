@@ -9,9 +9,10 @@ import io.sluice.format.ZoneMap;
 /**
  * A bucket function that dispatches the rows of heavy keys apart from the rest (per-key dispatch): every
  * other key goes to the bucket its owner function gives ({@code TO_OWNER}); a heavy key's rows go to the
- * group {@link #heavyGroup()}, which the shuffle operator hands to the {@link #targets()} as
- * {@link #dispatch()} says (placed where the buckets are emptiest, this CN's first, or copied to every bucket); rows of a null key that
- * cannot match go to {@link #droppedGroup()}, which the shuffle operator drops before anything moves.
+ * group {@link #heavyGroup()}, which the shuffle operator places as {@link #dispatch()} says (in the buckets
+ * the other keys left emptiest, {@link #targets()} first, or copied to every bucket); rows of a null key that
+ * cannot match go to {@link #droppedGroup()}, which the shuffle operator drops before anything moves. Without
+ * heavy keys ({@link HeavyKeySet#none()}) it only drops null keys.
  *
  * <p>One key column. The groups beyond {@link #bucketCount()} exist only between this function and
  * {@link io.sluice.shuffle.operator.ShuffleOperator}, which never tags a batch with one.
