@@ -333,12 +333,13 @@ public final class ExplainBuilder {
         return keep.getCardinality() + " of " + t.blockCount() + " blocks";
     }
 
-    /** The heavy keys a per-key dispatch sends apart, and where, e.g. {@code , heavy keys [42] LOCAL_ONLY}. */
+    /** The heavy keys a per-key dispatch sends apart, and where, e.g. {@code , heavy keys [42] LOCAL_FIRST}. */
     private static String perKey(final BucketFunction function) {
-        if (!(function instanceof HeavyKeyBucketFunction h)) {
+        if (!(function instanceof HeavyKeyBucketFunction h) || h.heavyKeys().size() == 0) {
+            // Dropping the null keys of a join that has no heavy key changes no row's bucket.
             return "";
         }
         return ", heavy keys " + Arrays.toString(h.heavyKeys().keys())
-                + (h.dispatch() == HeavyKeyDispatch.KEEP_LOCAL ? " LOCAL_ONLY" : " ALL_CN");
+                + (h.dispatch() == HeavyKeyDispatch.LOCAL_FIRST ? " LOCAL_FIRST" : " ALL_CN");
     }
 }

@@ -13,6 +13,7 @@ import io.sluice.engine.plan.PlanStats;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
 import io.sluice.shuffle.BucketFunction;
+import io.sluice.shuffle.HeavyKeyBucketFunction;
 import io.sluice.shuffle.RangeBucketFunction;
 import io.sluice.shuffle.Topology;
 import io.sluice.shuffle.operator.DispatchMode;
@@ -349,8 +350,13 @@ final class PlanEstimates {
         if (a == b) {
             return true;
         }
-        return a instanceof RangeBucketFunction ra && b instanceof RangeBucketFunction rb && ra.kind() == rb.kind()
-                && Arrays.equals(ra.cutPoints(), rb.cutPoints());
+        return ownerOnly(a) instanceof RangeBucketFunction ra && ownerOnly(b) instanceof RangeBucketFunction rb
+                && ra.kind() == rb.kind() && Arrays.equals(ra.cutPoints(), rb.cutPoints());
+    }
+
+    /** The owner function of a per-key dispatch that only drops null keys (every other row to its owner). */
+    private static BucketFunction ownerOnly(final BucketFunction f) {
+        return f instanceof HeavyKeyBucketFunction h && h.heavyKeys().size() == 0 ? h.owner() : f;
     }
 
     /** HASH, RANGE, PKEY (bucketed like the other side of its join, which stays where it was read), BROADCAST or none. */

@@ -93,7 +93,7 @@ public class ShuffleBenchmark {
         // Per-key dispatch with four heavy keys inside the key range (rare in uniform data): what the set lookup
         // per row and the split it forces cost.
         final long span = BenchmarkData.KEY_SPAN;
-        rangePerKey = new ShuffleOperator(SCHEMA, key, HeavyKeyBucketFunction.keepLocal(equal, TypeKind.INT64,
+        rangePerKey = new ShuffleOperator(SCHEMA, key, HeavyKeyBucketFunction.localFirst(equal, TypeKind.INT64,
                 HeavyKeySet.of(span / 5, 2 * span / 5, 3 * span / 5, 4 * span / 5), 0, buckets, true), options);
         // Cut points on batch boundaries, so that every sorted batch lies inside one bucket.
         final long[] sortedCuts = new long[buckets - 1];

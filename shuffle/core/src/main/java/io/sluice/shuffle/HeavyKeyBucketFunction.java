@@ -9,9 +9,10 @@ import io.sluice.format.ZoneMap;
 /**
  * A bucket function that dispatches the rows of heavy keys apart from the rest (per-key dispatch): every
  * other key goes to the bucket its owner function gives ({@code TO_OWNER}); a heavy key's rows go to the
- * group {@link #heavyGroup()}, which the shuffle operator hands to the {@link #targets()} as
- * {@link #dispatch()} says (spread over the local cores, or copied to every bucket); rows of a null key that
- * cannot match go to {@link #droppedGroup()}, which the shuffle operator drops before anything moves.
+ * group {@link #heavyGroup()}, which the shuffle operator places as {@link #dispatch()} says (in the buckets
+ * the other keys left emptiest, {@link #targets()} first, or copied to every bucket); rows of a null key that
+ * cannot match go to {@link #droppedGroup()}, which the shuffle operator drops before anything moves. Without
+ * heavy keys ({@link HeavyKeySet#none()}) it only drops null keys.
  *
  * <p>One key column. The groups beyond {@link #bucketCount()} exist only between this function and
  * {@link io.sluice.shuffle.operator.ShuffleOperator}, which never tags a batch with one.
@@ -43,7 +44,8 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
     }
 
     /**
-     * The large side's function: heavy keys stay on this CN, spread over its cores.
+     * The large side's function: heavy keys fill the emptiest buckets, this CN's first (the shuffle operator
+     * places them).
      *
      * @param owner        buckets of every other key
      * @param kind         the key column's kind
@@ -51,27 +53,29 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
      * @param firstBucket  this CN's first bucket
      * @param cores        this CN's cores (its buckets are {@code firstBucket .. firstBucket + cores - 1})
      * @param dropNullKeys whether rows of a null key are dropped (an inner or semi join, where they match
-     *                     nothing); else they stay local like a heavy key
+     *                     nothing); else they are placed like a heavy key's
      * @return the function
      * @throws IllegalArgumentException when this CN's buckets are not all buckets of {@code owner}
      */
-    public static HeavyKeyBucketFunction keepLocal(final BucketFunction owner, final TypeKind kind,
+    public static HeavyKeyBucketFunction localFirst(final BucketFunction owner, final TypeKind kind,
                                                    final HeavyKeySet heavy, final int firstBucket, final int cores,
                                                    final boolean dropNullKeys) {
-        if (cores < 1 || firstBucket < 0 || firstBucket + cores > owner.bucketCount()) {
+        if (cores < 1 || firstBucket < 0 || firstBucket + cores > owner.bucketCount()
+                || owner.bucketCount() % cores != 0 || firstBucket % cores != 0) {
             throw new IllegalArgumentException("local buckets " + firstBucket + ".." + (firstBucket + cores - 1)
                     + " are not buckets of a function of " + owner.bucketCount() + ": give this CN's first bucket"
-                    + " and core count from the same topology");
+                    + " and core count from the same topology (every CN has as many cores)");
         }
         final int[] local = new int[cores];
         for (int c = 0; c < cores; c++) {
             local[c] = firstBucket + c;
         }
-        return new HeavyKeyBucketFunction(owner, kind, heavy, HeavyKeyDispatch.KEEP_LOCAL, local, dropNullKeys);
+        return new HeavyKeyBucketFunction(owner, kind, heavy, HeavyKeyDispatch.LOCAL_FIRST, local, dropNullKeys);
     }
 
     /**
-     * The other side's function: heavy keys to every bucket; null keys, which match nothing, dropped.
+     * The other side's function: heavy keys to every bucket; null keys, which match nothing, dropped. With no
+     * heavy key, a join's build side that only drops its null keys.
      *
      * @param owner buckets of every other key
      * @param kind  the key column's kind
@@ -112,9 +116,9 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
     }
 
     /**
-     * The buckets a heavy key's rows go to: this CN's ({@code KEEP_LOCAL}, spread) or all ({@code REPLICATE}).
+     * The buckets a heavy key's rows go to first: this CN's ({@code LOCAL_FIRST}) or all ({@code REPLICATE}).
      *
-     * @return the buckets a heavy key's rows go to: this CN's ({@code KEEP_LOCAL}, spread) or all ({@code REPLICATE})
+     * @return the buckets a heavy key's rows go to first: this CN's ({@code LOCAL_FIRST}) or all ({@code REPLICATE})
      */
     public int[] targets() {
         return targets.clone();
@@ -170,7 +174,9 @@ public final class HeavyKeyBucketFunction implements BucketFunction {
         owner.buckets(keys, rowCount, out);
         final ColumnVector key = keys[0];
         final int group = heavyGroup;
-        if (key instanceof LongVector lv) {
+        if (heavyKeys.length == 0) {
+            // Only null keys are dispatched apart.
+        } else if (key instanceof LongVector lv) {
             final long[] values = lv.values();
             for (int i = 0; i < rowCount; i++) {
                 if (heavy.contains(values[i])) {

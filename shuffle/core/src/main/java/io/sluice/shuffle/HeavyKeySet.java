@@ -38,6 +38,15 @@ public final class HeavyKeySet {
     }
 
     /**
+     * The empty set: a join side whose per-key dispatch only drops its null keys.
+     *
+     * @return a set that contains no key
+     */
+    public static HeavyKeySet none() {
+        return new HeavyKeySet(new long[0]);
+    }
+
+    /**
      * A set of the given keys.
      *
      * @param keys 1 to {@value #MAX_KEYS} distinct zonemap keys
@@ -47,7 +56,7 @@ public final class HeavyKeySet {
     public static HeavyKeySet of(final long... keys) {
         if (keys.length == 0 || keys.length > MAX_KEYS) {
             throw new IllegalArgumentException("a heavy-key set takes 1.." + MAX_KEYS + " keys, got " + keys.length
-                    + ": leave out the set when no key is heavy");
+                    + ": use HeavyKeySet.none() when no key is heavy");
         }
         final long[] sorted = keys.clone();
         Arrays.sort(sorted);

@@ -43,7 +43,7 @@ class HeavyKeySetTest {
     @Test
     void anEmptyOrRepeatedListIsRefusedWithTheFix() {
         assertThatThrownBy(HeavyKeySet::of).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("leave out the set when no key is heavy");
+                .hasMessageContaining("use HeavyKeySet.none() when no key is heavy");
         assertThatThrownBy(() -> HeavyKeySet.of(7, 7)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("heavy key 7 is listed twice: list each key once");
     }

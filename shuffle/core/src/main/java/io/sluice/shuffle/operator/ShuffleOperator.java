@@ -23,10 +23,10 @@ import java.util.Arrays;
  * {@link #addInput}, {@link #getOutput()}, {@link #finish()}) or push-style ({@link #push},
  * {@link #run}); the caller releases each batch it takes ({@link Batch#release()}).
  *
- * <p>With a {@link HeavyKeyBucketFunction} (per-key dispatch) the rows of heavy keys are handed to its
- * targets: spread over them in equal slices, the first slice's target turning with every split batch
- * ({@link HeavyKeyDispatch#KEEP_LOCAL}), or copied to each ({@link HeavyKeyDispatch#REPLICATE}); rows of a
- * dropped null key go nowhere. The split walks slots: one per bucket, then one per target of the heavy rows.
+ * <p>With a {@link HeavyKeyBucketFunction} (per-key dispatch) the rows of heavy keys are placed where the
+ * other keys left the buckets emptiest, this CN's buckets first ({@link HeavyKeyDispatch#LOCAL_FIRST},
+ * {@link HeavyRowPlacement}), or copied to every bucket ({@link HeavyKeyDispatch#REPLICATE}); rows of a
+ * dropped null key go nowhere. The split walks slots: one per bucket, then one per bucket for the heavy rows.
  *
  * <p>Not thread-safe: one thread drives an operator; only {@link Batch#release()} may come from other
  * threads. How the split, the pool and back pressure work: {@code shuffle/README.md}.
@@ -45,11 +45,18 @@ public final class ShuffleOperator {
     private final int bucketCount;
     /** Buckets, then one slot per target of the heavy-key rows under per-key dispatch. */
     private final int slotCount;
-    /** The targets of heavy-key rows, or empty without per-key dispatch. */
+    /**
+     * The targets of heavy-key rows: every bucket (each copied the rows, or each taking its placed slice), or
+     * empty without per-key dispatch.
+     */
     private final int[] heavyTargets;
     private final boolean replicateHeavy;
-    /** Which target takes the first slice of the next split batch's heavy rows. */
-    private int rotation;
+    /** Where a kept-local function's heavy rows go, or null. */
+    private final HeavyRowPlacement placement;
+    /** The heavy rows of the batch being split each bucket takes (kept-local functions). */
+    private final int[] heavySlice;
+    /** Where each bucket's slice of the heavy rows starts in the grouped rows, and where the last ends. */
+    private final int[] heavyCut;
     private final boolean hasStrings;
     private final BufferPool pool;
     private final BucketBuffer[] open;
@@ -59,8 +66,17 @@ public final class ShuffleOperator {
     private final ColumnVector[] source;
     /** The bucket of each row of a batch that is bucketed before it is grouped (probed, or sorted). */
     private final int[] rowBuckets = new int[Block.MAX_ROWS];
-    /** The rows of the batch being split, grouped by bucket. */
-    private final RowsByBucket grouped;
+    /** The rows of the batch being split, grouped by bucket: {@link #perKeyGrouped} or {@link #plainGrouped}. */
+    private RowsByBucket grouped;
+    private final RowsByBucket perKeyGrouped;
+    /**
+     * The owner function when the per-key function dispatches only null keys apart (no heavy key): a batch
+     * without a null key is split by it, in one pass, as without per-key dispatch. Else null.
+     */
+    private final BucketFunction plain;
+    private final RowsByBucket plainGrouped;
+    /** The slots of the batch being split: {@link #slotCount}, or the buckets alone for a plain batch. */
+    private int batchSlots;
 
     /** The columns that are gathered across buckets one column at a time (all but strings). */
     private final int[] fixedColumns;
@@ -150,14 +166,31 @@ public final class ShuffleOperator {
         this.keyVectors = new ColumnVector[keyColumns.length];
         this.source = new ColumnVector[types.length];
         if (function instanceof HeavyKeyBucketFunction perKey) {
-            this.heavyTargets = perKey.targets();
+            this.heavyTargets = new int[bucketCount];
+            for (int b = 0; b < bucketCount; b++) {
+                heavyTargets[b] = b;
+            }
             this.replicateHeavy = perKey.dispatch() == HeavyKeyDispatch.REPLICATE;
-            this.grouped = new RowsByBucket(perKey.groupCount());
+            this.perKeyGrouped = new RowsByBucket(perKey.groupCount());
+            this.plain = perKey.heavyKeys().size() == 0 ? perKey.owner() : null;
+            if (replicateHeavy) {
+                this.placement = null;
+            } else {
+                final int[] home = perKey.targets();
+                this.placement = new HeavyRowPlacement(bucketCount / home.length, home.length,
+                        home[0] / home.length);
+            }
         } else {
             this.heavyTargets = new int[0];
             this.replicateHeavy = false;
-            this.grouped = new RowsByBucket(bucketCount);
+            this.perKeyGrouped = new RowsByBucket(bucketCount);
+            this.plain = null;
+            this.placement = null;
         }
+        this.grouped = perKeyGrouped;
+        this.plainGrouped = plain == null ? null : new RowsByBucket(bucketCount);
+        this.heavySlice = placement == null ? null : new int[bucketCount];
+        this.heavyCut = placement == null ? null : new int[bucketCount + 1];
         this.slotCount = bucketCount + heavyTargets.length;
         int fixed = 0;
         for (final ColumnType type : types) {
@@ -310,6 +343,7 @@ public final class ShuffleOperator {
         final int whole = wholeBucket(batch);
         if (whole >= 0) {
             wholeBatchRoutes++;
+            ownerRowsOf(whole, rows);
             emitted(whole, rows);
             output.addLast(batch.withShuffleIdx(whole));
             return;
@@ -317,16 +351,21 @@ public final class ShuffleOperator {
         for (int k = 0; k < keyColumns.length; k++) {
             keyVectors[k] = batch.column(keyColumns[k]);
         }
+        final boolean plainBatch = plain != null && keyVectors[0].nullCount() == 0;
+        final BucketFunction split = plainBatch ? plain : function;
+        grouped = plainBatch ? plainGrouped : perKeyGrouped;
+        batchSlots = plainBatch ? bucketCount : slotCount;
         final boolean sorted = keyColumns.length == 1 && batch.sortedBy() == keyColumns[0];
-        if (sorted || probeInOneBucket(rows)) {
+        if (sorted || probeInOneBucket(split, rows)) {
             // Likely in one bucket (or runs): bucket every row first, so that a batch in one bucket is
             // found by the cheap scan, and group rows of one bucket, or sorted rows, as runs.
-            function.buckets(keyVectors, rows, rowBuckets);
+            split.buckets(keyVectors, rows, rowBuckets);
             Arrays.fill(keyVectors, null);
             final int only = sameBucket(rows);
             if (only >= 0 && only < bucketCount && routing != WholeBatchRouting.NEVER) {
                 wholeBatchRoutes++;
                 wholeAfterBucketing++;
+                ownerRowsOf(only, rows);
                 emitted(only, rows);
                 output.addLast(batch.withShuffleIdx(only));
                 return;
@@ -336,12 +375,12 @@ public final class ShuffleOperator {
             }
         } else {
             // The probe saw two buckets: each row goes to its bucket's list as its bucket is computed.
-            function.group(keyVectors, rows, grouped);
+            split.group(keyVectors, rows, grouped);
             Arrays.fill(keyVectors, null);
         }
         splitBatches++;
-        if (heavyTargets.length > 0) {
-            rotation = rotation + 1 == heavyTargets.length ? 0 : rotation + 1;
+        if (placement != null) {
+            placeHeavyRows(plainBatch);
         }
         for (int c = 0; c < source.length; c++) {
             source[c] = batch.column(c);
@@ -500,9 +539,9 @@ public final class ShuffleOperator {
      * buckets cannot lie in one bucket and is grouped in one pass. Leaves the probed buckets in
      * {@link #rowBuckets}.
      */
-    private boolean probeInOneBucket(final int rows) {
+    private boolean probeInOneBucket(final BucketFunction split, final int rows) {
         final int probe = Math.min(rows, PROBE_ROWS);
-        function.buckets(keyVectors, probe, rowBuckets);
+        split.buckets(keyVectors, probe, rowBuckets);
         return sameBucket(probe) >= 0;
     }
 
@@ -535,8 +574,8 @@ public final class ShuffleOperator {
      */
     private void scatterPending() {
         final int[] rows = grouped.rows();
-        for (int slot = pendingBucket; slot < slotCount; slot++) {
-            final int b = slot < bucketCount ? slot : heavyTargets[(slot - bucketCount + rotation) % heavyTargets.length];
+        for (int slot = pendingBucket; slot < batchSlots; slot++) {
+            final int b = slot < bucketCount ? slot : heavyTargets[slot - bucketCount];
             final int end = slotEnd(slot);
             int from = Math.max(pendingPosition, slotStart(slot));
             while (from < end) {
@@ -579,19 +618,36 @@ public final class ShuffleOperator {
         if (slot < bucketCount) {
             return grouped.start(slot);
         }
-        final int start = grouped.start(bucketCount);
-        return replicateHeavy ? start
-                : start + (int) ((long) (grouped.end(bucketCount) - start) * (slot - bucketCount) / heavyTargets.length);
+        return replicateHeavy ? grouped.start(bucketCount) : heavyCut[slot - bucketCount];
     }
 
     private int slotEnd(final int slot) {
         if (slot < bucketCount) {
             return grouped.end(slot);
         }
+        return replicateHeavy ? grouped.end(bucketCount) : heavyCut[slot - bucketCount + 1];
+    }
+
+    /** Counts the split batch's rows of the other keys, then cuts its heavy rows into each bucket's slice. */
+    private void placeHeavyRows(final boolean plainBatch) {
+        for (int b = 0; b < bucketCount; b++) {
+            placement.ownerRows(b, grouped.end(b) - grouped.start(b));
+        }
+        if (plainBatch) {
+            return;
+        }
         final int start = grouped.start(bucketCount);
-        return replicateHeavy ? grouped.end(bucketCount)
-                : start + (int) ((long) (grouped.end(bucketCount) - start) * (slot - bucketCount + 1)
-                        / heavyTargets.length);
+        placement.place(grouped.end(bucketCount) - start, heavySlice);
+        heavyCut[0] = start;
+        for (int b = 0; b < bucketCount; b++) {
+            heavyCut[b + 1] = heavyCut[b] + heavySlice[b];
+        }
+    }
+
+    private void ownerRowsOf(final int bucket, final int rows) {
+        if (placement != null) {
+            placement.ownerRows(bucket, rows);
+        }
     }
 
     private void addPiece(final BucketBuffer buffer, final int from, final int count, final int at) {

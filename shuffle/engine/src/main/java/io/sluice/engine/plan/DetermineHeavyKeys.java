@@ -16,9 +16,9 @@ import java.util.Set;
 /**
  * Decides which keys of a shuffle join are dispatched apart (partial redistribution, partial duplication:
  * Teradata's PRPD, seed 003's hybrid dispatch per key). A probe key holding more than 1/(2 x buckets) of its
- * column's rows would fill a bucket alone whatever the boundaries; its probe rows stay on the CN that read
- * them, spread over its cores ({@code LOCAL_ONLY}), and the build rows of that key go to every bucket
- * ({@code ALL_CN}). Every other key goes to its owner bucket, on boundaries planned without the heavy keys,
+ * column's rows would fill a bucket alone whatever the boundaries; the build rows of that key go to every bucket
+ * ({@code ALL_CN}), so its probe rows may go to any: they fill the buckets the other keys left emptiest, the CN
+ * that read them first ({@code LOCAL_FIRST}). Every other key goes to its owner bucket, on boundaries planned without the heavy keys,
  * so that the rest is balanced too. A hash shuffle, which cannot place a key between boundaries, also
  * dispatches apart keys above 1/(8 x buckets).
  *
@@ -159,8 +159,8 @@ final class DetermineHeavyKeys {
     }
 
     private static String why(final LocalShuffle planned, final List<HeavyKey> heavy) {
-        return planned.reason() + "; " + describe(heavy) + " kept on their CNs, their build rows copied to every"
-                + " bucket";
+        return planned.reason() + "; " + describe(heavy) + " filling the emptiest buckets (their CNs' first), their"
+                + " build rows copied to every bucket";
     }
 
     /** The heavy keys with their shares, e.g. {@code heavy keys 42 (38.1%), 7 (9.5%)}: one EXPLAIN annotation. */

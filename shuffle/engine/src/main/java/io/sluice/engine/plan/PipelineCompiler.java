@@ -526,14 +526,14 @@ public final class PipelineCompiler {
         final boolean hybrid = how.choice() == Distribution.HYBRID;
         final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
                 : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER,
-                        how.perKey() ? perKey(how, HeavyKeyDispatch.REPLICATE, j.type()) : null);
+                        perKey(how, HeavyKeyDispatch.REPLICATE, j.type(), buildKeys.size()));
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows).memory(memory.operator("hash join build " + j.buildKeys()));
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         filters.noteBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
                 : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER,
-                        how.perKey() ? perKey(how, HeavyKeyDispatch.KEEP_LOCAL, j.type()) : null);
+                        perKey(how, HeavyKeyDispatch.LOCAL_FIRST, j.type(), probeKeys.size()));
         probe.dependencies.add(buildPipeline);
         if (j.type().buildColumnsOnly()) {
             final Open out = marked(j, probe, build);
@@ -695,6 +695,30 @@ public final class PipelineCompiler {
      */
     /** How one side of a join dispatches its heavy keys: the set, the side, and whether null keys are dropped. */
     private record PerKey(HeavyKeySet keys, HeavyKeyDispatch dispatch, boolean dropNullKeys) {
+        /** Whether some key's rows leave their owner bucket; dropping rows of null keys moves none. */
+        boolean movesKeys() {
+            return keys.size() > 0 || !dropNullKeys;
+        }
+    }
+
+    /**
+     * How one side of a shuffle join dispatches keys apart: its heavy keys when the decision has some; else, on a
+     * range or a one-key hash shuffle, its null keys dropped where they match nothing and nothing emits them (the
+     * probe side of an inner or semi join, the build side of an inner, left, semi or anti join), so that a column
+     * full of nulls does not fill bucket 0; else null.
+     */
+    private static PerKey perKey(final LocalShuffle how, final HeavyKeyDispatch dispatch, final JoinType type,
+                                 final int keyCount) {
+        if (how.perKey()) {
+            return perKey(how, dispatch, type);
+        }
+        if (keyCount != 1 || how.choice() != Distribution.SHUFFLE_RANGE && how.choice() != Distribution.SHUFFLE_HASH) {
+            return null;
+        }
+        final boolean drop = dispatch == HeavyKeyDispatch.REPLICATE
+                ? type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.SEMI || type == JoinType.ANTI
+                : type == JoinType.INNER || type == JoinType.SEMI;
+        return drop ? new PerKey(HeavyKeySet.none(), dispatch, true) : null;
     }
 
     private static PerKey perKey(final LocalShuffle how, final HeavyKeyDispatch dispatch, final JoinType type) {
@@ -731,7 +755,7 @@ public final class PipelineCompiler {
         } else {
             bucketed = shuffled(open(node), keys, how, mode, perKey);
         }
-        bucketed.partitioning = perKey != null ? null : range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
+        bucketed.partitioning = perKey != null && perKey.movesKeys() ? null : range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
         return bucketed;
     }
@@ -752,7 +776,7 @@ public final class PipelineCompiler {
                 : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
                 ? HeavyKeyBucketFunction.replicate(owner, kinds[0], perKey.keys())
                 // In one process every bucket is local: the heavy rows are spread over all of them.
-                : HeavyKeyBucketFunction.keepLocal(owner, kinds[0], perKey.keys(),
+                : HeavyKeyBucketFunction.localFirst(owner, kinds[0], perKey.keys(),
                         exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
                         exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
                         perKey.dropNullKeys());

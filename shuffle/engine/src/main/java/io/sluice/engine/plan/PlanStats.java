@@ -13,6 +13,7 @@ import io.sluice.zonemap.HeavyKey;
 import io.sluice.zonemap.HeavyKeys;
 import io.sluice.zonemap.KeyQuantiles;
 import io.sluice.zonemap.Predicate;
+import io.sluice.zonemap.SampledSketch;
 import io.sluice.zonemap.TableSketch;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ public final class PlanStats {
     private final Catalog tables;
     private final Map<String, KeyQuantiles> quantiles = new HashMap<>();
     private final Map<String, Optional<TableSketch>> sketches = new HashMap<>();
+    /** Sampled sketches of columns whose tables keep none, by table and column. */
+    private final Map<String, ColumnSketch> sampled = new HashMap<>();
 
     /** Statistics of plans over the tables of {@code tables}. */
     public PlanStats(final Catalog tables) {
@@ -126,8 +129,18 @@ public final class PlanStats {
      */
     List<HeavyKey> heavyKeys(final PlanNode node, final String column, final double minShare) {
         final ColumnOrigin o = origin(node, column);
-        return o == null ? List.of() : HeavyKeys.of(o.table().schema().type(o.column()).kind(),
-                o.table().zoneMaps(o.column()), sketch(o), minShare);
+        if (o == null) {
+            return List.of();
+        }
+        final ColumnSketch kept = sketch(o);
+        // A column of a table without a sketch (an old store, a foreign table) whose blocks overlap, so that its
+        // zonemaps show no point mass, is sampled for its heavy keys alone: a sample would bias quantiles and
+        // distinct counts, but finds a key above a share of a bucket. Planning reads zonemaps only otherwise.
+        final ColumnSketch sketch = kept != null || quantiles(o).overlap() < KeyQuantiles.SKETCH_OVERLAP ? kept
+                : sampled.computeIfAbsent(o.table().name() + "." + o.column(), k -> SampledSketch.of(o.table(),
+                        o.column()));
+        return HeavyKeys.of(o.table().schema().type(o.column()).kind(), o.table().zoneMaps(o.column()), sketch,
+                minShare);
     }
 
     /** Range boundaries for the keys of a column other than {@code excluded} (dispatched apart), or null when computed. */
