@@ -3,16 +3,14 @@ package io.sluice.iceberg;
 import io.sluice.format.ColumnType;
 import io.sluice.format.Field;
 import io.sluice.format.StorageException;
-import io.sluice.parquet.ParquetFooters;
+import io.sluice.parquet.ParquetFileBounds;
 import io.sluice.parquet.ParquetTable;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,18 +19,12 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
-import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Adds existing Parquet files to an Iceberg table, as Iceberg's {@code add_files} does: each file's record count,
@@ -85,91 +77,55 @@ public final class ParquetDataFiles {
     /** A data file of an unpartitioned table of {@code schema}, its metrics read from the footer. */
     public static DataFile dataFile(final Schema schema, final Path parquet) {
         final Path file = parquet.toAbsolutePath();
-        final ParquetMetadata footer = ParquetFooters.read(file);
-        long rows = 0;
-        for (final BlockMetaData g : footer.getBlocks()) {
-            rows += g.getRowCount();
-        }
+        final ParquetFileBounds bounds = ParquetFileBounds.read(file);
         final long size;
         try {
             size = Files.size(file);
         } catch (final IOException e) {
             throw new StorageException("parquet file " + file + " cannot be read: " + e.getMessage(), e);
         }
-        return DataFiles.builder(org.apache.iceberg.PartitionSpec.unpartitioned())
+        return DataFiles.builder(PartitionSpec.unpartitioned())
                 .withPath("file:" + file)
                 .withFormat(FileFormat.PARQUET)
                 .withFileSizeInBytes(size)
-                .withMetrics(metrics(schema, footer, rows))
+                .withMetrics(metrics(schema, bounds, file))
                 .build();
     }
 
-    private static Metrics metrics(final Schema schema, final ParquetMetadata footer, final long rows) {
+    private static Metrics metrics(final Schema schema, final ParquetFileBounds bounds, final Path file) {
         final Map<Integer, Long> valueCounts = new HashMap<>();
         final Map<Integer, Long> nullCounts = new HashMap<>();
         final Map<Integer, ByteBuffer> lower = new HashMap<>();
         final Map<Integer, ByteBuffer> upper = new HashMap<>();
-        for (final Types.NestedField field : schema.columns()) {
-            final Type.PrimitiveType type = field.type().asPrimitiveType();
-            final Comparator<Object> order = Comparators.forType(type);
-            long nulls = 0;
-            boolean bounded = true;
-            Object min = null;
-            Object max = null;
-            for (final BlockMetaData g : footer.getBlocks()) {
-                final ColumnChunkMetaData chunk = chunk(g, field.name());
-                final Statistics<?> stats = chunk == null ? null : chunk.getStatistics();
-                if (stats == null || stats.isEmpty() || !stats.isNumNullsSet()) {
-                    bounded = false;
-                    break;
-                }
-                nulls += stats.getNumNulls();
-                if (stats.hasNonNullValue()) {
-                    final PrimitiveType physical = chunk.getPrimitiveType();
-                    final Object lo = value(type, physical, stats.genericGetMin());
-                    final Object hi = value(type, physical, stats.genericGetMax());
-                    min = min == null || order.compare(lo, min) < 0 ? lo : min;
-                    max = max == null || order.compare(hi, max) > 0 ? hi : max;
-                } else if (stats.getNumNulls() < g.getRowCount()) {
-                    bounded = false;
-                    break;
-                }
+        for (final ParquetFileBounds.Column c : bounds.columns()) {
+            final Types.NestedField field = schema.findField(c.field().name());
+            if (field == null) {
+                throw new StorageException("parquet file " + file + " has column '" + c.field().name() + "', which"
+                        + " the iceberg table's schema " + schema.columns().stream().map(Types.NestedField::name).toList()
+                        + " lacks: add files with the table's columns only");
             }
-            if (!bounded) {
+            if (!c.bounded()) {
                 continue;
             }
-            valueCounts.put(field.fieldId(), rows);
-            nullCounts.put(field.fieldId(), nulls);
-            if (min != null) {
-                lower.put(field.fieldId(), Conversions.toByteBuffer(type, min));
-                upper.put(field.fieldId(), Conversions.toByteBuffer(type, max));
+            valueCounts.put(field.fieldId(), bounds.rows());
+            nullCounts.put(field.fieldId(), c.nullCount());
+            if (c.min() != null) {
+                final Type.PrimitiveType type = field.type().asPrimitiveType();
+                lower.put(field.fieldId(), Conversions.toByteBuffer(type, value(type, c.min())));
+                upper.put(field.fieldId(), Conversions.toByteBuffer(type, value(type, c.max())));
             }
         }
-        return new Metrics(rows, null, valueCounts, nullCounts, null, lower, upper);
+        return new Metrics(bounds.rows(), null, valueCounts, nullCounts, null, lower, upper);
     }
 
-    private static ColumnChunkMetaData chunk(final BlockMetaData group, final String column) {
-        for (final ColumnChunkMetaData c : group.getColumns()) {
-            if (c.getPath().size() == 1 && c.getPath().toArray()[0].equals(column)) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    /** A Parquet statistic as the Java value Iceberg's conversions take for {@code type}. */
-    private static Object value(final Type.PrimitiveType type, final PrimitiveType physical, final Object stat) {
+    /** A bound as the Java value Iceberg's conversions take for {@code type}. */
+    private static Object value(final Type.PrimitiveType type, final Object bound) {
         return switch (type.typeId()) {
-            case INTEGER, DATE -> ((Number) stat).intValue();
-            case LONG -> ((Number) stat).longValue();
-            case DECIMAL -> {
-                final int scale = ((Types.DecimalType) type).scale();
-                yield stat instanceof Binary b ? new BigDecimal(new BigInteger(b.getBytes()), scale)
-                        : BigDecimal.valueOf(((Number) stat).longValue(), scale);
-            }
-            case STRING -> ((Binary) stat).toStringUsingUTF8();
-            default -> throw new StorageException("column type " + type + " (parquet " + physical + ") has no bounds"
-                    + " Sluice records");
+            case INTEGER, DATE -> ((Number) bound).intValue();
+            case LONG -> ((Number) bound).longValue();
+            case DECIMAL -> ((BigDecimal) bound).setScale(((Types.DecimalType) type).scale());
+            case STRING -> bound.toString();
+            default -> throw new StorageException("iceberg column type " + type + " has no bounds Sluice records");
         };
     }
 }
