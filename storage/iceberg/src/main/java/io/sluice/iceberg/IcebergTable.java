@@ -28,7 +28,7 @@ import org.apache.iceberg.types.Types;
  * The current snapshot of an Iceberg table whose data files are Parquet: the files, in path order, are read by a
  * {@link ParquetTable} (each row group a block, its statistics the block's zonemaps), and the bounds the manifests
  * keep for each file are the table's {@link BlockFiles}, which pruning tests first. Counts the files and blocks
- * scans read. Thread-safe.
+ * scans read, each once. Thread-safe.
  */
 public final class IcebergTable implements BlockTable, AutoCloseable {
     private final String name;
@@ -36,11 +36,12 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
     private final ZoneMap[][] fileZoneMaps;
     private final long snapshotId;
     private final AtomicIntegerArray fileRead;
+    private final AtomicIntegerArray blockRead;
     private final AtomicLong filesRead = new AtomicLong();
     private final AtomicLong blocksRead = new AtomicLong();
 
     /**
-     * How much of the table scans have read since it opened.
+     * How much of the table scans have read since it opened, each file and block counted once however often read.
      *
      * @param filesRead  data files at least one block of which was read
      * @param blocksRead blocks (row groups, or parts of larger ones) read
@@ -55,6 +56,7 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
         this.fileZoneMaps = fileZoneMaps;
         this.snapshotId = snapshotId;
         this.fileRead = new AtomicIntegerArray(files.fileCount());
+        this.blockRead = new AtomicIntegerArray(files.blockCount());
     }
 
     /**
@@ -220,7 +222,9 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
     }
 
     private void counted(final int block) {
-        blocksRead.incrementAndGet();
+        if (blockRead.compareAndSet(block, 0, 1)) {
+            blocksRead.incrementAndGet();
+        }
         if (fileRead.compareAndSet(files.fileOf(block), 0, 1)) {
             filesRead.incrementAndGet();
         }
