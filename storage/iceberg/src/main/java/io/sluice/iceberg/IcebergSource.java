@@ -32,6 +32,21 @@ public record IcebergSource(Kind kind, String location) {
     }
 
     /**
+     * The same source named so that a process started in another directory finds it: a relative path (or the file
+     * of a {@code jdbc:sqlite:} URI) made absolute; URLs and other URIs as they are.
+     */
+    public static String absolute(final String location) {
+        final String sqlite = "jdbc:sqlite:";
+        if (location.startsWith(sqlite) && !location.startsWith(sqlite + ":")) {
+            return sqlite + Path.of(location.substring(sqlite.length())).toAbsolutePath();
+        }
+        if (location.contains(":")) {
+            return location;
+        }
+        return Path.of(location).toAbsolutePath().toString();
+    }
+
+    /**
      * Parses what a user gave.
      *
      * @throws StorageException when it is none of the forms, or a path that does not exist, listing the forms

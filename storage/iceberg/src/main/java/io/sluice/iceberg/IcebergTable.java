@@ -33,6 +33,7 @@ import org.apache.iceberg.types.Types;
 public final class IcebergTable implements BlockTable, AutoCloseable {
     private final String name;
     private final ParquetTable files;
+    private final List<Path> paths;
     private final ZoneMap[][] fileZoneMaps;
     private final long snapshotId;
     private final AtomicIntegerArray fileRead;
@@ -49,10 +50,11 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
     public record Reads(long filesRead, long blocksRead) {
     }
 
-    private IcebergTable(final String name, final ParquetTable files, final ZoneMap[][] fileZoneMaps,
-                         final long snapshotId) {
+    private IcebergTable(final String name, final ParquetTable files, final List<Path> paths,
+                         final ZoneMap[][] fileZoneMaps, final long snapshotId) {
         this.name = name;
         this.files = files;
+        this.paths = paths;
         this.fileZoneMaps = fileZoneMaps;
         this.snapshotId = snapshotId;
         this.fileRead = new AtomicIntegerArray(files.fileCount());
@@ -109,7 +111,7 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
                             schema.type(c));
                 }
             }
-            return new IcebergTable(name, parquet, bounds, snapshot.snapshotId());
+            return new IcebergTable(name, parquet, List.copyOf(paths), bounds, snapshot.snapshotId());
         } catch (final RuntimeException e) {
             parquet.close();
             throw e;
@@ -143,6 +145,11 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
     /** The snapshot read, as Iceberg numbers it. */
     public long snapshotId() {
         return snapshotId;
+    }
+
+    /** The data files, in block order. */
+    public List<Path> dataFiles() {
+        return paths;
     }
 
     /** What scans have read so far. */

@@ -1,0 +1,95 @@
+package io.sluice.perf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.perf.iceberg.IcebergTpch;
+import io.sluice.perf.tpch.TpchSql;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sluice sql --iceberg} and {@code sluice query --iceberg} over TPC-H Iceberg tables (a JDBC catalog on
+ * SQLite, several Parquet files per table): DuckDB's rows on this process's cores and on an embedded cluster,
+ * through the catalog and through the tables' metadata folders; a source of no known form, a namespace or table the
+ * catalog lacks, and --iceberg beside another source are errors that say what to give.
+ */
+class IcebergCommandTest {
+    @TempDir
+    static Path dir;
+
+    private static IcebergTpch tpch;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        tpch = IcebergTpch.generate(dir, 0.01, 8192, 3);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    private static List<String> lines(final Cli.Result r) {
+        return List.of(r.out().split("\r\n"));
+    }
+
+    @Test
+    void sqlOverACatalogPrintsDuckDbsRowsOnCoresAndOnACluster() throws Exception {
+        final Path q12 = Files.writeString(dir.resolve("q12.sql"), TpchSql.text(12));
+        final List<String> expected = DuckDbCsv.of(tpch.duck(), TpchSql.text(12));
+        final Cli.Result local = Cli.run("sql", "--iceberg", tpch.catalogUri(), "--iceberg-namespace",
+                IcebergTpch.NAMESPACE, "-f", q12.toString(), "--cores", "2", "--format", "csv");
+        assertThat(local.exitCode()).as(local.toString()).isZero();
+        assertThat(lines(local)).isEqualTo(expected);
+        // The catalog has one namespace: it needs no naming.
+        final Cli.Result cluster = Cli.run("sql", "--iceberg", tpch.catalogUri(), "-f", q12.toString(), "--cn", "3",
+                "--cores", "2", "--format", "csv", "--strategy", "colocate");
+        assertThat(cluster.exitCode()).as(cluster.toString()).isZero();
+        assertThat(lines(cluster)).isEqualTo(expected);
+    }
+
+    @Test
+    void queryRunsATpchQueryOverTheTablesMetadataFoldersWithoutTheCatalog() throws Exception {
+        final Path folder = dir.resolve("warehouse").resolve(IcebergTpch.NAMESPACE);
+        final Cli.Result r = Cli.run("query", "--iceberg", folder.toString(), "--tpch", "4", "--cn", "2", "--cores",
+                "2", "--format", "csv");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(lines(r)).isEqualTo(DuckDbCsv.of(tpch.duck(), TpchSql.text(4)));
+    }
+
+    @Test
+    void aBadSourceAMissingNamespaceOrTableAndTwoSourcesAreErrorsThatSayWhatToGive() throws Exception {
+        final Cli.Result scheme = Cli.run("sql", "--iceberg", "thrift://metastore:9083", "select 1");
+        assertThat(scheme.exitCode()).isEqualTo(1);
+        assertThat(scheme.err()).contains("thrift://", "REST catalog URL (http://HOST:PORT/...)", "JDBC catalog URI");
+
+        final Cli.Result noFile = Cli.run("sql", "--iceberg", "jdbc:sqlite:" + dir.resolve("nope.db"), "select 1");
+        assertThat(noFile.exitCode()).isEqualTo(1);
+        assertThat(noFile.err()).contains("nope.db does not exist");
+
+        final Cli.Result namespace = Cli.run("sql", "--iceberg", tpch.catalogUri(), "--iceberg-namespace", "sales",
+                "select 1");
+        assertThat(namespace.exitCode()).isEqualTo(1);
+        assertThat(namespace.err()).contains("has no namespace 'sales'", "[tpch]");
+
+        final Cli.Result table = Cli.run("sql", "--iceberg", tpch.catalogUri(), "select * from nosuch");
+        assertThat(table.exitCode()).isEqualTo(1);
+        assertThat(table.err()).contains("nosuch");
+
+        final Cli.Result both = Cli.run("sql", "--iceberg", tpch.catalogUri(), "--parquet", dir.toString(), "select 1");
+        assertThat(both.exitCode()).isEqualTo(1);
+        assertThat(both.err()).contains("give one of --store DIR", "not several");
+
+        final Cli.Result alone = Cli.run("query", "--iceberg-namespace", "tpch", "--parquet", dir.toString(),
+                "--tpch", "1");
+        assertThat(alone.exitCode()).isEqualTo(1);
+        assertThat(alone.err()).contains("--iceberg-namespace needs --iceberg CATALOG");
+    }
+}
