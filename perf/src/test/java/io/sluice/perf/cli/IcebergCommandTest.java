@@ -65,6 +65,30 @@ class IcebergCommandTest {
     }
 
     @Test
+    void icebergAddMakesFolderTablesOfParquetFilesThatSqlReads() throws Exception {
+        final Path warehouse = dir.resolve("added");
+        final Path lineitem = tpch.files("lineitem").get(0).getParent();
+        final Cli.Result first = Cli.run("iceberg-add", warehouse.resolve("lineitem").toString(),
+                tpch.files("lineitem").get(0).toString());
+        assertThat(first.exitCode()).as(first.toString()).isZero();
+        assertThat(first.out()).contains("added 1 file", "1 data file in all", "--iceberg " + warehouse);
+        final Cli.Result rest = Cli.run("iceberg-add", warehouse.resolve("lineitem").toString(),
+                tpch.files("lineitem").get(1).toString(), tpch.files("lineitem").get(2).toString());
+        assertThat(rest.exitCode()).as(rest.toString()).isZero();
+        assertThat(rest.out()).contains("added 2 files", "3 data files in all");
+        final String sql = "select l_returnflag, count(*) as n, sum(l_extendedprice) as s from lineitem"
+                + " group by l_returnflag order by l_returnflag";
+        final Cli.Result r = Cli.run("sql", "--iceberg", warehouse.toString(), sql, "--format", "csv");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(lines(r)).isEqualTo(DuckDbCsv.of(tpch.duck(), sql));
+
+        final Cli.Result absent = Cli.run("iceberg-add", warehouse.resolve("lineitem").toString(),
+                lineitem.resolve("nope.parquet").toString());
+        assertThat(absent.exitCode()).isEqualTo(1);
+        assertThat(absent.err()).contains("nope.parquet does not exist");
+    }
+
+    @Test
     void aBadSourceAMissingNamespaceOrTableAndTwoSourcesAreErrorsThatSayWhatToGive() throws Exception {
         final Cli.Result scheme = Cli.run("sql", "--iceberg", "thrift://metastore:9083", "select 1");
         assertThat(scheme.exitCode()).isEqualTo(1);

@@ -37,7 +37,7 @@ final class TableMetadataFiles {
             long bestVersion = -1;
             try (Stream<Path> entries = Files.list(metadata)) {
                 for (final Path p : entries.toList()) {
-                    final long v = version(p.getFileName().toString());
+                    final long v = versionOf(p.getFileName().toString());
                     if (v > bestVersion) {
                         bestVersion = v;
                         best = p;
@@ -55,7 +55,7 @@ final class TableMetadataFiles {
     }
 
     /** The version a metadata file's name carries, or -1 when it is not one. */
-    private static long version(final String file) {
+    static long versionOf(final String file) {
         if (!file.endsWith(SUFFIX)) {
             return -1;
         }
