@@ -130,6 +130,7 @@ public final class QueryCommand extends CliCommand {
     private int overFiles(final PrintWriter out, final PrintWriter err) {
         final StrategyConfig config = runtimeFilters.apply(run.config());
         try (TableSource tables = TableSource.open(store, parquet, iceberg)) {
+            cluster.countIcebergReads(tables.catalog());
             final Query query = which.tpch != null ? new TpchSqlQuery(which.tpch, tables.catalog(), tables.names())
                     : Queries.workload(which.workload);
             final List<String> missing = new ArrayList<>();

@@ -97,6 +97,7 @@ public final class SqlCommand extends CliCommand {
                      ? cluster.openToPlan(run, tables.store(), tables.catalog(), config, null)
                      : cluster.open(run, tables.store(), tables.catalog(), config, null)) {
             cluster.countStorageReads(tables.opened() == null ? null : tables.opened().reads());
+            cluster.countIcebergReads(tables.catalog());
             final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(tables.catalog(), tables.names()),
                     target, run.format, explain, cluster);
             if (prompt) {

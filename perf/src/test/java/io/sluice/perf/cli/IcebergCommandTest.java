@@ -6,7 +6,11 @@ import io.sluice.perf.iceberg.IcebergTpch;
 import io.sluice.perf.tpch.TpchSql;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,40 @@ class IcebergCommandTest {
                 "--cores", "2", "--format", "csv", "--strategy", "colocate");
         assertThat(cluster.exitCode()).as(cluster.toString()).isZero();
         assertThat(lines(cluster)).isEqualTo(expected);
+    }
+
+    @Test
+    void statsJsonCountsTheDataFilesAQueryReadAndAFilterOnTheFilesKeyReadsOne() throws Exception {
+        final long lo;
+        final long hi;
+        try (Statement s = tpch.duck().createStatement(); ResultSet r = s.executeQuery("select min(l_orderkey),"
+                + " max(l_orderkey) from read_parquet('" + tpch.files("lineitem").get(1) + "')")) {
+            r.next();
+            // Inside the file's bounds: an order's lines may straddle two files.
+            lo = r.getLong(1) + 1;
+            hi = r.getLong(2) - 1;
+        }
+        final Path selective = dir.resolve("selective.json");
+        final String sql = "select count(*) as n from lineitem where l_orderkey between " + lo + " and " + hi;
+        final Cli.Result one = Cli.run("sql", "--iceberg", tpch.catalogUri(), "--stats-json", selective.toString(),
+                sql, "--format", "csv");
+        assertThat(one.exitCode()).as(one.toString()).isZero();
+        assertThat(lines(one)).isEqualTo(DuckDbCsv.of(tpch.duck(), sql));
+        final String json = Files.readString(selective);
+        assertThat(number(json, "data_files")).as(json).isEqualTo(3);
+        assertThat(number(json, "data_files_read")).as(json).isEqualTo(1);
+
+        final Path all = dir.resolve("all.json");
+        final Cli.Result every = Cli.run("sql", "--iceberg", tpch.catalogUri(), "--stats-json", all.toString(),
+                "select count(*) as n from lineitem where l_quantity < 2", "--format", "csv");
+        assertThat(every.exitCode()).as(every.toString()).isZero();
+        assertThat(number(Files.readString(all), "data_files_read")).isEqualTo(3);
+    }
+
+    private static long number(final String json, final String name) {
+        final Matcher m = Pattern.compile("\"" + name + "\": (\\d+)").matcher(json);
+        assertThat(m.find()).as("%s in %s", name, json).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     @Test

@@ -175,6 +175,37 @@ public final class IcebergCatalog implements Catalog, AutoCloseable {
         return names.contains(name);
     }
 
+    /**
+     * What scans have read of the tables so far: the data files of the tables they read, and of those the files and
+     * blocks read (each counted once).
+     *
+     * @param dataFiles  the data files of the tables scans read at least one block of
+     * @param filesRead  data files at least one block of which was read
+     * @param blocksRead blocks read
+     */
+    public record Reads(long dataFiles, long filesRead, long blocksRead) {
+        /** What was read since {@code before}; the data files are the tables' now. */
+        public Reads since(final Reads before) {
+            return new Reads(dataFiles, filesRead - before.filesRead, blocksRead - before.blocksRead);
+        }
+    }
+
+    /** What scans have read of the tables opened so far. */
+    public synchronized Reads reads() {
+        long files = 0;
+        long filesRead = 0;
+        long blocksRead = 0;
+        for (final IcebergTable t : open.values()) {
+            final IcebergTable.Reads r = t.reads();
+            if (r.filesRead() > 0) {
+                files += t.blockFiles().fileCount();
+            }
+            filesRead += r.filesRead();
+            blocksRead += r.blocksRead();
+        }
+        return new Reads(files, filesRead, blocksRead);
+    }
+
     /** The source and namespace, as messages name them. */
     public String where() {
         return where;
