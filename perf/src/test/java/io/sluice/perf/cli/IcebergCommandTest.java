@@ -127,6 +127,15 @@ class IcebergCommandTest {
     }
 
     @Test
+    void queryBenchComparesWithDuckDbReadingTheSameDataFiles() {
+        final Cli.Result r = Cli.run("query-bench", "--iceberg", tpch.catalogUri(), "--queries", "q4,q12", "--runs",
+                "1", "--warmup", "0", "--cores", "2");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("as read_parquet views in DuckDB").doesNotContain("differ", "failed");
+        assertThat(r.out()).contains("over 2 queries");
+    }
+
+    @Test
     void aBadSourceAMissingNamespaceOrTableAndTwoSourcesAreErrorsThatSayWhatToGive() throws Exception {
         final Cli.Result scheme = Cli.run("sql", "--iceberg", "thrift://metastore:9083", "select 1");
         assertThat(scheme.exitCode()).isEqualTo(1);
