@@ -107,8 +107,15 @@ public final class IcebergTable implements BlockTable, AutoCloseable {
             final ZoneMap[][] bounds = new ZoneMap[dataFiles.size()][schema.size()];
             for (int f = 0; f < dataFiles.size(); f++) {
                 for (int c = 0; c < schema.size(); c++) {
-                    bounds[f][c] = FileBounds.of(dataFiles.get(f), fieldIds[c], icebergSchema.findType(fieldIds[c]),
-                            schema.type(c));
+                    try {
+                        bounds[f][c] = FileBounds.of(dataFiles.get(f), fieldIds[c], icebergSchema.findType(fieldIds[c]),
+                                schema.type(c));
+                    } catch (final ClassCastException e) {
+                        throw new StorageException("iceberg table " + table.name() + " column '" + schema.field(c).name()
+                                + "' is " + icebergSchema.findType(fieldIds[c]) + " but its data file " + paths.get(f)
+                                + " holds " + schema.type(c) + ": Sluice reads tables whose files keep the table's"
+                                + " column types; rewrite the file", e);
+                    }
                 }
             }
             return new IcebergTable(name, parquet, List.copyOf(paths), bounds, snapshot.snapshotId());

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Iceberg tables of Parquet files DuckDB writes, registered in a JDBC catalog on SQLite: the tables are found
  * through the catalog and through their metadata folders, each file's bounds are the extremes DuckDB computes over
  * the file, blocks are the files' row groups and read as DuckDB reads them, and bad sources, a missing namespace or
- * table, delete files and unsupported types are errors naming them.
+ * table, delete files, unsupported types and files whose types differ from the table's are errors naming them.
  */
 class IcebergCatalogTest {
     private static final int FILES = 3;
@@ -68,6 +68,7 @@ class IcebergCatalogTest {
                 files.add(file);
             }
             s.execute("copy (select 1.5::double as x) to '" + data.resolve("double.parquet") + "' (format parquet)");
+            s.execute("copy (select 7::bigint as k) to '" + data.resolve("keys.parquet") + "' (format parquet)");
         }
         final Path db = dir.resolve("catalog.db");
         catalogUri = "jdbc:sqlite:" + db;
@@ -88,6 +89,9 @@ class IcebergCatalogTest {
         deletes.newRowDelta().addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned())
                 .ofPositionDeletes().withPath("file:" + data.resolve("deletes.parquet")).withFormat("parquet")
                 .withFileSizeInBytes(100).withRecordCount(1).build()).commit();
+        final Table mistyped = writer.createTable(TableIdentifier.of("other", "mistyped"),
+                new Schema(Types.NestedField.optional(1, "k", Types.StringType.get())), PartitionSpec.unpartitioned());
+        ParquetDataFiles.append(mistyped, List.of(data.resolve("keys.parquet")));
         final Table doubles = writer.createTable(TableIdentifier.of("other", "doubles"),
                 new Schema(Types.NestedField.optional(1, "x", Types.DoubleType.get())), PartitionSpec.unpartitioned());
         doubles.newAppend().appendFile(org.apache.iceberg.DataFiles.builder(PartitionSpec.unpartitioned())
@@ -201,6 +205,9 @@ class IcebergCatalogTest {
             assertThatThrownBy(() -> catalog.table("with_deletes"))
                     .isInstanceOf(StorageException.class).hasMessageContaining("delete files")
                     .hasMessageContaining("POSITION_DELETES").hasMessageContaining("compact the table");
+            assertThatThrownBy(() -> catalog.table("mistyped"))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("column 'k' is string")
+                    .hasMessageContaining("keys.parquet");
             assertThatThrownBy(() -> catalog.table("doubles"))
                     .isInstanceOf(StorageException.class).hasMessageContaining("double.parquet")
                     .hasMessageContaining("'x'");
