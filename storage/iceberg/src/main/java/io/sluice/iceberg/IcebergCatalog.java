@@ -221,11 +221,19 @@ public final class IcebergCatalog implements Catalog, AutoCloseable {
             throw new StorageException(where + " has no table '" + name + "' (it has " + names + ")");
         }
         final Table table;
-        if (catalog != null) {
-            table = catalog.loadTable(TableIdentifier.of(namespace, name));
-        } else {
-            final Path file = metadataFiles.get(name);
-            table = new BaseTable(new StaticTableOperations("file:" + file, new LocalFileIO()), name);
+        try {
+            if (catalog != null) {
+                table = catalog.loadTable(TableIdentifier.of(namespace, name));
+            } else {
+                final Path file = metadataFiles.get(name);
+                table = new BaseTable(new StaticTableOperations("file:" + file, new LocalFileIO()), name);
+                table.currentSnapshot();
+            }
+        } catch (final StorageException e) {
+            throw e;
+        } catch (final RuntimeException e) {
+            throw new StorageException(where + ": table '" + name + "' cannot be loaded (" + e.getMessage() + "): its"
+                    + " metadata is missing or damaged, or the catalog refused it", e);
         }
         final IcebergTable opened = IcebergTable.open(name, table);
         open.put(name, opened);

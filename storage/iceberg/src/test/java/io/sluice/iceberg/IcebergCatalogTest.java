@@ -176,6 +176,17 @@ class IcebergCatalogTest {
     }
 
     @Test
+    void aMetadataFileThatIsNotIcebergMetadataIsAnErrorNamingTheTable() throws Exception {
+        final Path metadata = Files.createDirectories(dir.resolve("broken").resolve("t").resolve("metadata"));
+        Files.writeString(metadata.resolve("v1.metadata.json"), "{\"not\": \"iceberg\"}");
+        try (IcebergCatalog catalog = IcebergCatalog.open(dir.resolve("broken").toString(), null)) {
+            assertThatThrownBy(() -> catalog.table("t"))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("table 't' cannot be loaded")
+                    .hasMessageContaining("missing or damaged");
+        }
+    }
+
+    @Test
     void aBadSourceIsAnErrorListingTheFormsASourceTakes() {
         assertThatThrownBy(() -> IcebergCatalog.open("thrift://metastore:9083", null))
                 .isInstanceOf(StorageException.class).hasMessageContaining("thrift://")
