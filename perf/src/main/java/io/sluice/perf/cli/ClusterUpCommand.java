@@ -139,7 +139,8 @@ public final class ClusterUpCommand extends CliCommand {
         final MySqlServer server;
         final MetricsServer metricsServer;
         try {
-            server = mysql.start(store, parquet, iceberg, cluster.aeron(), cluster.address(), context, cluster.transport(), log);
+            server = mysql.start(store, parquet, iceberg, cluster.aeron(), cluster.address(), context,
+                    cluster.transport(), log);
             try {
                 metricsServer = metrics.start(log);
             } catch (final RuntimeException e) {

@@ -86,7 +86,8 @@ public final class CnCommand extends CliCommand {
         }
         final String cnName = name != null ? name : defaultName();
         final ClusterContext context = secret.context();
-        final TableSource tables = TableSource.open(store, parquet, iceberg, "every CN must read the same store as the coordinator",
+        final TableSource tables = TableSource.open(store, parquet, iceberg,
+                "every CN must read the same store as the coordinator",
                 objectStore);
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;

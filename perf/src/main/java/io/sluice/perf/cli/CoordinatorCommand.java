@@ -63,7 +63,8 @@ public final class CoordinatorCommand extends CliCommand {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1 --out "
                     + store);
         }
-        // The coordinator plans every query from these tables: the store's, or the Parquet or Iceberg tables the CNs read.
+        // The coordinator plans every query from these tables: the store's, or the Parquet or Iceberg tables the CNs
+        // read.
         final TableSource tables = TableSource.open(store, parquet, iceberg);
         final ClusterContext context;
         final EmbeddedDriver driver;
@@ -98,7 +99,8 @@ public final class CoordinatorCommand extends CliCommand {
         coordinator.start();
         final MySqlServer server;
         try {
-            server = mysql.start(store, parquet, iceberg, driver.aeron(), coordinator.listening(), context, driver.context(),
+            server = mysql.start(store, parquet, iceberg, driver.aeron(), coordinator.listening(), context,
+                    driver.context(),
                     ClusterProcess.log(out));
         } catch (final RuntimeException e) {
             CloseHelper.closeAll(metricsServer, coordinator, driver, tables);

@@ -36,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Iceberg tables of Parquet files DuckDB writes, registered in a JDBC catalog on SQLite: the tables are found
- * through the catalog and through their metadata folders, each file's bounds are the extremes DuckDB computes over
- * the file, blocks are the files' row groups and read as DuckDB reads them, and bad sources, a missing namespace or
- * table, delete files, unsupported types and files whose types differ from the table's are errors naming them.
+ * through the catalog, through a REST catalog in front of it and through their metadata folders; each file's
+ * bounds are the extremes DuckDB computes over the file, blocks are the files' row groups and read as DuckDB reads
+ * them; bad sources, a missing namespace or table, damaged metadata, delete files, unsupported types and files
+ * whose types differ from the table's are errors naming them.
  */
 class IcebergCatalogTest {
     private static final int FILES = 3;
@@ -143,6 +144,21 @@ class IcebergCatalogTest {
             assertThat(sum).isEqualTo(n * (n - 1) / 2);
             assertThat(t.reads()).isEqualTo(new IcebergTable.Reads(FILES, FILES * 3));
             assertThat(t.sortKey()).isEqualTo("k");
+        }
+    }
+
+    @Test
+    void aRestCatalogServesTheSameTable() throws Exception {
+        try (RestCatalogServer rest = RestCatalogServer.start(writer);
+             IcebergCatalog catalog = IcebergCatalog.open(rest.url(), "tpch")) {
+            assertThat(catalog.tableNames()).containsExactly("t");
+            final IcebergTable t = catalog.table("t");
+            assertThat(t.rowCount()).isEqualTo((long) FILES * ROWS_PER_FILE);
+            assertThat(t.blockFiles().fileCount()).isEqualTo(FILES);
+            assertThat(t.blockFiles().zoneMap(1, 0)).isEqualTo(new ZoneMap(ROWS_PER_FILE, 2L * ROWS_PER_FILE - 1, 0,
+                    ROWS_PER_FILE));
+            assertThatThrownBy(() -> IcebergCatalog.open(rest.url(), "nope"))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("has no namespace 'nope'");
         }
     }
 
