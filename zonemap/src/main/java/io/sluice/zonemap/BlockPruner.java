@@ -2,6 +2,7 @@ package io.sluice.zonemap;
 
 import io.sluice.format.TypeKind;
 import io.sluice.format.ZoneMap;
+import io.sluice.format.spi.BlockFiles;
 import io.sluice.format.spi.BlockTable;
 import java.util.Arrays;
 import org.roaringbitmap.RoaringBitmap;
@@ -36,7 +37,50 @@ public final class BlockPruner {
         if (table.blockCount() == 0) {
             return new RoaringBitmap();
         }
-        return prune(predicate, table.schema().type(column).kind(), table.zoneMaps(column));
+        final TypeKind kind = table.schema().type(column).kind();
+        final BlockFiles files = table.blockFiles();
+        if (files == null) {
+            return prune(predicate, kind, table.zoneMaps(column));
+        }
+        return pruneFilesFirst(predicate, kind, table, files, column);
+    }
+
+    /**
+     * Prunes a table's files by their own zonemaps, then the blocks of the files kept by theirs: the zonemaps of
+     * a ruled-out file's blocks are never read (a table may compute them, or read them from the file).
+     */
+    private static RoaringBitmap pruneFilesFirst(final Predicate predicate, final TypeKind kind, final BlockTable table,
+                                                 final BlockFiles files, final int column) {
+        final int fileCount = files.fileCount();
+        if (fileCount == 0) {
+            return new RoaringBitmap();
+        }
+        final ZoneMap[] fileMaps = new ZoneMap[fileCount];
+        for (int f = 0; f < fileCount; f++) {
+            fileMaps[f] = files.zoneMap(f, column);
+        }
+        final int[] keptFiles = prune(predicate, kind, fileMaps).toArray();
+        int blocks = 0;
+        for (final int f : keptFiles) {
+            blocks += files.firstBlock(f + 1) - files.firstBlock(f);
+        }
+        final int[] blockOf = new int[blocks];
+        final ZoneMap[] blockMaps = new ZoneMap[blocks];
+        int i = 0;
+        for (final int f : keptFiles) {
+            for (int b = files.firstBlock(f); b < files.firstBlock(f + 1); b++) {
+                blockOf[i] = b;
+                blockMaps[i] = table.zoneMap(b, column);
+                i++;
+            }
+        }
+        final RoaringBitmapWriter<RoaringBitmap> out = RoaringBitmapWriter.writer().get();
+        if (blocks > 0) {
+            for (final int k : prune(predicate, kind, blockMaps).toArray()) {
+                out.add(blockOf[k]);
+            }
+        }
+        return out.get();
     }
 
     /**

@@ -5,6 +5,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.spi.Catalog;
+import io.sluice.iceberg.IcebergCatalog;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import java.io.IOException;
@@ -77,6 +78,19 @@ final class ClusterOptions {
         lastReads = storageReads == null ? null : storageReads.get();
     }
 
+    /** The Iceberg tables the queries read in this process, counted for --stats-json; else null. */
+    private IcebergCatalog iceberg;
+    private IcebergCatalog.Reads lastIcebergReads;
+
+    /**
+     * Counts the data files and blocks the queries read of {@code catalog} when it holds Iceberg tables and the queries
+     * run in this process, for --stats-json.
+     */
+    void countIcebergReads(final Catalog catalog) {
+        iceberg = coordinator == null && catalog instanceof IcebergCatalog i ? i : null;
+        lastIcebergReads = iceberg == null ? null : iceberg.reads();
+    }
+
     /** Writes a query's stats to the --stats-json file (replacing it), when one was given and the query has stats. */
     void writeStats(final QueryStats stats) {
         if (statsJson == null || stats == null) {
@@ -90,8 +104,14 @@ final class ClusterOptions {
             read = now.since(lastReads);
             lastReads = now;
         }
+        IcebergCatalog.Reads icebergRead = null;
+        if (iceberg != null) {
+            final IcebergCatalog.Reads now = iceberg.reads();
+            icebergRead = now.since(lastIcebergReads);
+            lastIcebergReads = now;
+        }
         try {
-            Files.writeString(statsJson, StatsJson.of(stats, read));
+            Files.writeString(statsJson, StatsJson.of(stats, read, icebergRead));
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write --stats-json " + statsJson + ": " + e.getMessage(), e);
         }

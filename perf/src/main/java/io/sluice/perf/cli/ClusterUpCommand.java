@@ -47,7 +47,7 @@ public final class ClusterUpCommand extends CliCommand {
     Path store;
 
     @Option(names = "--parquet", paramLabel = "DIR", description = "Instead of --store: the folder of Parquet files"
-            + " every CN reads (see docs/parquet.md).")
+            + " every CN reads (see docs/parquet.md); or --iceberg, the Iceberg tables every CN reads.")
     Path parquet;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7400",
@@ -57,6 +57,9 @@ public final class ClusterUpCommand extends CliCommand {
     @Option(names = "--jvm-arg", paramLabel = "ARG",
             description = "A JVM argument for every CN process, e.g. --jvm-arg=-Xmx512m (repeatable).")
     List<String> jvmArgs = new ArrayList<>();
+
+    @Mixin
+    IcebergOptions iceberg;
 
     @Mixin
     SecretOption secret;
@@ -104,11 +107,11 @@ public final class ClusterUpCommand extends CliCommand {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 0.1 --out "
                     + store);
         }
-        if (objectStorage && parquet != null) {
-            throw new IllegalArgumentException("give either --store DIR or --parquet DIR, not both");
+        if (objectStorage && (parquet != null || iceberg.given())) {
+            throw new IllegalArgumentException("give one of " + TableSource.SOURCES + ", not several");
         }
         if (!objectStorage) {
-            TableSource.open(store, parquet).close();
+            TableSource.open(store, parquet, iceberg).close();
         }
         // Over object storage the coordinator plans from the store's manifests; each CN caches the blocks it reads.
         final ObjectStoreOptions.Opened opened = objectStorage ? new ObjectStoreOptions().open(store) : null;
@@ -121,6 +124,9 @@ public final class ClusterUpCommand extends CliCommand {
             cluster = parquet != null
                     ? LocalCluster.startOverParquet(parquet, cnCount, cores, endpoint, jvmArgs,
                             ClusterProcess.transport(), log, secret.file())
+                    : iceberg.given()
+                    ? LocalCluster.startOverIceberg(iceberg.iceberg, iceberg.namespace, cnCount, cores, endpoint,
+                            jvmArgs, ClusterProcess.transport(), log, secret.file())
                     : objectStorage
                     ? LocalCluster.start(opened.store(), ObjectStoreOptions.describe(store), cnCount, cores, endpoint,
                             jvmArgs, ClusterProcess.transport(), log, secret.file(), this::cacheArguments)
@@ -133,7 +139,8 @@ public final class ClusterUpCommand extends CliCommand {
         final MySqlServer server;
         final MetricsServer metricsServer;
         try {
-            server = mysql.start(store, parquet, cluster.aeron(), cluster.address(), context, cluster.transport(), log);
+            server = mysql.start(store, parquet, iceberg, cluster.aeron(), cluster.address(), context,
+                    cluster.transport(), log);
             try {
                 metricsServer = metrics.start(log);
             } catch (final RuntimeException e) {
@@ -154,7 +161,8 @@ public final class ClusterUpCommand extends CliCommand {
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, cluster, opened));
         log.accept("cluster up: " + Plural.of(cnCount, "CN") + " x " + Plural.of(cores, "core") + ", coordinator "
                 + cluster.address() + "; " + SecretOption.describe(context) + "; try: sluice query --coordinator " + cluster.address() + secretArg
-                + (parquet != null ? " --parquet " + parquet : "") + " --tpch 1; stop with CTRL-C");
+                + (parquet != null ? " --parquet " + parquet : "")
+                + (iceberg.given() ? " " + String.join(" ", iceberg.args()) : "") + " --tpch 1; stop with CTRL-C");
         final List<MemberStatus> apart = cluster.startedApart();
         if (!apart.isEmpty()) {
             log.accept(startedApart(apart));

@@ -55,6 +55,9 @@ public final class CnCommand extends CliCommand {
     String name;
 
     @Mixin
+    IcebergOptions iceberg;
+
+    @Mixin
     SecretOption secret;
 
     @Option(names = "--parent-pid", paramLabel = "PID", hidden = true,
@@ -83,7 +86,8 @@ public final class CnCommand extends CliCommand {
         }
         final String cnName = name != null ? name : defaultName();
         final ClusterContext context = secret.context();
-        final TableSource tables = TableSource.open(store, parquet, "every CN must read the same store as the coordinator",
+        final TableSource tables = TableSource.open(store, parquet, iceberg,
+                "every CN must read the same store as the coordinator",
                 objectStore);
         if (tables.opened() != null && tables.opened().reads() != null) {
             context.storageReads(tables.opened().reads());

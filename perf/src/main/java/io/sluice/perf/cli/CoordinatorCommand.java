@@ -44,6 +44,9 @@ public final class CoordinatorCommand extends CliCommand {
     Path parquet;
 
     @Mixin
+    IcebergOptions iceberg;
+
+    @Mixin
     SecretOption secret;
 
     @Mixin
@@ -60,8 +63,9 @@ public final class CoordinatorCommand extends CliCommand {
             throw new StorageException("store " + store + " does not exist: create one with sluice gen --sf 1 --out "
                     + store);
         }
-        // The coordinator plans every query from these tables: the store's, or the Parquet files the CNs read.
-        final TableSource tables = TableSource.open(store, parquet);
+        // The coordinator plans every query from these tables: the store's, or the Parquet or Iceberg tables the CNs
+        // read.
+        final TableSource tables = TableSource.open(store, parquet, iceberg);
         final ClusterContext context;
         final EmbeddedDriver driver;
         try {
@@ -95,7 +99,8 @@ public final class CoordinatorCommand extends CliCommand {
         coordinator.start();
         final MySqlServer server;
         try {
-            server = mysql.start(store, parquet, driver.aeron(), coordinator.listening(), context, driver.context(),
+            server = mysql.start(store, parquet, iceberg, driver.aeron(), coordinator.listening(), context,
+                    driver.context(),
                     ClusterProcess.log(out));
         } catch (final RuntimeException e) {
             CloseHelper.closeAll(metricsServer, coordinator, driver, tables);
@@ -107,7 +112,7 @@ public final class CoordinatorCommand extends CliCommand {
         final UntilStopped until = new UntilStopped(() -> CloseHelper.closeAll(server, metricsServer, coordinator,
                 driver, tables));
         out.println("coordinator listening on " + coordinator.listening() + " (" + (store != null ? "store " + ObjectStoreOptions.describe(store)
-                : "parquet " + parquet) + "; "
+                : tables.where()) + "; "
                 + SecretOption.describe(context) + ")");
         out.flush();
         until.await(new CompletableFuture<>());

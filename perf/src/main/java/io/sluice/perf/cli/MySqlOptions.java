@@ -59,14 +59,16 @@ final class MySqlOptions {
 
     /**
      * Starts the MySQL server when --mysql was given (else returns null), its statements planned over
-     * {@code store} and run on the coordinator at {@code coordinator} through {@code aeron}.
+     * {@code store} (or the Parquet or Iceberg tables given instead) and run on the coordinator
+     * at {@code coordinator} through {@code aeron}.
      */
-    MySqlServer start(final Path store, final Path parquet, final Aeron aeron, final String coordinator, final ClusterContext context,
-                      final TransportContext transport, final Consumer<String> log) {
+    MySqlServer start(final Path store, final Path parquet, final IcebergOptions iceberg, final Aeron aeron,
+                      final String coordinator, final ClusterContext context, final TransportContext transport,
+                      final Consumer<String> log) {
         if (mysql == null) {
             return null;
         }
-        final ClusterSqlService service = new ClusterSqlService(TableSource.open(store, parquet), aeron,
+        final ClusterSqlService service = new ClusterSqlService(TableSource.open(store, parquet, iceberg), aeron,
                 Endpoint.parse(coordinator, false), context, transport, StrategyConfig.defaults());
         try {
             final MySqlServer server = MySqlServer.start(address(),

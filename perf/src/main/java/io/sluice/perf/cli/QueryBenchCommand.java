@@ -5,7 +5,6 @@ import io.sluice.engine.plan.Decision;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.parquet.ParquetCatalog;
 import io.sluice.perf.bench.AnswerCheck;
 import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.HeapSampler;
@@ -29,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -64,6 +64,9 @@ public final class QueryBenchCommand extends CliCommand {
             + " files (NAME.parquet or NAME/ folders; see docs/parquet.md), which Sluice and DuckDB (read_parquet)"
             + " both read as they are, nothing loaded.")
     Path parquet;
+
+    @Mixin
+    IcebergOptions iceberg;
 
     @Option(names = "--cores", paramLabel = "K", defaultValue = "2",
             description = "Sluice worker threads and DuckDB threads (default: ${DEFAULT-VALUE}).")
@@ -105,19 +108,19 @@ public final class QueryBenchCommand extends CliCommand {
         for (final Query q : named) {
             tables.addAll(q.tables());
         }
-        try (TableSource source = TableSource.open(store, parquet);
+        try (TableSource source = TableSource.open(store, parquet, iceberg);
              Connection duck = openDuckDb();
              QueryRunner runner = new QueryRunner(source.catalog(), cores,
                      StrategyConfig.defaults().withStrategy(strategy))) {
             final List<Query> queries = TpchTextQuery.bind(named, new SqlPlanner(source.catalog(), source.names()));
             final long loadStart = System.nanoTime();
-            final List<String> loaded = source.isParquet()
-                    ? ParquetViews.create((ParquetCatalog) source.catalog(), new ArrayList<>(tables), duck)
+            final List<String> loaded = source.isFiles()
+                    ? ParquetViews.create(source.catalog(), new ArrayList<>(tables), duck)
                     : DuckDbLoader.loadChanged(source.store(), new ArrayList<>(tables), duck);
             final Set<String> kept = new LinkedHashSet<>(tables);
             kept.removeAll(loaded);
-            err.printf(Locale.ROOT, "%s %s %s DuckDB in %.1f s%s%n", source.isParquet() ? "read" : "loaded", loaded,
-                    source.isParquet() ? "as read_parquet views in" : "into", (System.nanoTime() - loadStart) / 1e9,
+            err.printf(Locale.ROOT, "%s %s %s DuckDB in %.1f s%s%n", source.isFiles() ? "read" : "loaded", loaded,
+                    source.isFiles() ? "as read_parquet views in" : "into", (System.nanoTime() - loadStart) / 1e9,
                     kept.isEmpty() ? "" : "; kept " + kept + " as " + duckDbFile + " holds them");
             err.flush();
             final Map<String, ReferenceAnswer> expected = new HashMap<>();

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 
 /** {@code sluice query}: runs a TPC-H query or a workload on this node's cores and prints its rows. */
 @Command(name = "query", mixinStandardHelpOptions = true,
-        description = {"Runs a TPC-H query or a join/group workload over a store, or a folder of Parquet files, on K"
+        description = {"Runs a TPC-H query or a join/group workload over a store, a folder of Parquet files or Iceberg tables, on K"
             + " worker threads and prints the result (the same rows DuckDB returns for the query's SQL)."})
 public final class QueryCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR",
@@ -33,6 +33,9 @@ public final class QueryCommand extends CliCommand {
             + " each NAME.parquet file or NAME/ folder of .parquet files the table NAME (see docs/parquet.md); TPC-H"
             + " is planned from its text over their statistics.")
     Path parquet;
+
+    @Mixin
+    IcebergOptions iceberg;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Which which;
@@ -76,8 +79,8 @@ public final class QueryCommand extends CliCommand {
     int execute(final PrintWriter out, final PrintWriter err) {
         run.workers();
         cluster.timeoutMillis();
-        if (parquet != null) {
-            return overParquet(out, err);
+        if (parquet != null || iceberg.given()) {
+            return overFiles(out, err);
         }
         final boolean onCluster = cluster.coordinator != null;
         if (onCluster && store == null && which.tpch != null) {
@@ -120,10 +123,14 @@ public final class QueryCommand extends CliCommand {
         }
     }
 
-    /** Runs the query over the Parquet tables under --parquet: TPC-H from its text, planned over their statistics. */
-    private int overParquet(final PrintWriter out, final PrintWriter err) {
+    /**
+     * Runs the query over the Parquet tables under --parquet or the Iceberg tables of --iceberg: TPC-H from its text,
+     * planned over their statistics.
+     */
+    private int overFiles(final PrintWriter out, final PrintWriter err) {
         final StrategyConfig config = runtimeFilters.apply(run.config());
-        try (TableSource tables = TableSource.open(store, parquet)) {
+        try (TableSource tables = TableSource.open(store, parquet, iceberg)) {
+            cluster.countIcebergReads(tables.catalog());
             final Query query = which.tpch != null ? new TpchSqlQuery(which.tpch, tables.catalog(), tables.names())
                     : Queries.workload(which.workload);
             final List<String> missing = new ArrayList<>();
@@ -133,9 +140,11 @@ public final class QueryCommand extends CliCommand {
                 }
             }
             if (!missing.isEmpty()) {
-                throw new StorageException("parquet directory " + parquet + " lacks table(s) " + missing + " that "
-                        + query.name() + " reads: add " + missing.get(0) + ".parquet (or a folder " + missing.get(0)
-                        + "/ of Parquet files) to it");
+                throw new StorageException(parquet != null ? "parquet directory " + parquet + " lacks table(s) "
+                        + missing + " that " + query.name() + " reads: add " + missing.get(0) + ".parquet (or a folder "
+                        + missing.get(0) + "/ of Parquet files) to it" : tables.where() + " lacks table(s) " + missing
+                        + " that " + query.name() + " reads (it has " + tables.names() + "): create them in the catalog,"
+                        + " or give the namespace that holds them with --iceberg-namespace");
             }
             try (QueryTarget target = explain == ExplainMode.PLAN
                     ? cluster.openToPlan(run, null, tables.catalog(), config, network)

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         subcommands = {GenCommand.class, ImportCommand.class, AnalyzeCommand.class, InspectCommand.class,
                 BoundariesCommand.class, QueryCommand.class, SqlCommand.class,
                 CoordinatorCommand.class, CnCommand.class, ClusterCommand.class,
-                QueryBenchCommand.class, BenchCommand.class, ReferenceCommand.class,
+                IcebergAddCommand.class, QueryBenchCommand.class, BenchCommand.class, ReferenceCommand.class,
                 CommandLine.HelpCommand.class})
 public final class SluiceCommand implements Callable<Integer> {
     @CommandLine.Spec

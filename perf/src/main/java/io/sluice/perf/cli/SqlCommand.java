@@ -37,7 +37,8 @@ import picocli.CommandLine.Parameters;
             "  sluice sql --store data/sf1 --coordinator 127.0.0.1:7400 --stats-json s.json -f q12.sql",
             "  sluice sql --coordinator 127.0.0.1:7400 -f q12.sql",
             "  sluice sql --store data/sf1",
-            "  sluice sql --parquet data/parquet --cn 3 --cores 2 -f q12.sql"})
+            "  sluice sql --parquet data/parquet --cn 3 --cores 2 -f q12.sql",
+            "  sluice sql --iceberg jdbc:sqlite:warehouse/catalog.db --iceberg-namespace tpch -f q12.sql"})
 public final class SqlCommand extends CliCommand {
     @Option(names = "--store", paramLabel = "DIR", description = "Store directory (made by sluice gen"
             + " or sluice import), or s3://BUCKET/PREFIX on object storage (docs/object-storage.md), whose schemas and zonemaps plan the statements; with --coordinator the store the"
@@ -49,6 +50,9 @@ public final class SqlCommand extends CliCommand {
             + " each NAME.parquet file or NAME/ folder of .parquet files the table NAME; row groups are blocks, their"
             + " statistics zonemaps (see docs/parquet.md). With --coordinator, the files the cluster's CNs read.")
     Path parquet;
+
+    @Mixin
+    IcebergOptions iceberg;
 
     @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the statements from this file.")
     Path file;
@@ -83,20 +87,21 @@ public final class SqlCommand extends CliCommand {
         cluster.timeoutMillis();
         final boolean prompt = file == null && text == null && System.console() != null;
         final String source = file != null ? file.toString() : text != null ? "the statement" : "stdin";
-        if (store == null && parquet == null) {
+        if (store == null && parquet == null && !iceberg.given()) {
             return withoutStore(prompt, source, out, err);
         }
         final List<String> statements = prompt ? List.of() : statements();
         final StrategyConfig config = runtimeFilters.apply(run.config());
-        try (TableSource tables = TableSource.open(store, parquet, null, objectStore);
+        try (TableSource tables = TableSource.open(store, parquet, iceberg, null, objectStore);
              QueryTarget target = explain == ExplainMode.PLAN
                      ? cluster.openToPlan(run, tables.store(), tables.catalog(), config, null)
                      : cluster.open(run, tables.store(), tables.catalog(), config, null)) {
             cluster.countStorageReads(tables.opened() == null ? null : tables.opened().reads());
+            cluster.countIcebergReads(tables.catalog());
             final SqlStatementRunner runner = new SqlStatementRunner(new SqlPlanner(tables.catalog(), tables.names()),
                     target, run.format, explain, cluster);
             if (prompt) {
-                return prompt(runner, err);
+                return prompt(runner, tables.where(), err);
             }
             final boolean several = statements.size() > 1 && explain != ExplainMode.PLAN;
             for (int i = 0; i < statements.size(); i++) {
@@ -121,7 +126,7 @@ public final class SqlCommand extends CliCommand {
     private int withoutStore(final boolean prompt, final String source, final PrintWriter out, final PrintWriter err)
             throws IOException {
         if (cluster.coordinator == null) {
-            throw new IllegalArgumentException("give --store DIR or --parquet DIR, whose tables the statements read,"
+            throw new IllegalArgumentException("give " + TableSource.SOURCES + ", whose tables the statements read,"
                     + " or --coordinator HOST:PORT, whose tables plan them");
         }
         if (explain != null || prompt) {
@@ -133,10 +138,10 @@ public final class SqlCommand extends CliCommand {
         return failed == null ? 0 : fail(err, source + ": " + failed);
     }
 
-    private int prompt(final SqlStatementRunner runner, final PrintWriter err) throws IOException {
+    private int prompt(final SqlStatementRunner runner, final String where, final PrintWriter err) throws IOException {
         try (Terminal terminal = TerminalBuilder.builder().name("sluice sql").system(true).build()) {
             final PrintWriter writer = terminal.writer();
-            writer.println("sluice sql over " + (store != null ? store : parquet) + (cluster.coordinator == null ? ""
+            writer.println("sluice sql over " + where + (cluster.coordinator == null ? ""
                     : " on the cluster of " + cluster.coordinator) + ": statements end with ;, \\q to leave");
             new SqlPrompt(terminal, runner, SqlPrompt.defaultHistory(), writer, writer,
                     spec.qualifiedName() + ": error: ", run.format).run();

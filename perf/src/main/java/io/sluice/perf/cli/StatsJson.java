@@ -4,6 +4,7 @@ import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.control.QueryStats;
 import io.sluice.engine.exec.RuntimeFilterStats;
 import io.sluice.engine.filter.FilterKind;
+import io.sluice.iceberg.IcebergCatalog;
 
 /**
  * {@code sluice query --stats-json}: what a distributed query moved, as one JSON object with the
@@ -17,7 +18,10 @@ import io.sluice.engine.filter.FilterKind;
  * spilled_bytes: each operator that holds rows, the most bytes it held on one CN and what it spilled on all), and
  * over a store on object storage, read by this process or by the CN processes of a coordinator,
  * object_storage (gets, bytes_read: what was fetched;
- * cache_hits, bytes_from_cache: block files read from the block cache instead). Remote means from one CN to another through Aeron; sent stored, the DATA frames (and their
+ * cache_hits, bytes_from_cache: block files read from the block cache instead), and over Iceberg tables read by
+ * this process, iceberg (data_files: of the tables scans read; data_files_read and blocks_read: what the query read
+ * that earlier queries of the same command had not, so a file pruned by its manifest bounds is never counted). Remote
+ * means from one CN to another through Aeron; sent stored, the DATA frames (and their
  * bytes, part of bytes_remote) that carried a stored block copied from its file instead of a batch
  * encoded again.
  */
@@ -31,6 +35,14 @@ final class StatsJson {
 
     /** As {@link #of(QueryStats)}, with what the query read of a store on object storage when {@code reads} is given. */
     static String of(final QueryStats stats, final StorageReads reads) {
+        return of(stats, reads, null);
+    }
+
+    /**
+     * As {@link #of(QueryStats, StorageReads)}, with what the query read of Iceberg tables in this process when
+     * {@code iceberg} is given.
+     */
+    static String of(final QueryStats stats, final StorageReads reads, final IcebergCatalog.Reads iceberg) {
         final JsonWriter json = new JsonWriter().beginObject()
                 .name("query").value(stats.query())
                 .name("strategy").value(stats.strategy())
@@ -113,6 +125,13 @@ final class StatsJson {
                     .name("bytes_read").value(reads.objectBytes())
                     .name("cache_hits").value(reads.cacheHits())
                     .name("bytes_from_cache").value(reads.cacheBytes())
+                    .endObject();
+        }
+        if (iceberg != null) {
+            json.name("iceberg").beginObject()
+                    .name("data_files").value(iceberg.dataFiles())
+                    .name("data_files_read").value(iceberg.filesRead())
+                    .name("blocks_read").value(iceberg.blocksRead())
                     .endObject();
         }
         return json.endObject() + "\n";

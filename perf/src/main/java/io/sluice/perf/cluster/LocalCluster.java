@@ -7,6 +7,9 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.perf.text.Plural;
+import io.sluice.format.spi.Catalog;
+import io.sluice.iceberg.IcebergCatalog;
+import io.sluice.iceberg.IcebergSource;
 import io.sluice.parquet.ParquetCatalog;
 import io.sluice.storage.Store;
 import io.sluice.transport.ClusterSecret;
@@ -24,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.agrona.CloseHelper;
 
 /**
@@ -41,18 +45,18 @@ public final class LocalCluster implements AutoCloseable {
 
     private final EmbeddedDriver driver;
     private final Coordinator coordinator;
-    /** The Parquet tables the coordinator plans over, or null over a store. */
-    private final ParquetCatalog parquet;
+    /** The Parquet or Iceberg tables the coordinator plans over, or null over a store. */
+    private final AutoCloseable files;
     private final List<Process> cns = new ArrayList<>();
     private final Consumer<String> log;
     private final Path secretFile;
     private final ClusterContext context;
 
-    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final ParquetCatalog parquet,
+    private LocalCluster(final EmbeddedDriver driver, final Coordinator coordinator, final AutoCloseable files,
             final Consumer<String> log, final Path secretFile, final ClusterContext context) {
         this.driver = driver;
         this.coordinator = coordinator;
-        this.parquet = parquet;
+        this.files = files;
         this.log = log;
         this.secretFile = secretFile;
         this.context = context;
@@ -100,35 +104,68 @@ public final class LocalCluster implements AutoCloseable {
     public static LocalCluster startOverParquet(final Path parquet, final int cnCount, final int cores,
             final Endpoint listen, final List<String> jvmArgs, final TransportContext transport,
             final Consumer<String> log, final Path secretFile) {
-        return start(null, "--parquet", parquet.toAbsolutePath().toString(), cnCount, cores, listen, jvmArgs, transport,
-                log, secretFile, cn -> List.of());
+        final ParquetCatalog catalog = ParquetCatalog.open(parquet);
+        return start(null, catalog, catalog::tableNames, catalog, "--parquet", parquet.toAbsolutePath().toString(),
+                cnCount, cores, listen, jvmArgs, transport, log, secretFile, cn -> List.of());
+    }
+
+    /**
+     * As {@link #start(Path, int, int, Endpoint, List, TransportContext, Consumer, Path)} over the Iceberg tables of
+     * {@code source} ({@link IcebergSource#FORMS}) in {@code namespace} (null: the catalog's only one), which every CN
+     * reads ({@code sluice cn --iceberg}) and the coordinator plans from.
+     */
+    public static LocalCluster startOverIceberg(final String source, final String namespace, final int cnCount,
+            final int cores, final Endpoint listen, final List<String> jvmArgs, final TransportContext transport,
+            final Consumer<String> log, final Path secretFile) {
+        final String absolute = IcebergSource.absolute(source);
+        final IcebergCatalog catalog = IcebergCatalog.open(absolute, namespace);
+        final List<String> namespaceArgs = namespace == null ? List.of() : List.of("--iceberg-namespace", namespace);
+        return start(null, catalog, catalog::tableNames, catalog, "--iceberg", absolute, cnCount, cores, listen,
+                jvmArgs, transport, log, secretFile, cn -> namespaceArgs);
     }
 
     private static LocalCluster start(final Store store, final String tablesOption, final String tables,
             final int cnCount, final int cores, final Endpoint listen, final List<String> jvmArgs,
             final TransportContext transport, final Consumer<String> log, final Path secretFile,
             final IntFunction<List<String>> cnArguments) {
-        final ClusterContext context = new ClusterContext()
-                .secret(secretFile == null ? null : ClusterSecret.read(secretFile));
-        // Over Parquet files the coordinator plans from the files the CNs read.
-        final ParquetCatalog parquet = store == null ? ParquetCatalog.open(Path.of(tables)) : null;
-        final EmbeddedDriver driver = EmbeddedDriver.launch(transport);
+        return start(store, null, store::tableNames, null, tablesOption, tables, cnCount, cores, listen, jvmArgs,
+                transport, log, secretFile, cnArguments);
+    }
+
+    /**
+     * Starts over a store, or over tables of files ({@code catalog}, closed by {@code files}) that the coordinator
+     * plans from and every CN opens as {@code tablesOption tables}.
+     */
+    private static LocalCluster start(final Store store, final Catalog catalog, final Supplier<List<String>> names,
+            final AutoCloseable files, final String tablesOption, final String tables,
+            final int cnCount, final int cores, final Endpoint listen, final List<String> jvmArgs,
+            final TransportContext transport, final Consumer<String> log, final Path secretFile,
+            final IntFunction<List<String>> cnArguments) {
+        final ClusterContext context;
+        final EmbeddedDriver driver;
+        try {
+            context = new ClusterContext().secret(secretFile == null ? null : ClusterSecret.read(secretFile));
+            driver = EmbeddedDriver.launch(transport);
+        } catch (final RuntimeException e) {
+            CloseHelper.quietClose(files);
+            throw e;
+        }
         final Coordinator coordinator;
         try {
             coordinator = Coordinator.udp(driver.aeron(), listen, store, context, driver.context(), log);
-            if (parquet != null) {
-                coordinator.catalog(parquet);
+            if (catalog != null) {
+                coordinator.catalog(catalog);
             }
-            coordinator.sqlPlanning(new CoordinatorSql(parquet != null ? parquet::tableNames : store::tableNames));
+            coordinator.sqlPlanning(new CoordinatorSql(names::get));
         } catch (final RuntimeException e) {
-            CloseHelper.closeAll(driver, parquet);
+            CloseHelper.closeAll(driver, files);
             throw new IllegalArgumentException(e.getMessage() + "; choose another --listen, e.g. --listen "
                     + listen.host() + ":0", e);
         }
-        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), parquet, log, secretFile, context);
+        final LocalCluster cluster = new LocalCluster(driver, coordinator.start(), files, log, secretFile, context);
         boolean started = false;
         try {
-            log.accept("coordinator listening on " + coordinator.listening() + " (" + (store == null ? "parquet " : "store ")
+            log.accept("coordinator listening on " + coordinator.listening() + " (" + (store == null ? tablesOption.substring(2) + " " : "store ")
                     + tables + ")");
             for (int i = 0; i < cnCount; i++) {
                 cluster.startCn("cn" + i, tablesOption, tables, cores, listen.host(), jvmArgs, cnArguments.apply(i));
@@ -263,6 +300,6 @@ public final class LocalCluster implements AutoCloseable {
                 p.destroyForcibly();
             }
         }
-        CloseHelper.closeAll(coordinator, driver, parquet);
+        CloseHelper.closeAll(coordinator, driver, files);
     }
 }

@@ -79,7 +79,7 @@ class ParquetCommandTest {
         final Cli.Result both = Cli.run("sql", "--parquet", tpch.dir().toString(), "--store", dir.toString(),
                 "select 1");
         assertThat(both.exitCode()).isEqualTo(1);
-        assertThat(both.err()).contains("give either --store DIR or --parquet DIR, not both");
+        assertThat(both.err()).contains("give one of --store DIR", "--parquet DIR", "not several");
 
         final Path empty = Files.createDirectories(dir.resolve("empty"));
         final Cli.Result none = Cli.run("sql", "--parquet", empty.toString(), "select 1");
@@ -89,7 +89,7 @@ class ParquetCommandTest {
 
         final Cli.Result neither = Cli.run("sql", "select 1");
         assertThat(neither.exitCode()).isEqualTo(1);
-        assertThat(neither.err()).contains("give --store DIR", "or --parquet DIR");
+        assertThat(neither.err()).contains("give --store DIR", "--parquet DIR", "or --iceberg CATALOG");
 
         final Cli.Result missing = Cli.run("sql", "--parquet", tpch.dir().toString(), "select * from nosuch");
         assertThat(missing.exitCode()).isEqualTo(1);

@@ -39,6 +39,7 @@ class LayeringTest {
                 .layer("storage").definedBy("io.sluice.storage..")
                 .layer("parquet").definedBy("io.sluice.parquet..")
                 .layer("s3").definedBy("io.sluice.s3..")
+                .layer("iceberg").definedBy("io.sluice.iceberg..")
                 .layer("zonemap").definedBy("io.sluice.zonemap..")
                 .layer("core").definedBy("io.sluice.shuffle..")
                 .layer("engine").definedBy("io.sluice.engine..")
@@ -54,9 +55,10 @@ class LayeringTest {
                 .whereLayer("core").mayOnlyBeAccessedByLayers("engine", "dispatch", "tools")
                 .whereLayer("zonemap").mayOnlyBeAccessedByLayers("core", "engine", "sql", "dispatch", "tools")
                 .whereLayer("storage").mayOnlyBeAccessedByLayers("s3", "dispatch", "tools")
-                .whereLayer("parquet").mayOnlyBeAccessedByLayers("tools")
+                .whereLayer("parquet").mayOnlyBeAccessedByLayers("iceberg", "tools")
+                .whereLayer("iceberg").mayOnlyBeAccessedByLayers("tools")
                 .whereLayer("s3").mayOnlyBeAccessedByLayers("tools")
-                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "parquet", "s3", "zonemap", "core", "engine", "sql",
+                .whereLayer("format").mayOnlyBeAccessedByLayers("storage", "parquet", "s3", "iceberg", "zonemap", "core", "engine", "sql",
                         "dispatch", "tools");
     }
 
@@ -105,6 +107,12 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("software.amazon.awssdk..");
     }
 
+    /** iceberg-core is the Iceberg module's alone: everything else reads an Iceberg table through the storage SPI. */
+    static ArchRule icebergOnlyInTheIcebergLayer() {
+        return noClasses().that().resideOutsideOfPackage("io.sluice.iceberg..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.iceberg..");
+    }
+
     static ArchRule noPackageCycles() {
         return slices().matching("io.sluice.(**)").should().beFreeOfCycles();
     }
@@ -127,6 +135,11 @@ class LayeringTest {
     @Test
     void theAwsSdkStaysInTheS3Module() {
         awsSdkOnlyInTheS3Layer().check(mainClasses);
+    }
+
+    @Test
+    void icebergStaysInTheIcebergModule() {
+        icebergOnlyInTheIcebergLayer().check(mainClasses);
     }
 
     @Test

@@ -158,6 +158,35 @@ public final class ParquetTable implements BlockTable, AutoCloseable {
         return blockRows[block];
     }
 
+    /** Number of files, in the order their row groups are blocks. */
+    public int fileCount() {
+        return files.size();
+    }
+
+    /**
+     * The first block of a file; its blocks run up to the first block of the next file.
+     *
+     * @param file 0 to {@link #fileCount()}; {@code fileCount()} gives {@link #blockCount()}
+     */
+    public int firstBlock(final int file) {
+        int lo = 0;
+        int hi = blockFile.length;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (blockFile[mid] < file) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The file a block lies in, 0 to {@link #fileCount()} - 1. */
+    public int fileOf(final int block) {
+        return blockFile[block];
+    }
+
     /** Where a block lies: the file, row group and first row, for errors and tests. */
     public String blockSource(final int block) {
         return "parquet file " + files.get(blockFile[block]).path() + " row group " + blockRowGroup[block]

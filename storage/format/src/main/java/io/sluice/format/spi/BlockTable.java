@@ -127,6 +127,16 @@ public interface BlockTable {
     }
 
     /**
+     * The files the blocks lie in, when the table keeps bounds for whole files: pruning rules out a file by
+     * those before it reads its blocks' zonemaps.
+     *
+     * @return the files, or null (the default) when the table keeps no bounds above its blocks'
+     */
+    default BlockFiles blockFiles() {
+        return null;
+    }
+
+    /**
      * Total rows.
      *
      * @return the sum of {@link #blockRowCount} over every block
