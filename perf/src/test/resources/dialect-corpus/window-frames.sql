@@ -43,14 +43,14 @@ select k, x,
        avg(x) over (order by k rows between 2 preceding and current row) as a,
        min(x) over (order by k rows between 2 preceding and current row) as mn,
        max(x) over (order by k rows between current row and 2 following) as mx
-from (select o_orderkey as k, case when o_orderkey % 5 < 3 then null else o_totalprice end as x
+from (select o_orderkey as k, case when o_orderpriority in ('1-URGENT', '2-HIGH', '3-MEDIUM') then null else o_totalprice end as x
       from orders where o_orderkey < 300) t;
 
 -- Doubles: sums that slide over large and small values.
 select k, d,
        sum(d) over (order by k rows between 2 preceding and 2 following) as s,
        avg(d) over (order by k rows between 4 preceding and current row) as a
-from (select o_orderkey as k, case when o_orderkey % 7 = 0 then cast(o_totalprice as double) * 1e12
+from (select o_orderkey as k, case when o_orderpriority = '1-URGENT' then cast(o_totalprice * 1000000000 as double)
                                    else cast(o_totalprice as double) end as d
       from orders where o_orderkey < 500) t;
 
@@ -88,13 +88,13 @@ select k, o_totalprice,
        sum(o_totalprice) over (order by k range between 2 preceding and 2 following) as s,
        count(*) over (order by k nulls first range between 1 preceding and unbounded following) as nf,
        count(*) over (order by k desc range between unbounded preceding and 1 following) as d
-from (select case when o_orderkey % 4 = 0 then null else o_custkey end as k, o_totalprice
+from (select case when o_orderpriority = '5-LOW' then null else o_custkey end as k, o_totalprice
       from orders where o_custkey < 150) t;
 
--- error: a RANGE offset needs exactly one ORDER BY key
+-- error: RANGE clause cannot be used with compound ORDER BY clause
 select o_orderkey, sum(o_totalprice) over (order by o_custkey, o_orderkey range between 1 preceding and current row) as s
 from orders where o_orderkey < 10;
 
--- error: a RANGE offset frames an integer or decimal ORDER BY key by a number and a date key by an INTERVAL of days, not a VARCHAR key by a number
+-- error: Data type of ORDER BY prohibits use of RANGE clause
 select o_orderkey, sum(o_totalprice) over (order by o_comment range between 1 preceding and current row) as s
 from orders where o_orderkey < 10;
