@@ -630,6 +630,16 @@ class PlanCodecTest {
                         .writeInt(1).writeByte((byte) 12).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
                         "unknown AggregateFunction code 12"),
+                Arguments.of("a window frame from UNBOUNDED FOLLOWING", overScan(PlanCodec.WINDOW, w -> column(
+                        w.writeInt(0).writeInt(0).writeInt(1).writeByte((byte) 3).writeBoolean(true), "c")
+                        .writeByte((byte) 0).writeByte((byte) 4).writeByte((byte) 2).writeString("s")),
+                        "plan.window.functions[0].frame", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4 + 4 + 8,
+                        "a window frame cannot start at UNBOUNDED FOLLOWING"),
+                Arguments.of("a negative frame offset", overScan(PlanCodec.WINDOW, w -> column(
+                        w.writeInt(0).writeInt(0).writeInt(1).writeByte((byte) 3).writeBoolean(true), "c")
+                        .writeByte((byte) 0).writeByte((byte) 1).writeLong(-1).writeByte((byte) 2).writeString("s")),
+                        "plan.window.functions[0].frame.start", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4 + 4 + 8 + 1,
+                        "a frame offset must be 0 or more, got -1 PRECEDING"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
                         .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 7)),
                         "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 7"),
