@@ -113,6 +113,15 @@ public final class TpcdsTextQuery implements TextQuery {
         return tables;
     }
 
+    @Override
+    public List<String> columns() {
+        if (planner == null) {
+            throw new IllegalStateException(name + " is planned from its text over the bench's store: bind it with"
+                    + " TpchTextQuery.bind(queries, planner) first");
+        }
+        return planner.plan(text).columns();
+    }
+
     /**
      * Plans the text now.
      *

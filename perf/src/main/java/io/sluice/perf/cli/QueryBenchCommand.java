@@ -11,6 +11,7 @@ import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.HeapSampler;
 import io.sluice.perf.bench.JitQuiet;
 import io.sluice.perf.bench.ReferenceAnswer;
+import io.sluice.perf.bench.TextQuery;
 import io.sluice.perf.bench.Timings;
 import io.sluice.perf.bench.TpcdsTextQuery;
 import io.sluice.perf.bench.TpchTextQuery;
@@ -206,7 +207,7 @@ public final class QueryBenchCommand extends CliCommand {
                         last = execution.result();
                     }
                     if (difference == null) {
-                        difference = AnswerCheck.difference(expected.get(q.name()), last);
+                        difference = AnswerCheck.difference(expected.get(q.name()), last, TextQuery.columnsOf(q, last));
                     }
                 } catch (final RuntimeException e) {
                     difference = failure(e);
