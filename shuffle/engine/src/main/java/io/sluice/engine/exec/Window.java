@@ -29,7 +29,9 @@ import java.util.List;
  * frame step (a peer group for {@link WindowFrame#RANGE_TO_CURRENT_ROW}, a row for
  * {@link WindowFrame#ROWS_TO_CURRENT_ROW}, a partition for {@link WindowFrame#PARTITION}), and a
  * running frame then merges each step into the next one of its partition, in order, so that every
- * step holds the aggregate of the partition up to it.
+ * step holds the aggregate of the partition up to it. Every other frame (an offset, or a start after
+ * UNBOUNDED PRECEDING) slides: {@link FrameBounds} finds each row's first and last row and
+ * {@link FrameAggregation} aggregates between them in one pass.
  */
 public final class Window implements Sink<Window.Rows> {
     private final RowType input;
