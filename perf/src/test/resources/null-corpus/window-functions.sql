@@ -26,5 +26,9 @@ select id, k, sum(k) over (partition by i order by id rows between unbounded pre
 select * from (select id, k, rank() over (partition by k order by d) as r from u) x where r = 1;
 select k, count(*) as n, sum(count(*)) over (order by k) as run_n from u group by k;
 
--- error: the window frame ROWS BETWEEN 1 PRECEDING AND CURRENT ROW is not supported
+-- Frames with offsets over NULL arguments and NULL order keys.
 select id, sum(k) over (order by id rows between 1 preceding and current row) as s from t;
+select id, i, sum(d) over (order by i range between 1 preceding and 1 following) as sd,
+       count(d) over (order by i range between 1 preceding and 1 following) as cd from t;
+select id, k, min(dt) over (partition by k order by id rows between 2 preceding and 2 following) as mn,
+       max(d) over (partition by k order by id rows between 1 following and unbounded following) as mx from t;

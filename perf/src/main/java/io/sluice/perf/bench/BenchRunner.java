@@ -330,7 +330,7 @@ public final class BenchRunner {
     private static String compare(final Query query, final QueryResult actual, final ReferenceAnswer expected,
                                   final Map<String, ReferenceAnswer> references) {
         if (expected != null) {
-            return AnswerCheck.difference(expected, actual);
+            return AnswerCheck.difference(expected, actual, TextQuery.columnsOf(query, actual));
         }
         final ReferenceAnswer reference = references.get(query.name());
         if (reference == null) {

@@ -15,7 +15,7 @@ import java.util.List;
  * hand-written Java plans of some queries stay the examples and tests of the plan builder; the benches
  * do not time them. A query named in a spec is bound to the bench's store by {@link #over} before it runs.
  */
-public final class TpchTextQuery implements Query {
+public final class TpchTextQuery implements TextQuery {
     private final int number;
     private final String text;
     private final SqlPlanner planner;
@@ -31,16 +31,16 @@ public final class TpchTextQuery implements Query {
         this.planner = planner;
     }
 
-    /** The same query, planned by {@code sqlPlanner} (over the store the bench runs on). */
+    @Override
     public TpchTextQuery over(final SqlPlanner sqlPlanner) {
         return new TpchTextQuery(number, sqlPlanner);
     }
 
-    /** The queries, the TPC-H ones bound to {@code sqlPlanner}, the others as they are. */
+    /** The queries, those planned from their text ({@link TextQuery}) bound to {@code sqlPlanner}, the others as they are. */
     public static List<Query> bind(final List<Query> queries, final SqlPlanner sqlPlanner) {
         final List<Query> bound = new ArrayList<>(queries.size());
         for (final Query q : queries) {
-            bound.add(q instanceof TpchTextQuery t ? t.over(sqlPlanner) : q);
+            bound.add(q instanceof TextQuery t ? t.over(sqlPlanner) : q);
         }
         return bound;
     }
@@ -58,6 +58,15 @@ public final class TpchTextQuery implements Query {
     @Override
     public List<String> tables() {
         return TpchSql.tables(number);
+    }
+
+    @Override
+    public List<String> columns() {
+        if (planner == null) {
+            throw new IllegalStateException(name() + " is planned from its text over the bench's store: bind it with"
+                    + " TpchTextQuery.bind(queries, planner) first");
+        }
+        return planner.plan(text).columns();
     }
 
     /**

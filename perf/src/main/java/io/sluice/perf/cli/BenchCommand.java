@@ -11,7 +11,11 @@ import io.sluice.perf.bench.BenchRunner;
 import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.BenchSummary;
 import io.sluice.perf.bench.CellResult;
+import io.sluice.perf.bench.TpcdsTextQuery;
 import io.sluice.perf.text.Plural;
+import io.sluice.perf.tpcds.TpcdsLoader;
+import io.sluice.perf.tpcds.TpcdsQueryFolder;
+import io.sluice.perf.tpcds.TpcdsTable;
 import io.sluice.perf.tpch.TpchSkew;
 import io.sluice.perf.tpch.TpchTable;
 import io.sluice.storage.Store;
@@ -26,6 +30,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -36,7 +42,8 @@ import picocli.CommandLine.Option;
  * data is generated or any query runs.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks TPC-H queries and workloads on an embedded cluster of CNs (batches between CNs"
+        description = {"Benchmarks TPC-H queries and workloads (or, with --benchmark tpcds, the TPC-DS query texts of"
+            + " --queries-dir) on an embedded cluster of CNs (batches between CNs"
             + " go through Aeron) under each strategy and cluster shape, optionally next to DuckDB on the same rows,"
             + " and writes results.csv, results.json, summary.md and PNG charts.",
             "The queries: q1..q22, each from its standard SQL text (the text DuckDB runs), handed to Sluice's SQL"
@@ -51,7 +58,9 @@ import picocli.CommandLine.Option;
             "  sluice bench --sf 1 --queries q4,q18,join_lo --topologies 1x2,3x2,5x2",
             "  sluice bench --strategies colocate,shuffle-hash --runs 3 --out /tmp/bench",
             "  sluice bench --queries q3,q5 --strategies auto --runtime-filters off,global",
-            "  sluice bench --sf 1 --queries join_lo,grp_orderkey --topologies 3x2 --cluster embedded,processes"})
+            "  sluice bench --sf 1 --queries join_lo,grp_orderkey --topologies 3x2 --cluster embedded,processes",
+            "  sluice bench --benchmark tpcds --queries-dir tpcds-queries --sf 1 --topologies 3x2 --strategies auto"
+                + " --vs-duckdb"})
 public final class BenchCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     RuntimeFilterOptions runtimeFilters;
@@ -64,6 +73,17 @@ public final class BenchCommand extends CliCommand {
             description = "Queries (q1..q22) and workloads (join_lo, join_lp, grp_orderkey), e.g."
                 + " q4,q18,join_lo,grp_orderkey, or all (default: ${DEFAULT-VALUE}).")
     List<String> queries;
+
+    @Option(names = "--benchmark", paramLabel = "<name>", defaultValue = "tpch", converter = BenchmarkConverter.class,
+            description = "tpch, or tpcds: the TPC-DS query texts of --queries-dir (--queries q1..q99 as the folder"
+                + " names them, or all) over the 24 TPC-DS tables, generated into --data (default data/tpcds-sf<scale>)"
+                + " when missing (default: ${DEFAULT-VALUE}).")
+    GenCommand.Benchmark benchmark;
+
+    @Option(names = "--queries-dir", paramLabel = "<dir>",
+            description = "With --benchmark tpcds: " + TpcdsQueryFolder.WHERE + ". Sluice runs each text as it is;"
+                + " DuckDB the same text with `backquoted` names double-quoted.")
+    Path queriesDir;
 
     @Option(names = "--topologies", paramLabel = "<CxK,...>", split = ",",
             defaultValue = BenchSpec.DEFAULT_TOPOLOGIES,
@@ -118,12 +138,16 @@ public final class BenchCommand extends CliCommand {
     int execute(final PrintWriter stdout, final PrintWriter err) throws IOException {
         final long start = System.nanoTime();
         final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        final BenchSpec spec = new BenchSpec(scaleFactor, BenchSpec.queries(queries),
+        final boolean tpcds = benchmark == GenCommand.Benchmark.TPCDS;
+        final BenchSpec spec = new BenchSpec(scaleFactor, queries(),
                 BenchSpec.topologies(topologies), BenchSpec.strategies(strategies), runs, warmup, vsDuckDb,
                 Session.Network.parse(network), BenchSpec.clusters(clusters), runtimeFilters.modes());
         checkOutput(out);
-        final Path dataDir = data == null ? BenchData.defaultDir(scaleFactor, skew) : data;
-        if (!BenchData.missing(dataDir, scaleFactor, skew, spec.tables()).isEmpty()) {
+        final Path dataDir = data == null ? (tpcds ? tpcdsDir(scaleFactor) : BenchData.defaultDir(scaleFactor, skew))
+                : data;
+        if (tpcds) {
+            generateTpcds(dataDir, spec.tables(), err);
+        } else if (!BenchData.missing(dataDir, scaleFactor, skew, spec.tables()).isEmpty()) {
             final Store writing = Store.create(dataDir);
             try (StoreLock ignored = lock(writing, err)) {
                 // Another writer may have added some of them before this one got the lock.
@@ -162,6 +186,84 @@ public final class BenchCommand extends CliCommand {
                     + "); see " + out.resolve("summary.md"));
         }
         return 0;
+    }
+
+    /** The queries of the benchmark, checked before any data is generated. */
+    private List<io.sluice.perf.tpch.Query> queries() {
+        if (benchmark == GenCommand.Benchmark.TPCH) {
+            if (queriesDir != null) {
+                throw new IllegalArgumentException("--queries-dir is for --benchmark tpcds: the TPC-H texts are"
+                        + " Sluice's own; leave it out, or add --benchmark tpcds");
+            }
+            return BenchSpec.queries(queries);
+        }
+        if (queriesDir == null) {
+            throw new IllegalArgumentException("--benchmark tpcds needs --queries-dir <dir>, " + TpcdsQueryFolder.WHERE
+                    + "; Sluice does not ship them");
+        }
+        if (skew != null) {
+            throw new IllegalArgumentException("--skew rewrites TPC-H's foreign keys: it does not apply to --benchmark"
+                    + " tpcds; leave it out");
+        }
+        TpcdsLoader.checkScaleFactor(scaleFactor);
+        return TpcdsTextQuery.load(queriesDir, queries);
+    }
+
+    /** The default TPC-DS store of a scale factor: {@code data/tpcds-sf0.1}, as sluice gen --benchmark tpcds names it. */
+    private static Path tpcdsDir(final double scaleFactor) {
+        return Path.of("data", "tpcds-sf" + TpcdsLoader.format(scaleFactor));
+    }
+
+    /** Generates the TPC-DS tables the queries read that the store lacks; refuses tables of another scale. */
+    private void generateTpcds(final Path dir, final List<String> tables, final PrintWriter err) {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--data " + dir + " exists and is not a directory: choose a directory"
+                    + " for the TPC-DS store");
+        }
+        final Store writing = Files.isDirectory(dir) ? Store.open(dir) : Store.create(dir);
+        final Map<String, String> other = TpcdsLoader.otherScales(writing, scaleFactor, Set.of());
+        other.keySet().retainAll(tables);
+        if (!other.isEmpty()) {
+            throw new IllegalArgumentException("--data " + dir + " holds TPC-DS tables of another scale " + other
+                    + ", not SF " + TpcdsLoader.format(scaleFactor) + ": point --data at another directory (the default"
+                    + " is " + tpcdsDir(scaleFactor) + ")");
+        }
+        final List<TpcdsTable> missing = new ArrayList<>();
+        for (final String name : tables) {
+            if (!writing.hasTable(name)) {
+                missing.add(TpcdsTable.byName(name));
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        try (StoreLock ignored = lock(writing, err)) {
+            final List<TableGeneration.Job> jobs = new ArrayList<>();
+            for (final TableGeneration.Job job : TableGeneration.tpcds(missing, scaleFactor)) {
+                // Another writer may have added some of them before this one got the lock.
+                if (!writing.hasTable(job.name())) {
+                    jobs.add(job);
+                }
+            }
+            if (jobs.isEmpty()) {
+                return;
+            }
+            final String[] names = new String[jobs.size()];
+            final long[] expected = new long[jobs.size()];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = jobs.get(i).name();
+                expected[i] = jobs.get(i).expectedRows();
+            }
+            err.println("generating " + List.of(names) + " into " + writing.dir());
+            err.flush();
+            final GenProgress progress = new GenProgress(err, System.console() != null, System::nanoTime, names,
+                    expected);
+            try {
+                TableGeneration.run(writing, jobs, 2, false, () -> false, progress);
+            } finally {
+                progress.close();
+            }
+        }
     }
 
     /** Creates the output directory and proves it writable, before any long work. */

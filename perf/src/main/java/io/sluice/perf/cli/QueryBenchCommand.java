@@ -10,13 +10,19 @@ import io.sluice.perf.bench.BenchSpec;
 import io.sluice.perf.bench.HeapSampler;
 import io.sluice.perf.bench.JitQuiet;
 import io.sluice.perf.bench.ReferenceAnswer;
+import io.sluice.perf.bench.TextQuery;
 import io.sluice.perf.bench.Timings;
+import io.sluice.perf.bench.TpcdsTextQuery;
 import io.sluice.perf.bench.TpchTextQuery;
 import io.sluice.perf.duckdb.DuckDbLoader;
 import io.sluice.perf.text.Plural;
+import io.sluice.perf.tpcds.TpcdsQueryFolder;
 import io.sluice.perf.tpch.Query;
 import io.sluice.sql.SqlPlanner;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -43,9 +49,10 @@ import picocli.CommandLine.Option;
  * failure is reported, the query left out of the mean, and the exit code is 1. A benchmark, not a test: the numbers depend on the machine.
  */
 @Command(name = "query-bench", mixinStandardHelpOptions = true,
-        description = {"Times the 22 TPC-H queries and the workloads in Sluice and in DuckDB over the same rows and"
-            + " prints median times with the fastest and slowest run, Sluice/DuckDB ratios, their geometric mean and"
-            + " Q18's peak heap. Every answer is"
+        description = {"Times the 22 TPC-H queries and the workloads (or, with --benchmark tpcds, the TPC-DS query"
+            + " texts of --queries-dir) in Sluice and in DuckDB over the same rows and"
+            + " prints median times with the fastest and slowest run, Sluice/DuckDB ratios, their geometric mean, the"
+            + " worst ratio and (TPC-H) Q18's peak heap. Every answer is"
             + " checked against DuckDB's: a difference or a failure is reported on stderr and makes the exit code 1.",
             "Every TPC-H query runs from its standard SQL text, the text DuckDB runs: Sluice hands it to its SQL"
                 + " planner on every run, and that is part of the time, as DuckDB's planning is. The planner keeps the"
@@ -87,8 +94,24 @@ public final class QueryBenchCommand extends CliCommand {
 
     @Option(names = "--queries", paramLabel = "NAMES", split = ",",
             description = "Only these queries: q1..q22 and the workloads join_lo, join_lp, grp_orderkey, e.g."
-                + " q1,q18,join_lo (default: all).")
+                + " q1,q18,join_lo; with --benchmark tpcds q1..q99 as the folder names them, e.g. q3,q14a,q98"
+                + " (default: all).")
     List<String> only;
+
+    @Option(names = "--benchmark", paramLabel = "NAME", defaultValue = "tpch", converter = BenchmarkConverter.class,
+            description = "tpch, or tpcds: the TPC-DS query texts of --queries-dir over a store of sluice gen"
+                + " --benchmark tpcds (default: ${DEFAULT-VALUE}).")
+    GenCommand.Benchmark benchmark;
+
+    @Option(names = "--queries-dir", paramLabel = "DIR",
+            description = "With --benchmark tpcds: " + TpcdsQueryFolder.WHERE + ". Sluice runs each text as it is;"
+                + " DuckDB the same text with `backquoted` names double-quoted.")
+    Path queriesDir;
+
+    @Option(names = "--out", paramLabel = "FILE",
+            description = "Also write the results as CSV to FILE: one line per query (query, sluice_ms, duckdb_ms,"
+                + " ratio, status), then the lines geometric_mean and worst (default: none).")
+    Path resultFile;
 
     @Option(names = "--duckdb-file", paramLabel = "FILE",
             description = "Keep DuckDB's copy of the tables in this database file instead of in memory: the first run"
@@ -103,7 +126,7 @@ public final class QueryBenchCommand extends CliCommand {
             throw new IllegalArgumentException("--cores and --runs must be 1 or more and --warmup 0 or more, got "
                     + cores + ", " + runs + ", " + warmup);
         }
-        final List<Query> named = BenchSpec.queries(only == null ? List.of("all") : only);
+        final List<Query> named = queries();
         final Set<String> tables = new LinkedHashSet<>();
         for (final Query q : named) {
             tables.addAll(q.tables());
@@ -129,7 +152,12 @@ public final class QueryBenchCommand extends CliCommand {
                 err.println("warming up: every query once in each engine, untimed");
                 err.flush();
                 for (final Query q : queries) {
-                    expected.put(q.name(), ReferenceAnswer.fetch(duck, q.sql()));
+                    try {
+                        expected.put(q.name(), ReferenceAnswer.fetch(duck, q.sql()));
+                    } catch (final SQLException e) {
+                        warmUpFailures.put(q.name(), duckDbFailure(e));
+                        continue;
+                    }
                     try {
                         runner.run(q.plan());
                     } catch (final RuntimeException e) {
@@ -142,16 +170,23 @@ public final class QueryBenchCommand extends CliCommand {
                     "strategies (sluice, " + Plural.of(cores, "core") + ", strategy " + strategy + ")");
             double logSum = 0;
             int measured = 0;
+            double worst = Double.NaN;
+            String worstQuery = null;
+            final StringBuilder csv = new StringBuilder("query,sluice_ms,duckdb_ms,ratio,status\n");
             String heap = "not run";
             final List<String> failures = new ArrayList<>();
             for (final Query q : queries) {
-                if (!expected.containsKey(q.name())) {
-                    expected.put(q.name(), ReferenceAnswer.fetch(duck, q.sql()));
+                String difference = warmUpFailures.get(q.name());
+                if (difference == null && !expected.containsKey(q.name())) {
+                    try {
+                        expected.put(q.name(), ReferenceAnswer.fetch(duck, q.sql()));
+                    } catch (final SQLException e) {
+                        difference = duckDbFailure(e);
+                    }
                 }
                 final double[] sluice = new double[runs];
                 final double[] duckMs = new double[runs];
                 List<Decision> decisions = List.of();
-                String difference = warmUpFailures.get(q.name());
                 final HeapSampler sampler = difference == null && q.name().equals("q18") ? HeapSampler.start() : null;
                 try {
                     for (int i = 0; i < warmup && difference == null; i++) {
@@ -175,10 +210,12 @@ public final class QueryBenchCommand extends CliCommand {
                         last = execution.result();
                     }
                     if (difference == null) {
-                        difference = AnswerCheck.difference(expected.get(q.name()), last);
+                        difference = AnswerCheck.difference(expected.get(q.name()), last, TextQuery.columnsOf(q, last));
                     }
                 } catch (final RuntimeException e) {
                     difference = failure(e);
+                } catch (final SQLException e) {
+                    difference = duckDbFailure(e);
                 } finally {
                     if (sampler != null) {
                         heap = describe(sampler.stop());
@@ -186,6 +223,8 @@ public final class QueryBenchCommand extends CliCommand {
                 }
                 if (difference != null) {
                     failures.add(q.name());
+                    csv.append(q.name()).append(",,,,").append(difference.startsWith("failed") ? "failed" : "differs")
+                            .append('\n');
                     err.println("sluice query-bench: " + q.name() + " " + difference);
                     out.printf(Locale.ROOT, "%-14s %10s %10s %7s %17s %17s  %s%n", q.name(), "-", "-", "-", "-", "-",
                             "answer differs from DuckDB's or failed (see stderr)");
@@ -196,13 +235,29 @@ public final class QueryBenchCommand extends CliCommand {
                 final double b = Timings.median(duckMs);
                 logSum += Math.log(a / b);
                 measured++;
+                if (worstQuery == null || a / b > worst) {
+                    worst = a / b;
+                    worstQuery = q.name();
+                }
+                csv.append(String.format(Locale.ROOT, "%s,%.3f,%.3f,%.4f,ok%n", q.name(), a, b, a / b));
                 out.printf(Locale.ROOT, "%-14s %10.1f %10.1f %7.2f %17s %17s  %s%n", q.name(), a, b, a / b,
                         spread(sluice), spread(duckMs), summary(decisions));
                 out.flush();
             }
-            out.printf(Locale.ROOT, "geometric mean of ratios: %.2f over %s%n",
-                    measured == 0 ? Double.NaN : Math.exp(logSum / measured), Plural.of(measured, "query"));
-            out.println("q18 " + heap);
+            final double geomean = measured == 0 ? Double.NaN : Math.exp(logSum / measured);
+            out.printf(Locale.ROOT, "geometric mean of ratios: %.2f over %s%n", geomean, Plural.of(measured, "query"));
+            if (worstQuery != null) {
+                out.printf(Locale.ROOT, "worst ratio: %.2f (%s)%n", worst, worstQuery);
+            }
+            if (benchmark == GenCommand.Benchmark.TPCH) {
+                out.println("q18 " + heap);
+            }
+            if (resultFile != null) {
+                csv.append(String.format(Locale.ROOT, "geometric_mean,,,%.4f,%d queries%n", geomean, measured));
+                csv.append(String.format(Locale.ROOT, "worst,,,%.4f,%s%n", worst, worstQuery == null ? "" : worstQuery));
+                writeResult(csv.toString());
+                out.println("wrote " + resultFile);
+            }
             if (!failures.isEmpty()) {
                 return fail(err, failures.size() + " of " + Plural.of(queries.size(), "query") + " gave answers that differ from"
                         + " DuckDB's or failed: " + String.join(", ", failures) + " (left out of the geometric mean)");
@@ -211,6 +266,40 @@ public final class QueryBenchCommand extends CliCommand {
             throw new IllegalStateException("DuckDB failed during the benchmark: " + e.getMessage(), e);
         }
         return 0;
+    }
+
+    /** The queries of the benchmark, checked before any data is loaded. */
+    private List<Query> queries() {
+        final List<String> names = only == null ? List.of("all") : only;
+        if (benchmark == GenCommand.Benchmark.TPCH) {
+            if (queriesDir != null) {
+                throw new IllegalArgumentException("--queries-dir is for --benchmark tpcds: the TPC-H texts are"
+                        + " Sluice's own; leave it out, or add --benchmark tpcds");
+            }
+            return BenchSpec.queries(names);
+        }
+        if (queriesDir == null) {
+            throw new IllegalArgumentException("--benchmark tpcds needs --queries-dir DIR, " + TpcdsQueryFolder.WHERE
+                    + "; Sluice does not ship them");
+        }
+        if (parquet != null) {
+            throw new IllegalArgumentException("--benchmark tpcds reads a store: give --store DIR of sluice gen"
+                    + " --benchmark tpcds, not --parquet");
+        }
+        return TpcdsTextQuery.load(queriesDir, names);
+    }
+
+    private void writeResult(final String csv) {
+        try {
+            final Path parent = resultFile.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(resultFile, csv);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("--out " + resultFile + " cannot be written (" + e.getMessage()
+                    + "): give a file in a directory you can write to", e);
+        }
     }
 
     private Connection openDuckDb() throws SQLException {
@@ -230,6 +319,11 @@ public final class QueryBenchCommand extends CliCommand {
         final long t0 = System.nanoTime();
         ReferenceAnswer.fetch(duck, sql);
         return (System.nanoTime() - t0) / 1e6;
+    }
+
+    /** DuckDB refused or failed the text: there is no answer to compare with, so the query is left out. */
+    private static String duckDbFailure(final SQLException e) {
+        return "failed in DuckDB (no answer to compare with): " + e.getMessage();
     }
 
     private static String failure(final RuntimeException e) {

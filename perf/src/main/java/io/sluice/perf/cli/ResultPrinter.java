@@ -18,10 +18,18 @@ final class ResultPrinter {
 
     /** The result in a format, ending with a newline. */
     static String format(final QueryResult result, final ResultFormat format) {
+        return format(result, result.rowType().names(), format);
+    }
+
+    /**
+     * The result in a format, its columns headed by {@code names} (SQL's, which two columns may share) in
+     * CSV and tables; JSON keys each row's values by the result's own names, which differ.
+     */
+    static String format(final QueryResult result, final List<String> names, final ResultFormat format) {
         return switch (format) {
-            case csv -> csv(result);
+            case csv -> csv(result, names);
             case json -> json(result);
-            case table -> table(result);
+            case table -> table(result, names);
         };
     }
 
@@ -49,10 +57,14 @@ final class ResultPrinter {
     }
 
     static String csv(final QueryResult result) {
+        return csv(result, result.rowType().names());
+    }
+
+    private static String csv(final QueryResult result, final List<String> names) {
         final StringBuilder sb = new StringBuilder();
         final RowType type = result.rowType();
         for (int c = 0; c < type.size(); c++) {
-            sb.append(c == 0 ? "" : ",").append(csvField(type.name(c)));
+            sb.append(c == 0 ? "" : ",").append(csvField(names.get(c)));
         }
         sb.append("\r\n");
         for (int r = 0; r < result.rowCount(); r++) {
@@ -97,11 +109,11 @@ final class ResultPrinter {
         return w.endArray().name("row_count").value(result.rowCount()).endObject() + "\n";
     }
 
-    private static String table(final QueryResult result) {
+    private static String table(final QueryResult result, final List<String> names) {
         final RowType type = result.rowType();
         final List<String[]> lines = new ArrayList<>();
         final int[] width = new int[type.size()];
-        final String[] header = type.names().toArray(new String[0]);
+        final String[] header = names.toArray(new String[0]);
         lines.add(header);
         for (int r = 0; r < result.rowCount(); r++) {
             final String[] line = new String[type.size()];

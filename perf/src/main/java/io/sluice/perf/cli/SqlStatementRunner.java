@@ -88,7 +88,7 @@ final class SqlStatementRunner {
         }
         cluster.writeStats(outcome.stats());
         out.print(before);
-        out.print(ResultPrinter.format(outcome.result(), format));
+        out.print(ResultPrinter.format(outcome.result(), planned.columns(), format));
         out.flush();
         err.flush();
         return new Ran(outcome.result().rowCount(), planned.planningNanos(), planned.cached(), runNanos);

@@ -7,6 +7,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.StrategyConfig;
+import io.sluice.sql.BackquotedNames;
 import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
@@ -38,7 +39,8 @@ import org.junit.jupiter.api.DynamicTest;
  * {@code file:line}) against Sluice and DuckDB over the same tables: each statement is planned by
  * {@link SqlPlanner}, run on one CN's worker threads and on an embedded 3x2 cluster, and must give
  * DuckDB's column names and rows (in order under a top-level ORDER BY, else as a multiset; NULLs as
- * NULLs; doubles within a relative 1e-9). A statement after a line {@code -- error: text} must
+ * NULLs; doubles within a relative 1e-9); Sluice reads names quoted with backquotes, DuckDB the
+ * same text with them double-quoted. A statement after a line {@code -- error: text} must
  * instead fail in Sluice with a {@link SqlException} containing the text.
  */
 final class CorpusRunner {
@@ -151,13 +153,13 @@ final class CorpusRunner {
             try (QueryRunner runner = new QueryRunner(catalog, 3, StrategyConfig.defaults())) {
                 local = run(c, "on one CN's 3 workers", expected, () -> runner.run(planned.plan()));
             }
-            compare(c, "on one CN's 3 workers", expected, answer(local), ordered);
+            compare(c, "on one CN's 3 workers", expected, answer(local, planned.columns()), ordered);
         }
         for (final Session session : clusters) {
             final String where = "on a " + session.topology() + " cluster";
             final QueryResult cluster = run(c, where, expected,
                     () -> session.execute(c.name(), planned.plan(), StrategyConfig.defaults()).result());
-            compare(c, where, expected, answer(cluster), ordered);
+            compare(c, where, expected, answer(cluster, planned.columns()), ordered);
         }
     }
 
@@ -178,7 +180,7 @@ final class CorpusRunner {
             try (QueryRunner runner = new QueryRunner(catalog, 3, StrategyConfig.defaults())) {
                 final QueryResult result = runner.run(planned.plan());
                 fail(c.name() + ": expected a SqlException containing '" + c.error() + "', but Sluice answered:\n"
-                        + answer(result));
+                        + answer(result, planned.columns()));
             }
         } catch (final SqlException e) {
             assertThat(e.getMessage()).as(c.name() + ": the error").contains(c.error());
@@ -221,8 +223,10 @@ final class CorpusRunner {
         }
     }
 
+    /** DuckDB's answer; names quoted with backquotes (Spark's texts) are double-quoted first, as DuckDB reads them. */
     private synchronized Answer duckDb(final String sql) throws SQLException {
-        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = duck.createStatement();
+             ResultSet rs = s.executeQuery(BackquotedNames.asDoubleQuoted(sql))) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> names = new ArrayList<>();
             for (int c = 1; c <= meta.getColumnCount(); c++) {
@@ -240,7 +244,8 @@ final class CorpusRunner {
         }
     }
 
-    private static Answer answer(final QueryResult result) {
+    /** Sluice's answer, its columns named as the planner names the statement's (two may share a name). */
+    private static Answer answer(final QueryResult result, final List<String> columns) {
         final List<List<Object>> rows = new ArrayList<>();
         for (final List<Object> row : result.rows()) {
             final List<Object> cells = new ArrayList<>();
@@ -249,7 +254,7 @@ final class CorpusRunner {
             }
             rows.add(cells);
         }
-        return new Answer(result.rowType().names(), rows);
+        return new Answer(columns, rows);
     }
 
     /** A cell both engines write alike: exact numbers as BigDecimal, doubles as Double, dates and strings as text. */

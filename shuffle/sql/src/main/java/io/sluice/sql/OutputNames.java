@@ -29,9 +29,19 @@ final class OutputNames {
         final List<String> names = new ArrayList<>();
         for (int i = 0; i < fieldNames.size(); i++) {
             final String name = fieldNames.get(i);
-            if (items != null && i < items.size() && items.get(i) instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+            if (items != null && i < items.size() && items.get(i) instanceof SqlCall as && as.getKind() == SqlKind.AS
+                    && madeUnique(as)) {
+                // SQL keeps a name that two columns share (SELECT a.x, b.x gives x and x), as DuckDB does.
+                final SqlIdentifier column = as.operand(0);
+                names.add(column.names.get(column.names.size() - 1));
+            } else if (items != null && i < items.size() && items.get(i) instanceof SqlCall as
+                    && as.getKind() == SqlKind.AS) {
                 // The rewrites may drop the projection that carried the alias (a GROUP BY key of a join's side).
                 names.add(((SqlIdentifier) as.operand(1)).getSimple());
+            } else if (items != null && i < items.size() && items.get(i) instanceof SqlIdentifier column
+                    && !column.isStar() && numbered(name, column.names.get(column.names.size() - 1))) {
+                // The validator numbers the second column of a name (x0); SQL keeps the name, as DuckDB does.
+                names.add(name.substring(0, column.names.get(column.names.size() - 1).length()));
             } else if (GENERATED.matcher(name).matches() && items != null && i < items.size()) {
                 names.add(ExpressionNames.of(textOf(items.get(i), sql)));
             } else {
@@ -39,6 +49,34 @@ final class OutputNames {
             }
         }
         return names;
+    }
+
+    /**
+     * Whether an alias is one the validator added to tell apart columns of one name ({@code x0} for
+     * the second {@code x}, star-expanded columns too): the column's name and a number, not written
+     * after the column in the text, as an alias in the text is.
+     */
+    private static boolean madeUnique(final SqlCall as) {
+        if (!(as.operand(0) instanceof SqlIdentifier column) || column.isStar()
+                || !(as.operand(1) instanceof SqlIdentifier alias)) {
+            return false;
+        }
+        final String name = column.names.get(column.names.size() - 1);
+        final String given = alias.getSimple();
+        if (!given.startsWith(name) || given.length() == name.length()
+                || !given.substring(name.length()).chars().allMatch(Character::isDigit)) {
+            return false;
+        }
+        final SqlParserPos at = alias.getParserPosition();
+        final SqlParserPos end = column.getParserPosition();
+        return at.getLineNum() < end.getEndLineNum()
+                || at.getLineNum() == end.getEndLineNum() && at.getColumnNum() <= end.getEndColumnNum();
+    }
+
+    /** Whether {@code field} is {@code column}'s name and a number, in any case. */
+    private static boolean numbered(final String field, final String column) {
+        return field.length() > column.length() && field.regionMatches(true, 0, column, 0, column.length())
+                && field.substring(column.length()).chars().allMatch(Character::isDigit);
     }
 
     private static SqlSelect select(final SqlNode node) {

@@ -101,7 +101,7 @@ final class SqlFrontEnd {
         try {
             final SqlNode parsed;
             try {
-                parsed = planner.parse(sql);
+                parsed = planner.parse(BackquotedNames.asDoubleQuoted(sql));
             } catch (final SqlParseException e) {
                 SupportedSql.checkStatementWord(sql);
                 final SqlParserPos pos = e.getPos();

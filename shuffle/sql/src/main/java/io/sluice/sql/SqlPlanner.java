@@ -92,8 +92,8 @@ public final class SqlPlanner {
         final RelTranslator translator = new RelTranslator(catalog::table, tables,
                 t -> stats.computeIfAbsent(t.name(), n -> TableStats.of(t)));
         final RelNode rel = converted.rel();
-        final List<String> names = OutputNames.of(converted.validated(), text, rel.getRowType().getFieldNames());
-        requireDistinct(names);
+        final List<String> columns = OutputNames.of(converted.validated(), text, rel.getRowType().getFieldNames());
+        final List<String> names = distinct(columns, rel.getRowType().getFieldNames());
         final PlanNode root;
         if (rel instanceof Sort sort) {
             final Relation in = translator.translate(sort.getInput());
@@ -118,7 +118,7 @@ public final class SqlPlanner {
             final Relation in = translator.translate(rel);
             root = in.plan().project(outputs(in, names)).node();
         }
-        return new PlannedQuery(Plan.of(ColumnPruning.apply(root)), names, translator.estimates(),
+        return new PlannedQuery(Plan.of(ColumnPruning.apply(root)), columns, translator.estimates(),
                 System.nanoTime() - start, false);
     }
 
@@ -130,13 +130,21 @@ public final class SqlPlanner {
         return items;
     }
 
-    private static void requireDistinct(final List<String> names) {
+    /**
+     * The names the plan's result columns carry, which must differ: a result column's name, or where
+     * an earlier column has it too (SELECT a.x, b.x), the validator's unique one ({@code x0}).
+     */
+    private static List<String> distinct(final List<String> columns, final List<String> unique) {
         final Set<String> seen = new HashSet<>();
-        for (final String n : names) {
+        final List<String> out = new ArrayList<>(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            final String n = seen.contains(columns.get(i)) ? unique.get(i) : columns.get(i);
             if (!seen.add(n)) {
                 throw SqlException.unsupported("two result columns are named '" + n + "': give one an alias (AS ...)");
             }
+            out.add(n);
         }
+        return out;
     }
 
     private static String withoutTrailingSemicolon(final String sql) {

@@ -6,6 +6,7 @@ import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.SqlSetOperator;
@@ -16,9 +17,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * Refuses, before validation, what Sluice cannot run, at the place it is written: statements
  * that are not queries (DDL, INSERT, UPDATE, DELETE, MERGE, ...), a first word that starts no
  * statement (with the query word it is closest to), SELECT without FROM, VALUES, INTERSECT ALL and
- * EXCEPT ALL, and functions outside the ones Sluice evaluates (window functions among them: the
- * frames and functions of OVER that Sluice does not compute are refused after validation, by
- * {@link WindowFunctions}). The error names
+ * EXCEPT ALL, window frame offsets that are not constants, and functions outside the ones Sluice
+ * evaluates (window functions among them: the frames and functions of OVER that Sluice does not
+ * compute are refused after validation, by {@link WindowFunctions}). The error names
  * the construct, its line and column, and what is supported instead.
  */
 final class SupportedSql {
@@ -112,20 +113,24 @@ final class SupportedSql {
     }
 
     /**
-     * A window frame Sluice computes: from UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED
-     * FOLLOWING (a bound left out is one of these); a frame with an offset is refused at that bound.
+     * A window frame Sluice computes: bounds UNBOUNDED, CURRENT ROW, or a constant offset (a number,
+     * or an INTERVAL for a RANGE over a date) PRECEDING or FOLLOWING; an offset that is an expression
+     * is refused at that bound. Offsets that do not fit the frame's ORDER BY key are refused after
+     * validation, by {@link WindowFunctions}.
      */
     private static void checkFrame(final SqlWindow window) {
-        final SqlNode lower = window.getLowerBound();
-        final SqlNode upper = window.getUpperBound();
-        final boolean lowerOk = lower == null || SqlWindow.isUnboundedPreceding(lower);
-        final boolean upperOk = upper == null || SqlWindow.isCurrentRow(upper) || SqlWindow.isUnboundedFollowing(upper);
-        if (!lowerOk || !upperOk) {
-            final SqlNode bound = lowerOk ? upper : lower;
-            throw refused(bound.getParserPosition(), "the window frame " + (window.isRows() ? "ROWS" : "RANGE")
-                    + " BETWEEN " + (lower == null ? "UNBOUNDED PRECEDING" : lower) + " AND "
-                    + (upper == null ? "CURRENT ROW" : upper) + " is not supported: Sluice computes frames from"
-                    + " UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED FOLLOWING");
+        for (final SqlNode bound : new SqlNode[] {window.getLowerBound(), window.getUpperBound()}) {
+            if (bound == null || SqlWindow.isUnboundedPreceding(bound) || SqlWindow.isCurrentRow(bound)
+                    || SqlWindow.isUnboundedFollowing(bound)) {
+                continue;
+            }
+            final SqlNode offset = bound instanceof SqlCall call && !call.getOperandList().isEmpty()
+                    ? call.getOperandList().get(0) : null;
+            if (!(offset instanceof SqlLiteral)) {
+                throw refused(bound.getParserPosition(), "the window frame bound " + bound + " is not supported: a"
+                        + " frame offset is a constant number of rows (ROWS) or of the ORDER BY key's units (RANGE),"
+                        + " or an INTERVAL of days over a date key");
+            }
         }
     }
 

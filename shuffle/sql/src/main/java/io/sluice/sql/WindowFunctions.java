@@ -1,11 +1,13 @@
 package io.sluice.sql;
 
+import io.sluice.engine.exec.FrameBound;
 import io.sluice.engine.exec.SortKey;
 import io.sluice.engine.exec.WindowFrame;
 import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.exec.WindowFunctionType;
 import io.sluice.engine.expr.Expr;
 import io.sluice.engine.plan.Plan;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -14,17 +16,20 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexWindowBound;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Window functions as Sluice plans: Calcite's window operator (made from the {@code OVER} calls of a
  * projection by {@link RulePhases}) becomes one window node per group of functions sharing a
  * PARTITION BY, ORDER BY and frame. Sluice computes ROW_NUMBER, RANK, DENSE_RANK, and SUM, COUNT,
- * AVG, MIN and MAX over the frames from UNBOUNDED PRECEDING to CURRENT ROW (RANGE: with the row's
- * peers; ROWS: up to the row) or to UNBOUNDED FOLLOWING (the whole partition); anything else is an
- * UNSUPPORTED {@link SqlException} naming it.
+ * AVG, MIN and MAX over ROWS and RANGE frames between any two bounds (UNBOUNDED, an offset
+ * PRECEDING or FOLLOWING, CURRENT ROW); anything else is an UNSUPPORTED {@link SqlException}
+ * naming it.
  */
 final class WindowFunctions {
     private final RelTranslator translator;
@@ -105,33 +110,111 @@ final class WindowFunctions {
         return WindowFunction.aggregate(type, argument, frame(group, w, inputFields), name);
     }
 
-    /** The frame of a group of window aggregates, or an UNSUPPORTED error naming it. */
+    /**
+     * The frame of a group of window aggregates, or an UNSUPPORTED error naming it. A ROWS offset
+     * is a whole number of rows; a RANGE offset is a number in the units of the one ORDER BY key
+     * (scaled to a decimal key's scale) or, for a date key, an INTERVAL of whole days.
+     */
     private static WindowFrame frame(final Window.Group group, final Window w, final int inputFields) {
-        final RexWindowBound lower = group.lowerBound;
-        final RexWindowBound upper = group.upperBound;
-        if (lower.isUnbounded() && lower.isPreceding()) {
-            if (upper.isCurrentRow()) {
-                return group.isRows ? WindowFrame.ROWS_TO_CURRENT_ROW : WindowFrame.RANGE_TO_CURRENT_ROW;
+        final WindowFrame.Unit unit = group.isRows ? WindowFrame.Unit.ROWS : WindowFrame.Unit.RANGE;
+        final FrameBound start = bound(group, group.lowerBound, w, inputFields);
+        final FrameBound end = bound(group, group.upperBound, w, inputFields);
+        try {
+            return WindowFrame.of(unit, start, end);
+        } catch (final IllegalArgumentException e) {
+            throw SqlException.unsupported(e.getMessage());
+        }
+    }
+
+    private static FrameBound bound(final Window.Group group, final RexWindowBound b, final Window w,
+                                    final int inputFields) {
+        if (b.isCurrentRow()) {
+            return FrameBound.CURRENT_ROW;
+        }
+        if (b.isUnbounded()) {
+            return b.isPreceding() ? FrameBound.UNBOUNDED_PRECEDING : FrameBound.UNBOUNDED_FOLLOWING;
+        }
+        final long offset = offset(group, b, w, inputFields);
+        return b.isPreceding() ? FrameBound.preceding(offset) : FrameBound.following(offset);
+    }
+
+    /** A bound's offset in the frame's units: rows, or the ORDER BY key's stored units. */
+    private static long offset(final Window.Group group, final RexWindowBound b, final Window w,
+                               final int inputFields) {
+        final RexNode node = constant(b.getOffset(), w, inputFields);
+        final String frame = (group.isRows ? "ROWS" : "RANGE") + " frame bound " + describe(b, w, inputFields);
+        if (!(node instanceof RexLiteral literal) || literal.getValue() == null) {
+            throw SqlException.unsupported("the window " + frame + " is not supported: a frame offset is a"
+                    + " constant number (or, over a date, an INTERVAL of days)");
+        }
+        final BigDecimal value;
+        if (SqlTypeName.INTERVAL_TYPES.contains(literal.getType().getSqlTypeName())) {
+            if (group.isRows || !SqlTypeName.DAY_INTERVAL_TYPES.contains(literal.getType().getSqlTypeName())) {
+                throw SqlException.unsupported("the window " + frame + " is not supported: an INTERVAL offset"
+                        + " frames a RANGE over a date, in whole days");
             }
-            if (upper.isUnbounded() && upper.isFollowing()) {
-                return WindowFrame.PARTITION;
+            final BigDecimal millis = literal.getValueAs(BigDecimal.class);
+            value = millis.divide(BigDecimal.valueOf(86_400_000L));
+            requireRangeKey(group, w, frame, true);
+        } else {
+            value = literal.getValueAs(BigDecimal.class);
+            if (!group.isRows) {
+                requireRangeKey(group, w, frame, false);
             }
         }
-        throw SqlException.unsupported("the window frame " + (group.isRows ? "ROWS" : "RANGE") + " BETWEEN "
-                + bound(lower, w, inputFields) + " AND " + bound(upper, w, inputFields) + " is not supported: Sluice"
-                + " computes frames from UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED FOLLOWING");
+        BigDecimal scaled = value;
+        if (!group.isRows) {
+            final RelDataType key = w.getInput().getRowType().getFieldList()
+                    .get(group.orderKeys.getFieldCollations().get(0).getFieldIndex()).getType();
+            if (key.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                scaled = value.movePointRight(key.getScale());
+            }
+        }
+        if (scaled.signum() < 0) {
+            throw SqlException.unsupported("the window " + frame + " is not supported: a frame offset must be 0 or"
+                    + " more");
+        }
+        try {
+            return scaled.longValueExact();
+        } catch (final ArithmeticException e) {
+            throw SqlException.unsupported("the window " + frame + " is not supported: the offset " + value + " is"
+                    + " not a whole number of " + (group.isRows ? "rows" : "units of the ORDER BY key"));
+        }
+    }
+
+    /**
+     * A RANGE offset reads one integer, decimal or date ORDER BY key: an INTERVAL for a date, a
+     * number for the others.
+     */
+    private static void requireRangeKey(final Window.Group group, final Window w, final String frame,
+                                       final boolean interval) {
+        if (group.orderKeys.getFieldCollations().size() != 1) {
+            throw SqlException.unsupported("the window " + frame + " is not supported: a RANGE offset needs exactly"
+                    + " one ORDER BY key; use ROWS, or order by one column");
+        }
+        final SqlTypeName key = w.getInput().getRowType().getFieldList()
+                .get(group.orderKeys.getFieldCollations().get(0).getFieldIndex()).getType().getSqlTypeName();
+        final boolean date = key == SqlTypeName.DATE;
+        final boolean number = key == SqlTypeName.INTEGER || key == SqlTypeName.BIGINT
+                || key == SqlTypeName.SMALLINT || key == SqlTypeName.TINYINT || key == SqlTypeName.DECIMAL;
+        if (interval ? !date : !number) {
+            throw SqlException.unsupported("the window " + frame + " is not supported: a RANGE offset frames an"
+                    + " integer or decimal ORDER BY key by a number and a date key by an INTERVAL of days, not a "
+                    + key + " key " + (interval ? "by an INTERVAL" : "by a number"));
+        }
+    }
+
+    private static RexNode constant(final RexNode offset, final Window w, final int inputFields) {
+        if (offset instanceof RexInputRef ref && ref.getIndex() >= inputFields
+                && ref.getIndex() - inputFields < w.constants.size()) {
+            return w.constants.get(ref.getIndex() - inputFields);
+        }
+        return offset;
     }
 
     /** A bound as SQL writes it; an offset is one of the window's constants. */
-    private static String bound(final RexWindowBound b, final Window w, final int inputFields) {
-        if (b.isCurrentRow()) {
-            return "CURRENT ROW";
-        }
-        RexNode offset = b.getOffset();
-        if (offset instanceof RexInputRef ref && ref.getIndex() >= inputFields
-                && ref.getIndex() - inputFields < w.constants.size()) {
-            offset = w.constants.get(ref.getIndex() - inputFields);
-        }
+    private static String describe(final RexWindowBound b, final Window w, final int inputFields) {
+        final RexNode offset = constant(b.getOffset(), w, inputFields);
         return (b.isUnbounded() ? "UNBOUNDED" : String.valueOf(offset)) + (b.isPreceding() ? " PRECEDING" : " FOLLOWING");
     }
 }

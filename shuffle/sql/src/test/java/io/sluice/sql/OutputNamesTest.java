@@ -22,4 +22,17 @@ class OutputNamesTest {
                     .containsExactly("key", "n");
         }
     }
+
+    @Test
+    void columnsOfOneNameKeepItWhileThePlansColumnsStayUnique() {
+        try (NullsStore store = new NullsStore(dir)) {
+            final SqlPlanner planner = new SqlPlanner(store.catalog(), List.of("t", "u", "v"));
+            final PlannedQuery q = planner.plan("select t.k, u.k, t.id from t join u on t.id = u.id");
+            assertThat(q.columns()).containsExactly("k", "k", "id");
+            assertThat(q.plan().node()).isInstanceOf(io.sluice.engine.plan.PlanNode.Project.class);
+            assertThat(((io.sluice.engine.plan.PlanNode.Project) q.plan().node()).items())
+                    .extracting(io.sluice.engine.expr.NamedExpr::name).doesNotHaveDuplicates();
+            assertThat(planner.plan("select k as k0, k from t").columns()).containsExactly("k0", "k");
+        }
+    }
 }

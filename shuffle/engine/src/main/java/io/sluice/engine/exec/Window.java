@@ -7,6 +7,7 @@ import io.sluice.format.ColumnType;
 import io.sluice.format.ColumnVector;
 import io.sluice.format.IndexSort;
 import io.sluice.format.LongVector;
+import io.sluice.format.NullMask;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +29,9 @@ import java.util.List;
  * frame step (a peer group for {@link WindowFrame#RANGE_TO_CURRENT_ROW}, a row for
  * {@link WindowFrame#ROWS_TO_CURRENT_ROW}, a partition for {@link WindowFrame#PARTITION}), and a
  * running frame then merges each step into the next one of its partition, in order, so that every
- * step holds the aggregate of the partition up to it.
+ * step holds the aggregate of the partition up to it. Every other frame (an offset, or a start after
+ * UNBOUNDED PRECEDING) slides: {@link FrameBounds} finds each row's first and last row and
+ * {@link FrameAggregation} aggregates between them in one pass.
  */
 public final class Window implements Sink<Window.Rows> {
     private final RowType input;
@@ -69,6 +72,15 @@ public final class Window implements Sink<Window.Rows> {
         for (final SortKey k : orderBy) {
             checkKey(k.column(), "ORDER BY");
         }
+        for (final WindowFunction f : functions) {
+            if (f.type().ranking() || f.frame().shape() != WindowFrame.Shape.SLIDING) {
+                continue;
+            }
+            FrameAggregation.check(f, input);
+            if (f.frame().hasRangeOffset()) {
+                checkRangeKey(f);
+            }
+        }
         final List<String> names = new ArrayList<>(input.names());
         final List<DataType> types = new ArrayList<>(input.types());
         for (final WindowFunction f : functions) {
@@ -82,6 +94,19 @@ public final class Window implements Sink<Window.Rows> {
         final DataType t = input.type(input.indexOf(column));
         if (t.kind() == DataType.Kind.BOOLEAN) {
             throw new IllegalArgumentException("a window cannot " + clause + " the predicate column " + column);
+        }
+    }
+
+    /** A RANGE offset measures the distance between values of one integer, decimal or date order key. */
+    private void checkRangeKey(final WindowFunction f) {
+        if (orderBy.size() != 1) {
+            throw new IllegalArgumentException(f + ": a RANGE frame with an offset needs exactly one ORDER BY key,"
+                    + " got " + orderBy.size() + "; use ROWS, or order by one column");
+        }
+        final DataType t = input.type(input.indexOf(orderBy.get(0).column()));
+        if (!t.isExactNumeric() || t.isWide()) {
+            throw new IllegalArgumentException(f + ": a RANGE frame with an offset needs an integer, decimal or date"
+                    + " ORDER BY key, got " + orderBy.get(0).column() + " of type " + t + "; use ROWS");
         }
     }
 
@@ -187,7 +212,8 @@ public final class Window implements Sink<Window.Rows> {
             final WindowFunction function = functions.get(f);
             if (function.type().ranking()) {
                 values[f] = new LongVector(ColumnType.INT64, steps.rank(function.type()), total, null);
-                stepOf[f] = null;
+            } else if (function.frame().shape() == WindowFrame.Shape.SLIDING) {
+                values[f] = FrameAggregation.compute(function, input, sorted, bounds(function.frame(), sorted, steps));
             } else {
                 stepOf[f] = steps.stepsOf(function.frame());
                 values[f] = aggregate(function, sorted, stepOf[f], steps);
@@ -211,6 +237,34 @@ public final class Window implements Sink<Window.Rows> {
         return out;
     }
 
+    /** Each row's frame, reading the order key's values in window order for a RANGE offset. */
+    private FrameBounds bounds(final WindowFrame frame, final List<Batch> sorted, final Steps steps) {
+        long[] keys = null;
+        boolean[] keyNull = null;
+        boolean descending = false;
+        if (frame.hasRangeOffset()) {
+            final SortKey key = orderBy.get(0);
+            descending = key.descending();
+            final int column = input.indexOf(key.column());
+            keys = new long[steps.total];
+            for (int b = 0; b < sorted.size(); b++) {
+                final Batch rows = sorted.get(b);
+                final int from = b * Block.MAX_ROWS;
+                final ColumnVector v = rows.column(column);
+                final long[] nulls = v.nulls();
+                for (int i = 0; i < rows.rowCount(); i++) {
+                    if (nulls != null && NullMask.isNull(nulls, i)) {
+                        keyNull = keyNull == null ? new boolean[steps.total] : keyNull;
+                        keyNull[from + i] = true;
+                    } else {
+                        keys[from + i] = v.key(i);
+                    }
+                }
+            }
+        }
+        return FrameBounds.of(frame, steps.total, steps.partitionStart, steps.peerStart, keys, keyNull, descending);
+    }
+
     /** One aggregate per frame step, running steps merged forward within each partition; one value per step. */
     private ColumnVector aggregate(final WindowFunction function, final List<Batch> sorted, final int[] stepOfRow,
                                    final Steps steps) {
@@ -223,7 +277,7 @@ public final class Window implements Sink<Window.Rows> {
             System.arraycopy(stepOfRow, b * Block.MAX_ROWS, ids, 0, rows.rowCount());
             acc.update(rows, ids, rows.rowCount());
         }
-        if (function.frame() != WindowFrame.PARTITION) {
+        if (function.frame().shape() != WindowFrame.Shape.PARTITION) {
             // merge() adds step i of a run into idMap[i] one after the other, so merging steps
             // [first, last) of a partition into [first + 1, last] carries the running value forward.
             final boolean[] startsPartition = steps.partitionStartsOf(stepOfRow, stepCount);
@@ -321,10 +375,11 @@ public final class Window implements Sink<Window.Rows> {
 
         /** The frame step of each row in window order: steps are numbered 0, 1, ... across all partitions. */
         int[] stepsOf(final WindowFrame frame) {
-            final boolean[] starts = switch (frame) {
-                case RANGE_TO_CURRENT_ROW -> peerStart;
+            final boolean[] starts = switch (frame.shape()) {
+                case RUNNING_PEERS -> peerStart;
                 case PARTITION -> partitionStart;
-                case ROWS_TO_CURRENT_ROW -> null;
+                case RUNNING_ROWS -> null;
+                case SLIDING -> throw new IllegalStateException(frame + " is computed by FrameAggregation");
             };
             final int[] out = new int[total];
             int step = -1;

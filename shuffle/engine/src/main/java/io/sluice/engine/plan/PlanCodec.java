@@ -4,6 +4,7 @@ import io.sluice.engine.exec.Aggregate;
 import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.FrameBound;
 import io.sluice.engine.exec.WindowFrame;
 import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.exec.WindowFunctionType;
@@ -42,9 +43,10 @@ public final class PlanCodec {
      * The format version this build writes and reads (6 added the union node and the kind decimal128,
      * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch, 9 the decisions
      * section of a plan the coordinator decided: each operator's distribution, runtime filters, local exchanges,
-     * 10 the heavy-key switch and each join decision's heavy keys).
+     * 10 the heavy-key switch and each join decision's heavy keys, 11 a window function's frame as a unit and
+     * two bounds with their offsets instead of one of three frame codes).
      */
-    public static final short VERSION = 10;
+    public static final short VERSION = 11;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */
@@ -75,8 +77,8 @@ public final class PlanCodec {
     private static final int MIN_AGGREGATE_BYTES = 1 + 1 + 4;
     /** The smallest sort key: empty column name, direction. */
     private static final int MIN_SORT_KEY_BYTES = 4 + 1 + 1;
-    /** The smallest window function: type code, absent argument, frame code, empty name. */
-    private static final int MIN_WINDOW_FUNCTION_BYTES = 1 + 1 + 1 + 4;
+    /** The smallest window function: type code, absent argument, frame unit and two bound kinds, empty name. */
+    private static final int MIN_WINDOW_FUNCTION_BYTES = 1 + 1 + 3 + 4;
 
     static final EnumCodes<Strategy> STRATEGIES = EnumCodes.of(Strategy.class, Strategy.AUTO, Strategy.BROADCAST,
             Strategy.SHUFFLE_HASH, Strategy.SHUFFLE_RANGE, Strategy.COLOCATE, Strategy.HYBRID);
@@ -98,8 +100,11 @@ public final class PlanCodec {
             WindowFunctionType.ROW_NUMBER, WindowFunctionType.RANK, WindowFunctionType.DENSE_RANK,
             WindowFunctionType.SUM, WindowFunctionType.COUNT, WindowFunctionType.COUNT_STAR, WindowFunctionType.AVG,
             WindowFunctionType.MIN, WindowFunctionType.MAX);
-    static final EnumCodes<WindowFrame> WINDOW_FRAMES = EnumCodes.of(WindowFrame.class,
-            WindowFrame.RANGE_TO_CURRENT_ROW, WindowFrame.ROWS_TO_CURRENT_ROW, WindowFrame.PARTITION);
+    static final EnumCodes<WindowFrame.Unit> FRAME_UNITS = EnumCodes.of(WindowFrame.Unit.class,
+            WindowFrame.Unit.ROWS, WindowFrame.Unit.RANGE);
+    static final EnumCodes<FrameBound.Kind> FRAME_BOUNDS = EnumCodes.of(FrameBound.Kind.class,
+            FrameBound.Kind.UNBOUNDED_PRECEDING, FrameBound.Kind.PRECEDING, FrameBound.Kind.CURRENT_ROW,
+            FrameBound.Kind.FOLLOWING, FrameBound.Kind.UNBOUNDED_FOLLOWING);
     static final EnumCodes<CompareOp> COMPARE_OPS = EnumCodes.of(CompareOp.class,
             CompareOp.EQ, CompareOp.LT, CompareOp.LE, CompareOp.GT, CompareOp.GE);
 
@@ -385,7 +390,7 @@ public final class PlanCodec {
                 final WindowFunction f = require(w.functions().get(i), fp);
                 WINDOW_FUNCTIONS.write(out, f.type());
                 ExprCodec.writeOptional(out, f.argument(), fp + ".argument", d);
-                WINDOW_FRAMES.write(out, f.frame());
+                writeFrame(out, f.frame());
                 writeString(out, f.name(), fp + ".name");
             }
         } else if (node instanceof PlanNode.NestedLoopJoin j) {
@@ -515,7 +520,7 @@ public final class PlanCodec {
                     final int fAt = in.position();
                     final WindowFunctionType type = WINDOW_FUNCTIONS.read(in, fp + ".type");
                     final Expr argument = ExprCodec.readOptional(in, fp + ".argument", d);
-                    final WindowFrame frame = WINDOW_FRAMES.read(in, fp + ".frame");
+                    final WindowFrame frame = readFrame(in, fp + ".frame");
                     final String name = in.readString(fp + ".name");
                     functions.add(build(in, fp, fAt, () -> new WindowFunction(type, argument, frame, name)));
                 }
@@ -552,6 +557,32 @@ public final class PlanCodec {
             out.writeBoolean(k.descending());
             out.writeBoolean(k.nullsFirst());
         }
+    }
+
+    /** A frame: its unit, then each bound's kind followed, for PRECEDING and FOLLOWING, by its offset. */
+    private static void writeFrame(final WireWriter out, final WindowFrame frame) {
+        FRAME_UNITS.write(out, frame.unit());
+        for (final FrameBound b : List.of(frame.start(), frame.end())) {
+            FRAME_BOUNDS.write(out, b.kind());
+            if (b.kind().hasOffset()) {
+                out.writeLong(b.offset());
+            }
+        }
+    }
+
+    private static WindowFrame readFrame(final WireReader in, final String path) {
+        final int at = in.position();
+        final WindowFrame.Unit unit = FRAME_UNITS.read(in, path + ".unit");
+        final FrameBound start = readBound(in, path + ".start");
+        final FrameBound end = readBound(in, path + ".end");
+        return build(in, path, at, () -> new WindowFrame(unit, start, end));
+    }
+
+    private static FrameBound readBound(final WireReader in, final String path) {
+        final int at = in.position();
+        final FrameBound.Kind kind = FRAME_BOUNDS.read(in, path + ".kind");
+        final long offset = kind.hasOffset() ? in.readLong(path + ".offset") : 0;
+        return build(in, path, at, () -> new FrameBound(kind, offset));
     }
 
     private static List<SortKey> readSortKeys(final WireReader in, final String path) {

@@ -103,6 +103,12 @@ public sealed interface PlanNode {
                 throw new IllegalArgumentException("a window node needs at least one function: compute ROW_NUMBER,"
                         + " RANK, DENSE_RANK, SUM, COUNT, AVG, MIN or MAX over the partition");
             }
+            for (final WindowFunction f : functions) {
+                if (!f.type().ranking() && f.frame().hasRangeOffset() && orderBy.size() != 1) {
+                    throw new IllegalArgumentException(f + ": a RANGE frame with an offset needs exactly one ORDER BY"
+                            + " key, got " + orderBy.size() + "; use ROWS, or order by one column");
+                }
+            }
         }
     }
 

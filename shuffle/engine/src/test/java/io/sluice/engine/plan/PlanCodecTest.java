@@ -13,6 +13,7 @@ import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.FrameBound;
 import io.sluice.engine.exec.WindowFrame;
 import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.exec.WindowFunctionType;
@@ -159,7 +160,16 @@ class PlanCodecTest {
                         WindowFunction.aggregate(WindowFunctionType.MIN, col("o_totalprice"), WindowFrame.PARTITION,
                                 "mn"),
                         WindowFunction.aggregate(WindowFunctionType.MAX, col("o_totalprice"), WindowFrame.PARTITION,
-                                "mx"))
+                                "mx"),
+                        WindowFunction.aggregate(WindowFunctionType.SUM, col("o_totalprice"),
+                                WindowFrame.of(WindowFrame.Unit.ROWS, FrameBound.preceding(2), FrameBound.following(1)),
+                                "s21"),
+                        WindowFunction.aggregate(WindowFunctionType.MAX, col("o_totalprice"),
+                                WindowFrame.of(WindowFrame.Unit.RANGE, FrameBound.CURRENT_ROW,
+                                        FrameBound.UNBOUNDED_FOLLOWING), "mxf"),
+                        WindowFunction.aggregate(WindowFunctionType.MIN, col("o_totalprice"),
+                                WindowFrame.of(WindowFrame.Unit.RANGE, FrameBound.preceding(Long.MAX_VALUE),
+                                        FrameBound.following(0)), "mnr"))
                 .window(List.of(), List.of(), WindowFunction.ranking(WindowFunctionType.ROW_NUMBER, "n"));
         final Plan nestedLoops = Plan.scan("part", "p_size")
                 .nestedLoopJoin(JoinType.INNER, Plan.scan("supplier", "s_lo", "s_hi"),
@@ -231,7 +241,7 @@ class PlanCodecTest {
         for (final Class<? extends Enum<?>> type : List.of(AggregateFunction.class, JoinType.class,
                 Comparison.Op.class, Arithmetic.Op.class, DoubleArithmetic.Op.class, Logical.Op.class, CompareOp.class, Strategy.class,
                 WholeBatchRouting.class, DataType.Kind.class, SortDistribution.class, WindowFunctionType.class,
-                WindowFrame.class)) {
+                WindowFrame.Unit.class, FrameBound.Kind.class)) {
             assertThat(reached.valuesOf(type)).as(type.getName()).containsExactlyInAnyOrder(type.getEnumConstants());
         }
         final Set<String> optional = Set.of("Scan.filter", "Join.condition", "Aggregate.argument", "Literal.string",
@@ -330,13 +340,13 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionTenIsPinned() {
+    void formatVersionElevenIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0a00" + "04"
+                "534c4350" + "0b00" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f" + "01" + "01" + "01" + "00"
@@ -388,8 +398,11 @@ class PlanCodecTest {
                 WindowFunctionType.ROW_NUMBER, 0, WindowFunctionType.RANK, 1, WindowFunctionType.DENSE_RANK, 2,
                 WindowFunctionType.SUM, 3, WindowFunctionType.COUNT, 4, WindowFunctionType.COUNT_STAR, 5,
                 WindowFunctionType.AVG, 6, WindowFunctionType.MIN, 7, WindowFunctionType.MAX, 8));
-        assertThat(codes(PlanCodec.WINDOW_FRAMES, WindowFrame.class)).isEqualTo(Map.of(
-                WindowFrame.RANGE_TO_CURRENT_ROW, 0, WindowFrame.ROWS_TO_CURRENT_ROW, 1, WindowFrame.PARTITION, 2));
+        assertThat(codes(PlanCodec.FRAME_UNITS, WindowFrame.Unit.class)).isEqualTo(Map.of(
+                WindowFrame.Unit.ROWS, 0, WindowFrame.Unit.RANGE, 1));
+        assertThat(codes(PlanCodec.FRAME_BOUNDS, FrameBound.Kind.class)).isEqualTo(Map.of(
+                FrameBound.Kind.UNBOUNDED_PRECEDING, 0, FrameBound.Kind.PRECEDING, 1, FrameBound.Kind.CURRENT_ROW, 2,
+                FrameBound.Kind.FOLLOWING, 3, FrameBound.Kind.UNBOUNDED_FOLLOWING, 4));
         assertThat(codes(PlanCodec.COMPARE_OPS, CompareOp.class)).isEqualTo(Map.of(CompareOp.EQ, 0, CompareOp.LT, 1,
                 CompareOp.LE, 2, CompareOp.GT, 3, CompareOp.GE, 4));
         assertThat(codes(ExprCodec.KINDS, DataType.Kind.class)).isEqualTo(Map.of(DataType.Kind.INT64, 0,
@@ -492,11 +505,12 @@ class PlanCodecTest {
     @Test
     void anotherVersionNamesBothVersionsAndTheFix() {
         final byte[] bytes = PlanCodec.encode(plans().get(0), StrategyConfig.defaults());
-        // Version 9 plans carry no heavy keys: a CN of this build refuses them rather than run them without.
-        new UnsafeBuffer(bytes).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
+        // Version 10 plans write a window frame as one of three codes: a CN of this build refuses them rather than
+        // read a frame code as a unit and bounds.
+        new UnsafeBuffer(bytes).putShort(4, (short) 10, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 9, this build reads version 10:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 10, this build reads version 11:"
                         + " run the same Sluice version on the client, the coordinator and every CN");
     }
 
@@ -616,6 +630,16 @@ class PlanCodecTest {
                         .writeInt(1).writeByte((byte) 12).writeBoolean(false).writeString("n")),
                         "plan.aggregation.aggregates[0].function", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4,
                         "unknown AggregateFunction code 12"),
+                Arguments.of("a window frame from UNBOUNDED FOLLOWING", overScan(PlanCodec.WINDOW, w -> column(
+                        w.writeInt(0).writeInt(0).writeInt(1).writeByte((byte) 3).writeBoolean(true), "c")
+                        .writeByte((byte) 0).writeByte((byte) 4).writeByte((byte) 2).writeString("s")),
+                        "plan.window.functions[0].frame", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4 + 4 + 8,
+                        "a window frame cannot start at UNBOUNDED FOLLOWING"),
+                Arguments.of("a negative frame offset", overScan(PlanCodec.WINDOW, w -> column(
+                        w.writeInt(0).writeInt(0).writeInt(1).writeByte((byte) 3).writeBoolean(true), "c")
+                        .writeByte((byte) 0).writeByte((byte) 1).writeLong(-1).writeByte((byte) 2).writeString("s")),
+                        "plan.window.functions[0].frame.start", HEADER_BYTES + 1 + SCAN_BYTES + 4 + 4 + 4 + 8 + 1,
+                        "a frame offset must be 0 or more, got -1 PRECEDING"),
                 Arguments.of("an unknown join type", overScan(PlanCodec.JOIN, w -> w.writeByte(PlanCodec.SCAN)
                         .writeString("u").writeInt(0).writeInt(0).writeBoolean(false).writeByte((byte) 7)),
                         "plan.join.type", HEADER_BYTES + 1 + SCAN_BYTES + 1 + 5 + 4 + 4 + 1, "unknown JoinType code 7"),

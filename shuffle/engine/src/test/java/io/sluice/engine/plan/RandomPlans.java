@@ -5,6 +5,7 @@ import io.sluice.engine.exec.AggregateFunction;
 import io.sluice.engine.exec.JoinType;
 import io.sluice.engine.exec.Sort;
 import io.sluice.engine.exec.SortKey;
+import io.sluice.engine.exec.FrameBound;
 import io.sluice.engine.exec.WindowFrame;
 import io.sluice.engine.exec.WindowFunction;
 import io.sluice.engine.exec.WindowFunctionType;
@@ -69,9 +70,7 @@ final class RandomPlans {
                     random.nextBoolean() ? Sort.NO_LIMIT : count(),
                     random.nextBoolean() ? null : pick(SortDistribution.values()));
             case 6 -> new PlanNode.Limit(node(depth - 1), count());
-            case 7 -> new PlanNode.Window(node(depth - 1), list(2, this::name),
-                    list(2, () -> new SortKey(name(), random.nextBoolean(), random.nextBoolean())),
-                    list(3, this::windowFunction, 1));
+            case 7 -> window(depth);
             case 8 -> new PlanNode.NestedLoopJoin(node(depth - 1), node(depth - 1),
                     pick(new JoinType[] {JoinType.INNER, JoinType.LEFT, JoinType.SEMI, JoinType.ANTI}),
                     random.nextBoolean() ? null : expr(2));
@@ -127,10 +126,33 @@ final class RandomPlans {
         return new Aggregate(f, f == AggregateFunction.COUNT_STAR ? null : expr(2), name());
     }
 
+    /** A window; one order key when a function's frame has a RANGE offset, which needs exactly one. */
+    private PlanNode window(final int depth) {
+        final PlanNode input = node(depth - 1);
+        final List<String> partitionBy = list(2, this::name);
+        final List<WindowFunction> functions = list(3, this::windowFunction, 1);
+        final boolean rangeOffset = functions.stream().anyMatch(f -> !f.type().ranking() && f.frame().hasRangeOffset());
+        final List<SortKey> orderBy = rangeOffset ? List.of(new SortKey(name(), random.nextBoolean(),
+                random.nextBoolean())) : list(2, () -> new SortKey(name(), random.nextBoolean(), random.nextBoolean()));
+        return new PlanNode.Window(input, partitionBy, orderBy, functions);
+    }
+
     private WindowFunction windowFunction() {
         final WindowFunctionType t = pick(WindowFunctionType.values());
         final boolean argument = !t.ranking() && t != WindowFunctionType.COUNT_STAR;
-        return new WindowFunction(t, argument ? expr(2) : null, pick(WindowFrame.values()), name());
+        return new WindowFunction(t, argument ? expr(2) : null, frame(), name());
+    }
+
+    /** A frame of either unit whose start is not UNBOUNDED FOLLOWING and whose end is not UNBOUNDED PRECEDING. */
+    private WindowFrame frame() {
+        final FrameBound.Kind[] kinds = FrameBound.Kind.values();
+        final FrameBound.Kind start = kinds[random.nextInt(kinds.length - 1)];
+        final FrameBound.Kind end = kinds[1 + random.nextInt(kinds.length - 1)];
+        return new WindowFrame(pick(WindowFrame.Unit.values()), bound(start), bound(end));
+    }
+
+    private FrameBound bound(final FrameBound.Kind kind) {
+        return new FrameBound(kind, kind.hasOffset() ? random.nextLong() & Long.MAX_VALUE : 0);
     }
 
     private Predicate predicate() {
