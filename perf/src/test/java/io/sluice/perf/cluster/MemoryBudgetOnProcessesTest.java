@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CN processes whose queries may hold 20 KiB each ({@code -Dsluice.memory.query.max=20k}): a shuffle join
- * fails with the error naming the CN, the operator and the setting, no CN dies, and the next query that
- * fits runs on both, with DuckDB's answer.
+ * CN processes whose queries may hold 20 KiB each ({@code -Dsluice.memory.query.max=20k}) and may not spill
+ * ({@code -Dsluice.spill=off}): a shuffle join fails with the error naming the CN, the operator and the setting,
+ * no CN dies, and the next query that fits runs on both, with DuckDB's answer.
  */
 class MemoryBudgetOnProcessesTest {
     @TempDir
@@ -29,7 +29,7 @@ class MemoryBudgetOnProcessesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        fixture = OracleCluster.onLoopback(dir, 0.01, 2, 1, "-Dsluice.memory.query.max=20k");
+        fixture = OracleCluster.onLoopback(dir, 0.01, 2, 1, "-Dsluice.memory.query.max=20k", "-Dsluice.spill=off");
         planner = new SqlPlanner(fixture.oracle().catalog(), fixture.oracle().store().tableNames());
         fixture.cluster().awaitAlive(2);
     }

@@ -26,10 +26,10 @@ final class OracleCluster implements AutoCloseable {
         this.secretFile = secretFile;
     }
 
-    /** {@code cns} CN processes of {@code cores} cores on loopback, without a secret, each with {@code jvmArg}. */
+    /** {@code cns} CN processes of {@code cores} cores on loopback, without a secret, each with {@code jvmArgs}. */
     static OracleCluster onLoopback(final Path dir, final double scaleFactor, final int cns, final int cores,
-                                    final String jvmArg) throws Exception {
-        return start(dir, scaleFactor, false, 0, (store, h, secret) -> ProcessCluster.loopback(store, cns, cores, jvmArg));
+                                    final String... jvmArgs) throws Exception {
+        return start(dir, scaleFactor, false, 0, (store, h, secret) -> ProcessCluster.loopback(store, cns, cores, jvmArgs));
     }
 
     /** As {@link #onLoopback}, the coordinator started with {@code coordinatorArgs} too. */
