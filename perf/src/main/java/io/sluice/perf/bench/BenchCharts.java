@@ -90,14 +90,19 @@ public final class BenchCharts {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
                 final CellResult c = report.cell(query, cluster, topology, s);
-                data.add(c == null ? null : spread(c.sluice()), s.cliName(), query);
+                // A cell whose every run failed has no box; the summary names its error.
+                if (c != null && c.sluice() != null) {
+                    data.add(spread(c.sluice()), s.cliName(), query);
+                }
             }
         }
         if (spec.vsDuckDb()) {
             for (int q = 0; q < spec.queries().size(); q++) {
                 final String query = spec.queries().get(q).name();
                 final CellResult c = report.cell(query, cluster, topology, spec.strategies().get(0));
-                data.add(c == null ? null : spread(c.duckDb()), BenchReport.DUCKDB, query);
+                if (c != null && c.duckDb() != null) {
+                    data.add(spread(c.duckDb()), BenchReport.DUCKDB, query);
+                }
             }
         }
         final BoxAndWhiskerRenderer renderer = new BoxAndWhiskerRenderer();
@@ -134,7 +139,7 @@ public final class BenchCharts {
 
     /** A box from the fastest to the slowest run around the median; null for a cell without timings. */
     private static BoxAndWhiskerItem spread(final Timings t) {
-        return t == null ? null : new BoxAndWhiskerItem(t.medianMs(), t.medianMs(), t.minMs(), t.maxMs(), t.minMs(),
+        return new BoxAndWhiskerItem(t.medianMs(), t.medianMs(), t.minMs(), t.maxMs(), t.minMs(),
                 t.maxMs(), null, null, null);
     }
 

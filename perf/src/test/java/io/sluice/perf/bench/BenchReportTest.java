@@ -84,6 +84,9 @@ class BenchReportTest {
         assertThat(t.minMs()).isEqualTo(2.0);
         assertThat(t.maxMs()).isEqualTo(4.0);
         assertThat(t.p99Ms()).isBetween(3.99, 4.01);
+
+        // The charts leave the failed cell out instead of failing the whole report.
+        assertThat(BenchCharts.timeChart(report, ClusterKind.EMBEDDED, TWO)).isNotNull();
     }
 
     @Test
