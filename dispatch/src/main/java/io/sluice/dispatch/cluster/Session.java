@@ -70,9 +70,13 @@ public final class Session implements AutoCloseable {
     /**
      * One query's answer, the strategy of each join and group-by, its plan (when asked for, {@link ExplainText}; else
      * null), what moved where, each CN's memory.
+     *
+     * @param columns the result's column names to show: as SQL names them for SQL text (two may share one, {@code
+     *                SELECT a.x, b.x}, while the result's own row type keeps them unique, {@code x}, {@code x0}), the
+     *                row type's for a plan
      */
-    public record Execution(QueryResult result, List<Decision> decisions, String explain, QueryStats stats,
-                            List<CnUsage> usage) {
+    public record Execution(QueryResult result, List<String> columns, List<Decision> decisions, String explain,
+                            QueryStats stats, List<CnUsage> usage) {
     }
 
     private final Catalog tables;

@@ -1,8 +1,8 @@
 package io.sluice.perf.cluster;
 
 import io.sluice.dispatch.cluster.SqlPlanning;
-import io.sluice.engine.plan.Plan;
 import io.sluice.format.spi.Catalog;
+import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlPlanner;
 import java.util.List;
 import java.util.function.Supplier;
@@ -22,11 +22,12 @@ public final class CoordinatorSql implements SqlPlanning {
     }
 
     @Override
-    public synchronized Plan plan(final String sql, final Catalog tables) {
+    public synchronized Planned plan(final String sql, final Catalog tables) {
         if (tables != catalog) {
             catalog = tables;
             planner = new SqlPlanner(tables, names.get());
         }
-        return planner.plan(sql).plan();
+        final PlannedQuery planned = planner.plan(sql);
+        return new Planned(planned.plan(), planned.columns());
     }
 }
