@@ -341,7 +341,8 @@ public final class Session implements AutoCloseable {
 
     /**
      * Runs a SQL statement on the session's shape: the coordinator plans it from its store and decides it, so
-     * a session {@link #connect connected} without a store can run SQL.
+     * a session {@link #connect connected} without a store can run SQL. The answer's {@link Execution#columns} name
+     * the result's columns as SQL does.
      *
      * @throws QueryFailedException when the statement does not plan, the query fails on a CN or the coordinator
      *                              refuses it
