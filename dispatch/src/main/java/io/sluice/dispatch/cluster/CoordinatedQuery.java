@@ -163,8 +163,10 @@ final class CoordinatedQuery {
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
                 new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines,
                 memory == null ? List.of() : memory, storage);
+        // Names a SqlPlanning gave for other columns than its plan's must not stop the control loop (QueryDone
+        // refuses them): the result type's own names then.
         final List<String> names = first.resultType() == null ? List.of()
-                : columns == null ? first.resultType().names() : columns;
+                : columns == null || columns.size() != first.resultType().size() ? first.resultType().names() : columns;
         return new QueryDone(requestId, queryId, stats, first.resultType(), names, first.decisions(), first.explain(),
                 usage);
     }
