@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * The coordinator's SQL front end: plans the SQL text clients send over the coordinator's tables, keeping
- * one {@link SqlPlanner} (and its plan cache) for the catalog the coordinator plans with.
+ * one {@link SqlPlanner} (and its plan cache) for the catalog the coordinator plans with, and gives the result's
+ * column names as SQL names them ({@link PlannedQuery#columns}), which the client gets with the rows.
  */
 public final class CoordinatorSql implements SqlPlanning {
     private final Supplier<List<String>> names;
