@@ -248,7 +248,8 @@ public final class ClusterClient implements AutoCloseable {
         }
         final QueryDone done = reply.done;
         final QueryResult result = ResultRows.decode(done.resultType(), reply.batches);
-        return new Session.Execution(result, done.decisions(), done.explain(), done.stats(), done.usage());
+        return new Session.Execution(result, done.columns(), done.decisions(), done.explain(), done.stats(),
+                done.usage());
     }
 
     /** The cluster's members as the coordinator sees them now. */

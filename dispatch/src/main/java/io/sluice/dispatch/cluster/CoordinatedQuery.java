@@ -36,6 +36,8 @@ final class CoordinatedQuery {
     /** The query's own timeout (0: none) and when it ends ({@link Long#MAX_VALUE} for none). */
     final long timeoutMillis;
     final long deadlineNs;
+    /** The result's names as SQL gives them, for SQL text the coordinator planned; null: the plan's own. */
+    private final List<String> columns;
     Phase phase = Phase.PREPARING;
     private final boolean[] prepared;
     private final Finished[] finished;
@@ -49,7 +51,7 @@ final class CoordinatedQuery {
 
     CoordinatedQuery(final long queryId, final long requestId, final String name, final Peer client,
             final List<Member> cns, final int cores, final long startNs, final long timeoutMillis,
-            final long deadlineNs) {
+            final long deadlineNs, final List<String> columns) {
         this.queryId = queryId;
         this.requestId = requestId;
         this.name = name;
@@ -59,6 +61,7 @@ final class CoordinatedQuery {
         this.startNs = startNs;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNs = deadlineNs;
+        this.columns = columns;
         this.prepared = new boolean[cns.size()];
         this.finished = new Finished[cns.size()];
     }
@@ -125,7 +128,10 @@ final class CoordinatedQuery {
         return finishedCount == cns.size() && resultEnd != null;
     }
 
-    /** The answer to the client: CN 0's result type, decisions and plan, every CN's stats summed. */
+    /**
+     * The answer to the client: CN 0's result type, the result's names (SQL's, or the result type's), CN 0's
+     * decisions and plan, every CN's stats summed.
+     */
     QueryDone done(final long nowNs) {
         final Finished first = finished[0];
         final Map<Integer, QueryStats.ExchangeStats> exchanges = new LinkedHashMap<>();
@@ -157,7 +163,12 @@ final class CoordinatedQuery {
                 TimeUnit.NANOSECONDS.toMillis(nowNs - startNs), whole, split, new ArrayList<>(exchanges.values()),
                 new ArrayList<>(filters.values()), sorts, pipelines == null ? List.of() : pipelines,
                 memory == null ? List.of() : memory, storage);
-        return new QueryDone(requestId, queryId, stats, first.resultType(), first.decisions(), first.explain(), usage);
+        // Names a SqlPlanning gave for other columns than its plan's must not stop the control loop (QueryDone
+        // refuses them): the result type's own names then.
+        final List<String> names = first.resultType() == null ? List.of()
+                : columns == null || columns.size() != first.resultType().size() ? first.resultType().names() : columns;
+        return new QueryDone(requestId, queryId, stats, first.resultType(), names, first.decisions(), first.explain(),
+                usage);
     }
 
     /** Each pipeline's counters of two CNs summed; none when one CN counted none. */

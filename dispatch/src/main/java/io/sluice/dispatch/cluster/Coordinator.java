@@ -612,13 +612,17 @@ public final class Coordinator implements Agent, AutoCloseable {
                 admit(now);
                 continue;
             }
-            prepare(p, o.decided(), now);
+            prepare(p, o.decided(), o.columns(), now);
         }
         return work;
     }
 
-    /** Starts a query whose plan is decided: each of its CNs gets it in a Prepare. */
-    private void prepare(final Planning p, final byte[] decided, final long now) {
+    /**
+     * Starts a query whose plan is decided: each of its CNs gets it in a Prepare.
+     *
+     * @param columns the result's names as SQL gives them, which its client gets in the end; null: the plan's own
+     */
+    private void prepare(final Planning p, final byte[] decided, final List<String> columns, final long now) {
         final QueryRequest r = p.request();
         final long queryId = p.queryId();
         final List<Member> cns = p.cns();
@@ -628,7 +632,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         final long arrivedNs = p.arrivedNs();
         final CoordinatedQuery q = new CoordinatedQuery(queryId, r.requestId(), r.name(), client, cns, cores, now,
                 r.timeoutMillis(), r.timeoutMillis() == 0 ? Long.MAX_VALUE
-                : arrivedNs + TimeUnit.MILLISECONDS.toNanos(r.timeoutMillis()));
+                : arrivedNs + TimeUnit.MILLISECONDS.toNanos(r.timeoutMillis()), columns);
         queries.put(queryId, q);
         listener.started(queryId, r.name());
         final List<StreamAddress> data = new ArrayList<>();

@@ -9,6 +9,7 @@ import io.sluice.format.spi.Catalog;
 import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
@@ -23,8 +24,17 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
  * waits that long hears no heartbeat and would take busy CNs for dead.
  */
 final class CoordinatorPlanner implements AutoCloseable {
-    /** A query's decided plan, or why it has none. */
-    record Outcome(long queryId, byte[] decided, String errorType, String error) {
+    /**
+     * A query's decided plan, or why it has none.
+     *
+     * @param columns the result's column names as SQL names them, for SQL text; null for a client's plan, whose
+     *                result columns keep the plan's names
+     */
+    record Outcome(long queryId, byte[] decided, List<String> columns, String errorType, String error) {
+    }
+
+    /** A decided plan's bytes and, for SQL text, its result's names as SQL gives them (else null). */
+    record Decided(byte[] plan, List<String> columns) {
     }
 
     private final Store store;
@@ -51,9 +61,11 @@ final class CoordinatorPlanner implements AutoCloseable {
         thread.execute(() -> {
             Outcome outcome;
             try {
-                outcome = new Outcome(queryId, decide(request, topology), null, null);
+                final Decided decided = decide(request, topology);
+                outcome = new Outcome(queryId, decided.plan(), decided.columns(), null, null);
             } catch (final RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                outcome = new Outcome(queryId, null, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+                outcome = new Outcome(queryId, null, null, e.getClass().getSimpleName(),
+                        String.valueOf(e.getMessage()));
             }
             outcomes.offer(outcome);
             wake.run();
@@ -77,9 +89,9 @@ final class CoordinatorPlanner implements AutoCloseable {
 
     /**
      * The decided plan's bytes for a client's plan (checked by {@link PlanTables} first) or SQL text, and a
-     * topology.
+     * topology; for SQL text, with its result's names.
      */
-    synchronized byte[] decide(final byte[] request, final Topology topology) {
+    synchronized Decided decide(final byte[] request, final Topology topology) {
         if (tables == null) {
             if (store == null) {
                 throw new IllegalStateException("this coordinator has no tables to plan from: start it with --store"
@@ -90,6 +102,7 @@ final class CoordinatorPlanner implements AutoCloseable {
         }
         final ShippedSql text = PlanCodec.sqlOf(request);
         final ShippedPlan shipped;
+        List<String> columns = null;
         if (text == null) {
             shipped = PlanCodec.decode(request);
         } else {
@@ -98,10 +111,12 @@ final class CoordinatorPlanner implements AutoCloseable {
                 throw new IllegalArgumentException("this coordinator plans no SQL text: start it with sluice"
                         + " coordinator, or send a plan (sluice sql --store DIR plans on the client)");
             }
-            shipped = new ShippedPlan(planning.plan(text.sql(), tables), text.config());
+            final SqlPlanning.Planned planned = planning.plan(text.sql(), tables);
+            shipped = new ShippedPlan(planned.plan(), text.config());
+            columns = planned.columns();
         }
         final DecidedPlan decided = PhysicalPlanner.plan(shipped.plan(), shipped.config(), tables, topology, true);
-        return PlanCodec.encodeDecided(decided);
+        return new Decided(PlanCodec.encodeDecided(decided), columns);
     }
 
     @Override

@@ -70,9 +70,13 @@ public final class Session implements AutoCloseable {
     /**
      * One query's answer, the strategy of each join and group-by, its plan (when asked for, {@link ExplainText}; else
      * null), what moved where, each CN's memory.
+     *
+     * @param columns the result's column names to show: as SQL names them for SQL text (two may share one, {@code
+     *                SELECT a.x, b.x}, while the result's own row type keeps them unique, {@code x}, {@code x0}), the
+     *                row type's for a plan
      */
-    public record Execution(QueryResult result, List<Decision> decisions, String explain, QueryStats stats,
-                            List<CnUsage> usage) {
+    public record Execution(QueryResult result, List<String> columns, List<Decision> decisions, String explain,
+                            QueryStats stats, List<CnUsage> usage) {
     }
 
     private final Catalog tables;
@@ -337,7 +341,8 @@ public final class Session implements AutoCloseable {
 
     /**
      * Runs a SQL statement on the session's shape: the coordinator plans it from its store and decides it, so
-     * a session {@link #connect connected} without a store can run SQL.
+     * a session {@link #connect connected} without a store can run SQL. The answer's {@link Execution#columns} name
+     * the result's columns as SQL does.
      *
      * @throws QueryFailedException when the statement does not plan, the query fails on a CN or the coordinator
      *                              refuses it

@@ -2,6 +2,7 @@ package io.sluice.dispatch.cluster;
 
 import io.sluice.engine.plan.Plan;
 import io.sluice.format.spi.Catalog;
+import java.util.List;
 
 /**
  * Turns a SQL statement into a logical plan on the coordinator, so that a client without a store can send SQL
@@ -11,9 +12,19 @@ import io.sluice.format.spi.Catalog;
 @FunctionalInterface
 public interface SqlPlanning {
     /**
-     * The plan of a statement over the coordinator's tables.
+     * A statement's plan and its result's column names as SQL names them, which two columns may share
+     * ({@code SELECT a.x, b.x}) while the plan's own result columns are unique ({@code x}, {@code x0}).
+     */
+    record Planned(Plan plan, List<String> columns) {
+        public Planned {
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /**
+     * The plan of a statement over the coordinator's tables, with its result's names.
      *
      * @throws RuntimeException naming what is wrong with the statement; the client gets its message
      */
-    Plan plan(String sql, Catalog tables);
+    Planned plan(String sql, Catalog tables);
 }

@@ -84,9 +84,10 @@ public final class ControlCodec {
      * without waiting for a Start; 9 whether a query request and a prepare ask for the plan's EXPLAIN, which CN 0
      * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats; 10
      * what a CN read of a store on object storage (GETs, their bytes, block cache hits and their bytes) in its
-     * finished stats, and their sum in a query's.
+     * finished stats, and their sum in a query's; 11 a query's done carries its result's column names as SQL
+     * names them, which two columns may share while the result type's are unique.
      */
-    public static final short VERSION = 10;
+    public static final short VERSION = 11;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -359,6 +360,7 @@ public final class ControlCodec {
             out.writeLong(d.queryId());
             writeStats(d.stats());
             writeNullableRowType(d.resultType());
+            writeStrings(d.columns());
             writeDecisions(d.decisions());
             writeNullableString(d.explain());
             out.writeInt(d.usage().size());
@@ -711,6 +713,8 @@ public final class ControlCodec {
                 final long queryId = in.readLong("queryDone.queryId");
                 final QueryStats stats = readStats("queryDone.stats");
                 final RowType resultType = readNullableRowType("queryDone.resultType");
+                final int columnsAt = in.position();
+                final List<String> columns = readStrings("queryDone.columns");
                 final List<Decision> decisions = readDecisions("queryDone.decisions");
                 final String explain = readNullableString("queryDone.explain");
                 final int n = in.readCount("queryDone.usage", MIN_STRING + 8);
@@ -719,7 +723,8 @@ public final class ControlCodec {
                     usage.add(new CnUsage(in.readString("queryDone.usage[" + i + "].name"),
                             in.readLong("queryDone.usage[" + i + "].rssBytes")));
                 }
-                return new QueryDone(requestId, queryId, stats, resultType, decisions, explain, usage);
+                return build("queryDone.columns", columnsAt,
+                        () -> new QueryDone(requestId, queryId, stats, resultType, columns, decisions, explain, usage));
             }
             case QUERY_FAILED:
                 return new QueryFailed(in.readLong("queryFailed.requestId"), in.readLong("queryFailed.queryId"),

@@ -231,12 +231,20 @@ public sealed interface ControlMessage {
     /**
      * The query succeeded; its rows came before this.
      *
-     * @param stats what the query moved, summed over its CNs
-     * @param usage each CN's resident memory
+     * @param stats   what the query moved, summed over its CNs
+     * @param columns the result's column names, one per column of {@code resultType} (none without it): as SQL
+     *                names them for SQL text the coordinator planned, where two may share one ({@code SELECT a.x,
+     *                b.x}) while the result type's are unique ({@code x}, {@code x0}); the result type's for a plan
+     * @param usage   each CN's resident memory
      */
-    record QueryDone(long requestId, long queryId, QueryStats stats, RowType resultType, List<Decision> decisions,
-                     String explain, List<CnUsage> usage) implements ControlMessage {
+    record QueryDone(long requestId, long queryId, QueryStats stats, RowType resultType, List<String> columns,
+                     List<Decision> decisions, String explain, List<CnUsage> usage) implements ControlMessage {
         public QueryDone {
+            columns = List.copyOf(columns);
+            if (columns.size() != (resultType == null ? 0 : resultType.size())) {
+                throw new IllegalArgumentException(columns.size() + " column names for a result of "
+                        + (resultType == null ? "no columns" : resultType.size() + " columns " + resultType.names()));
+            }
             decisions = List.copyOf(decisions);
             usage = List.copyOf(usage);
         }

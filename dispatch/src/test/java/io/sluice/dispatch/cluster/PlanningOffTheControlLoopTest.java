@@ -40,7 +40,7 @@ class PlanningOffTheControlLoopTest {
         final CountDownLatch release = new CountDownLatch(1);
 
         @Override
-        public Plan plan(final String sql, final io.sluice.format.spi.Catalog tables) {
+        public Planned plan(final String sql, final io.sluice.format.spi.Catalog tables) {
             entered.countDown();
             try {
                 release.await();
@@ -48,7 +48,7 @@ class PlanningOffTheControlLoopTest {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while planning", e);
             }
-            return SUM;
+            return new Planned(SUM, List.of("total"));
         }
     }
 

@@ -123,8 +123,9 @@ class ControlCodecTest {
                 new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5, 6}, 30_000, true),
                 new QueryAccepted(11, 5, 3, 2, List.of("cn-0", "cn-1", "cn-2")),
                 new QueryProgress(11, 5, 250),
-                new QueryDone(11, 5, STATS, RESULT, DECISIONS, "plan", List.of(new CnUsage("cn-0", 1L << 29))),
-                new QueryDone(11, 5, STATS_READ, null, List.of(), null, List.of()),
+                new QueryDone(11, 5, STATS, RESULT, List.of("k", "k", "avg", "d", "s", "b", "i"), DECISIONS, "plan",
+                        List.of(new CnUsage("cn-0", 1L << 29))),
+                new QueryDone(11, 5, STATS_READ, null, List.of(), List.of(), null, List.of()),
                 new QueryFailed(11, 5, "IllegalArgumentException", "asks for 5 CNs but 3 are alive"),
                 new StatusRequest(ADDRESS, 12),
                 new Status(12, 77, 9, List.of(new MemberStatus("cn-0", 1, "10.0.0.7:40123", 2, MemberState.SUSPECT,
@@ -180,7 +181,7 @@ class ControlCodecTest {
                 List.of(), null)));
         assertThat(none.stats().storage()).isNull();
         final QueryDone done = (QueryDone) codec.decode(codec.toBytes(new QueryDone(11, 5, STATS_READ, null,
-                List.of(), null, List.of())));
+                List.of(), List.of(), null, List.of())));
         assertThat(done.stats().storage()).isEqualTo(new StorageReads(74, 71_251_480, 3, 2_900_000));
     }
 
@@ -206,12 +207,42 @@ class ControlCodecTest {
     }
 
     @Test
+    void aQueryDoneCarriesSqlsColumnNamesWhichTwoColumnsMayShare() {
+        final ControlCodec codec = new ControlCodec();
+        final RowType unique = new RowType(List.of("x", "x0"), List.of(DataType.INT64, DataType.STRING));
+        final QueryDone done = (QueryDone) codec.decode(codec.toBytes(new QueryDone(11, 5, STATS, unique,
+                List.of("x", "x"), List.of(), null, List.of())));
+        assertThat(done.resultType().names()).containsExactly("x", "x0");
+        assertThat(done.columns()).containsExactly("x", "x");
+    }
+
+    @Test
+    void aQueryDoneNeedsOneNamePerColumnOfItsResult() {
+        final RowType one = new RowType(List.of("x"), List.of(DataType.INT64));
+        assertThatThrownBy(() -> new QueryDone(11, 5, STATS, one, List.of("x", "y"), List.of(), null, List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("2 column names for a result of 1 columns [x]");
+        assertThatThrownBy(() -> new QueryDone(11, 5, STATS, null, List.of("x"), List.of(), null, List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("1 column names for a result of no columns");
+    }
+
+    @Test
+    void aQueryDoneOfProtocol10IsRefusedNamingBothVersions() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] done = codec.toBytes(new QueryDone(11, 5, STATS_READ, null, List.of(), List.of(), null,
+                List.of()));
+        new UnsafeBuffer(done).putShort(4, (short) 10, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(done)).isInstanceOf(ControlVersionException.class)
+                .hasMessageContaining("control protocol version 10, this build speaks version 11")
+                .hasMessageContaining("run the same Sluice version");
+    }
+
+    @Test
     void aFinishedOfProtocol9IsRefusedNamingBothVersions() {
         final ControlCodec codec = new ControlCodec();
         final byte[] finished = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null));
         new UnsafeBuffer(finished).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(finished)).isInstanceOf(ControlVersionException.class)
-                .hasMessageContaining("control protocol version 9, this build speaks version 10")
+                .hasMessageContaining("control protocol version 9, this build speaks version 11")
                 .hasMessageContaining("run the same Sluice version");
     }
 
@@ -222,7 +253,7 @@ class ControlCodecTest {
                 new byte[] {1}, false));
         new UnsafeBuffer(prepare).putShort(4, (short) 8, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(prepare)).isInstanceOf(ControlVersionException.class)
-                .hasMessageContaining("control protocol version 8, this build speaks version 10")
+                .hasMessageContaining("control protocol version 8, this build speaks version 11")
                 .hasMessageContaining("run the same Sluice version");
     }
 

@@ -3,12 +3,13 @@ package io.sluice.perf.cli;
 import io.aeron.Aeron;
 import io.sluice.dispatch.cluster.ClusterClient;
 import io.sluice.dispatch.cluster.ClusterContext;
-import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Strategy;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.Schema;
 import io.sluice.perf.mysql.RunSettings;
 import io.sluice.perf.mysql.SqlService;
+import io.sluice.perf.mysql.StatementResult;
+import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.transport.Endpoint;
 import io.sluice.transport.TransportContext;
@@ -67,10 +68,11 @@ final class ClusterSqlService implements SqlService {
         }
         return new Statements() {
             @Override
-            public QueryResult execute(final String sql, final RunSettings settings) {
-                return cluster.execute(client, planner.plan(sql).plan(),
+            public StatementResult execute(final String sql, final RunSettings settings) {
+                final PlannedQuery planned = planner.plan(sql);
+                return new StatementResult(cluster.execute(client, planned.plan(),
                         config.withStrategy(Strategy.parse(settings.strategy())), settings.cnCount(), settings.cores(),
-                        settings.timeoutMillis()).result();
+                        settings.timeoutMillis()).result(), planned.columns());
             }
 
             @Override

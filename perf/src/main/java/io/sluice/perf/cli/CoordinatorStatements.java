@@ -38,7 +38,7 @@ final class CoordinatorStatements {
                 }
                 cluster.writeStats(ran.stats());
                 out.print(several && i > 0 ? ResultPrinter.separator(run.format) : "");
-                out.print(ResultPrinter.format(ran.result(), run.format));
+                out.print(ResultPrinter.format(ran.result(), ran.columns(), run.format));
                 out.flush();
                 if (several && run.format == ResultFormat.csv) {
                     // The count goes beside the rows, not among them: stdout stays CSV.

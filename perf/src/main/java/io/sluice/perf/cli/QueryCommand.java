@@ -167,7 +167,7 @@ public final class QueryCommand extends CliCommand {
         try (QueryTarget target = cluster.open(run, null, null, runtimeFilters.apply(run.config()), network)) {
             final QueryTarget.Outcome outcome = target.runSql("q" + which.tpch, sql);
             cluster.writeStats(outcome.stats());
-            out.print(ResultPrinter.format(outcome.result(), run.format));
+            out.print(ResultPrinter.format(outcome.result(), outcome.columns(), run.format));
             return 0;
         }
     }

@@ -18,6 +18,7 @@ import io.sluice.shuffle.Topology;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
 import io.sluice.transport.Endpoint;
+import java.util.List;
 
 /**
  * Where {@code sluice query} and {@code sluice sql} run their plans: this process's worker threads, an
@@ -34,10 +35,16 @@ final class QueryTarget implements AutoCloseable {
      *                lines ending with a newline
      * @param stats   what crossed CNs; null when the plan ran on this process's threads, without a cluster
      * @param analyzed the plan with what each operator did (EXPLAIN ANALYZE); null otherwise
+     * @param columns  the result's column names to print: SQL's for SQL text the coordinator planned (two may
+     *                 share one), else the result's own
      */
-    record Outcome(QueryResult result, String explain, QueryStats stats, ExplainPlan analyzed) {
+    record Outcome(QueryResult result, String explain, QueryStats stats, ExplainPlan analyzed, List<String> columns) {
         Outcome(final QueryResult result, final String explain, final QueryStats stats) {
             this(result, explain, stats, null);
+        }
+
+        Outcome(final QueryResult result, final String explain, final QueryStats stats, final ExplainPlan analyzed) {
+            this(result, explain, stats, analyzed, result.rowType().names());
         }
     }
 
@@ -183,7 +190,7 @@ final class QueryTarget implements AutoCloseable {
         running = Thread.currentThread();
         try {
             final Session.Execution execution = session.executeSql(name, sql, config, timeoutMillis);
-            return new Outcome(execution.result(), execution.explain(), execution.stats());
+            return new Outcome(execution.result(), execution.explain(), execution.stats(), null, execution.columns());
         } finally {
             running = null;
         }

@@ -1,7 +1,6 @@
 package io.sluice.perf.mysql;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
-import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.expr.DataType;
 import io.sluice.format.Schema;
 import io.sluice.sql.SqlException;
@@ -273,9 +272,9 @@ final class MySqlConnection implements Runnable {
     private boolean run(final PacketChannel channel, final InputStream in, final String sql, final RunSettings settings,
                         final boolean binary) throws IOException {
         final SqlService.Statements s = statements;
-        final Future<QueryResult> running = statementThreads.submit(() -> s.execute(sql, settings));
+        final Future<StatementResult> running = statementThreads.submit(() -> s.execute(sql, settings));
         final boolean alive = watch(in, running, s);
-        final QueryResult result;
+        final StatementResult result;
         try {
             result = running.get();
         } catch (final ExecutionException e) {

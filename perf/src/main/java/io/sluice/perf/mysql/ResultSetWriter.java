@@ -34,15 +34,16 @@ final class ResultSetWriter {
         this.binary = binary;
     }
 
-    /** Writes a query's result. */
-    void write(final QueryResult result) throws IOException {
+    /** Writes a statement's result, each column defined with its name as SQL gives it. */
+    void write(final StatementResult statement) throws IOException {
+        final QueryResult result = statement.rows();
         final RowType type = result.rowType();
         final int columns = type.size();
         channel.write(packet.reset().lenenc(columns));
         for (int c = 0; c < columns; c++) {
             final DataType t = type.type(c);
             final MySqlType m = MySqlType.of(t);
-            columnDefinition(type.name(c), m, MySqlType.length(t), MySqlType.decimals(t));
+            columnDefinition(statement.columns().get(c), m, MySqlType.length(t), MySqlType.decimals(t));
         }
         eof();
         for (final Batch batch : result.batches()) {

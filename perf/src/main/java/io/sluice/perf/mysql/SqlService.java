@@ -1,6 +1,5 @@
 package io.sluice.perf.mysql;
 
-import io.sluice.engine.exec.QueryResult;
 import io.sluice.format.Schema;
 import java.util.List;
 
@@ -29,12 +28,13 @@ public interface SqlService extends AutoCloseable {
     /** One connection's statements, run one at a time. */
     interface Statements extends AutoCloseable {
         /**
-         * Plans and runs a statement with the connection's settings.
+         * Plans and runs a statement with the connection's settings: its rows, with its columns named as SQL names
+         * them.
          *
          * @throws io.sluice.sql.SqlException when it is not SQL Sluice runs over these tables
          * @throws RuntimeException when it failed on the cluster, was refused or was cancelled
          */
-        QueryResult execute(String sql, RunSettings settings);
+        StatementResult execute(String sql, RunSettings settings);
 
         /** Stops the statement running now, from another thread, on every CN; its {@link #execute} fails. */
         void cancel(String reason);

@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code sluice coordinator --mysql} with two CN processes at SF 0.01: the 22 TPC-H texts through MySQL
- * Connector/J, MariaDB Connector/J, the {@code mariadb} command-line client and PyMySQL give DuckDB's answers, and
- * a client that drops its connection has its query cancelled on every CN.
+ * Connector/J, MariaDB Connector/J, the {@code mariadb} command-line client and PyMySQL give DuckDB's answers, columns
+ * that share a name keep it as their label, and a client that drops its connection has its query cancelled on every
+ * CN.
  */
 class MySqlOnClusterTest {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -83,6 +84,24 @@ class MySqlOnClusterTest {
             }
             try (Connection c = mariadb()) {
                 JdbcAnswers.assertSame("q" + q + " (MariaDB Connector/J)", fixture.oracle().duckDb(), c, sql);
+            }
+        }
+    }
+
+    @Test
+    void columnsThatShareANameKeepItAsTheirLabelThroughBothJdbcDrivers() throws Exception {
+        final String sql = "select a.n_nationkey, b.n_nationkey, a.n_name, b.n_name from nation a join nation b"
+                + " on a.n_regionkey = b.n_nationkey order by a.n_nationkey";
+        synchronized (fixture) {
+            try (Statement s = fixture.oracle().duckDb().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                assertThat(JdbcAnswers.read(rs).get(0)).containsExactly("n_nationkey", "n_nationkey", "n_name",
+                        "n_name");
+            }
+            try (Connection c = mysql()) {
+                JdbcAnswers.assertSame("shared names (Connector/J)", fixture.oracle().duckDb(), c, sql);
+            }
+            try (Connection c = mariadb()) {
+                JdbcAnswers.assertSame("shared names (MariaDB Connector/J)", fixture.oracle().duckDb(), c, sql);
             }
         }
     }

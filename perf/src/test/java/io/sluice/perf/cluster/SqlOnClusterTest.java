@@ -99,6 +99,48 @@ class SqlOnClusterTest {
         }
     }
 
+    /** Result columns named alike: SQL, DuckDB and MySQL keep the name, the plan's own columns are unique. */
+    private static final String SHARED_NAMES = "select a.o_orderkey, b.o_orderkey, a.o_orderpriority, b.o_orderpriority"
+            + " from orders a join orders b on a.o_orderkey = b.o_custkey where a.o_orderkey < 300"
+            + " order by a.o_orderkey, b.o_orderkey";
+
+    @Test
+    void columnsThatShareANameKeepItOnTheClusterAsDuckDbNamesThem() throws Exception {
+        final List<String> expected = duckDbCsv(SHARED_NAMES);
+        assertThat(expected.get(0)).isEqualTo("o_orderkey,o_orderkey,o_orderpriority,o_orderpriority");
+        assertThat(expected).as("rows to compare").hasSizeGreaterThan(2);
+        final String coordinator = fixture.cluster().endpoint().toString();
+        final String secret = fixture.secretFile().toString();
+
+        final Path stats = dir.resolve("shared.json");
+        final Cli.Result text = Cli.run("sql", "--coordinator", coordinator, "--secret-file", secret, "--format", "csv",
+                "--stats-json", stats.toString(), SHARED_NAMES);
+        assertThat(text.exitCode()).as("%s%n%s", text, fixture.cluster().diagnostics()).isZero();
+        assertThat(List.of(text.out().split("\r\n"))).as("planned by the coordinator").isEqualTo(expected);
+        assertThat(number(Files.readString(stats), "cn")).isEqualTo(2);
+
+        final Cli.Result planned = sql("--format", "csv", SHARED_NAMES);
+        assertThat(planned.exitCode()).as(planned.toString()).isZero();
+        assertThat(List.of(planned.out().split("\r\n"))).as("planned here").isEqualTo(expected);
+
+        final Cli.Result table = Cli.run("sql", "--coordinator", coordinator, "--secret-file", secret, SHARED_NAMES);
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out().lines().findFirst().orElseThrow().trim().split("\\s*\\|\\s*"))
+                .containsExactly("o_orderkey", "o_orderkey", "o_orderpriority", "o_orderpriority");
+
+        try (JavaProcess client = JavaProcess.of(StorelessSqlClient.class).jvmArgs("-Xmx192m")
+                .args(coordinator, secret, SHARED_NAMES).start()) {
+            assertThat(client.awaitExit(Duration.ofSeconds(120))).as("%s: %s", client, client.stderr()).isZero();
+            assertThat(client.stdout()).as("the library's Session").isEqualTo(expected);
+        }
+
+        // A JSON object cannot hold a key twice: JSON keys each row by the plan's own, unique names.
+        final Cli.Result json = Cli.run("sql", "--coordinator", coordinator, "--secret-file", secret, "--format",
+                "json", SHARED_NAMES);
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.out()).contains("\"o_orderkey\"", "\"o_orderkey0\"", "\"o_orderpriority0\"");
+    }
+
     @Test
     void sqlWithACoordinatorNeedsNoStoreAndNamesWhatItCannotDoWithout() throws Exception {
         final String sql = "select o_orderpriority, count(*) as n from orders group by o_orderpriority"

@@ -1,10 +1,10 @@
 package io.sluice.perf.mysql;
 
 import io.sluice.dispatch.cluster.QueryFailedException;
-import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.StrategyConfig;
 import io.sluice.format.Schema;
+import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlPlanner;
 import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
@@ -52,7 +52,7 @@ final class LocalSqlService implements SqlService {
         final CountDownLatch cancel = new CountDownLatch(1);
         return new Statements() {
             @Override
-            public QueryResult execute(final String sql, final RunSettings settings) {
+            public StatementResult execute(final String sql, final RunSettings settings) {
                 started.add(sql);
                 settingsSeen.add(settings);
                 if (sql.equals(BLOCKING)) {
@@ -66,7 +66,8 @@ final class LocalSqlService implements SqlService {
                     throw new QueryFailedException("QueryCancelledException",
                             "query cancelled");
                 }
-                return runner.run(planner.plan(sql).plan());
+                final PlannedQuery planned = planner.plan(sql);
+                return new StatementResult(runner.run(planned.plan()), planned.columns());
             }
 
             @Override

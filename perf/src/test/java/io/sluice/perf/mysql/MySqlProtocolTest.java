@@ -140,6 +140,30 @@ class MySqlProtocolTest {
         }
     }
 
+    /** Two result columns named alike: DuckDB and MySQL label both {@code n_nationkey}. */
+    private static final String SHARED_NAMES = "select a.n_nationkey, b.n_nationkey, a.n_name, b.n_name as n_name"
+            + " from nation a join nation b on a.n_regionkey = b.n_nationkey order by a.n_nationkey";
+
+    @Test
+    void columnsThatShareANameKeepItAsTheirLabelInBothDriversTextAndBinaryRows() throws Exception {
+        try (Connection my = mysql(server.port(), "sluice", "");
+             Connection maria = mariadb(server.port(), "sluice", "");
+             Connection prepared = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.port()
+                     + "/sluice?sslMode=DISABLED&useServerPrepStmts=true&emulateUnsupportedPstmts=false", "sluice",
+                     "")) {
+            JdbcAnswers.assertSame("shared names (Connector/J)", duck, my, SHARED_NAMES);
+            JdbcAnswers.assertSame("shared names (MariaDB Connector/J)", duck, maria, SHARED_NAMES);
+            final List<List<Object>> expected;
+            try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(SHARED_NAMES)) {
+                expected = JdbcAnswers.read(rs);
+            }
+            assertThat(expected.get(0)).containsExactly("n_nationkey", "n_nationkey", "n_name", "n_name");
+            try (PreparedStatement ps = prepared.prepareStatement(SHARED_NAMES); ResultSet rs = ps.executeQuery()) {
+                JdbcAnswers.assertSame("shared names (server-prepared, binary rows)", expected, JdbcAnswers.read(rs));
+            }
+        }
+    }
+
     private static List<String> column(final Connection c, final String sql, final int column) throws SQLException {
         final List<String> values = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
