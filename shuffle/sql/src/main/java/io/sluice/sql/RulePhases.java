@@ -16,7 +16,8 @@ import org.apache.calcite.tools.RelBuilder;
  * anti join ({@link CorrelatedExists}), the decorrelator turns the other correlations into plain joins and
  * aggregates, disjunctions add the single-column predicates they imply ({@link DerivedDisjunctions}),
  * then filters move down to the scans and into join conditions, an aggregation over a left
- * join's other side moves below the join ({@link AggregateBelowJoin}), and adjacent
+ * join's other side moves below the join ({@link AggregateBelowJoin}), a join's equality carries a filter of
+ * one side to the other, and adjacent
  * projections and filters merge. No cost-based planning: join order and distribution are
  * Sluice's.
  */
@@ -46,6 +47,13 @@ final class RulePhases {
             CoreRules.PROJECT_MERGE,
             CoreRules.PROJECT_REMOVE);
 
+    /**
+     * A join's equality carries a filter of one side to the other (TPC-DS Q78: the store sales' year reaches the
+     * web and catalog channels it is left-joined to on the year, a null-supplying side never matching a row the
+     * preserved side lost). After {@link AggregateBelowJoin}, whose pattern an extra filter would hide.
+     */
+    private static final List<RelOptRule> TRANSITIVE = List.of(CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES);
+
     /** Window functions (RexOver in a projection) become a window operator between two projections. */
     private static final List<RelOptRule> WINDOWS = List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
 
@@ -61,6 +69,7 @@ final class RulePhases {
         rel = run(rel, PUSH_DOWN);
         rel = run(rel, SEMI_JOINS);
         rel = AggregateBelowJoin.apply(rel, builder);
+        rel = run(rel, TRANSITIVE);
         rel = run(rel, PUSH_DOWN);
         return run(rel, WINDOWS);
     }

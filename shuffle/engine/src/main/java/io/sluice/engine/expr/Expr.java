@@ -178,6 +178,6 @@ public sealed interface Expr
 
     /** A function of {@link ScalarFunction}'s list with the result type {@code type}, e.g. {@code UPPER(s)}. */
     static Expr function(final ScalarFunction.Function function, final DataType type, final Expr... arguments) {
-        return new ScalarFunction(function, List.of(arguments), type);
+        return new ScalarFunction(function, List.of(arguments), type).folded();
     }
 }

@@ -140,6 +140,44 @@ public record ScalarFunction(Function function, List<Expr> arguments, DataType t
         };
     }
 
+    /**
+     * This function of constants as the constant it gives, or this function when an argument is not a constant:
+     * a filter such as TPC-DS Q83's {@code d_date IN ('2000-06-30', ...)} then compares dates with the constant
+     * (and prunes blocks by it) instead of parsing the string again for every row. A constant the function
+     * refuses (CAST('x' AS INT)) stays a function, so the error comes where it did: when rows are evaluated.
+     */
+    public Expr folded() {
+        final Object[] a = new Object[arguments.size()];
+        for (int i = 0; i < a.length; i++) {
+            if (!(arguments.get(i) instanceof Literal l) || l.type().isWide()
+                    || l.type().kind() == DataType.Kind.BOOLEAN) {
+                return this;
+            }
+            if (l.isNull()) {
+                if (function != Function.CONCAT) {
+                    return Literal.ofNull(type);
+                }
+                continue;
+            }
+            a[i] = switch (l.type().kind()) {
+                case STRING -> l.string();
+                case DECIMAL -> BigDecimal.valueOf(l.value(), l.type().scale());
+                case DATE -> LocalDate.ofEpochDay(l.value());
+                case DOUBLE -> Double.longBitsToDouble(l.value());
+                default -> l.value();
+            };
+        }
+        final Object v;
+        final long value;
+        try {
+            v = evaluate(a);
+            value = type.kind() == DataType.Kind.STRING ? 0 : toLong(v);
+        } catch (final RuntimeException refused) {
+            return this;
+        }
+        return new Literal(type, value, type.kind() == DataType.Kind.STRING ? (String) v : null);
+    }
+
     /** The values of a batch as objects (Long, BigDecimal, LocalDate, String, Double), null where NULL. */
     private static Object[] values(final Evaluator e, final Batch batch) {
         final int n = batch.rowCount();

@@ -143,6 +143,27 @@ class ExprTest {
     }
 
     @Test
+    void functionsOfConstantsFoldToConstants() {
+        assertThat(Expr.function(ScalarFunction.Function.CAST, DataType.DATE, Expr.str("2000-06-30")))
+                .isEqualTo(Expr.date("2000-06-30"));
+        assertThat(Expr.function(ScalarFunction.Function.CAST, DataType.decimal(1), Expr.str("12.25")))
+                .isEqualTo(new Literal(DataType.decimal(1), 123, null));
+        assertThat(Expr.function(ScalarFunction.Function.LPAD, DataType.STRING, Expr.str("7"), lit(3), Expr.str("0")))
+                .isEqualTo(Expr.str("007"));
+        assertThat(Expr.function(ScalarFunction.Function.UPPER, DataType.STRING, Expr.nullOf(DataType.STRING)))
+                .isEqualTo(Expr.nullOf(DataType.STRING));
+        assertThat(Expr.function(ScalarFunction.Function.MONTH, DataType.INT64, col("day")))
+                .isInstanceOf(ScalarFunction.class);
+    }
+
+    @Test
+    void aConstantAFunctionRefusesFailsWhenRowsAreEvaluatedNotWhenThePlanIsWritten() {
+        final Expr refused = Expr.function(ScalarFunction.Function.CAST, DataType.INT64, Expr.str("x"));
+        assertThat(refused).isInstanceOf(ScalarFunction.class);
+        assertThatThrownBy(() -> refused.bind(TYPE).longs(rows)).hasMessageContaining("'x' is not a number");
+    }
+
+    @Test
     void typeErrorsNameTheExpression() {
         assertThatThrownBy(() -> Expr.add(col("s"), lit(1)).bind(TYPE)).hasMessageContaining("(s + 1)");
         assertThatThrownBy(() -> Expr.lt(col("day"), lit(3)).bind(TYPE)).hasMessageContaining("compare dates with dates");
