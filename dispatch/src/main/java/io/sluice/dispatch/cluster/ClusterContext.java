@@ -1,8 +1,10 @@
 package io.sluice.dispatch.cluster;
 
+import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.StorageReads;
 import io.sluice.transport.ClusterSecret;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.agrona.SystemUtil;
@@ -48,6 +50,11 @@ public final class ClusterContext {
     public static final String QUEUE_TIMEOUT_PROP_NAME = "sluice.cluster.queue.timeout";
     /** Queries that may wait in line; one more is refused at once. */
     public static final String MAX_QUEUED_PROP_NAME = "sluice.cluster.max.queued";
+    /**
+     * Whether the coordinator ships the CNs' reports of their block caches with each query, so that scans no
+     * colocation pins read each block on a CN that caches it.
+     */
+    public static final String CACHE_AFFINITY_PROP_NAME = "sluice.cluster.cache.affinity";
 
     /** 500 ms: two heartbeats a second each way, cheap for an idle cluster. */
     public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -82,6 +89,8 @@ public final class ClusterContext {
     public static final long QUEUE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
     /** 256. */
     public static final int MAX_QUEUED_DEFAULT = 256;
+    /** On: a store on object storage is read from the CNs' caches wherever the load stays balanced. */
+    public static final boolean CACHE_AFFINITY_DEFAULT = true;
 
     private long heartbeatIntervalNs;
     private long suspectTimeoutNs;
@@ -96,6 +105,8 @@ public final class ClusterContext {
     private int maxQueued;
     private ClusterSecret secret;
     private Supplier<StorageReads> storageReads;
+    private Supplier<List<CachedBlocks>> blockCaches;
+    private boolean cacheAffinity;
 
     /** The defaults, overridden by any {@code sluice.cluster.*} system property set. */
     public ClusterContext() {
@@ -110,6 +121,8 @@ public final class ClusterContext {
         maxQueries = SystemUtil.getSizeAsInt(MAX_QUERIES_PROP_NAME, MAX_QUERIES_DEFAULT);
         queueTimeoutNs = SystemUtil.getDurationInNanos(QUEUE_TIMEOUT_PROP_NAME, QUEUE_TIMEOUT_DEFAULT_NS);
         maxQueued = SystemUtil.getSizeAsInt(MAX_QUEUED_PROP_NAME, MAX_QUEUED_DEFAULT);
+        cacheAffinity = Boolean.parseBoolean(System.getProperty(CACHE_AFFINITY_PROP_NAME,
+                Boolean.toString(CACHE_AFFINITY_DEFAULT)));
     }
 
     /** Checks the values fit together, naming the setting to change. */
@@ -266,6 +279,29 @@ public final class ClusterContext {
 
     public ClusterContext storageReads(final Supplier<StorageReads> counters) {
         this.storageReads = counters;
+        return this;
+    }
+
+    /**
+     * What this process's block cache holds, by table ({@link CachedBlocks#index()} is ignored), which a CN sends
+     * with its finished stats; null (the default) when it caches no blocks.
+     */
+    public Supplier<List<CachedBlocks>> blockCaches() {
+        return blockCaches;
+    }
+
+    public ClusterContext blockCaches(final Supplier<List<CachedBlocks>> report) {
+        this.blockCaches = report;
+        return this;
+    }
+
+    /** Whether the coordinator ships the CNs' cache reports with each query ({@link #CACHE_AFFINITY_PROP_NAME}). */
+    public boolean cacheAffinity() {
+        return cacheAffinity;
+    }
+
+    public ClusterContext cacheAffinity(final boolean on) {
+        this.cacheAffinity = on;
         return this;
     }
 

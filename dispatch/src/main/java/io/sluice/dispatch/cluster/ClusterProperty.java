@@ -32,7 +32,11 @@ public enum ClusterProperty {
     QUEUE_TIMEOUT(ClusterContext.QUEUE_TIMEOUT_PROP_NAME, duration(ClusterContext.QUEUE_TIMEOUT_DEFAULT_NS),
             "How long a query waits in line for a place before it fails."),
     MAX_QUEUED(ClusterContext.MAX_QUEUED_PROP_NAME, Integer.toString(ClusterContext.MAX_QUEUED_DEFAULT),
-            "Queries that may wait in line; one more is refused at once.");
+            "Queries that may wait in line; one more is refused at once."),
+    CACHE_AFFINITY(ClusterContext.CACHE_AFFINITY_PROP_NAME, Boolean.toString(ClusterContext.CACHE_AFFINITY_DEFAULT),
+            "Whether the coordinator ships what each CN's block cache holds with each query, so that a scan no"
+                    + " colocation pins reads each block on a CN caching it while no CN reads more than its fair share"
+                    + " plus a tenth (set on the coordinator; false: round-robin).");
 
     private final String key;
     private final String defaultValue;

@@ -11,6 +11,7 @@ import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Prepare;
 import io.sluice.dispatch.control.ControlMessage.Prepared;
 import io.sluice.dispatch.control.QueryStats;
+import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.dispatch.control.StorageReads;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.dispatch.explain.RecordingExchanges;
@@ -102,6 +103,19 @@ final class CnQuery implements Runnable {
         }
     }
 
+    /** What this CN's block cache holds now, under this CN's index, or none when it caches no blocks. */
+    private List<CachedBlocks> cacheReport() {
+        final Supplier<List<CachedBlocks>> caches = server.context().blockCaches();
+        if (caches == null) {
+            return List.of();
+        }
+        final List<CachedBlocks> report = new ArrayList<>();
+        for (final CachedBlocks c : caches.get()) {
+            report.add(c.at(prepare.index()));
+        }
+        return CacheReports.fit(report);
+    }
+
     /** Waits up to {@code timeoutNs} for the query's thread to end. */
     void awaitEnd(final long timeoutNs) {
         try {
@@ -131,7 +145,8 @@ final class CnQuery implements Runnable {
             // Only the CN that answers an EXPLAIN notes its exchanges for it: nobody else pays for the notes.
             final RecordingExchanges recorded = gathers && prepare.explain() ? new RecordingExchanges(exchanges) : null;
             final PipelineCompiler.Compiled compiled = new PipelineCompiler(server::table, shipped.config(), topology,
-                    prepare.index(), recorded == null ? exchanges : recorded).memory(memory).compile(decided);
+                    prepare.index(), recorded == null ? exchanges : recorded).memory(memory)
+                    .blockCaches(CacheReports.toBlockCaches(prepare.caches(), topology.cnCount())).compile(decided);
             runtimeFilters = compiled.runtimeFilterHandles();
             server.send(new Prepared(prepare.queryId(), memberId, prepare.index()));
             awaitStart();
@@ -149,7 +164,7 @@ final class CnQuery implements Runnable {
                     gathers ? compiled.result().result().rowType() : null, gathers ? compiled.decisions() : List.of(),
                     recorded == null ? null : ShippedExplain.fit(DistributedExplain.render(prepare.name(),
                             shipped.config(), topology, server::table, shipped.plan(), compiled, recorded.recorded()),
-                            server.maxMessageLength() / 4)));
+                            server.maxMessageLength() / 4), cacheReport()));
         } catch (final Throwable t) {
             if (exchanges != null) {
                 for (final DispatchSink sink : exchanges.sinks()) {

@@ -10,6 +10,7 @@ import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.FilterPartials;
 import io.sluice.dispatch.control.ControlMessage.FilterReady;
+import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
@@ -404,6 +405,7 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (message instanceof Finished f) {
             final CoordinatedQuery q = queryOf(f.queryId(), f.memberId(), now);
             if (q != null) {
+                q.cns.get(q.indexOf(f.memberId())).caches = f.caches();
                 q.finished(q.indexOf(f.memberId()), f);
                 completeIfDone(q, now);
             }
@@ -644,9 +646,10 @@ public final class Coordinator implements Agent, AutoCloseable {
             names.add(m.name);
         }
         client.send(new QueryAccepted(r.requestId(), queryId, wanted, cores, names));
+        final List<CachedBlocks> caches = context.cacheAffinity() ? CacheReports.ofQuery(cns) : List.of();
         for (int i = 0; i < cns.size(); i++) {
             cns.get(i).peer.sendAwaited(new Prepare(queryId, r.name(), i, wanted, cores, data, incarnations, decided,
-                    r.explain()));
+                    r.explain(), caches));
         }
     }
 

@@ -1,10 +1,12 @@
 package io.sluice.dispatch.cluster;
 
+import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.transport.DoorbellProbe;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,6 +39,8 @@ final class Member {
     long rssBytes;
     long rejectedMessages;
     long retransmits;
+    /** What its block cache held when it last finished a query (empty until then). */
+    List<CachedBlocks> caches = List.of();
 
     Member(final long memberId, final Register register, final boolean launched, final Peer peer, final long nowNs) {
         this.memberId = memberId;

@@ -44,12 +44,15 @@ import io.sluice.engine.wire.WireFormatException;
 import io.sluice.engine.wire.WireReader;
 import io.sluice.engine.wire.WireWriter;
 import io.sluice.shuffle.Topology;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The wire form of {@link ControlMessage}s, little-endian: an 8-byte header, magic {@code "SLCC"}
@@ -85,9 +88,11 @@ public final class ControlCodec {
      * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats; 10
      * what a CN read of a store on object storage (GETs, their bytes, block cache hits and their bytes) in its
      * finished stats, and their sum in a query's; 11 a query's done carries its result's column names as SQL
-     * names them, which two columns may share while the result type's are unique.
+     * names them, which two columns may share while the result type's are unique; 12 what a CN's block cache holds
+     * (a bitmap of blocks per table) in its finished, and every CN's in a prepare, so that scans no colocation pins
+     * read each block where it is cached.
      */
-    public static final short VERSION = 11;
+    public static final short VERSION = 12;
     /** Bytes before the fields: magic, version, type. */
     public static final int HEADER_LENGTH = 8;
     /** Bytes after the fields: sender incarnation, receiver incarnation, sequence, tag. */
@@ -292,6 +297,7 @@ public final class ControlCodec {
             }
             out.writeBytes(p.plan());
             out.writeBoolean(p.explain());
+            writeCaches(p.caches());
         } else if (m instanceof Prepared p) {
             out.writeLong(p.queryId());
             out.writeLong(p.memberId());
@@ -310,6 +316,7 @@ public final class ControlCodec {
             writeNullableRowType(f.resultType());
             writeDecisions(f.decisions());
             writeNullableString(f.explain());
+            writeCaches(f.caches());
         } else if (m instanceof Failed f) {
             out.writeLong(f.queryId());
             out.writeLong(f.memberId());
@@ -433,6 +440,18 @@ public final class ControlCodec {
             out.writeString(d.operator());
             DISTRIBUTIONS.write(out, d.choice());
             out.writeString(d.reason());
+        }
+    }
+
+    private void writeCaches(final List<CachedBlocks> caches) {
+        out.writeInt(caches.size());
+        for (final CachedBlocks c : caches) {
+            out.writeInt(c.index());
+            out.writeString(c.table());
+            final RoaringBitmap blocks = c.blocks();
+            final byte[] bytes = new byte[blocks.serializedSizeInBytes()];
+            blocks.serialize(ByteBuffer.wrap(bytes));
+            out.writeBytes(bytes);
         }
     }
 
@@ -642,11 +661,13 @@ public final class ControlCodec {
                 }
                 final byte[] plan = in.readBytes("prepare.plan");
                 final boolean explain = in.readBoolean("prepare.explain");
+                final List<CachedBlocks> caches = readCaches("prepare.caches");
                 if (n != cnCount || index < 0 || index >= cnCount) {
                     throw in.error("prepare", at, "CN " + index + " of " + cnCount + " with " + n
                             + " data addresses: a query names every CN's address and this CN's index among them");
                 }
-                return new Prepare(queryId, name, index, cnCount, cores, data, incarnations, plan, explain);
+                return build("prepare", at, () -> new Prepare(queryId, name, index, cnCount, cores, data, incarnations,
+                        plan, explain, caches));
             }
             case PREPARED:
                 return new Prepared(in.readLong("prepared.queryId"), in.readLong("prepared.memberId"),
@@ -664,7 +685,8 @@ public final class ControlCodec {
                 final RowType resultType = readNullableRowType("finished.resultType");
                 final List<Decision> decisions = readDecisions("finished.decisions");
                 final String explain = readNullableString("finished.explain");
-                return new Finished(queryId, memberId, index, stats, rss, resultType, decisions, explain);
+                final List<CachedBlocks> caches = readCaches("finished.caches");
+                return new Finished(queryId, memberId, index, stats, rss, resultType, decisions, explain, caches);
             }
             case FAILED:
                 return new Failed(in.readLong("failed.queryId"), in.readLong("failed.memberId"),
@@ -776,6 +798,31 @@ public final class ControlCodec {
 
     private RowType readNullableRowType(final String field) {
         return in.readBoolean(field + ".present") ? PlanCodec.readRowType(in, field) : null;
+    }
+
+    private List<CachedBlocks> readCaches(final String field) {
+        final int n = in.readCount(field, 4 + MIN_STRING + 4);
+        final List<CachedBlocks> caches = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            final String p = field + "[" + i + "]";
+            final int at = in.position();
+            final int index = in.readInt(p + ".index");
+            final String table = in.readString(p + ".table");
+            final int blocksAt = in.position();
+            final byte[] bytes = in.readBytes(p + ".blocks");
+            final RoaringBitmap blocks = new RoaringBitmap();
+            try {
+                blocks.deserialize(ByteBuffer.wrap(bytes));
+            } catch (final IOException | RuntimeException e) {
+                throw in.error(p + ".blocks", blocksAt, "not a serialized RoaringBitmap: " + e, e);
+            }
+            if (blocks.serializedSizeInBytes() != bytes.length) {
+                throw in.error(p + ".blocks", blocksAt, bytes.length + " bytes hold a bitmap of "
+                        + blocks.serializedSizeInBytes() + ": bytes left after it");
+            }
+            caches.add(build(p, at, () -> new CachedBlocks(index, table, blocks)));
+        }
+        return caches;
     }
 
     private List<Decision> readDecisions(final String field) {

@@ -112,12 +112,22 @@ public sealed interface ControlMessage {
      * @param plan         the plan and its strategy configuration, {@link io.sluice.engine.plan.PlanCodec} form
      * @param explain      whether the client asked for the plan's EXPLAIN: only then does CN 0 render it into its
      *                     {@link Finished} (rendering costs a query that nobody explains part of its fixed cost)
+     * @param caches       what each CN of the query last reported its block cache holds, by its index in the query:
+     *                     scans no colocation pins read each block where it is cached (the same for every CN)
      */
     record Prepare(long queryId, String name, int index, int cnCount, int cores, List<StreamAddress> data,
-                   List<Long> incarnations, byte[] plan, boolean explain) implements ControlMessage {
+                   List<Long> incarnations, byte[] plan, boolean explain, List<CachedBlocks> caches)
+            implements ControlMessage {
         public Prepare {
             data = List.copyOf(data);
             incarnations = List.copyOf(incarnations);
+            caches = List.copyOf(caches);
+            for (final CachedBlocks c : caches) {
+                if (c.index() >= cnCount) {
+                    throw new IllegalArgumentException("cached blocks of '" + c.table() + "' on CN " + c.index()
+                            + " of a query of " + cnCount + " CNs");
+                }
+            }
             if (incarnations.size() != data.size()) {
                 throw new IllegalArgumentException(data.size() + " data addresses but " + incarnations.size()
                         + " incarnations");
@@ -145,11 +155,13 @@ public sealed interface ControlMessage {
      * @param resultType the result's columns (CN 0 only, else null)
      * @param decisions  each join's and group-by's strategy (CN 0 only, else empty)
      * @param explain    the distributed plan as text (CN 0 of a query whose {@link Prepare} asked for it, else null)
+     * @param caches     what the CN's block cache holds now, by table (empty for a CN that caches no blocks)
      */
     record Finished(long queryId, long memberId, int index, QueryStats stats, long rssBytes, RowType resultType,
-                    List<Decision> decisions, String explain) implements ControlMessage {
+                    List<Decision> decisions, String explain, List<CachedBlocks> caches) implements ControlMessage {
         public Finished {
             decisions = List.copyOf(decisions);
+            caches = List.copyOf(caches);
         }
     }
 

@@ -54,6 +54,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Every control message survives encode and decode unchanged (re-encoding gives the same bytes); a
@@ -87,6 +88,11 @@ class ControlCodecTest {
             new Decision("join [l_orderkey] = [o_orderkey]", Distribution.COLOCATE, "build side ~150000 rows"),
             new Decision("group by [k]", Distribution.REUSE_SHUFFLE, "the join's shuffle"));
 
+    /** What CN 0 and CN 2 cache: a run of blocks and a few apart, and one block of another table. */
+    private static final List<CachedBlocks> CACHES = List.of(
+            new CachedBlocks(0, "lineitem", RoaringBitmap.bitmapOf(0, 1, 2, 3, 70_000)),
+            new CachedBlocks(2, "orders", RoaringBitmap.bitmapOf(5)));
+
     /** Two buckets' partial runtime filters of an integer key in their wire form, one bucket without any. */
     private static byte[] partials() {
         final FilterPartial p = FilterPartial.integerKey(1024);
@@ -105,12 +111,12 @@ class ControlCodecTest {
                 new Leave(3, -7),
                 new Shutdown(77, "the coordinator stopped"),
                 new Prepare(1L << 40, "q18", 1, 3, 2, List.of(ADDRESS, DATA, new StreamAddress("aeron:ipc", 2001)),
-                        List.of(11L, -12L, Long.MAX_VALUE), new byte[] {1, 2, 3}, true),
+                        List.of(11L, -12L, Long.MAX_VALUE), new byte[] {1, 2, 3}, true, CACHES),
                 new Prepared(1L << 40, 3, 1),
                 new Start(1L << 40),
                 new Cancel(1L << 40, "CN cn-2 died"),
-                new Finished(5, 3, 0, STATS, 1L << 30, RESULT, DECISIONS, "Distributed plan of q18"),
-                new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null),
+                new Finished(5, 3, 0, STATS, 1L << 30, RESULT, DECISIONS, "Distributed plan of q18", CACHES),
+                new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null, List.of()),
                 new Failed(5, 3, 1, "ArithmeticException", "long overflow", false),
                 new Failed(5, 4, 2, "SenderFailedException", "heard an error from CN 1", true),
                 new ResultBatch(5, 0, new byte[] {9, 8, 7, 6}),
@@ -135,7 +141,8 @@ class ControlCodecTest {
                 new Challenge(77, 40124),
                 new CancelRequest(ADDRESS, 11, "interrupted (CTRL-C)"),
                 new ClientHeartbeat(ADDRESS),
-                new Prepare(1L << 40, "q18", 0, 1, 2, List.of(ADDRESS), List.of(11L), new byte[] {1, 2, 3}, false));
+                new Prepare(1L << 40, "q18", 0, 1, 2, List.of(ADDRESS), List.of(11L), new byte[] {1, 2, 3}, false,
+                        List.of()));
     }
 
     @Test
@@ -166,7 +173,7 @@ class ControlCodecTest {
             final QueryRequest request = new QueryRequest(ADDRESS, 13, "q1", 2, 1, new byte[] {5}, 0, explain);
             assertThat(((QueryRequest) codec.decode(codec.toBytes(request))).explain()).isEqualTo(explain);
             final Prepare prepare = new Prepare(1, "q1", 0, 1, 2, List.of(ADDRESS), List.of(11L), new byte[] {1},
-                    explain);
+                    explain, List.of());
             assertThat(((Prepare) codec.decode(codec.toBytes(prepare))).explain()).isEqualTo(explain);
         }
     }
@@ -175,10 +182,10 @@ class ControlCodecTest {
     void aCnsFinishedStatsAndTheQuerysCarryWhatWasReadOfObjectStorageOrSayNothingWasRead() {
         final ControlCodec codec = new ControlCodec();
         final Finished read = (Finished) codec.decode(codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null,
-                List.of(), null)));
+                List.of(), null, List.of())));
         assertThat(read.stats().storage()).isEqualTo(new StorageReads(74, 71_251_480, 3, 2_900_000));
         final Finished none = (Finished) codec.decode(codec.toBytes(new Finished(5, 4, 1, STATS, -1, null,
-                List.of(), null)));
+                List.of(), null, List.of())));
         assertThat(none.stats().storage()).isNull();
         final QueryDone done = (QueryDone) codec.decode(codec.toBytes(new QueryDone(11, 5, STATS_READ, null,
                 List.of(), List.of(), null, List.of())));
@@ -188,7 +195,7 @@ class ControlCodecTest {
     @Test
     void negativeStorageReadsAreAWireFormatErrorNamingTheField() {
         final ControlCodec codec = new ControlCodec();
-        final byte[] bytes = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null));
+        final byte[] bytes = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null, List.of()));
         // The last fields before the trailer: the stats' storage reads, then the message's own nullable fields.
         final int at = indexOfLong(bytes, 71_251_480);
         new UnsafeBuffer(bytes).putLong(at, -1, ByteOrder.LITTLE_ENDIAN);
@@ -232,17 +239,79 @@ class ControlCodecTest {
                 List.of()));
         new UnsafeBuffer(done).putShort(4, (short) 10, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(done)).isInstanceOf(ControlVersionException.class)
-                .hasMessageContaining("control protocol version 10, this build speaks version 11")
+                .hasMessageContaining("control protocol version 10, this build speaks version 12")
                 .hasMessageContaining("run the same Sluice version");
     }
 
     @Test
     void aFinishedOfProtocol9IsRefusedNamingBothVersions() {
         final ControlCodec codec = new ControlCodec();
-        final byte[] finished = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null));
+        final byte[] finished = codec.toBytes(new Finished(5, 4, 1, STATS_READ, -1, null, List.of(), null, List.of()));
         new UnsafeBuffer(finished).putShort(4, (short) 9, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(finished)).isInstanceOf(ControlVersionException.class)
-                .hasMessageContaining("control protocol version 9, this build speaks version 11")
+                .hasMessageContaining("control protocol version 9, this build speaks version 12")
+                .hasMessageContaining("run the same Sluice version");
+    }
+
+    @Test
+    void aFinishedCarriesWhatTheCnCachesAndAPrepareWhatEveryCnOfTheQueryCaches() {
+        final ControlCodec codec = new ControlCodec();
+        final Finished finished = (Finished) codec.decode(codec.toBytes(new Finished(5, 4, 1, STATS, -1, null,
+                List.of(), null, CACHES)));
+        assertThat(finished.caches()).isEqualTo(CACHES);
+        final Prepare prepare = (Prepare) codec.decode(codec.toBytes(new Prepare(1, "q1", 1, 3, 2,
+                List.of(ADDRESS, DATA, ADDRESS), List.of(11L, 12L, 13L), new byte[] {1}, false, CACHES)));
+        assertThat(prepare.caches()).isEqualTo(CACHES);
+        assertThat(prepare.caches().get(0).blocks().toArray()).containsExactly(0, 1, 2, 3, 70_000);
+    }
+
+    @Test
+    void aPrepareNamingTheCacheOfACnNotInTheQueryIsAWireFormatErrorNamingTheField() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] bytes = codec.toBytes(new Prepare(1, "q1", 0, 3, 2, List.of(ADDRESS, DATA, ADDRESS),
+                List.of(11L, 12L, 13L), new byte[] {1}, false, CACHES));
+        // Only the second report names CN 2: make it CN 7 of a query of 3.
+        final int at = indexOfString(bytes, "orders") - 8;
+        assertThat(new UnsafeBuffer(bytes).getInt(at, ByteOrder.LITTLE_ENDIAN)).isEqualTo(2);
+        new UnsafeBuffer(bytes).putInt(at, 7, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(bytes)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("prepare").hasMessageContaining("CN 7 of a query of 3 CNs");
+    }
+
+    @Test
+    void aCachedBlocksBitmapThatIsNotOneIsAWireFormatErrorNamingTheField() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] bytes = codec.toBytes(new Finished(5, 4, 1, STATS, -1, null, List.of(), null,
+                List.of(new CachedBlocks(1, "orders", RoaringBitmap.bitmapOf(5)))));
+        // The bitmap's bytes follow the table name and their length: spoil its cookie.
+        final int bitmap = indexOfString(bytes, "orders") + "orders".length() + 4;
+        new UnsafeBuffer(bytes).putInt(bitmap, 0x7fff_fff0, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(bytes)).isInstanceOf(WireFormatException.class)
+                .hasMessageContaining("finished.caches[0].blocks");
+    }
+
+    private static int indexOfString(final byte[] bytes, final String text) {
+        final byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        outer:
+        for (int i = 0; i + utf8.length <= bytes.length; i++) {
+            for (int j = 0; j < utf8.length; j++) {
+                if (bytes[i + j] != utf8[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError(text + " not in the message");
+    }
+
+    @Test
+    void aPrepareOfProtocol11IsRefusedNamingBothVersions() {
+        final ControlCodec codec = new ControlCodec();
+        final byte[] prepare = codec.toBytes(new Prepare(1, "q1", 0, 1, 2, List.of(ADDRESS), List.of(11L),
+                new byte[] {1}, false, List.of()));
+        new UnsafeBuffer(prepare).putShort(4, (short) 11, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> codec.decode(prepare)).isInstanceOf(ControlVersionException.class)
+                .hasMessageContaining("control protocol version 11, this build speaks version 12")
                 .hasMessageContaining("run the same Sluice version");
     }
 
@@ -250,10 +319,10 @@ class ControlCodecTest {
     void aPrepareOfProtocol8IsRefusedNamingBothVersions() {
         final ControlCodec codec = new ControlCodec();
         final byte[] prepare = codec.toBytes(new Prepare(1, "q1", 0, 1, 2, List.of(ADDRESS), List.of(11L),
-                new byte[] {1}, false));
+                new byte[] {1}, false, List.of()));
         new UnsafeBuffer(prepare).putShort(4, (short) 8, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> codec.decode(prepare)).isInstanceOf(ControlVersionException.class)
-                .hasMessageContaining("control protocol version 8, this build speaks version 11")
+                .hasMessageContaining("control protocol version 8, this build speaks version 12")
                 .hasMessageContaining("run the same Sluice version");
     }
 

@@ -3,10 +3,12 @@ package io.sluice.perf.cli;
 import io.sluice.dispatch.DispatchContext;
 import io.sluice.dispatch.cluster.ClusterContext;
 import io.sluice.dispatch.cluster.CnServer;
+import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.perf.metrics.CnMetrics;
 import io.sluice.perf.metrics.MetricsServer;
 import io.sluice.format.StorageException;
 import io.sluice.perf.text.Plural;
+import io.sluice.s3.S3Store;
 import io.sluice.transport.EmbeddedDriver;
 import io.sluice.transport.Endpoint;
 import java.io.PrintWriter;
@@ -14,8 +16,13 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.agrona.CloseHelper;
+import org.roaringbitmap.RoaringBitmap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -92,6 +99,10 @@ public final class CnCommand extends CliCommand {
         if (tables.opened() != null && tables.opened().reads() != null) {
             context.storageReads(tables.opened().reads());
         }
+        if (tables.opened() != null && tables.opened().s3() != null) {
+            final S3Store s3 = tables.opened().s3();
+            context.blockCaches(() -> cacheReport(s3));
+        }
         final EmbeddedDriver driver = EmbeddedDriver.launch(ClusterProcess.transport());
         final CnServer server;
         try {
@@ -139,5 +150,20 @@ public final class CnCommand extends CliCommand {
             host = "cn";
         }
         return host + "-" + ProcessHandle.current().pid();
+    }
+
+    /** What the block cache holds of each table of the store, for the coordinator to place scans by. */
+    private static List<CachedBlocks> cacheReport(final S3Store s3) {
+        final List<CachedBlocks> report = new ArrayList<>();
+        for (final Map.Entry<String, BitSet> t : s3.cachedBlocks().entrySet()) {
+            final RoaringBitmap blocks = new RoaringBitmap();
+            final BitSet cached = t.getValue();
+            for (int b = cached.nextSetBit(0); b >= 0; b = cached.nextSetBit(b + 1)) {
+                blocks.add(b);
+            }
+            blocks.runOptimize();
+            report.add(new CachedBlocks(0, t.getKey(), blocks));
+        }
+        return report;
     }
 }

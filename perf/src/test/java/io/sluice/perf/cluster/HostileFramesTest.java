@@ -92,7 +92,8 @@ class HostileFramesTest {
             this.random = new SplittableRandom(seed);
             this.controls = List.of(new Hello(replyTo, 5, 0), new Register(replyTo, "stranger", 2, replyTo, 1, 5, "dev", 0),
                     new QueryRequest(replyTo, 1, "q6", 0, 0, new byte[] {1, 2, 3}, 0, false), new StatusRequest(replyTo, 2),
-                    new CnHeartbeat(1, 5, 0, 1, 0, 0), new Prepare(7, "q6", 0, 1, 1, List.of(replyTo), List.of(5L), new byte[8], false),
+                    new CnHeartbeat(1, 5, 0, 1, 0, 0), new Prepare(7, "q6", 0, 1, 1, List.of(replyTo), List.of(5L), new byte[8],
+                            false, List.of()),
                     new Start(7), new Cancel(7, "stranger"), new ResultBatch(7, 0, new byte[64]));
         }
 

@@ -190,6 +190,15 @@ public final class BlockCache implements AutoCloseable {
         return entries.size();
     }
 
+    /**
+     * Whether an entry is cached under {@code key} (not yet verified, perhaps: a damaged one is fetched again when read).
+     *
+     * @param key the entry's relative path in the cache, as {@link #open} takes it
+     */
+    public synchronized boolean contains(final String key) {
+        return entries.containsKey(key);
+    }
+
     /** Block files opened from the cache without fetching them. */
     public long hits() {
         return hits.get();

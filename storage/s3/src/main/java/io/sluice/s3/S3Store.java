@@ -8,15 +8,19 @@ import io.sluice.storage.StatisticsFile;
 import io.sluice.storage.Store;
 import io.sluice.storage.Table;
 import io.sluice.storage.TableManifest;
+import io.sluice.storage.TableWriter;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -145,16 +149,50 @@ public final class S3Store implements AutoCloseable {
         objects.put(objectOf(table, StatisticsFile.FILE), table.dataDir().resolve(StatisticsFile.FILE));
     }
 
-    private BlockFile openBlock(final Table table, final int block, final boolean[] verified) {
-        final String tableName = table.dir().getFileName().toString();
-        final TableManifest manifest = table.manifest();
-        final String fileName = table.blockPath(block).getFileName().toString();
-        final String object = objectOf(table, fileName);
+    /**
+     * Which blocks of each table the cache holds, of the version of the table this store reads (the version its
+     * local copy of the manifest names), for the tables copied in so far.
+     *
+     * @return per table name, the cached blocks' numbers
+     */
+    public Map<String, BitSet> cachedBlocks() {
+        final Map<String, BitSet> cached = new TreeMap<>();
+        for (final String name : store.tableNames()) {
+            final TableManifest manifest;
+            try {
+                manifest = TableManifest.read(mirror.resolve(name));
+            } catch (final StorageException e) {
+                // Being copied in right now: reported by the next call.
+                continue;
+            }
+            final String prefix = cacheDirOf(name, manifest);
+            final BitSet blocks = new BitSet();
+            for (int b = 0; b < manifest.blockCount(); b++) {
+                if (cache.contains(prefix + TableWriter.blockFileName(b))) {
+                    blocks.set(b);
+                }
+            }
+            if (!blocks.isEmpty()) {
+                cached.put(name, blocks);
+            }
+        }
+        return cached;
+    }
+
+    /** The directory of the cache holding the block files of one upload of a table, ending with '/'. */
+    private String cacheDirOf(final String tableName, final TableManifest manifest) {
         final String upload = manifest.attributes().get(UPLOAD_ATTRIBUTE);
         // The id names a directory of the cache: anything but a plain id (a manifest not written by Sluice) is ignored.
-        final String key = cachePrefix + "/" + tableName + "/"
+        return cachePrefix + "/" + tableName + "/"
                 + (upload != null && UPLOAD_ID.matcher(upload).matches() ? upload
-                        : "v" + manifest.version() + "-" + manifest.bytes()) + "/" + fileName;
+                        : "v" + manifest.version() + "-" + manifest.bytes()) + "/";
+    }
+
+    private BlockFile openBlock(final Table table, final int block, final boolean[] verified) {
+        final String tableName = table.dir().getFileName().toString();
+        final String fileName = table.blockPath(block).getFileName().toString();
+        final String object = objectOf(table, fileName);
+        final String key = cacheDirOf(tableName, table.manifest()) + fileName;
         return cache.open(key, objects.location().uri(object), file -> objects.download(object, file), block,
                 table.schema(), verified);
     }

@@ -6,6 +6,7 @@ import io.sluice.engine.expr.ExprColumns;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.ZoneMap;
 import io.sluice.format.spi.BlockTable;
+import io.sluice.shuffle.CachedBlockPlacement;
 import io.sluice.shuffle.operator.Batch;
 import io.sluice.zonemap.BlockPruner;
 import io.sluice.zonemap.Predicate;
@@ -53,6 +54,16 @@ public final class TableScan implements Source {
      */
     public TableScan(final BlockTable table, final List<String> columns, final List<Predicate> pruning, final Expr filter,
                      final int cn, final int cnCount) {
+        this(table, columns, pruning, filter, cn, cnCount, null);
+    }
+
+    /**
+     * The share of CN {@code cn} of {@code cnCount} in a scan whose blocks no colocation pins: with what each CN's
+     * block cache holds of the table ({@code cachedOf}, by CN), a block goes to a CN caching it while the load stays
+     * balanced ({@link CachedBlockPlacement}); without ({@code null}), block {@code b} is read on CN {@code b % cnCount}.
+     */
+    public TableScan(final BlockTable table, final List<String> columns, final List<Predicate> pruning, final Expr filter,
+                     final int cn, final int cnCount, final RoaringBitmap[] cachedOf) {
         this.table = table;
         this.projection = new int[columns.size()];
         final List<DataType> types = new ArrayList<>();
@@ -72,7 +83,9 @@ public final class TableScan implements Source {
         for (final Predicate p : pruning) {
             keep = RoaringBitmap.and(keep, BlockPruner.prune(p, table));
         }
-        if (cnCount > 1) {
+        if (cnCount > 1 && cachedOf != null) {
+            keep = CachedBlockPlacement.place(keep.toArray(), cnCount, cachedOf)[cn];
+        } else if (cnCount > 1) {
             final RoaringBitmap share = new RoaringBitmap();
             for (int b = cn; b < table.blockCount(); b += cnCount) {
                 share.add(b);

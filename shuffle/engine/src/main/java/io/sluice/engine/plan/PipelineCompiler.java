@@ -40,6 +40,7 @@ import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.expr.RowType;
 import io.sluice.format.TypeKind;
 import io.sluice.format.spi.Catalog;
+import io.sluice.shuffle.BlockCaches;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.HashBucketFunction;
 import io.sluice.shuffle.HeavyKeyBucketFunction;
@@ -100,6 +101,7 @@ public final class PipelineCompiler {
     private RuntimeFilterRouter router;
     private RuntimeFilterWiring filters;
     private QueryMemory memory = QueryMemory.unbounded();
+    private BlockCaches caches = BlockCaches.NONE;
     private int nextId;
 
     /** A compiler for one core with broadcast joins and merge groups. */
@@ -143,6 +145,15 @@ public final class PipelineCompiler {
      */
     public PipelineCompiler memory(final QueryMemory m) {
         this.memory = m;
+        return this;
+    }
+
+    /**
+     * Places the blocks of scans that no colocation pins on the CNs whose block caches hold them
+     * ({@link io.sluice.shuffle.CachedBlockPlacement}); every CN of the query must be given the same caches.
+     */
+    public PipelineCompiler blockCaches(final BlockCaches c) {
+        this.caches = c;
         return this;
     }
 
@@ -795,7 +806,7 @@ public final class PipelineCompiler {
     /** A scan of this CN's share of the blocks (all of them in one process). */
     private TableScan scan(final PlanNode.Scan s) {
         return filters.noteScan(s, new TableScan(tables.table(s.table()), s.columns(), s.pruning(), s.filter(), cn,
-                topology.cnCount()));
+                topology.cnCount(), caches.cnCount() == topology.cnCount() ? caches.cachedOf(s.table()) : null));
     }
 
     private Open open(final PlanNode node) {
