@@ -192,4 +192,88 @@ class ObjectStoreClusterUpTest {
             }
         }
     }
+
+    /** The residues mod {@code cns} of the numbers of the {@code table} blocks cached under one CN's directory. */
+    private static java.util.Set<Integer> residuesOfCached(final Path cnCache, final String table, final int cns)
+            throws Exception {
+        final java.util.Set<Integer> residues = new java.util.TreeSet<>();
+        for (final Path p : cachedBlocks(cnCache)) {
+            if (p.getParent().getParent().getFileName().toString().equals(table)) {
+                final String name = p.getFileName().toString();
+                residues.add(Integer.parseInt(name.substring("block-".length(), name.length() - ".sbk".length())) % cns);
+            }
+        }
+        return residues;
+    }
+
+    @Test
+    void aScanNoColocationPinsReadsEachBlockOnTheCnThatCachedItSoASecondQueryMakesNoGets() throws Exception {
+        try (S3TestServer server = S3TestServer.start(dir.resolve("server"));
+             Connection duck = DuckDbLoader.openInMemory(2)) {
+            server.createBucket("tpch");
+            final String[] properties = {"-Daws.endpointUrl=" + server.endpoint(),
+                "-Daws.accessKeyId=" + S3TestServer.ACCESS_KEY, "-Daws.secretAccessKey=" + S3TestServer.SECRET_KEY};
+            for (final String p : properties) {
+                final String[] kv = p.substring(2).split("=", 2);
+                System.setProperty(kv[0], kv[1]);
+            }
+            try {
+                final Path local = dir.resolve("local");
+                assertThat(Cli.run("gen", "--sf", "0.01", "--out", local.toString()).exitCode()).isZero();
+                DuckDbLoader.load(Store.open(local), List.of("lineitem", "orders"), duck);
+                final Cli.Result gen = Cli.run("gen", "--sf", "0.01", "--out", "s3://tpch/sf0.01");
+                assertThat(gen.exitCode()).as(gen.toString()).isZero();
+
+                final String address;
+                try (DatagramSocket free = new DatagramSocket(0)) {
+                    address = "127.0.0.1:" + free.getLocalPort();
+                }
+                final Path caches = dir.resolve("caches");
+                final List<String> args = new ArrayList<>(List.of("cluster", "up", "--cn", "3", "--cores", "1",
+                        "--store", "s3://tpch/sf0.01", "--cache-dir", caches.toString(), "--listen", address,
+                        "--jvm-arg=-Xmx320m"));
+                for (final String p : properties) {
+                    args.add("--jvm-arg=" + p);
+                }
+                try (JavaProcess up = JavaProcess.of(SluiceCommand.class)
+                        .jvmArgs("-Xmx256m", properties[0], properties[1], properties[2])
+                        .args(args.toArray(String[]::new)).start()) {
+                    up.awaitLine(l -> l.startsWith("cluster up: 3 CNs x 1 core, coordinator " + address), START);
+
+                    // Q12 colocated: each CN fetches the orders and lineitem blocks of its key range.
+                    final Path q12 = Files.writeString(dir.resolve("q12.sql"), TpchSql.text(12));
+                    final Path cold = dir.resolve("cold.json");
+                    final Cli.Result first = Cli.run("sql", "--store", "s3://tpch/sf0.01", "--coordinator", address,
+                            "-f", q12.toString(), "--format", "csv", "--strategy", "colocate", "--stats-json",
+                            cold.toString());
+                    assertThat(first.exitCode()).as(first.toString()).isZero();
+                    assertThat(lines(first)).isEqualTo(DuckDbCsv.of(duck, TpchSql.text(12)));
+                    assertThat(counter(cold, "gets")).isEqualTo(cachedBlocks(caches).size());
+                    // Round-robin (block b on CN b % 3) would read some of them on another CN than the one caching
+                    // them: a CN caches lineitem blocks of two residues mod 3, of which round-robin keeps one there.
+                    boolean mixed = false;
+                    for (final String cn : List.of("cn0", "cn1", "cn2")) {
+                        mixed |= residuesOfCached(caches.resolve(cn), "lineitem", 3).size() > 1;
+                    }
+                    assertThat(mixed).as("a CN caches lineitem blocks round-robin would read elsewhere").isTrue();
+
+                    // Q1 scans lineitem without colocation: every block is read where it is cached.
+                    final Path warm = dir.resolve("warm.json");
+                    final Cli.Result second = Cli.run("query", "--store", "s3://tpch/sf0.01", "--coordinator",
+                            address, "--tpch", "1", "--format", "csv", "--stats-json", warm.toString());
+                    assertThat(second.exitCode()).as(second.toString()).isZero();
+                    assertThat(lines(second)).isEqualTo(DuckDbCsv.of(duck, TpchSql.text(1)));
+                    assertThat(counter(warm, "gets")).isZero();
+                    assertThat(counter(warm, "bytes_read")).isZero();
+
+                    up.signal("TERM");
+                    assertThat(up.awaitExit(START)).as("cluster up after SIGTERM").isEqualTo(143);
+                }
+            } finally {
+                for (final String p : properties) {
+                    System.clearProperty(p.substring(2).split("=", 2)[0]);
+                }
+            }
+        }
+    }
 }
