@@ -2,7 +2,6 @@ package io.sluice.shuffle;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -22,7 +21,13 @@ public final class BlockCaches {
         this.byTable = byTable;
     }
 
-    /** Collects the caches of {@code cnCount} CNs, one table and CN at a time. */
+    /**
+     * Collects the caches of a query's CNs, one table and CN at a time.
+     *
+     * @param cnCount the CNs of the query
+     * @return an empty builder
+     * @throws IllegalArgumentException when there is no CN
+     */
     public static Builder builder(final int cnCount) {
         return new Builder(cnCount);
     }
@@ -30,6 +35,7 @@ public final class BlockCaches {
     /**
      * The blocks of {@code table} each CN caches.
      *
+     * @param table the table's name
      * @return per CN (by its index in the query) a bitmap, null for a CN that reported none; null when no CN
      *         reported the table
      */
@@ -38,19 +44,13 @@ public final class BlockCaches {
         return cached == null ? null : cached.clone();
     }
 
-    /** The tables some CN reported. */
-    public Set<String> tables() {
-        return byTable.keySet();
-    }
-
-    /** The CNs the caches are indexed by (0 for {@link #NONE}). */
+    /**
+     * The CNs the caches are indexed by.
+     *
+     * @return the query's CNs, 0 for {@link #NONE}
+     */
     public int cnCount() {
         return cnCount;
-    }
-
-    /** Whether no CN reported any table. */
-    public boolean isEmpty() {
-        return byTable.isEmpty();
     }
 
     @Override
@@ -73,6 +73,10 @@ public final class BlockCaches {
         /**
          * Notes that CN {@code cn} caches {@code blocks} of {@code table} (added to what it noted before).
          *
+         * @param table  the table's name
+         * @param cn     the CN's index in the query
+         * @param blocks the blocks its cache holds (copied)
+         * @return this builder
          * @throws IllegalArgumentException when the CN is not one of the query's
          */
         public Builder add(final String table, final int cn, final RoaringBitmap blocks) {
@@ -85,7 +89,11 @@ public final class BlockCaches {
             return this;
         }
 
-        /** The caches noted. */
+        /**
+         * The caches noted.
+         *
+         * @return {@link #NONE} when none was
+         */
         public BlockCaches build() {
             return byTable.isEmpty() ? NONE : new BlockCaches(cnCount, Map.copyOf(byTable));
         }
