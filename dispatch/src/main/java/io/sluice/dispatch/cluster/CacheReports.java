@@ -13,8 +13,8 @@ import java.util.List;
  */
 final class CacheReports {
     /**
-     * 128 KiB: a cache of a million blocks in runs, or of about a million blocks spread over three CNs' bitmaps,
-     * well inside a control message (an eighth of the term length, 512 KiB by default).
+     * 128 KiB: about a million blocks scattered over the tables (a bitmap container of 8 KiB per 65,536 blocks),
+     * far more in runs, and well inside a control message (an eighth of the term length, 512 KiB by default).
      */
     static final int MAX_BYTES = 128 * 1024;
 

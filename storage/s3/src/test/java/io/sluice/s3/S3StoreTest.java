@@ -267,6 +267,32 @@ class S3StoreTest {
     }
 
     @Test
+    void theCachedBlocksReportedAreThoseReadOfTheVersionReadAlsoAfterARestart() {
+        writeTable("t", ROWS, 0);
+        writeTable("u", 100, 5_000);
+        final Path cacheDir = tmp.resolve("cache");
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(cacheDir, CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            assertThat(s3.cachedBlocks()).isEmpty();
+            final Table t = catalog.table("t");
+            t.readBlock(0);
+            t.readBlock(2);
+            assertThat(s3.cachedBlocks()).containsOnlyKeys("t");
+            assertThat(s3.cachedBlocks().get("t").stream().toArray()).containsExactly(0, 2);
+        }
+        // Another upload of t: the entries of the first are not its blocks.
+        writeTable("t", ROWS, 1_000_000);
+        try (S3Objects objects = objects(); BlockCache cache = BlockCache.open(cacheDir, CACHE);
+             S3Store s3 = S3Store.open(objects, cache); StoreCatalog catalog = new StoreCatalog(s3.store())) {
+            assertThat(s3.cachedBlocks()).isEmpty();
+            catalog.table("t").readBlock(1);
+            catalog.table("u").readBlock(0);
+            assertThat(s3.cachedBlocks().get("t").stream().toArray()).containsExactly(1);
+            assertThat(s3.cachedBlocks().get("u").stream().toArray()).containsExactly(0);
+        }
+    }
+
+    @Test
     void aReplacedTableIsReadAtItsNewVersionAndTheOldVersionIsDeleted() {
         writeTable("t", ROWS, 0);
         read(tmp.resolve("cache"), CACHE);
