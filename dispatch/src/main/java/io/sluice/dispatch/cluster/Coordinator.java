@@ -1,6 +1,7 @@
 package io.sluice.dispatch.cluster;
 
 import io.aeron.Aeron;
+import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.dispatch.control.ControlAuthentication;
 import io.sluice.dispatch.control.ControlMessage.Cancel;
 import io.sluice.dispatch.control.ControlMessage.CancelRequest;
@@ -10,7 +11,6 @@ import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.FilterPartials;
 import io.sluice.dispatch.control.ControlMessage.FilterReady;
-import io.sluice.dispatch.control.CachedBlocks;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;

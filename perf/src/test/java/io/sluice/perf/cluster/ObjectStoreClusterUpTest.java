@@ -200,7 +200,8 @@ class ObjectStoreClusterUpTest {
         for (final Path p : cachedBlocks(cnCache)) {
             if (p.getParent().getParent().getFileName().toString().equals(table)) {
                 final String name = p.getFileName().toString();
-                residues.add(Integer.parseInt(name.substring("block-".length(), name.length() - ".sbk".length())) % cns);
+                final String number = name.substring("block-".length(), name.length() - ".sbk".length());
+                residues.add(Integer.parseInt(number) % cns);
             }
         }
         return residues;

@@ -129,7 +129,8 @@ class CachedBlockPlacementTest {
     void blocksAllCachedOnOneCnAreSpreadOnceThatCnHasItsShareAndTheSlack() {
         final RoaringBitmap everything = RoaringBitmap.bitmapOfRange(0, 30);
         final int[] blocks = everything.toArray();
-        final RoaringBitmap[] placed = CachedBlockPlacement.place(blocks, 3, new RoaringBitmap[] {everything, null, null});
+        final RoaringBitmap[] placed = CachedBlockPlacement.place(blocks, 3,
+                new RoaringBitmap[] {everything, null, null});
         // A fair share of 10 plus a slack of 1 on the CN caching them; the rest round-robin on the others.
         assertThat(placed[0].toArray()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
         assertThat(placed[1].getCardinality() + placed[2].getCardinality()).isEqualTo(19);

@@ -191,7 +191,8 @@ public final class BlockCache implements AutoCloseable {
     }
 
     /**
-     * Whether an entry is cached under {@code key} (not yet verified, perhaps: a damaged one is fetched again when read).
+     * Whether an entry is cached under {@code key} (perhaps not yet verified: a damaged one is fetched again when
+     * read).
      *
      * @param key the entry's relative path in the cache, as {@link #open} takes it
      */

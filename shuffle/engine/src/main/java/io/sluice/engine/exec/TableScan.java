@@ -59,8 +59,9 @@ public final class TableScan implements Source {
 
     /**
      * The share of CN {@code cn} of {@code cnCount} in a scan whose blocks no colocation pins: with what each CN's
-     * block cache holds of the table ({@code cachedOf}, by CN), a block goes to a CN caching it while the load stays
-     * balanced ({@link CachedBlockPlacement}); without ({@code null}), block {@code b} is read on CN {@code b % cnCount}.
+     * block cache holds of the table ({@code cachedOf}, by CN), a block goes to a CN caching it while the load
+     * stays balanced ({@link CachedBlockPlacement}); without ({@code null}), block {@code b} is read on CN
+     * {@code b % cnCount}.
      */
     public TableScan(final BlockTable table, final List<String> columns, final List<Predicate> pruning, final Expr filter,
                      final int cn, final int cnCount, final RoaringBitmap[] cachedOf) {
