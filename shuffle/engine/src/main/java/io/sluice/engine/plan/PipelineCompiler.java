@@ -78,7 +78,8 @@ import java.util.Set;
  * sort ({@link DetermineSortDistribution}) sorts each core's rows into a run that the coordinator
  * merges.
  * Pipelines of a SINGLE fragment run on every CN with no input except on the coordinator, so
- * that every CN ends every exchange it sends to.
+ * that every CN ends every exchange it sends to. A pipeline ends in an exchange only where the plan
+ * placed one ({@link DecidedExchange}): it is taken by its edge, and its id is the plan's on every CN.
  */
 public final class PipelineCompiler {
     /** The CN whose bucket 0 receives gathers and which runs the SINGLE fragments. */
@@ -337,7 +338,7 @@ public final class PipelineCompiler {
                     topology.coresPerCn());
             final Open sorted = breaker(in, runs, runs.output(), "sorted runs");
             final Open gathered = exchanged(sorted, o, 0, DispatchMode.GATHER, FragmentType.SINGLE,
-                "EXCHANGE OUT DISTR of sorted runs");
+                    "EXCHANGE OUT DISTR of sorted runs");
             final MergeSort merge = new MergeSort(gathered.rowType, o.keys(), o.limit());
             return breaker(gathered, merge, merge.output(), "EXCHANGE IN MERGE SORT DISTR");
         }
