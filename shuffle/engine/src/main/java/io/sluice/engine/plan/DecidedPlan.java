@@ -27,8 +27,8 @@ public final class DecidedPlan implements DistributionLookup {
     private final List<RuntimeFilterTarget> runtimeFilters;
     private final List<LocalExchange> localExchanges;
     private final List<DecidedExchange> exchanges;
-    /** Each node's positions in {@link PlanWalk#preOrder} (a node reached twice has two); made when first asked. */
-    private Map<PlanNode, List<Integer>> positions;
+    /** Each node's positions in {@link PlanWalk#preOrder} (a node reached twice has two). */
+    private final Map<PlanNode, List<Integer>> positions = new IdentityHashMap<>();
     /** The exchanges by edge: position in the high half, input + 1 in the low. */
     private final Map<Long, DecidedExchange> byEdge = new HashMap<>();
 
@@ -43,8 +43,15 @@ public final class DecidedPlan implements DistributionLookup {
         this.runtimeFilters = List.copyOf(runtimeFilters);
         this.localExchanges = List.copyOf(localExchanges);
         this.exchanges = List.copyOf(exchanges);
+        final List<PlanNode> nodes = PlanWalk.preOrder(root);
+        for (int i = 0; i < nodes.size(); i++) {
+            positions.computeIfAbsent(nodes.get(i), n -> new ArrayList<>()).add(i);
+        }
         for (int i = 0; i < this.exchanges.size(); i++) {
             final DecidedExchange e = this.exchanges.get(i);
+            if (e.position() >= nodes.size()) {
+                throw new IllegalArgumentException(e + " lies outside a plan of " + nodes.size() + " nodes");
+            }
             if (e.id() != i || byEdge.put(edge(e.position(), e.input()), e) != null) {
                 throw new IllegalArgumentException(e + " is listed as exchange " + i
                         + ": exchanges are listed by id, one per edge");
@@ -139,14 +146,6 @@ public final class DecidedPlan implements DistributionLookup {
      * @throws IllegalArgumentException when the node is not reached that often in this plan's tree
      */
     DecidedExchange exchangeAt(final PlanNode node, final int input, final int occurrence) {
-        if (positions == null) {
-            final Map<PlanNode, List<Integer>> map = new IdentityHashMap<>();
-            final List<PlanNode> nodes = PlanWalk.preOrder(root);
-            for (int i = 0; i < nodes.size(); i++) {
-                map.computeIfAbsent(nodes.get(i), n -> new ArrayList<>()).add(i);
-            }
-            positions = map;
-        }
         final List<Integer> at = positions.getOrDefault(node, List.of());
         if (occurrence >= at.size()) {
             throw new IllegalArgumentException("the " + node.getClass().getSimpleName() + " node is reached "

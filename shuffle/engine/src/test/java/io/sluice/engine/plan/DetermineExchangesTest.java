@@ -32,7 +32,8 @@ class DetermineExchangesTest {
 
     private static final ZonemapOnlyTable PROBE = new ZonemapOnlyTable("p", 200, true);
     private static final ZonemapOnlyTable BUILD = new ZonemapOnlyTable("b", 100, true);
-    private static final Catalog CATALOG = Map.<String, BlockTable>of("p", PROBE, "b", BUILD)::get;
+    private static final ZonemapOnlyTable SMALL = new ZonemapOnlyTable("s", 2, false);
+    private static final Catalog CATALOG = Map.<String, BlockTable>of("p", PROBE, "b", BUILD, "s", SMALL)::get;
 
     private static StrategyConfig strategy(final Strategy s) {
         return StrategyConfig.defaults().withStrategy(s);
@@ -95,6 +96,22 @@ class DetermineExchangesTest {
         assertThat(decided.decisionOf(decided.root()).choice()).isEqualTo(Distribution.MERGE);
         assertThat(decided.exchanges()).containsExactly(
                 new DecidedExchange(0, 0, 0, DispatchMode.GATHER, FragmentType.SINGLE, List.of(), null));
+    }
+
+    @Test
+    void probeRowsGatheredByALimitSpreadRoundRobinForANestedLoopJoinWithABroadcastBuildSide() {
+        final Plan plan = Plan.scan("p", "kp").limit(10).nestedLoopJoin(JoinType.INNER, Plan.scan("s", "ks"), null);
+        final DecidedPlan decided = PhysicalPlanner.plan(plan, StrategyConfig.defaults(), CATALOG, CLUSTER, true);
+        assertThat(decided.decisionOf(decided.root()).choice()).isEqualTo(Distribution.ROUND_ROBIN);
+        // Nodes in pre-order: 0 the nested-loop join, 1 the limit, 2 and 3 the scans.
+        assertThat(decided.exchanges()).containsExactly(
+                gatherOfResult(0),
+                new DecidedExchange(1, 0, 0, DispatchMode.ANY, FragmentType.ROUND_ROBIN, List.of(), null),
+                new DecidedExchange(2, 0, 1, DispatchMode.BROADCAST, FragmentType.BROADCAST, List.of(), null),
+                new DecidedExchange(3, 1, 0, DispatchMode.GATHER, FragmentType.SINGLE, List.of(), null));
+        final NotedExchanges noted = new NotedExchanges();
+        new PipelineCompiler(CATALOG, decided.config(), CLUSTER, 2, noted).compile(decided);
+        assertThat(noted.ids).containsExactly(3, 1, 2, 0);
     }
 
     @Test
