@@ -17,6 +17,8 @@ import java.util.Map;
  * probe rows, and, on a cluster, a gather wherever rows must all reach the coordinator (the result, a merge group,
  * a sort, a limit) and are not there yet. Ids go by edge in {@link PlanWalk#preOrder}, so every CN names an
  * exchange alike whatever order it compiles in. In one process only the shuffles between cores remain.
+ * {@link PipelineCompiler} checks each against what the node's decision needs on that edge (mode, fragment,
+ * keys) and that every one is used, so a plan and a compiler that disagree fail by name, never pair wrongly.
  */
 final class DetermineExchanges {
     private final DistributionLookup decisions;
