@@ -5,6 +5,7 @@ import io.sluice.dispatch.Exchange;
 import io.sluice.dispatch.ExchangeSource;
 import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.plan.DecidedExchange;
 import io.sluice.engine.plan.ExchangeFactory;
 import io.sluice.engine.plan.PipelineCompiler;
 import io.sluice.format.Field;
@@ -18,8 +19,8 @@ import java.util.List;
 import org.agrona.CloseHelper;
 
 /**
- * The exchanges of one query on one CN, numbered in the order the compiler asks for them (the same
- * on every CN): each becomes a dispatch {@link Exchange} with one sending pipeline per core, a
+ * The exchanges of one query on one CN, each under the id the plan decided for it (the same on every
+ * CN, whatever order each compiles them in): each becomes a dispatch {@link Exchange} with one sending pipeline per core, a
  * {@link DispatchSink} ending the sending pipeline and a {@link StreamedSource} over this CN's
  * destinations, opened now (before any sender starts) and read while the senders send. A broadcast
  * goes to core 0 of every CN (one copy per CN), a gather to bucket 0, the coordinator's core 0.
@@ -56,9 +57,10 @@ final class ClusterExchanges implements ExchangeFactory {
     }
 
     @Override
-    public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
+    public Ends exchange(final DecidedExchange decided, final RowType rowType, final int[] keyColumns,
             final BucketFunction function) {
-        final int id = firstExchangeId + sinks.size();
+        final DispatchMode mode = decided.mode();
+        final int id = firstExchangeId + decided.id();
         if (id > Exchange.MAX_EXCHANGE_ID) {
             throw new IllegalStateException("query " + queryId + " needs exchange id " + id + ", above "
                     + Exchange.MAX_EXCHANGE_ID + ": exchange ids are not being reused");
@@ -107,7 +109,7 @@ final class ClusterExchanges implements ExchangeFactory {
         }
     }
 
-    /** The sinks of this CN's exchanges, in exchange order. */
+    /** The sinks of this CN's exchanges, in the order compiled (EXPLAIN's numbers). */
     List<DispatchSink> sinks() {
         return sinks;
     }

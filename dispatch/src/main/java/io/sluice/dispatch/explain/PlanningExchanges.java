@@ -4,9 +4,9 @@ import io.sluice.engine.exec.BatchConsumer;
 import io.sluice.engine.exec.Sink;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.plan.DecidedExchange;
 import io.sluice.engine.plan.ExchangeFactory;
 import io.sluice.shuffle.BucketFunction;
-import io.sluice.shuffle.operator.DispatchMode;
 
 /**
  * The exchanges of a cluster's plan compiled only to be explained, never run: distributed like a
@@ -20,7 +20,7 @@ public final class PlanningExchanges implements ExchangeFactory {
     }
 
     @Override
-    public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
+    public Ends exchange(final DecidedExchange exchange, final RowType rowType, final int[] keyColumns,
                          final BucketFunction function) {
         return new Ends(new Unrun(), new Nothing(rowType), true);
     }

@@ -2,6 +2,7 @@ package io.sluice.dispatch.explain;
 
 import io.sluice.engine.exec.RuntimeFilterRouter;
 import io.sluice.engine.expr.RowType;
+import io.sluice.engine.plan.DecidedExchange;
 import io.sluice.engine.plan.ExchangeFactory;
 import io.sluice.shuffle.BucketFunction;
 import io.sluice.shuffle.operator.DispatchMode;
@@ -10,7 +11,7 @@ import java.util.List;
 
 /**
  * An {@link ExchangeFactory} that hands every request to another one and notes what was asked and
- * what came back, in order, so EXPLAIN knows each exchange's mode, keys and buckets and which sink
+ * what came back, in the order compiled (EXPLAIN numbers exchanges so), so EXPLAIN knows each exchange's mode, keys and buckets and which sink
  * and source are its two ends.
  */
 public final class RecordingExchanges implements ExchangeFactory {
@@ -32,9 +33,10 @@ public final class RecordingExchanges implements ExchangeFactory {
     }
 
     @Override
-    public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
+    public Ends exchange(final DecidedExchange exchange, final RowType rowType, final int[] keyColumns,
                          final BucketFunction function) {
-        final Ends ends = delegate.exchange(mode, rowType, keyColumns, function);
+        final Ends ends = delegate.exchange(exchange, rowType, keyColumns, function);
+        final DispatchMode mode = exchange.mode();
         final List<String> keys = new ArrayList<>();
         for (int k = 0; keyColumns != null && k < keyColumns.length; k++) {
             keys.add(rowType.name(keyColumns[k]));

@@ -9,6 +9,7 @@ import io.sluice.shuffle.BoundaryMethod;
 import io.sluice.shuffle.HashReason;
 import io.sluice.shuffle.RangeBoundaries;
 import io.sluice.shuffle.Topology;
+import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.zonemap.HeavyKey;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -17,7 +18,8 @@ import java.util.Map;
 
 /**
  * The decisions section of a decided plan in {@link PlanCodec}'s format: the topology, then each decided node's
- * distribution, each runtime filter and each local exchange, nodes named by their position in
+ * distribution, each runtime filter, each local exchange and each exchange between pipelines, nodes named by
+ * their position in
  * {@link PlanWalk#preOrder} of the shipped tree. Decoding checks every position and kind.
  */
 final class DecisionCodec {
@@ -43,6 +45,12 @@ final class DecisionCodec {
             LocalExchangeRule.values());
     static final EnumCodes<LocalExchangeRule.GeneralRule> GENERAL_RULES = EnumCodes.of(
             LocalExchangeRule.GeneralRule.class, LocalExchangeRule.GeneralRule.values());
+
+    static final EnumCodes<DispatchMode> MODES = EnumCodes.of(DispatchMode.class, DispatchMode.TO_OWNER,
+            DispatchMode.LOCAL_ONLY, DispatchMode.ALL_CN, DispatchMode.BROADCAST, DispatchMode.ANY, DispatchMode.GATHER);
+    static final EnumCodes<FragmentType> FRAGMENTS = EnumCodes.of(FragmentType.class, FragmentType.SOURCE,
+            FragmentType.HASH, FragmentType.RANGE, FragmentType.ROUND_ROBIN, FragmentType.BROADCAST,
+            FragmentType.SINGLE);
 
     private DecisionCodec() {
     }
@@ -95,6 +103,19 @@ final class DecisionCodec {
                 GENERAL_RULES.write(out, e.general());
             }
             PlanCodec.writeString(out, e.why(), "localExchanges.why");
+        }
+        out.writeInt(plan.exchanges().size());
+        for (final DecidedExchange e : plan.exchanges()) {
+            final String path = "exchanges[" + e.id() + "]";
+            out.writeInt(e.position());
+            out.writeInt(e.input());
+            MODES.write(out, e.mode());
+            FRAGMENTS.write(out, e.fragment());
+            out.writeInt(e.keys().size());
+            for (final String k : e.keys()) {
+                PlanCodec.writeString(out, k, path + ".keys");
+            }
+            writeBoundaries(out, e.boundaries(), path);
         }
     }
 
@@ -167,7 +188,41 @@ final class DecisionCodec {
             final String why = in.readString(path + ".why");
             local.add(new LocalExchange(node, operator, input, rule, type, general, why));
         }
-        return new DecidedPlan(root, config, topology, distributed, decisions, filters, local);
+        final List<DecidedExchange> exchanges = new ArrayList<>();
+        final int exchangesAt = in.position();
+        final int exchangeCount = in.readCount("exchanges", 4 + 4 + 1 + 1 + 4 + 1);
+        for (int e = 0; e < exchangeCount; e++) {
+            exchanges.add(readExchange(in, nodes, e));
+        }
+        return PlanCodec.build(in, "exchanges", exchangesAt, () -> new DecidedPlan(root, config, topology, distributed,
+                decisions, filters, local, exchanges));
+    }
+
+    private static DecidedExchange readExchange(final WireReader in, final List<PlanNode> nodes, final int id) {
+        final String path = "exchanges[" + id + "]";
+        final int at = in.position();
+        final int position = in.readInt(path + ".node");
+        if (position < 0 || position >= nodes.size()) {
+            throw in.error(path + ".node", at, "node " + position + " of a plan of " + nodes.size() + " nodes");
+        }
+        final int inputAt = in.position();
+        final int input = in.readInt(path + ".input");
+        final int inputs = PlanWalk.inputs(nodes.get(position)).size();
+        if (input < DecidedExchange.RESULT || input >= inputs || input == DecidedExchange.RESULT && position != 0) {
+            throw in.error(path + ".input", inputAt, "input " + input + " of a " + nodes.get(position).getClass()
+                    .getSimpleName() + " node with " + inputs + " inputs: an exchange feeds one input of its node, or"
+                    + " the result (" + DecidedExchange.RESULT + ") above the root");
+        }
+        final DispatchMode mode = MODES.read(in, path + ".mode");
+        final FragmentType fragment = FRAGMENTS.read(in, path + ".fragment");
+        final int keyCount = in.readCount(path + ".keys", 4);
+        final List<String> keys = new ArrayList<>();
+        for (int k = 0; k < keyCount; k++) {
+            keys.add(in.readString(path + ".keys[" + k + "]"));
+        }
+        final RangeBoundaries boundaries = readBoundaries(in, path);
+        return PlanCodec.build(in, path, at, () -> new DecidedExchange(id, position, input, mode, fragment, keys,
+                boundaries));
     }
 
     private static PlanNode node(final WireReader in, final List<PlanNode> nodes, final String field) {
@@ -181,21 +236,7 @@ final class DecisionCodec {
 
     private static void writeShuffle(final WireWriter out, final LocalShuffle how, final String path) {
         DISTRIBUTIONS.write(out, how.choice());
-        final RangeBoundaries b = how.boundaries();
-        out.writeBoolean(b != null);
-        if (b != null) {
-            out.writeInt(b.topology().cnCount());
-            out.writeInt(b.topology().coresPerCn());
-            KINDS.write(out, b.kind());
-            METHODS.write(out, b.method());
-            HASH_REASONS.write(out, b.hashReason());
-            PlanCodec.writeString(out, b.explanation(), path + ".boundaries.explanation");
-            final long[] cuts = b.cutPoints();
-            out.writeInt(cuts.length);
-            for (final long c : cuts) {
-                out.writeLong(c);
-            }
-        }
+        writeBoundaries(out, how.boundaries(), path);
         out.writeBoolean(how.rangeKey() != null);
         if (how.rangeKey() != null) {
             PlanCodec.writeString(out, how.rangeKey(), path + ".rangeKey");
@@ -216,25 +257,46 @@ final class DecisionCodec {
         }
     }
 
+    private static void writeBoundaries(final WireWriter out, final RangeBoundaries b, final String path) {
+        out.writeBoolean(b != null);
+        if (b != null) {
+            out.writeInt(b.topology().cnCount());
+            out.writeInt(b.topology().coresPerCn());
+            KINDS.write(out, b.kind());
+            METHODS.write(out, b.method());
+            HASH_REASONS.write(out, b.hashReason());
+            PlanCodec.writeString(out, b.explanation(), path + ".boundaries.explanation");
+            final long[] cuts = b.cutPoints();
+            out.writeInt(cuts.length);
+            for (final long c : cuts) {
+                out.writeLong(c);
+            }
+        }
+    }
+
+    private static RangeBoundaries readBoundaries(final WireReader in, final String path) {
+        if (!in.readBoolean(path + ".hasBoundaries")) {
+            return null;
+        }
+        final int at = in.position();
+        final int cns = in.readInt(path + ".boundaries.cnCount");
+        final int cores = in.readInt(path + ".boundaries.coresPerCn");
+        final TypeKind kind = KINDS.read(in, path + ".boundaries.kind");
+        final BoundaryMethod method = METHODS.read(in, path + ".boundaries.method");
+        final HashReason reason = HASH_REASONS.read(in, path + ".boundaries.hashReason");
+        final String explanation = in.readString(path + ".boundaries.explanation");
+        final int count = in.readCount(path + ".boundaries.cuts", 8);
+        final long[] cuts = new long[count];
+        for (int i = 0; i < count; i++) {
+            cuts[i] = in.readLong(path + ".boundaries.cuts[" + i + "]");
+        }
+        return PlanCodec.build(in, path + ".boundaries", at, () -> RangeBoundaries.restore(
+                new Topology(cns, cores), kind, method, reason, explanation, cuts));
+    }
+
     private static LocalShuffle readShuffle(final WireReader in, final String path) {
         final Distribution choice = DISTRIBUTIONS.read(in, path + ".choice");
-        RangeBoundaries boundaries = null;
-        if (in.readBoolean(path + ".hasBoundaries")) {
-            final int at = in.position();
-            final int cns = in.readInt(path + ".boundaries.cnCount");
-            final int cores = in.readInt(path + ".boundaries.coresPerCn");
-            final TypeKind kind = KINDS.read(in, path + ".boundaries.kind");
-            final BoundaryMethod method = METHODS.read(in, path + ".boundaries.method");
-            final HashReason reason = HASH_REASONS.read(in, path + ".boundaries.hashReason");
-            final String explanation = in.readString(path + ".boundaries.explanation");
-            final int count = in.readCount(path + ".boundaries.cuts", 8);
-            final long[] cuts = new long[count];
-            for (int i = 0; i < count; i++) {
-                cuts[i] = in.readLong(path + ".boundaries.cuts[" + i + "]");
-            }
-            boundaries = PlanCodec.build(in, path + ".boundaries", at, () -> RangeBoundaries.restore(
-                    new Topology(cns, cores), kind, method, reason, explanation, cuts));
-        }
+        final RangeBoundaries boundaries = readBoundaries(in, path);
         final String rangeKey = in.readBoolean(path + ".hasRangeKey") ? in.readString(path + ".rangeKey") : null;
         final String reason = in.readString(path + ".reason");
         final LocalShuffle.Kept kept = KEPT.read(in, path + ".kept");

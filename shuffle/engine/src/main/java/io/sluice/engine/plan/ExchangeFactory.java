@@ -5,13 +5,12 @@ import io.sluice.engine.exec.Sink;
 import io.sluice.engine.exec.Source;
 import io.sluice.engine.expr.RowType;
 import io.sluice.shuffle.BucketFunction;
-import io.sluice.shuffle.operator.DispatchMode;
 
 /**
  * Where {@link PipelineCompiler} gets the exchanges that move rows between pipelines: in one
  * process a local shuffle ({@link LocalExchanges}), in a cluster a dispatch over every CN. The
- * compiler asks for one per pipeline break that moves rows; each CN compiling the same plan asks
- * in the same order, so the n-th exchange of a query is the same exchange on every CN.
+ * compiler asks for one per {@link DecidedExchange} of the plan, which carries the id every CN
+ * gives it, whatever order a CN compiles its exchanges in.
  */
 public interface ExchangeFactory {
     /**
@@ -23,16 +22,17 @@ public interface ExchangeFactory {
     /**
      * Ends a pipeline in an exchange and returns its two ends on this CN.
      *
-     * @param mode       how batches are routed; {@code TO_OWNER}, {@code LOCAL_ONLY} and
-     *                   {@code ALL_CN} shuffle by {@code function}, {@code BROADCAST} gives every
-     *                   CN all rows, {@code GATHER} brings all rows to the coordinator
+     * @param exchange   the exchange as the plan decided it: its id, and how batches are routed
+     *                   ({@code TO_OWNER}, {@code LOCAL_ONLY} and {@code ALL_CN} shuffle by
+     *                   {@code function}, {@code BROADCAST} gives every CN all rows, {@code GATHER}
+     *                   brings all rows to the coordinator)
      * @param keyColumns the columns {@code function} reads; null when the mode does not shuffle
      * @param function   buckets over the whole topology; null when the mode does not shuffle
      * @return the sink that ends the sending pipeline, and the source of the rows this CN
      *         receives: one morsel per local core for a shuffle (batches tagged with the core),
      *         one per batch otherwise
      */
-    Ends exchange(DispatchMode mode, RowType rowType, int[] keyColumns, BucketFunction function);
+    Ends exchange(DecidedExchange exchange, RowType rowType, int[] keyColumns, BucketFunction function);
 
     /**
      * Where join builds send their partial runtime filters: by default straight to this process's probe

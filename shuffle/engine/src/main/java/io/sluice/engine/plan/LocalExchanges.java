@@ -3,7 +3,6 @@ package io.sluice.engine.plan;
 import io.sluice.engine.exec.ShuffleExchange;
 import io.sluice.engine.expr.RowType;
 import io.sluice.shuffle.BucketFunction;
-import io.sluice.shuffle.operator.DispatchMode;
 import io.sluice.shuffle.operator.ShuffleOptions;
 
 /**
@@ -24,10 +23,10 @@ public final class LocalExchanges implements ExchangeFactory {
     }
 
     @Override
-    public Ends exchange(final DispatchMode mode, final RowType rowType, final int[] keyColumns,
+    public Ends exchange(final DecidedExchange decided, final RowType rowType, final int[] keyColumns,
                          final BucketFunction function) {
-        if (!mode.readsShuffleIdx()) {
-            throw new IllegalArgumentException("a local exchange shuffles between cores; " + mode
+        if (!decided.shuffles()) {
+            throw new IllegalArgumentException("a local exchange shuffles between cores; " + decided
                     + " needs a cluster runtime");
         }
         final ShuffleExchange exchange = new ShuffleExchange(rowType, keyColumns, function, options);

@@ -12,8 +12,9 @@ import java.util.Map;
  * ({@link DetermineSortDistribution}); then, bottom-up, each join ({@link DetermineJoinDistribution},
  * {@link DeterminePartitionReuse}), group-by ({@link DetermineGroupStrategy}), window and assertion
  * ({@link DeterminePartitionDistribution}) and nested-loop join ({@link DetermineNestedLoopDistribution});
- * runtime filters ({@link DetermineRuntimeFilters}); local exchanges ({@link DetermineLocalExchanges}).
- * Boundaries come with the join and group-by decisions. On a cluster the coordinator runs it and ships the
+ * runtime filters ({@link DetermineRuntimeFilters}); local exchanges ({@link DetermineLocalExchanges}); the
+ * exchanges between pipelines, with their ids ({@link DetermineExchanges}). Boundaries come with the join and
+ * group-by decisions. On a cluster the coordinator runs it and ships the
  * result; in one process {@link QueryRunner} runs it in place.
  */
 public final class PhysicalPlanner {
@@ -39,7 +40,8 @@ public final class PhysicalPlanner {
         }
         final List<RuntimeFilterTarget> filters = DetermineRuntimeFilters.decide(root, config, distributions, stats);
         final List<LocalExchange> local = DetermineLocalExchanges.decide(root, distributions, distributed);
-        return new DecidedPlan(root, config, topology, distributed, decisions, filters, local);
+        final List<DecidedExchange> exchanges = DetermineExchanges.decide(root, distributions, filters);
+        return new DecidedPlan(root, config, topology, distributed, decisions, filters, local, exchanges);
     }
 
     /** Whether a node's operator is distributed by a decision of its own. */

@@ -79,7 +79,8 @@ import java.util.Set;
  * sort ({@link DetermineSortDistribution}) sorts each core's rows into a run that the coordinator
  * merges.
  * Pipelines of a SINGLE fragment run on every CN with no input except on the coordinator, so
- * that every CN ends every exchange it sends to.
+ * that every CN ends every exchange it sends to. A pipeline ends in an exchange only where the plan
+ * placed one ({@link DecidedExchange}): it is taken by its edge, and its id is the plan's on every CN.
  */
 public final class PipelineCompiler {
     /** The CN whose bucket 0 receives gathers and which runs the SINGLE fragments. */
@@ -103,6 +104,10 @@ public final class PipelineCompiler {
     private QueryMemory memory = QueryMemory.unbounded();
     private BlockCaches caches = BlockCaches.NONE;
     private int nextId;
+    /** Per node, how often each of its input edges (the result's too) has taken its exchange so far. */
+    private final Map<PlanNode, int[]> edgesTaken = new IdentityHashMap<>();
+    /** The ids of the decided exchanges compiled so far. */
+    private final Set<Integer> used = new HashSet<>();
 
     /** A compiler for one core with broadcast joins and merge groups. */
     public PipelineCompiler(final Catalog tables) {
@@ -205,15 +210,25 @@ public final class PipelineCompiler {
                     + ": decide it with PhysicalPlanner.plan for the topology it runs on");
         }
         this.decided = plan;
+        edgesTaken.clear();
+        used.clear();
         this.filters = new RuntimeFilterWiring(plan.runtimeFilters(), config, topology, cn, router);
         final List<LocalExchange> local = plan.localExchanges();
         final PlanNode decidedRoot = plan.root();
         Open root = open(decidedRoot);
         if (exchanges.distributed() && !root.single) {
-            root = gathered(root, "result");
+            root = gathered(root, decidedRoot, DecidedExchange.RESULT, "result");
         }
         final ResultCollector result = new ResultCollector(root.rowType);
         close(root, result, "result");
+        if (exchanges.distributed() && used.size() != plan.exchanges().size()) {
+            for (final DecidedExchange e : plan.exchanges()) {
+                if (!used.contains(e.id())) {
+                    throw new IllegalStateException("the plan decided " + e + ", but no pipeline of it ends there: a"
+                            + " plan whose exchanges do not fit its tree is not run; decide it with PhysicalPlanner.plan");
+                }
+            }
+        }
         final RuntimeFilterWiring.Wired wired = filters.attach(pipelines);
         return new Compiled(List.copyOf(pipelines), Map.copyOf(fragments), result, List.copyOf(decisions),
                 wired.planned(), wired.handles(), local);
@@ -261,10 +276,43 @@ public final class PipelineCompiler {
         return p;
     }
 
-    /** The open pipeline's rows, moved by an exchange; the returned pipeline reads what this CN receives. */
-    private Open exchanged(final Open in, final DispatchMode mode, final int[] keyColumns,
-                           final BucketFunction function, final FragmentType type, final String what) {
-        final ExchangeFactory.Ends ends = exchanges.exchange(mode, in.rowType, keyColumns, function);
+    /**
+     * The exchange the plan decided on input {@code input} of {@code node} (or on the result), which must be of
+     * this mode and fragment type: a plan that lacks it or decided another one was not decided for this tree.
+     */
+    private DecidedExchange decidedExchange(final PlanNode node, final int input, final DispatchMode mode,
+                                            final FragmentType type) {
+        final int[] taken = edgesTaken.computeIfAbsent(node, n -> new int[PlanWalk.inputs(n).size() + 1]);
+        final String edge = input == DecidedExchange.RESULT ? "the result"
+                : "input " + input + " of a " + node.getClass().getSimpleName() + " node";
+        final DecidedExchange e = decided.exchangeAt(node, input, taken[input + 1]++);
+        if (e == null) {
+            throw new IllegalStateException("the plan decided no exchange into " + edge + ", where its rows need a "
+                    + mode + ": a plan whose exchanges do not fit its tree is not run; decide it with"
+                    + " PhysicalPlanner.plan");
+        }
+        if (e.mode() != mode || e.fragment() != type) {
+            throw new IllegalStateException("the plan decided " + e + " with fragment " + e.fragment() + ", where its"
+                    + " decisions need a " + mode + " into a " + type + " fragment: a plan whose exchanges do not fit"
+                    + " its tree is not run; decide it with PhysicalPlanner.plan");
+        }
+        used.add(e.id());
+        return e;
+    }
+
+    /**
+     * The open pipeline's rows, moved by the exchange the plan decided on input {@code input} of {@code node};
+     * the returned pipeline reads what this CN receives.
+     */
+    private Open exchanged(final Open in, final PlanNode node, final int input, final DispatchMode mode,
+                           final FragmentType type, final String what) {
+        return exchanged(in, decidedExchange(node, input, mode, type), null, null, what);
+    }
+
+    private Open exchanged(final Open in, final DecidedExchange exchange, final int[] keyColumns,
+                           final BucketFunction function, final String what) {
+        final FragmentType type = exchange.fragment();
+        final ExchangeFactory.Ends ends = exchanges.exchange(exchange, in.rowType, keyColumns, function);
         final Pipeline sender = close(in, ends.sink(), what);
         if (!ends.streams()) {
             return new Open(ends.source(), sender, type);
@@ -274,9 +322,10 @@ public final class PipelineCompiler {
         return received;
     }
 
-    /** The open pipeline's rows, all on the coordinator. */
-    private Open gathered(final Open in, final String what) {
-        return in.single ? in : exchanged(in, DispatchMode.GATHER, null, null, FragmentType.SINGLE, "gather for " + what);
+    /** The open pipeline's rows, all on the coordinator (gathered into input {@code input} of {@code node}). */
+    private Open gathered(final Open in, final PlanNode node, final int input, final String what) {
+        return in.single ? in : exchanged(in, node, input, DispatchMode.GATHER, FragmentType.SINGLE,
+                "gather for " + what);
     }
 
     /** Ends a pipeline in a sink whose output another pipeline reads, keeping where the rows are. */
@@ -299,7 +348,7 @@ public final class PipelineCompiler {
             final SortedRuns runs = new SortedRuns(in.rowType, o.keys(), o.limit(), cn * topology.coresPerCn(),
                     topology.coresPerCn());
             final Open sorted = breaker(in, runs, runs.output(), "sorted runs");
-            final Open gathered = exchanged(sorted, DispatchMode.GATHER, null, null, FragmentType.SINGLE,
+            final Open gathered = exchanged(sorted, o, 0, DispatchMode.GATHER, FragmentType.SINGLE,
                     "EXCHANGE OUT DISTR of sorted runs");
             final MergeSort merge = new MergeSort(gathered.rowType, o.keys(), o.limit());
             return breaker(gathered, merge, merge.output(), "EXCHANGE IN MERGE SORT DISTR");
@@ -309,7 +358,7 @@ public final class PipelineCompiler {
             final Sort local = new Sort(in.rowType, o.keys(), o.limit()).memory(memory.operator("top-n " + o.keys()));
             in = breaker(in, local, local.output(), "top-n");
         }
-        in = gathered(in, "sort");
+        in = gathered(in, o, 0, "sort");
         final Sort sink = new Sort(in.rowType, o.keys(), o.limit()).memory(memory.operator("sort " + o.keys()));
         return breaker(in, sink, sink.output(), "sort");
     }
@@ -359,7 +408,7 @@ public final class PipelineCompiler {
                     }
                 }
                 in = how.perKey() ? partiallyAggregated(a, keys, how)
-                        : bucketed(a.input(), keys, how, DispatchMode.TO_OWNER);
+                        : bucketed(a.input(), keys, how, DispatchMode.TO_OWNER, a, 0);
             }
         }
         decisions.add(new Decision("group by " + names(a.keys()), how.choice(), how.reason()));
@@ -423,7 +472,7 @@ public final class PipelineCompiler {
                 }
             }
         }
-        final Open shuffled = shuffled(states, keys, how, DispatchMode.TO_OWNER, null);
+        final Open shuffled = shuffled(states, a, 0, keys, how, DispatchMode.TO_OWNER, null);
         shuffled.add(new Projection(shuffled.rowType, restored));
         shuffled.partitioning = how.boundaries() != null ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
@@ -442,14 +491,14 @@ public final class PipelineCompiler {
      */
     private Open mergeGroup(final PlanNode.Aggregation a, final Open in) {
         if (!exchanges.distributed() || in.single || !HashAggregate.splittable(a.aggregates())) {
-            final Open rows = exchanges.distributed() ? gathered(in, "merge group") : in;
+            final Open rows = exchanges.distributed() ? gathered(in, a, 0, "merge group") : in;
             final HashAggregate sink = new HashAggregate(rows.rowType, a.keys(), a.aggregates())
                     .memory(memory.operator("group by " + names(a.keys())));
             return breaker(rows, sink, sink.output(), "merge group");
         }
         final HashAggregate partial = new HashAggregate(in.rowType, a.keys(), a.aggregates(), false,
                 AggregationPhase.PARTIAL).memory(memory.operator("partial group by " + names(a.keys())));
-        final Open states = gathered(breaker(in, partial, partial.output(), "partial group"), "final group");
+        final Open states = gathered(breaker(in, partial, partial.output(), "partial group"), a, 0, "final group");
         final HashAggregate merged = new HashAggregate(in.rowType, a.keys(), a.aggregates(), false,
                 AggregationPhase.FINAL).memory(memory.operator("final group by " + names(a.keys())));
         return breaker(states, merged, merged.output(), "final group");
@@ -510,8 +559,8 @@ public final class PipelineCompiler {
             Open probe = buildFirst ? null : open(j.probe());
             Open buildSide = open(j.build());
             if (exchanges.distributed()) {
-                buildSide = probe != null && probe.single ? gathered(buildSide, "join build")
-                        : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
+                buildSide = probe != null && probe.single ? gathered(buildSide, j, 1, "join build")
+                        : exchanged(buildSide, j, 1, DispatchMode.BROADCAST, FragmentType.BROADCAST, "broadcast");
             }
             final HashJoinBuild build = new HashJoinBuild(buildSide.rowType, j.buildKeys(), buildRows)
                     .memory(memory.operator("hash join build " + j.buildKeys()));
@@ -536,14 +585,14 @@ public final class PipelineCompiler {
         }
         final boolean hybrid = how.choice() == Distribution.HYBRID;
         final Open buildSide = how.kept().build() ? partitioned(j.build(), buildKeys, how)
-                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER,
+                : bucketed(j.build(), buildKeys, how, hybrid ? DispatchMode.ALL_CN : DispatchMode.TO_OWNER, j, 1,
                         perKey(how, HeavyKeyDispatch.REPLICATE, j.type(), buildKeys.size()));
         final PartitionedHashJoinBuild build = new PartitionedHashJoinBuild(buildSide.rowType, j.buildKeys(),
                 topology.coresPerCn(), buildRows).memory(memory.operator("hash join build " + j.buildKeys()));
         final Pipeline buildPipeline = close(buildSide, build, "partitioned join build");
         filters.noteBuild(j, build, buildSide.rowType, buildPipeline);
         final Open probe = how.kept().probe() ? partitioned(j.probe(), probeKeys, how)
-                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER,
+                : bucketed(j.probe(), probeKeys, how, hybrid ? DispatchMode.LOCAL_ONLY : DispatchMode.TO_OWNER, j, 0,
                         perKey(how, HeavyKeyDispatch.LOCAL_FIRST, j.type(), probeKeys.size()));
         probe.dependencies.add(buildPipeline);
         if (j.type().buildColumnsOnly()) {
@@ -616,7 +665,7 @@ public final class PipelineCompiler {
     private Open window(final PlanNode.Window w) {
         final String what = "window partition by " + w.partitionBy() + " order by " + w.orderBy();
         final LocalShuffle how = decided.decisionOf(w);
-        final Open in = keyed(w.input(), w.partitionBy(), how, what);
+        final Open in = keyed(w, w.input(), w.partitionBy(), how, what);
         final Window sink = new Window(in.rowType, w.partitionBy(), w.orderBy(), w.functions(),
                 how.choice() != Distribution.GATHER).memory(memory.operator("window"));
         return breaker(in, sink, sink.output(), "window");
@@ -630,19 +679,20 @@ public final class PipelineCompiler {
     private Open assertOneRow(final PlanNode.AssertOneRow a) {
         final String what = "assert one row" + (a.keys().isEmpty() ? "" : " per " + a.keys());
         final LocalShuffle how = decided.decisionOf(a);
-        final Open in = keyed(a.input(), a.keys(), how, what);
+        final Open in = keyed(a, a.input(), a.keys(), how, what);
         final AssertOneRow sink = new AssertOneRow(in.rowType, a.keys(), a.where(),
                 how.choice() != Distribution.GATHER);
         return breaker(in, sink, sink.output(), "assert one row");
     }
 
     /** A node's rows with all rows of equal keys in one morsel's worker, as decided; records the decision. */
-    private Open keyed(final PlanNode node, final List<String> keys, final LocalShuffle how, final String what) {
+    private Open keyed(final PlanNode consumer, final PlanNode node, final List<String> keys, final LocalShuffle how,
+                       final String what) {
         decisions.add(new Decision(what, how.choice(), how.reason()));
         final Open in = switch (how.choice()) {
-            case GATHER -> exchanges.distributed() ? gathered(open(node), what) : open(node);
+            case GATHER -> exchanges.distributed() ? gathered(open(node), consumer, 0, what) : open(node);
             case REUSE_SHUFFLE -> open(node);
-            default -> bucketed(node, keys, how, DispatchMode.TO_OWNER);
+            default -> bucketed(node, keys, how, DispatchMode.TO_OWNER, consumer, 0);
         };
         if (how.choice() != Distribution.GATHER && in.partitioning == null) {
             throw new IllegalStateException(what + " was planned as " + how.choice() + " but its input is not bucketed");
@@ -667,12 +717,12 @@ public final class PipelineCompiler {
                     + (probe.single ? "" : "not ") + "all on the coordinator");
         }
         if (exchanges.distributed() && how.choice() == Distribution.ROUND_ROBIN) {
-            probe = exchanged(probe, DispatchMode.ANY, null, null, FragmentType.ROUND_ROBIN, "round robin");
+            probe = exchanged(probe, j, 0, DispatchMode.ANY, FragmentType.ROUND_ROBIN, "round robin");
         }
         Open buildSide = open(j.build());
         if (exchanges.distributed()) {
-            buildSide = probe.single ? gathered(buildSide, "nested loop join build")
-                    : exchanged(buildSide, DispatchMode.BROADCAST, null, null, FragmentType.BROADCAST, "broadcast");
+            buildSide = probe.single ? gathered(buildSide, j, 1, "nested loop join build")
+                    : exchanged(buildSide, j, 1, DispatchMode.BROADCAST, FragmentType.BROADCAST, "broadcast");
         }
         final NestedLoopJoinBuild build = new NestedLoopJoinBuild(buildSide.rowType)
                 .memory(memory.operator("nested-loop join build"));
@@ -742,13 +792,18 @@ public final class PipelineCompiler {
         return new PerKey(HeavyKeySet.of(keys), dispatch, type == JoinType.INNER || type == JoinType.SEMI);
     }
 
-    private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode) {
-        return bucketed(node, keys, how, mode, null);
+    private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
+                          final PlanNode consumer, final int input) {
+        return bucketed(node, keys, how, mode, consumer, input, null);
     }
 
-    /** @param perKey how heavy keys are dispatched apart, or null when every key goes to its owner */
+    /**
+     * @param consumer the node whose input {@code input} the rows are bucketed for: the plan's exchange on that edge
+     *                 shuffles them, unless a colocated scan reads them bucketed
+     * @param perKey   how heavy keys are dispatched apart, or null when every key goes to its owner
+     */
     private Open bucketed(final PlanNode node, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
-                          final PerKey perKey) {
+                          final PlanNode consumer, final int input, final PerKey perKey) {
         final Open bucketed;
         final boolean range = how.boundaries() != null;
         final RenamedScan renamed = RenamedScan.of(node);
@@ -764,24 +819,35 @@ public final class PipelineCompiler {
                 bucketed.add(new Projection(bucketed.rowType, renamed.rename().items()));
             }
         } else {
-            bucketed = shuffled(open(node), keys, how, mode, perKey);
+            bucketed = shuffled(open(node), consumer, input, keys, how, mode, perKey);
         }
         bucketed.partitioning = perKey != null && perKey.movesKeys() ? null : range ? Partitioning.range(Set.of(keys.get(0)), how.boundaries())
                 : Partitioning.hash(keys);
         return bucketed;
     }
 
-    /** The open pipeline's rows shuffled by {@code keys} as {@code how} decided (per key, when {@code perKey} says). */
-    private Open shuffled(final Open in, final List<String> keys, final LocalShuffle how, final DispatchMode mode,
-                      final PerKey perKey) {
-        final boolean range = how.boundaries() != null;
+    /**
+     * The open pipeline's rows shuffled by the exchange the plan decided into input {@code input} of
+     * {@code consumer}, on its keys and boundaries (per key, when {@code perKey} says).
+     */
+    private Open shuffled(final Open in, final PlanNode consumer, final int input, final List<String> decisionKeys,
+                          final LocalShuffle how, final DispatchMode mode, final PerKey perKey) {
+        final DecidedExchange exchange = decidedExchange(consumer, input, mode,
+                how.boundaries() != null ? FragmentType.RANGE : FragmentType.HASH);
+        final List<String> keys = exchange.keys();
+        if (!keys.equals(decisionKeys)) {
+            throw new IllegalStateException("the plan decided " + exchange + ", but its decision shuffles by "
+                    + decisionKeys + ": a plan whose exchanges do not fit its decisions is not run; decide it with"
+                    + " PhysicalPlanner.plan");
+        }
+        final boolean range = exchange.boundaries() != null;
         final int[] keyColumns = new int[keys.size()];
         final TypeKind[] kinds = new TypeKind[keys.size()];
         for (int k = 0; k < keyColumns.length; k++) {
             keyColumns[k] = in.rowType.indexOf(keys.get(k));
             kinds[k] = in.rowType.type(keyColumns[k]).storage().kind();
         }
-        final BucketFunction owner = range ? how.boundaries().bucketFunction()
+        final BucketFunction owner = range ? exchange.boundaries().bucketFunction()
                 : new HashBucketFunction(topology.bucketCount(), kinds);
         final BucketFunction function = perKey == null ? owner
                 : perKey.dispatch() == HeavyKeyDispatch.REPLICATE
@@ -791,8 +857,8 @@ public final class PipelineCompiler {
                         exchanges.distributed() ? topology.firstBucketOf(cn) : 0,
                         exchanges.distributed() ? topology.coresPerCn() : topology.bucketCount(),
                         perKey.dropNullKeys());
-        return exchanged(in, mode, keyColumns, function, range ? FragmentType.RANGE : FragmentType.HASH,
-                mode == DispatchMode.TO_OWNER ? "shuffle" : "shuffle " + mode);
+        return exchanged(in, exchange, keyColumns, function, mode == DispatchMode.TO_OWNER ? "shuffle"
+                : "shuffle " + mode);
     }
 
     private static List<String> names(final List<NamedExpr> keys) {
@@ -847,7 +913,7 @@ public final class PipelineCompiler {
         }
         final PlanNode.Limit l = (PlanNode.Limit) node;
         Open in = open(l.input());
-        in = exchanges.distributed() ? gathered(in, "limit") : in;
+        in = exchanges.distributed() ? gathered(in, l, 0, "limit") : in;
         final Limit sink = new Limit(in.rowType, l.limit());
         return breaker(in, sink, sink.output(), "limit");
     }

@@ -44,9 +44,10 @@ public final class PlanCodec {
      * 7 the window, nested-loop join and assert-one-row nodes, 8 the partition reuse switch, 9 the decisions
      * section of a plan the coordinator decided: each operator's distribution, runtime filters, local exchanges,
      * 10 the heavy-key switch and each join decision's heavy keys, 11 a window function's frame as a unit and
-     * two bounds with their offsets instead of one of three frame codes).
+     * two bounds with their offsets instead of one of three frame codes, 12 the exchanges between pipelines of a
+     * decided plan, with their ids).
      */
-    public static final short VERSION = 11;
+    public static final short VERSION = 12;
     /** "SLCP" as a little-endian int: the first four bytes of every encoded plan. */
     public static final int MAGIC = 'S' | 'L' << 8 | 'C' << 16 | 'P' << 24;
     /** The deepest nesting of nodes and expressions, together, that encoding and decoding accept. */

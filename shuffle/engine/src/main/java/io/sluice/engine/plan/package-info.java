@@ -9,7 +9,8 @@
  * assertions by {@code DeterminePartitionDistribution}); they run only inside the
  * {@link io.sluice.engine.plan.PhysicalPlanner}, once per query and topology, whose
  * {@link io.sluice.engine.plan.DecidedPlan} carries every decision (with a
- * {@link io.sluice.engine.plan.DistributionReason} and its numbers) to the compiler.
+ * {@link io.sluice.engine.plan.DistributionReason} and its numbers) to the compiler, and every exchange
+ * between pipelines as a {@link io.sluice.engine.plan.DecidedExchange} with its id ({@code DetermineExchanges}).
  * {@link io.sluice.engine.plan.PlanCodec} is the versioned binary form in which a client sends a plan
  * (or SQL text) and its {@link io.sluice.engine.plan.StrategyConfig} to the coordinator, and the
  * coordinator ships the decided plan to the compute nodes, which only cut it into pipelines.

@@ -340,13 +340,13 @@ class PlanCodecTest {
     }
 
     @Test
-    void formatVersionElevenIsPinned() {
+    void formatVersionTwelveIsPinned() {
         final StrategyConfig config = new StrategyConfig(Strategy.COLOCATE, 1, 2, 3,
                 new ShuffleOptions(4096, WholeBatchRouting.NEVER),
                 new RuntimeFilterConfig(RuntimeFilterMode.LOCAL, 5, 6, 7, 0.5, 64, 128, 9, 0.25));
         final byte[] bytes = PlanCodec.encode(Plan.scan("t", "c").filter(Expr.eq(col("c"), lit(5))).limit(3), config);
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(
-                "534c4350" + "0b00" + "04"
+                "534c4350" + "0c00" + "04"
                 + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0010000000000000" + "01"
                 + "01" + "0500000000000000" + "06000000" + "07000000" + "000000000000e03f" + "40000000" + "80000000"
                 + "0900000000000000" + "000000000000d03f" + "01" + "01" + "01" + "00"
@@ -505,12 +505,12 @@ class PlanCodecTest {
     @Test
     void anotherVersionNamesBothVersionsAndTheFix() {
         final byte[] bytes = PlanCodec.encode(plans().get(0), StrategyConfig.defaults());
-        // Version 10 plans write a window frame as one of three codes: a CN of this build refuses them rather than
-        // read a frame code as a unit and bounds.
-        new UnsafeBuffer(bytes).putShort(4, (short) 10, ByteOrder.LITTLE_ENDIAN);
+        // Version 11 plans carry no exchanges, which their CNs paired by the order they compiled them: a CN of this
+        // build refuses them rather than look for exchange ids they do not have.
+        new UnsafeBuffer(bytes).putShort(4, (short) 11, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> PlanCodec.decode(bytes))
                 .isInstanceOf(WireFormatException.class)
-                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 10, this build reads version 11:"
+                .hasMessage("plan.version at byte 4 of " + bytes.length + ": format version 11, this build reads version 12:"
                         + " run the same Sluice version on the client, the coordinator and every CN");
     }
 
