@@ -251,6 +251,15 @@ public final class Coordinator implements Agent, AutoCloseable {
     }
 
     /**
+     * Records that {@code cn} runs in this coordinator's process (an embedded cluster): its liveness is this JVM's,
+     * so its silence (its control loop starved by the workers of an oversubscribed JVM) never makes it dead; it
+     * leaves when it says so or once it is closed. Any thread, before that CN starts.
+     */
+    void inProcess(final CnServer cn) {
+        members.inProcess(cn.incarnation(), cn::runs);
+    }
+
+    /**
      * Control messages dropped unread: undecodable, of another version, not signed with the cluster
      * secret, replayed, or meant for another receiver.
      */

@@ -8,6 +8,7 @@ import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Evicted;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
@@ -85,7 +86,8 @@ public final class ControlCodec {
      * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats; 10
      * what a CN read of a store on object storage (GETs, their bytes, block cache hits and their bytes) in its
      * finished stats, and their sum in a query's; 11 a query's done carries its result's column names as SQL
-     * names them, which two columns may share while the result type's are unique.
+     * names them, which two columns may share while the result type's are unique, and (a type added, no field
+     * changed) {@code Evicted}, which a build without it refuses as of an unknown type.
      */
     public static final short VERSION = 11;
     /** Bytes before the fields: magic, version, type. */
@@ -126,6 +128,7 @@ public final class ControlCodec {
     static final short STATUS = 26;
     static final short CANCEL_REQUEST = 27;
     static final short CLIENT_HEARTBEAT = 28;
+    static final short EVICTED = 29;
 
     private static final int MIN_STRING = 4;
     private static final int MIN_ADDRESS = MIN_STRING + 4;
@@ -192,6 +195,8 @@ public final class ControlCodec {
             return LEAVE;
         } else if (m instanceof Shutdown) {
             return SHUTDOWN;
+        } else if (m instanceof Evicted) {
+            return EVICTED;
         } else if (m instanceof Prepare) {
             return PREPARE;
         } else if (m instanceof Prepared) {
@@ -279,6 +284,9 @@ public final class ControlCodec {
         } else if (m instanceof Shutdown s) {
             out.writeLong(s.coordinatorIncarnation());
             out.writeString(s.reason());
+        } else if (m instanceof Evicted e) {
+            out.writeLong(e.coordinatorIncarnation());
+            out.writeString(e.reason());
         } else if (m instanceof Prepare p) {
             out.writeLong(p.queryId());
             out.writeString(p.name());
@@ -627,6 +635,8 @@ public final class ControlCodec {
                 return new Leave(in.readLong("leave.memberId"), in.readLong("leave.incarnation"));
             case SHUTDOWN:
                 return new Shutdown(in.readLong("shutdown.incarnation"), in.readString("shutdown.reason"));
+            case EVICTED:
+                return new Evicted(in.readLong("evicted.incarnation"), in.readString("evicted.reason"));
             case PREPARE: {
                 final long queryId = in.readLong("prepare.queryId");
                 final String name = in.readString("prepare.name");
