@@ -23,8 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * streaming exchanges ({@link Pipeline#streamedFrom}): a receiving pipeline must consume while its
  * senders send, so a stage's pipelines start together and each gets its own workers (producers apart
  * from consumers: a sender blocked on a full destination never holds the thread that would drain
- * it); the thread calling {@link #run} is one worker of a stage's last pipeline instead of waiting
- * idle. One stage runs at a time, the first one whose dependencies have all finished, in list order;
+ * it). One stage runs at a time, the first one whose dependencies have all finished, in list order;
  * so every CN compiling the same plan runs the same stages in the same order, and a stage on one CN
  * only ever waits for the same stage on another.
  *
@@ -165,24 +164,14 @@ public final class PipelineExecutor implements AutoCloseable {
     /** Starts every pipeline of a stage, waits for all, and throws the first failure. */
     private void runStage(final List<Pipeline> stage, final Cancellation cancellation, final PipelineProfile profile) {
         final List<CompletableFuture<Void>> runs = new ArrayList<>(stage.size());
-        Runnable here = null;
-        for (int i = 0; i < stage.size(); i++) {
-            final Started started = start(stage.get(i), cancellation, profile, i == stage.size() - 1);
-            started.done().whenComplete((ignored, t) -> {
+        for (final Pipeline p : stage) {
+            final CompletableFuture<Void> run = start(p, cancellation, profile);
+            run.whenComplete((ignored, t) -> {
                 if (t != null) {
                     cancellation.cancel(asRuntime(t));
                 }
             });
-            runs.add(started.done());
-            if (started.here() != null) {
-                here = started.here();
-            }
-        }
-        if (here != null) {
-            // Only once every pipeline of the stage has its workers (a streaming consumer needs its producers
-            // running): the calling thread would only wait, so it runs a worker itself. A small query's stages
-            // then cost no thread hand-off each way, the bulk of its fixed cost on a busy machine.
-            here.run();
+            runs.add(run);
         }
         Throwable first = null;
         for (final CompletableFuture<Void> run : runs) {
@@ -221,8 +210,8 @@ public final class PipelineExecutor implements AutoCloseable {
      * and the sink has finished, or with the first failure.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private Started start(final Pipeline pipeline, final Cancellation cancellation, final PipelineProfile profile,
-                          final boolean oneHere) {
+    private CompletableFuture<Void> start(final Pipeline pipeline, final Cancellation cancellation,
+                                          final PipelineProfile profile) {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final Source source = pipeline.source();
         final Sink sink = pipeline.sink();
@@ -231,7 +220,7 @@ public final class PipelineExecutor implements AutoCloseable {
             morsels = source.morselCount();
         } catch (final RuntimeException | Error e) {
             done.completeExceptionally(e);
-            return new Started(done, null);
+            return done;
         }
         final int workers = source.ordered() ? 1 : Math.max(1, Math.min(cores, morsels));
         final AtomicInteger nextMorsel = new AtomicInteger();
@@ -288,17 +277,10 @@ public final class PipelineExecutor implements AutoCloseable {
                 }
             }
         };
-        for (int w = oneHere ? 1 : 0; w < workers; w++) {
+        for (int w = 0; w < workers; w++) {
             pool.execute(worker);
         }
-        return new Started(done, oneHere ? worker : null);
-    }
-
-    /**
-     * A pipeline whose workers were started: done once all have finished; {@code here}, when not null, is one
-     * more worker for the calling thread to run.
-     */
-    private record Started(CompletableFuture<Void> done, Runnable here) {
+        return done;
     }
 
     /**

@@ -230,56 +230,6 @@ class PipelineStagesTest {
         assertThat(seen.get()).as("batches the pipeline took: up to the one that cancelled").isEqualTo(11);
     }
 
-    @Test
-    void theCallingThreadRunsAWorkerOfEachStagesLastPipelineWhileItsSendersRunOnWorkers() {
-        final Cancellation cancellation = new Cancellation();
-        final List<String> threads = Collections.synchronizedList(new ArrayList<>());
-        final ResultCollector first = new ResultCollector(K);
-        final Pipeline alone = new Pipeline("alone", new MaterializedSource(K, () -> keys(3), false),
-                List.of(threadOf("alone", threads)), first, List.of());
-        final HandOff handOff = new HandOff(cancellation);
-        final Pipeline sender = new Pipeline("send", new MaterializedSource(K, () -> keys(50), false),
-                List.of(threadOf("send", threads)), handOff.sink(), List.of(alone));
-        final ResultCollector out = new ResultCollector(K);
-        // One core: the receiver on the calling thread must not hold up its sender, which has a worker of its own.
-        final Pipeline receiver = new Pipeline("receive", handOff.source(), List.of(threadOf("receive", threads)), out,
-                List.of(alone), List.of(sender));
-        final String caller = "the test's thread";
-        final Thread runner = new Thread(() -> {
-            try (PipelineExecutor executor = new PipelineExecutor(1)) {
-                executor.run(List.of(alone, sender, receiver), cancellation);
-            }
-        }, caller);
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-            runner.start();
-            runner.join();
-        });
-        assertThat(first.result().rowCount()).isEqualTo(3);
-        assertThat(out.result().rowCount()).isEqualTo(50);
-        assertThat(threads).containsExactlyInAnyOrder("alone " + caller, "send sluice-worker-0", "receive " + caller);
-    }
-
-    /** Passes batches on, noting the thread of the worker that created it as "name thread". */
-    private static OperatorFactory threadOf(final String name, final List<String> threads) {
-        return new OperatorFactory() {
-            @Override
-            public RowType outputType() {
-                return K;
-            }
-
-            @Override
-            public Operator create(final BatchConsumer next) {
-                threads.add(name + " " + Thread.currentThread().getName());
-                return new Operator(next) {
-                    @Override
-                    public void accept(final Batch batch) {
-                        this.next.accept(batch);
-                    }
-                };
-            }
-        };
-    }
-
     private static Source recording(final List<String> started, final String name, final List<Batch> batches) {
         return new MaterializedSource(K, () -> {
             started.add(name);
