@@ -9,6 +9,7 @@ import io.sluice.dispatch.control.ControlMessage.Cancel;
 import io.sluice.dispatch.control.ControlMessage.Challenge;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Evicted;
 import io.sluice.dispatch.control.ControlMessage.FilterReady;
 import io.sluice.dispatch.control.ControlMessage.Hello;
 import io.sluice.dispatch.control.ControlMessage.Leave;
@@ -136,6 +137,10 @@ public final class CnServer implements Agent, AutoCloseable {
     private long nextWaitingNoteNs;
     private volatile boolean member;
     private boolean started;
+    /** Set by {@link #close}: an in-process coordinator then counts this CN gone (see {@link #runs}). */
+    private volatile boolean closed;
+    /** Whether the coordinator runs in this process: its silence is then starvation, never its death. */
+    private volatile boolean coordinatorInProcess;
 
     /**
      * A CN that receives control messages on the listener's first stream and data on its second (it owns
@@ -199,6 +204,25 @@ public final class CnServer implements Agent, AutoCloseable {
             final DispatchContext dispatch, final Consumer<String> log) {
         return new CnServer(aeron, Listener.ipc(aeron, Streams.IPC_CN_BASE + 2 * slot, Streams.IPC_CN_BASE + 2 * slot + 1),
                 null, name, cores, coordinator, tables, context, transport, dispatch, log);
+    }
+
+    /**
+     * Says its coordinator runs in this process (an embedded cluster): this CN then never takes the coordinator's
+     * silence for its loss, since a coordinator loop starved by this JVM's workers is not gone. Before {@link #start}.
+     */
+    CnServer coordinatorInProcess() {
+        coordinatorInProcess = true;
+        return this;
+    }
+
+    /** Its incarnation: unique to this server, in every message it sends. */
+    long incarnation() {
+        return incarnation;
+    }
+
+    /** Whether it has not been closed; any thread. */
+    boolean runs() {
+        return !closed;
     }
 
     /** Starts the control loop on its own thread: the CN registers at once. */
@@ -272,15 +296,17 @@ public final class CnServer implements Agent, AutoCloseable {
                 }
                 work++;
             }
-        } else if (now - lastHeardNs > context.deadTimeoutNs()) {
+        } else if (!coordinatorInProcess && now - lastHeardNs > context.deadTimeoutNs()) {
             lost("lost the coordinator at " + coordinatorName() + ": nothing heard for "
                     + TimeUnit.NANOSECONDS.toMillis(now - lastHeardNs) + " ms; registering again");
             work++;
         } else if (now - lastHeartbeatNs >= context.heartbeatIntervalNs()) {
-            lastHeartbeatNs = now;
-            toCoordinator.offer(new CnHeartbeat(memberId, incarnation, queries.size(), ProcessMemory.peakRssBytes(),
-                    controlIn.rejectedMessages() + plane.rejectedFrames(), DriverCounters.retransmitsSent(aeron)));
-            work++;
+            // A heartbeat the publication refuses (back pressure) is tried again next cycle, not an interval later.
+            if (toCoordinator.offer(new CnHeartbeat(memberId, incarnation, queries.size(), ProcessMemory.peakRssBytes(),
+                    controlIn.rejectedMessages() + plane.rejectedFrames(), DriverCounters.retransmitsSent(aeron)))) {
+                lastHeartbeatNs = now;
+                work++;
+            }
         }
         return work + drainOutbox();
     }
@@ -364,6 +390,11 @@ public final class CnServer implements Agent, AutoCloseable {
         } else if (message instanceof CoordinatorHeartbeat h) {
             if (memberId >= 0 && h.coordinatorIncarnation() == coordinatorIncarnation) {
                 lastHeardNs = now;
+            }
+        } else if (message instanceof Evicted e) {
+            if (memberId >= 0 && e.coordinatorIncarnation() == coordinatorIncarnation) {
+                lost("the coordinator at " + coordinatorName() + " took this CN for dead (" + e.reason()
+                        + "); registering again");
             }
         } else if (message instanceof Shutdown s) {
             if (memberId >= 0 && s.coordinatorIncarnation() == coordinatorIncarnation) {
@@ -473,6 +504,7 @@ public final class CnServer implements Agent, AutoCloseable {
      */
     @Override
     public void close() {
+        closed = true;
         if (started) {
             CloseHelper.close(runner);
         } else {

@@ -252,6 +252,15 @@ public final class Coordinator implements Agent, AutoCloseable {
     }
 
     /**
+     * Records that {@code cn} runs in this coordinator's process (an embedded cluster): its liveness is this JVM's,
+     * so its silence (its control loop starved by the workers of an oversubscribed JVM) never makes it dead; it
+     * leaves when it says so or once it is closed. Any thread, before that CN starts.
+     */
+    void inProcess(final CnServer cn) {
+        members.inProcess(cn.incarnation(), cn::runs);
+    }
+
+    /**
      * Control messages dropped unread: undecodable, of another version, not signed with the cluster
      * secret, replayed, or meant for another receiver.
      */
@@ -562,7 +571,8 @@ public final class Coordinator implements Agent, AutoCloseable {
         } else if (r.cores() < 0) {
             refusal = "cores per CN must be 1 or more, got " + r.cores();
         } else {
-            refusal = store == null ? null : PlanTables.refusal(r.plan(), store);
+            // The plan's own checks (it decodes, its tables exist) are the planning thread's: it decodes it anyway.
+            refusal = null;
         }
         if (refusal != null) {
             client.send(new QueryFailed(r.requestId(), queryId, "IllegalArgumentException", refusal));

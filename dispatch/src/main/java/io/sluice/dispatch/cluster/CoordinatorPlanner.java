@@ -88,7 +88,7 @@ final class CoordinatorPlanner implements AutoCloseable {
     }
 
     /**
-     * The decided plan's bytes for a client's plan (checked by {@link PlanTables} first) or SQL text, and a
+     * The decided plan's bytes for a client's plan (checked by {@link PlanTables}) or SQL text, and a
      * topology; for SQL text, with its result's names.
      */
     synchronized Decided decide(final byte[] request, final Topology topology) {
@@ -104,7 +104,7 @@ final class CoordinatorPlanner implements AutoCloseable {
         final ShippedPlan shipped;
         List<String> columns = null;
         if (text == null) {
-            shipped = PlanCodec.decode(request);
+            shipped = PlanTables.checked(request, store);
         } else {
             final SqlPlanning planning = sql;
             if (planning == null) {

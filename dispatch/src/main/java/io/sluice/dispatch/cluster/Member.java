@@ -8,6 +8,7 @@ import io.sluice.dispatch.control.StreamAddress;
 import io.sluice.transport.DoorbellProbe;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One CN in the coordinator's membership: what it registered with, the peer its control messages go
@@ -29,6 +30,12 @@ final class Member {
     /** Whether the coordinator's own process started it (see {@link Membership#launching}). */
     final boolean launched;
     final Peer peer;
+    /**
+     * Whether its server still runs, for a CN in the coordinator's own process (an embedded cluster); null for a
+     * CN of another process. Such a CN lives as long as this JVM does: its silence is starvation by its own
+     * workers or collections, never death, so only this says it is gone.
+     */
+    private final BooleanSupplier runsInProcess;
     long lastHeardNs;
     /** The longest gap between two of its messages over the last {@link #GAP_WINDOW} (a decaying maximum). */
     private long longestGapNs;
@@ -43,6 +50,12 @@ final class Member {
     List<CachedBlocks> caches = List.of();
 
     Member(final long memberId, final Register register, final boolean launched, final Peer peer, final long nowNs) {
+        this(memberId, register, launched, peer, nowNs, null);
+    }
+
+    /** @param runsInProcess whether its server still runs, for a CN of the coordinator's own process; else null */
+    Member(final long memberId, final Register register, final boolean launched, final Peer peer, final long nowNs,
+            final BooleanSupplier runsInProcess) {
         this.memberId = memberId;
         this.name = register.name();
         this.cores = register.cores();
@@ -53,6 +66,7 @@ final class Member {
         this.doorbell = register.doorbell();
         this.launched = launched;
         this.peer = peer;
+        this.runsInProcess = runsInProcess;
         this.lastHeardNs = nowNs;
     }
 
@@ -87,10 +101,23 @@ final class Member {
         return Math.min(context.deadTimeoutMaxNs(), Math.max(context.deadTimeoutNs(), 4 * longestGapNs));
     }
 
+    /**
+     * Alive, suspect after the suspect timeout of silence, dead after its dead timeout; a CN of this process is
+     * dead only once its server is closed, however long it is silent.
+     */
     MemberState state(final long nowNs, final ClusterContext context) {
         final long silence = nowNs - lastHeardNs;
+        if (runsInProcess != null) {
+            return !runsInProcess.getAsBoolean() ? MemberState.DEAD
+                    : silence > context.suspectTimeoutNs() ? MemberState.SUSPECT : MemberState.ALIVE;
+        }
         return silence > deadTimeoutNs(context) ? MemberState.DEAD
                 : silence > context.suspectTimeoutNs() ? MemberState.SUSPECT : MemberState.ALIVE;
+    }
+
+    /** Whether it runs in the coordinator's own process (see {@link #state}). */
+    boolean inProcess() {
+        return runsInProcess != null;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.sluice.dispatch.cluster;
 import io.sluice.dispatch.control.ControlMessage.Accept;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Evicted;
 import io.sluice.dispatch.control.ControlMessage.MemberStatus;
 import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.ControlMessage.Reject;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +40,8 @@ final class Membership {
     private final Map<Long, Member> members = new LinkedHashMap<>();
     /** "name pid" of the CNs the coordinator's own process starts; any thread adds. */
     private final Set<String> launching = ConcurrentHashMap.newKeySet();
+    /** Whether each CN server of this process still runs, by its incarnation; any thread adds. */
+    private final Map<Long, BooleanSupplier> inProcess = new ConcurrentHashMap<>();
     private long epoch;
     private long nextMemberId = 1;
     private volatile List<MemberStatus> snapshot = List.of();
@@ -68,6 +72,15 @@ final class Membership {
         launching.add(name + " " + pid);
     }
 
+    /**
+     * Records that the CN server of this incarnation runs in the coordinator's own process (an embedded
+     * cluster), and how to tell whether it still runs: its silence never makes it dead (see {@link Member#state}).
+     * Any thread, before that CN registers.
+     */
+    void inProcess(final long incarnation, final BooleanSupplier runs) {
+        inProcess.put(incarnation, runs);
+    }
+
     /** Takes a CN in, answers it again if it asked before, or refuses it, saying why. */
     void register(final Register r, final long now) {
         if (r.cores() < 1 || r.name().isBlank()) {
@@ -95,7 +108,8 @@ final class Membership {
         final boolean launched = launching.contains(r.name() + " " + r.pid());
         final Peer peer = peers.apply(r.replyTo(), r.incarnation());
         peer.doorbell(r.replyTo().host(), r.doorbell());
-        final Member member = new Member(nextMemberId++, r, launched, peer, now);
+        final BooleanSupplier runs = r.pid() == ProcessHandle.current().pid() ? inProcess.get(r.incarnation()) : null;
+        final Member member = new Member(nextMemberId++, r, launched, peer, now, runs);
         members.put(member.memberId, member);
         epoch++;
         member.peer.send(accept(member));
@@ -155,20 +169,30 @@ final class Membership {
      */
     int heartbeatRound(final long now) {
         final Map<Member, String> dead = new LinkedHashMap<>();
+        final Map<Member, String> silent = new LinkedHashMap<>();
         for (final Member m : members.values()) {
             final MemberState state = m.state(now, context);
             final long silentMs = TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs);
-            if (state == MemberState.DEAD) {
-                dead.put(m, m.describe() + " died or stalled: no heartbeat for " + silentMs + " ms (its dead timeout, "
-                        + TimeUnit.NANOSECONDS.toMillis(m.deadTimeoutNs(context)) + " ms, is 4 times its longest recent"
-                        + " heartbeat gap within " + ClusterContext.DEAD_TIMEOUT_PROP_NAME + " and "
-                        + ClusterContext.DEAD_TIMEOUT_MAX_PROP_NAME + ")");
+            if (state == MemberState.DEAD && m.inProcess()) {
+                dead.put(m, m.describe() + " stopped: its server in this process was closed");
+            } else if (state == MemberState.DEAD) {
+                final String why = m.describe() + " died or stalled: no heartbeat for " + silentMs + " ms (its dead"
+                        + " timeout, " + TimeUnit.NANOSECONDS.toMillis(m.deadTimeoutNs(context)) + " ms, is the larger"
+                        + " of " + ClusterContext.DEAD_TIMEOUT_PROP_NAME + " and 4 times its longest recent heartbeat"
+                        + " gap, at most " + ClusterContext.DEAD_TIMEOUT_MAX_PROP_NAME + ")";
+                dead.put(m, why);
+                silent.put(m, why);
             } else if (state == MemberState.SUSPECT && m.processGone()) {
                 dead.put(m, m.describe() + " died or stalled: its process is gone (its host says its port "
                         + m.host() + ":" + m.doorbell + " is closed), no heartbeat for " + silentMs + " ms");
             } else {
                 m.peer.send(new CoordinatorHeartbeat(coordinatorIncarnation, epoch, members.size()));
             }
+        }
+        for (final Map.Entry<Member, String> s : silent.entrySet()) {
+            // Silence is not proof of death (a CN starved by its own workers): one that still runs hears this and
+            // registers again at once instead of after its own dead timeout.
+            s.getKey().peer.send(new Evicted(coordinatorIncarnation, s.getValue()));
         }
         for (final Map.Entry<Member, String> d : dead.entrySet()) {
             remove(d.getKey(), d.getValue());
@@ -188,6 +212,9 @@ final class Membership {
     private void remove(final Member m, final String why) {
         if (members.remove(m.memberId) == null) {
             return;
+        }
+        if (m.inProcess()) {
+            inProcess.remove(m.incarnation);
         }
         epoch++;
         publish(System.nanoTime());

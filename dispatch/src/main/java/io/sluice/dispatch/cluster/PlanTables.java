@@ -15,18 +15,28 @@ final class PlanTables {
     private PlanTables() {
     }
 
-    /** Why the plan cannot run on {@code store}, or null when it can. */
-    static String refusal(final byte[] plan, final Store store) {
+    /**
+     * A client's plan, decoded.
+     *
+     * @throws IllegalArgumentException when it does not decode, or reads a table {@code store} lacks (null: no
+     *                                  store to check against), saying which
+     */
+    static ShippedPlan checked(final byte[] plan, final Store store) {
         final ShippedPlan shipped;
         try {
-            if (PlanCodec.sqlOf(plan) != null) {
-                // The SQL planner names a table the store lacks when it plans the text.
-                return null;
-            }
             shipped = PlanCodec.decode(plan);
         } catch (final WireFormatException e) {
-            return "the query's plan does not decode: " + e.getMessage();
+            throw new IllegalArgumentException("the query's plan does not decode: " + e.getMessage(), e);
         }
+        final String refusal = store == null ? null : refusal(shipped, store);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        return shipped;
+    }
+
+    /** Why the plan cannot run on {@code store}, or null when it can. */
+    static String refusal(final ShippedPlan shipped, final Store store) {
         final Set<String> tables = new LinkedHashSet<>();
         scanned(shipped.plan().node(), tables);
         final List<String> missing = new ArrayList<>();

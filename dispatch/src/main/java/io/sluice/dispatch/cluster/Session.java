@@ -255,7 +255,9 @@ public final class Session implements AutoCloseable {
                         Endpoint.parse(coordinator.listening(), false), name, Topology.MAX_CORES_PER_CN, tables, cluster,
                         transport, dispatch, line -> { });
             }
-            cns.add(cn.start());
+            // Both ends live in this JVM: neither takes the other's silence for death (see Coordinator#inProcess).
+            coordinator.inProcess(cn);
+            cns.add(cn.coordinatorInProcess().start());
         }
         awaitMembership();
     }

@@ -8,6 +8,7 @@ import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Evicted;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.Finished;
 import io.sluice.dispatch.control.ControlMessage.Hello;
@@ -88,9 +89,9 @@ public final class ControlCodec {
      * renders only then, and the peak and spilled bytes of each operator that holds rows in a query's stats; 10
      * what a CN read of a store on object storage (GETs, their bytes, block cache hits and their bytes) in its
      * finished stats, and their sum in a query's; 11 a query's done carries its result's column names as SQL
-     * names them, which two columns may share while the result type's are unique; 12 what a CN's block cache holds
-     * (a bitmap of blocks per table) in its finished, and every CN's in a prepare, so that scans no colocation pins
-     * read each block where it is cached.
+     * names them, which two columns may share while the result type's are unique, and (a type added, no field
+     * changed) {@code Evicted}; 12 what a CN's block cache holds (a bitmap of blocks per table) in its finished, and
+     * every CN's in a prepare, so that scans no colocation pins read each block where it is cached.
      */
     public static final short VERSION = 12;
     /** Bytes before the fields: magic, version, type. */
@@ -131,6 +132,7 @@ public final class ControlCodec {
     static final short STATUS = 26;
     static final short CANCEL_REQUEST = 27;
     static final short CLIENT_HEARTBEAT = 28;
+    static final short EVICTED = 29;
 
     private static final int MIN_STRING = 4;
     private static final int MIN_ADDRESS = MIN_STRING + 4;
@@ -197,6 +199,8 @@ public final class ControlCodec {
             return LEAVE;
         } else if (m instanceof Shutdown) {
             return SHUTDOWN;
+        } else if (m instanceof Evicted) {
+            return EVICTED;
         } else if (m instanceof Prepare) {
             return PREPARE;
         } else if (m instanceof Prepared) {
@@ -284,6 +288,9 @@ public final class ControlCodec {
         } else if (m instanceof Shutdown s) {
             out.writeLong(s.coordinatorIncarnation());
             out.writeString(s.reason());
+        } else if (m instanceof Evicted e) {
+            out.writeLong(e.coordinatorIncarnation());
+            out.writeString(e.reason());
         } else if (m instanceof Prepare p) {
             out.writeLong(p.queryId());
             out.writeString(p.name());
@@ -646,6 +653,8 @@ public final class ControlCodec {
                 return new Leave(in.readLong("leave.memberId"), in.readLong("leave.incarnation"));
             case SHUTDOWN:
                 return new Shutdown(in.readLong("shutdown.incarnation"), in.readString("shutdown.reason"));
+            case EVICTED:
+                return new Evicted(in.readLong("evicted.incarnation"), in.readString("evicted.reason"));
             case PREPARE: {
                 final long queryId = in.readLong("prepare.queryId");
                 final String name = in.readString("prepare.name");

@@ -14,7 +14,7 @@ import java.util.List;
  * the cluster secret, it is the response to that challenge and cannot be replayed to another
  * coordinator). Membership: a CN sends {@link Register}, the coordinator answers {@link Accept} or
  * {@link Reject}; both send heartbeats ({@link CnHeartbeat}, {@link CoordinatorHeartbeat}); a CN that
- * stops sends {@link Leave}, a coordinator that stops sends {@link Shutdown}. A query: the
+ * stops sends {@link Leave}, a coordinator that stops sends {@link Shutdown}, one that takes a CN for dead tells it {@link Evicted}. A query: the
  * coordinator sends {@link Prepare} to each CN of the query, each answers {@link Prepared} once it
  * compiled its fragments and opened its receivers (or {@link Failed}); then {@link Start} (a query of
  * one CN runs without it); each CN answers {@link Finished} with its stats, or {@link Failed}; CN 0 sends
@@ -99,6 +99,13 @@ public sealed interface ControlMessage {
 
     /** The coordinator stops: its CNs drop their queries and wait for it to come back. */
     record Shutdown(long coordinatorIncarnation, String reason) implements ControlMessage {
+    }
+
+    /**
+     * The coordinator took this CN for dead (it was silent past its dead timeout) and removed it: a CN that still
+     * runs drops its queries and registers again at once, instead of after its own dead timeout.
+     */
+    record Evicted(long coordinatorIncarnation, String reason) implements ControlMessage {
     }
 
     /**

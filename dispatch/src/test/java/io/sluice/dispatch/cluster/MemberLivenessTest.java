@@ -6,6 +6,7 @@ import io.sluice.dispatch.control.ControlMessage.Register;
 import io.sluice.dispatch.control.MemberState;
 import io.sluice.dispatch.control.StreamAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** When the coordinator takes a CN for suspect and for dead, from its heartbeats' arrival times. */
@@ -58,6 +59,21 @@ class MemberLivenessTest {
         m.heard(10_000 * MS);
         // A 7 s gap would ask for 28 s: capped at the maximum, so a stalled CN still fails within 10 s.
         assertThat(m.deadTimeoutNs(CONTEXT)).isEqualTo(CONTEXT.deadTimeoutMaxNs());
+    }
+
+    @Test
+    void aCnOfTheCoordinatorsOwnProcessIsNeverDeadBySilenceOnlyOnceItsServerIsClosed() {
+        final AtomicBoolean runs = new AtomicBoolean(true);
+        final StreamAddress control = new StreamAddress("aeron:ipc", 10);
+        final Register r = new Register(control, "cn0", 8, new StreamAddress("aeron:ipc", 11), 1, 1, "dev", 0);
+        final Member m = new Member(1, r, false, null, 0, runs::get);
+        m.heard(500 * MS);
+        // Its workers starve its control loop far past the longest dead timeout: its JVM is alive, so it is too.
+        final long starved = 500 * MS + 10 * CONTEXT.deadTimeoutMaxNs();
+        assertThat(m.state(starved, CONTEXT)).isEqualTo(MemberState.SUSPECT);
+        assertThat(m.state(600 * MS, CONTEXT)).isEqualTo(MemberState.ALIVE);
+        runs.set(false);
+        assertThat(m.state(600 * MS, CONTEXT)).isEqualTo(MemberState.DEAD);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sluice.dispatch.cluster;
 
 import static io.sluice.engine.expr.Expr.col;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.Plan;
@@ -50,6 +51,18 @@ class QueryRoundTripsTest {
             assertRowsOf(result);
             assertThat(result.batches()).as("a result of several batches").hasSizeGreaterThan(1);
             assertThat(session.coordinator().resultBatchesRelayed()).isEqualTo(result.batches().size());
+        }
+    }
+
+    @Test
+    void aPlanReadingATableTheStoreLacksIsRefusedNamingItAndTheSessionRunsTheNext() {
+        final Store store = store();
+        try (Session session = new Session(store, new Topology(1, 1))) {
+            assertThatThrownBy(() -> session.execute("missing", Plan.scan("nope", "k"), StrategyConfig.defaults()))
+                    .isInstanceOfSatisfying(QueryFailedException.class,
+                            e -> assertThat(e.errorType()).isEqualTo("IllegalArgumentException"))
+                    .hasMessageContaining("has no table [nope] (it has [t])");
+            assertRowsOf(session.execute("after", DISTINCT_KEYS, StrategyConfig.defaults()).result());
         }
     }
 

@@ -11,6 +11,7 @@ import io.sluice.dispatch.control.ControlMessage.ClientHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnHeartbeat;
 import io.sluice.dispatch.control.ControlMessage.CnUsage;
 import io.sluice.dispatch.control.ControlMessage.CoordinatorHeartbeat;
+import io.sluice.dispatch.control.ControlMessage.Evicted;
 import io.sluice.dispatch.control.ControlMessage.Failed;
 import io.sluice.dispatch.control.ControlMessage.FilterPartials;
 import io.sluice.dispatch.control.ControlMessage.FilterReady;
@@ -142,7 +143,8 @@ class ControlCodecTest {
                 new CancelRequest(ADDRESS, 11, "interrupted (CTRL-C)"),
                 new ClientHeartbeat(ADDRESS),
                 new Prepare(1L << 40, "q18", 0, 1, 2, List.of(ADDRESS), List.of(11L), new byte[] {1, 2, 3}, false,
-                        List.of()));
+                        List.of()),
+                new Evicted(77, "CN cn-1 died or stalled: no heartbeat for 4561 ms"));
     }
 
     @Test
