@@ -458,8 +458,9 @@ public final class KeyQuantiles {
     /**
      * The greatest key below which at most {@code rows} non-null rows lie, by this estimate: where a range
      * split that may put no more than {@code rows} rows into a range starting at the lowest key must cut (the
-     * inverse of {@link #rowsBelow}, rounded down to a whole key). A key past every value when {@code rows}
-     * reaches {@link #nonNullCount()}'s estimate: the last key plus one, or the last key if it is the very top.
+     * inverse of {@link #rowsBelow}, rounded down to a whole key). When {@code rows} reaches every row of the
+     * estimate (fewer than {@link #nonNullCount()} for quantiles {@link #without} some keys), the key past the
+     * last one: the last key plus one, or the last key if it is the very top.
      *
      * @param rows rows allowed below the key, 0 or more
      * @return a zonemap key of this column's kind
