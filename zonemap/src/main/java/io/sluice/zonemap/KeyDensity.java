@@ -147,6 +147,29 @@ final class KeyDensity {
     }
 
     /**
+     * The greatest signed key {@code x} with {@link #rowsBelow}{@code (x) <= target} (keys past the last one
+     * count all rows, so for {@code target >= total()} the end of the last segment), for {@code target >= 0}:
+     * the cut that puts as many rows as {@code target} allows below it, never more.
+     */
+    long floorKeyAt(final double target) {
+        if (target >= total()) {
+            return pos[pos.length - 1];
+        }
+        // Last segment start with at most the target below it; the next start has more, so its density is positive.
+        int lo = 0;
+        int hi = pos.length - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (cum[mid] <= target) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return KeySpace.offset(pos[lo], pos[lo + 1] - 1, Math.floor((target - cum[lo]) / dens[lo]));
+    }
+
+    /**
      * Highest row count in any of {@code bins} equal-width bins over signed {@code [lo, hi)},
      * divided into the mean bin's: 1 for a perfectly even spread, large for a peak.
      */

@@ -456,6 +456,26 @@ public final class KeyQuantiles {
     }
 
     /**
+     * The greatest key below which at most {@code rows} non-null rows lie, by this estimate: where a range
+     * split that may put no more than {@code rows} rows into a range starting at the lowest key must cut (the
+     * inverse of {@link #rowsBelow}, rounded down to a whole key). When {@code rows} reaches every row of the
+     * estimate (fewer than {@link #nonNullCount()} for quantiles {@link #without} some keys), the key past the
+     * last one: the last key plus one, or the last key if it is the very top.
+     *
+     * @param rows rows allowed below the key, 0 or more
+     * @return a zonemap key of this column's kind
+     * @throws IllegalStateException when no row has a non-null key
+     * @throws IllegalArgumentException when {@code rows} is negative or NaN
+     */
+    public long keyWithRowsBelow(final double rows) {
+        requireValues("key with rows below");
+        if (!(rows >= 0)) {
+            throw new IllegalArgumentException(rows + " rows below a key is not valid: pass 0 or more");
+        }
+        return KeySpace.fromSigned(kind, density.floorKeyAt(rows));
+    }
+
+    /**
      * Global density over highest local density, in (0, 1]: the mean row count of
      * {@value #UNIFORMITY_BINS} equal-width bins over [min, max] divided by the fullest bin's.
      * 1 means perfectly uniform; a key with a peak holding a tenth of the rows scores at most

@@ -15,6 +15,21 @@ class KeyQuantilesTest {
     }
 
     @Test
+    void keyWithRowsBelowIsTheLastKeyThatKeepsTheRowsBelowWithinTheBound() {
+        // Keys 0..99 with a row each, then keys 1000..1099 with two rows each.
+        final KeyQuantiles q = KeyQuantiles.of(TypeKind.INT64, new ZoneMap[] {block(0, 99, 100), block(1000, 1099, 200)});
+        assertThat(q.keyWithRowsBelow(10.5)).isEqualTo(10);
+        assertThat(q.rowsBelow(10)).isLessThanOrEqualTo(10.5);
+        assertThat(q.rowsBelow(11)).isGreaterThan(10.5);
+        // Past the first block's rows the gap holds none: the bound reaches up to the next block's first key.
+        assertThat(q.keyWithRowsBelow(100)).isEqualTo(1000);
+        assertThat(q.keyWithRowsBelow(103)).isEqualTo(1001);
+        assertThat(q.keyWithRowsBelow(300)).isEqualTo(1100);
+        assertThatThrownBy(() -> q.keyWithRowsBelow(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1.0 rows below a key");
+    }
+
+    @Test
     void oneUniformBlockIsSplitEvenly() {
         // 10000 rows over keys 0..9999: one row per key, so a quarter of the rows lies below 2500.
         final KeyQuantiles q = KeyQuantiles.of(TypeKind.INT64, new ZoneMap[] {block(0, 9999, 10_000)});

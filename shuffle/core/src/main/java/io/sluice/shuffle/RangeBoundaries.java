@@ -181,6 +181,16 @@ public final class RangeBoundaries {
         return new RangeBoundaries(topology, kind, method, hashReason, explanation, signed);
     }
 
+    /**
+     * Quantile boundaries at strictly increasing signed cut points chosen in this package from more than one
+     * key's statistics ({@link BalancedJoinBoundaries}).
+     */
+    static RangeBoundaries quantile(final Topology topology, final TypeKind kind, final String explanation,
+                                    final long[] signedCuts) {
+        return new RangeBoundaries(topology, kind, BoundaryMethod.RANGE_QUANTILE, HashReason.NONE, explanation,
+                signedCuts);
+    }
+
     private static RangeBoundaries hash(final Topology topology, final TypeKind kind, final HashReason reason,
                                         final String why) {
         return new RangeBoundaries(topology, kind, BoundaryMethod.HASH, reason, why, new long[0]);

@@ -146,9 +146,15 @@ public final class PlanStats {
     /** Range boundaries for the keys of a column other than {@code excluded} (dispatched apart), or null when computed. */
     RangeBoundaries boundaries(final PlanNode node, final String column, final Topology topology,
                                final long[] excluded) {
+        final KeyQuantiles rest = quantiles(node, column, excluded);
+        return rest == null ? null : RangeBoundaries.plan(rest, topology);
+    }
+
+    /** The key statistics of a column without the keys {@code excluded} (dispatched apart), or null when computed. */
+    KeyQuantiles quantiles(final PlanNode node, final String column, final long[] excluded) {
         final ColumnOrigin o = origin(node, column);
-        return o == null ? null : RangeBoundaries.plan(KeyQuantiles.without(o.table().schema().type(o.column()).kind(),
-                o.table().zoneMaps(o.column()), KeyQuantiles.DEFAULT_MAX_BLOCKS, sketch(o), excluded), topology);
+        return o == null ? null : KeyQuantiles.without(o.table().schema().type(o.column()).kind(),
+                o.table().zoneMaps(o.column()), KeyQuantiles.DEFAULT_MAX_BLOCKS, sketch(o), excluded);
     }
 
     /** Range boundaries for one bucket per core of the topology from a column's zonemaps, or null when it is computed. */
