@@ -11,7 +11,8 @@ import java.util.Map;
  * The heavy keys of one column, read from its statistics with no scan: the frequent items of its sketch
  * and its zonemap point masses (blocks whose keys are all one value, {@code min == max}). A key is heavy
  * when its estimated share of the non-null rows is above the share asked for; a planner asks for
- * about 1/(2 x buckets), the share at which one key would fill half a bucket whatever the boundaries.
+ * 1/(2 x buckets) to 1/(8 x buckets), depending on the shuffle (a key of 1/(2 x buckets) fills half a bucket
+ * whatever the boundaries).
  */
 public final class HeavyKeys {
     private HeavyKeys() {

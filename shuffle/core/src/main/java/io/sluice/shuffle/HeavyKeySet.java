@@ -8,7 +8,7 @@ import java.util.Arrays;
  * ({@link io.sluice.format.ColumnVector#key}), so equal join keys on both sides of a join test alike.
  */
 public final class HeavyKeySet {
-    /** Most keys a set takes: a plan marks a handful (a key is heavy above about 1/(2 x buckets) of the rows). */
+    /** Most keys a set takes: a plan marks a handful (no key under 1/(8 x buckets) of the rows is heavy). */
     public static final int MAX_KEYS = 4096;
 
     private final long[] keys;

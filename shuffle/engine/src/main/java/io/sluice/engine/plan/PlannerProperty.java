@@ -24,9 +24,10 @@ public enum PlannerProperty {
             "Whether a shuffle join keeps a range partitioning a side already has (PKEY, or no exchange; true) or"
                     + " shuffles both sides as planned (false)."),
     HEAVY_KEYS("sluice.join.heavyKeys", "true",
-            "Whether a shuffle join keeps the rows of its probe key's heavy keys (above 1/(2 x buckets) of the rows)"
-                    + " on their CN and copies the matching build rows to every bucket (true), or sends every key to"
-                    + " its owner bucket (false).");
+            "Whether a shuffle join dispatches its probe key's heavy keys (above 1/(4 x buckets) of the rows under"
+                    + " range, 1/(8 x buckets) under hash) apart, their probe rows filling the emptiest buckets, their"
+                    + " own CN's first, and the matching build rows copied to every bucket (true), or sends every"
+                    + " key to its owner bucket (false).");
 
     private final String key;
     private final String defaultValue;
