@@ -32,6 +32,10 @@ import java.util.Locale;
  * the other tables out too, and the output has one morsel per partition: each is grouped again from its
  * state rows on its own, as FINAL merges them, and split again by further hash bits when it still does not
  * fit. A shuffle group, COUNT DISTINCT, and an aggregation without keys do not spill.
+ *
+ * <p>A worker's table is {@link RevocableMemory revocable}: when another operator of the query is refused memory (a
+ * join before it loading a partition from disk), the table is written out as on a refusal of its own, on that
+ * operator's thread between two of the worker's batches, or after the worker handed it over.
  */
 public final class HashAggregate implements Sink<HashAggregate.Groups> {
     /** A batch of fewer rows is added row by row: listing its rows group by group would cost more than it saves. */
@@ -219,13 +223,18 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
     @Override
     public Groups createLocal() {
-        return new Groups();
+        final Groups local = new Groups();
+        if (spills()) {
+            local.revocable = memory.revocable(local::revoke);
+        }
+        return local;
     }
 
     @Override
     public void combine(final Groups local) {
-        if (!partitioned && local.partitions != null) {
+        if (!partitioned && local.spilledYet()) {
             // Spilled once: the rest goes to disk too, by the worker that holds it.
+            local.endRevocable();
             local.spillTable();
             addSpilled(local.partitions.finish());
             return;
@@ -249,6 +258,20 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
     @Override
     public void finish() {
+        for (final Groups t : tables) {
+            t.endRevocable();
+        }
+        if (!partitioned) {
+            // Tables another operator made spill after their workers handed them over.
+            for (final java.util.Iterator<Groups> it = tables.iterator(); it.hasNext();) {
+                final Groups t = it.next();
+                if (t.partitions != null) {
+                    t.spillTable();
+                    addSpilled(t.partitions.finish());
+                    it.remove();
+                }
+            }
+        }
         if (spilled != null) {
             for (final Groups t : tables) {
                 t.partitions = new SpillPartitions(memory, keyRefs, stateType, 0);
@@ -477,6 +500,8 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private SpillPartitions partitions;
         /** The level its partitions split at: 0 for a worker's table, more when re-grouping a partition. */
         private int level;
+        /** The table's memory as other operators may ask for it: a worker's table that spills; else null. */
+        private RevocableMemory revocable;
 
         Groups() {
             keyColumns = new KeyColumns(consumedKeys, consumed);
@@ -556,12 +581,71 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 }
             }
             sealed.clear();
-            memory.release(sealedHeld);
+            releaseOwn(sealedHeld);
             sealedHeld = 0;
+        }
+
+        /** Reserves for the table's growth: a worker's revocable table asks nobody, as it spills when refused. */
+        private boolean tryReserveOwn(final long bytes) {
+            return revocable != null ? revocable.tryReserve(bytes) : memory.tryReserve(bytes);
+        }
+
+        private void releaseOwn(final long bytes) {
+            if (revocable != null) {
+                revocable.release(bytes);
+            } else {
+                memory.release(bytes);
+            }
+        }
+
+        /** Another operator asks for the table's memory: its groups go to disk as on a refusal of its own. */
+        private void revoke() {
+            if (!sealed.isEmpty()) {
+                spillSealed();
+            }
+            if (table.size() > 0) {
+                if (partitions == null) {
+                    partitions = new SpillPartitions(memory, keyRefs, stateType, level);
+                }
+                spillTable();
+            }
+        }
+
+        /** Whether the worker's groups went to disk (on a refusal, or asked). */
+        private boolean spilledYet() {
+            if (revocable == null) {
+                return partitions != null;
+            }
+            revocable.enter();
+            try {
+                return partitions != null;
+            } finally {
+                revocable.exit();
+            }
+        }
+
+        /** The operator takes the table over to finish it: nobody asks it to spill any more. */
+        private void endRevocable() {
+            if (revocable != null) {
+                revocable.close();
+            }
         }
 
         @Override
         public void accept(final Batch batch) {
+            if (revocable == null) {
+                add(batch);
+                return;
+            }
+            revocable.enter();
+            try {
+                add(batch);
+            } finally {
+                revocable.exit();
+            }
+        }
+
+        private void add(final Batch batch) {
             final int n = batch.rowCount();
             if (partitioned && batch.shuffleIdx() != bucket) {
                 if (bucket != Batch.NO_SHUFFLE_IDX || table.size() > 0) {
@@ -579,7 +663,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     if (!spills()) {
                         memory.reserve(more);
                         accounted = table.size();
-                    } else if (memory.tryReserve(more)) {
+                    } else if (tryReserveOwn(more)) {
                         accounted = table.size();
                     } else if (!sealed.isEmpty() && spillSealedThenReserve(more)) {
                         accounted = table.size();
@@ -628,7 +712,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         /** Writes the buckets finished to disk first, then reserves again. */
         private boolean spillSealedThenReserve(final long more) {
             spillSealed();
-            return memory.tryReserve(more);
+            return tryReserveOwn(more);
         }
 
         /** Writes the table's groups as state rows to their partitions, gives back their memory, and starts afresh. */
@@ -643,7 +727,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
         /** Gives back the memory of the table and starts a new one. */
         void release() {
-            memory.release(bytesPerGroup * accounted);
+            releaseOwn(bytesPerGroup * accounted);
             reset();
         }
 
