@@ -123,6 +123,19 @@ class SpillTpchTest {
                 .anyMatch(k -> k.startsWith("hash join build ["));
     }
 
+    /**
+     * A join whose build spilled feeds a group-by: while the join loads its partitions back, the group tables the
+     * workers filled hold the budget. Refused, the join asks them to spill (revocable memory) instead of splitting its
+     * partitions down to the one-key-too-heavy error; the group-by's own merges ask the rows a top-N keeps.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"10, 8k", "10, 20k", "10, 32k", "13, 8k", "13, 12k", "9, 8k"})
+    void aJoinFeedingAGroupByAtATinyBudgetTakesTheGroupTablesMemoryAndEqualsDuckDb(final int query,
+            final String budget) throws Exception {
+        final Map<String, Long> spilled = spilledRunning("q" + query, TpchSql.text(query), budget);
+        assertThat(spilled.keySet()).as("q%s spilled %s", query, spilled).anyMatch(k -> k.contains("group by ["));
+    }
+
     @Test
     void aQueryThatFailsAfterItsJoinSpilledLeavesNoSpillFiles() throws Exception {
         final Map<String, Long> before = space().bytesByOperator();
