@@ -496,6 +496,8 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private final long bytesPerGroup;
         /** Groups of the current table already reserved. */
         private int accounted;
+        /** Bytes of what the accumulators keep beside their groups (COUNT DISTINCT's values) already reserved. */
+        private long accountedBeside;
         /** Where this worker's groups go once it was refused memory; null until then. */
         private SpillPartitions partitions;
         /** The level its partitions split at: 0 for a worker's table, more when re-grouping a partition. */
@@ -546,6 +548,9 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 out.add(bucket == Batch.NO_SHUFFLE_IDX ? b : b.withShuffleIdx(bucket));
             }
             sealed.add(new Bucket(bucket, out));
+            // The distinct values counted are gone with the table; its groups stay, as batches.
+            memory.release(accountedBeside);
+            accountedBeside = 0;
             bucket = Batch.NO_SHUFFLE_IDX;
             reset();
         }
@@ -700,12 +705,28 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     a.update(batch, ids, n);
                 }
             }
+            reserveBeside();
             if (spillAfter) {
                 spillAfter = false;
                 if (partitions == null) {
                     partitions = new SpillPartitions(memory, keyRefs, stateType, level);
                 }
                 spillTable();
+            }
+        }
+
+        /**
+         * Reserves what the accumulators keep beside their groups (the distinct values of a COUNT DISTINCT, which does
+         * not spill): past the budget, the named error.
+         */
+        private void reserveBeside() {
+            long beside = 0;
+            for (final Accumulator a : accumulators) {
+                beside += a.heldBytes();
+            }
+            if (beside > accountedBeside) {
+                memory.reserve(beside - accountedBeside);
+                accountedBeside = beside;
             }
         }
 
@@ -728,6 +749,8 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         /** Gives back the memory of the table and starts a new one. */
         void release() {
             releaseOwn(bytesPerGroup * accounted);
+            memory.release(accountedBeside);
+            accountedBeside = 0;
             reset();
         }
 
