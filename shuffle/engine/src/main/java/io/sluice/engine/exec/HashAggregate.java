@@ -10,6 +10,7 @@ import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 
@@ -263,7 +264,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         }
         if (!partitioned) {
             // Tables another operator made spill after their workers handed them over.
-            for (final java.util.Iterator<Groups> it = tables.iterator(); it.hasNext();) {
+            for (final Iterator<Groups> it = tables.iterator(); it.hasNext();) {
                 final Groups t = it.next();
                 if (t.partitions != null) {
                     t.spillTable();

@@ -8,6 +8,7 @@ import io.sluice.format.ColumnVector;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -165,7 +166,8 @@ public final class QueryMemory implements AutoCloseable {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> Long.compare(held[b], held[a]));
+        // Sorted by a snapshot: what holders hold changes while they are sorted.
+        Arrays.sort(order, (a, b) -> Long.compare(held[b], held[a]));
         for (final int i : order) {
             if (held[i] > 0 && holders[i].tryRevoke() > 0 && take(operator, bytes, true)) {
                 return true;
