@@ -123,6 +123,39 @@ class SpillTpchTest {
                 .anyMatch(k -> k.startsWith("hash join build ["));
     }
 
+    /**
+     * A join whose build spilled feeds a group-by: while the join loads its partitions back, the group tables the
+     * workers filled hold the budget. Refused, the join asks them to spill (revocable memory) instead of splitting its
+     * partitions down to the one-key-too-heavy error; the group-by's own merges ask the rows a top-N keeps.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"10, 8k", "10, 20k", "10, 32k", "13, 8k", "13, 12k", "9, 8k"})
+    void aJoinFeedingAGroupByAtATinyBudgetTakesTheGroupTablesMemoryAndEqualsDuckDb(final int query,
+            final String budget) throws Exception {
+        final Map<String, Long> spilled = spilledRunning("q" + query, TpchSql.text(query), budget);
+        assertThat(spilled.keySet()).as("q%s spilled %s", query, spilled).anyMatch(k -> k.contains("group by ["));
+    }
+
+    /**
+     * COUNT(DISTINCT) keeps every distinct value and does not spill: past the budget it fails with the named error
+     * (here its one group of 32 bytes fits; lineitem's 15 000 order keys do not), never with an OutOfMemoryError.
+     */
+    @Test
+    void aCountDistinctPastItsBudgetFailsNamingItsGroupByTheBudgetAndTheSetting() throws Exception {
+        final long pool = MemoryPool.shared().reserved();
+        System.setProperty(MemoryProperty.QUERY_MAX.key(), "64k");
+        final String sql = "SELECT count(DISTINCT l_orderkey) FROM lineitem";
+        assertThatThrownBy(() -> runner.run(planner.plan(sql).plan()))
+                .isInstanceOf(io.sluice.engine.exec.MemoryLimitException.class)
+                .hasMessageContaining("memory budget of 64.0 KiB")
+                .hasMessageContaining("group by [] holds")
+                .hasMessageContaining("-Dsluice.memory.query.max=SIZE (now 64k")
+                .hasMessageContaining("this operator does not spill to disk");
+        assertThat(MemoryPool.shared().reserved()).isEqualTo(pool);
+        System.setProperty(MemoryProperty.QUERY_MAX.key(), "1m");
+        oracle.assertSameAsDuckDb("count distinct", sql, runner.run(planner.plan(sql).plan()));
+    }
+
     @Test
     void aQueryThatFailsAfterItsJoinSpilledLeavesNoSpillFiles() throws Exception {
         final Map<String, Long> before = space().bytesByOperator();

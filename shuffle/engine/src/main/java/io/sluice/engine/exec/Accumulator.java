@@ -41,6 +41,14 @@ abstract class Accumulator {
         update(batch, GROUP_ZERO, n);
     }
 
+    /**
+     * Bytes it keeps beside a fixed state per group (the distinct values of a COUNT DISTINCT), which its aggregation
+     * reserves as they grow; 0 for the others.
+     */
+    long heldBytes() {
+        return 0;
+    }
+
     /** Adds the other partial state's groups {@code [from, from + n)} into this one's groups {@code idMap[0..n)}. */
     abstract void merge(Accumulator other, int from, int[] idMap, int n);
 

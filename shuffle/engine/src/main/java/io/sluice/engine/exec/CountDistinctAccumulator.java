@@ -45,6 +45,12 @@ final class CountDistinctAccumulator extends Accumulator {
         return DataType.INT64;
     }
 
+    /** The distinct (group, value) pairs: two longs or a long and a string each, and a hash slot. */
+    @Override
+    long heldBytes() {
+        return (long) pairs.size() * (strings ? 28 : 32) + pairs.stringBytes();
+    }
+
     @Override
     void ensureCapacity(final int groups) {
         if (groups > counts.length) {

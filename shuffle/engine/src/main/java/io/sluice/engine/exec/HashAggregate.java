@@ -10,6 +10,7 @@ import io.sluice.format.Block;
 import io.sluice.format.ColumnVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,6 +33,10 @@ import java.util.Locale;
  * the other tables out too, and the output has one morsel per partition: each is grouped again from its
  * state rows on its own, as FINAL merges them, and split again by further hash bits when it still does not
  * fit. A shuffle group, COUNT DISTINCT, and an aggregation without keys do not spill.
+ *
+ * <p>A worker's table is {@link RevocableMemory revocable}: when another operator of the query is refused memory (a
+ * join before it loading a partition from disk), the table is written out as on a refusal of its own, on that
+ * operator's thread between two of the worker's batches, or after the worker handed it over.
  */
 public final class HashAggregate implements Sink<HashAggregate.Groups> {
     /** A batch of fewer rows is added row by row: listing its rows group by group would cost more than it saves. */
@@ -219,13 +224,18 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
     @Override
     public Groups createLocal() {
-        return new Groups();
+        final Groups local = new Groups();
+        if (spills()) {
+            local.revocable = memory.revocable(local::revoke);
+        }
+        return local;
     }
 
     @Override
     public void combine(final Groups local) {
-        if (!partitioned && local.partitions != null) {
+        if (!partitioned && local.spilledYet()) {
             // Spilled once: the rest goes to disk too, by the worker that holds it.
+            local.endRevocable();
             local.spillTable();
             addSpilled(local.partitions.finish());
             return;
@@ -249,6 +259,20 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
     @Override
     public void finish() {
+        for (final Groups t : tables) {
+            t.endRevocable();
+        }
+        if (!partitioned) {
+            // Tables another operator made spill after their workers handed them over.
+            for (final Iterator<Groups> it = tables.iterator(); it.hasNext();) {
+                final Groups t = it.next();
+                if (t.partitions != null) {
+                    t.spillTable();
+                    addSpilled(t.partitions.finish());
+                    it.remove();
+                }
+            }
+        }
         if (spilled != null) {
             for (final Groups t : tables) {
                 t.partitions = new SpillPartitions(memory, keyRefs, stateType, 0);
@@ -473,10 +497,14 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
         private final long bytesPerGroup;
         /** Groups of the current table already reserved. */
         private int accounted;
+        /** Bytes of what the accumulators keep beside their groups (COUNT DISTINCT's values) already reserved. */
+        private long accountedBeside;
         /** Where this worker's groups go once it was refused memory; null until then. */
         private SpillPartitions partitions;
         /** The level its partitions split at: 0 for a worker's table, more when re-grouping a partition. */
         private int level;
+        /** The table's memory as other operators may ask for it: a worker's table that spills; else null. */
+        private RevocableMemory revocable;
 
         Groups() {
             keyColumns = new KeyColumns(consumedKeys, consumed);
@@ -521,6 +549,9 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 out.add(bucket == Batch.NO_SHUFFLE_IDX ? b : b.withShuffleIdx(bucket));
             }
             sealed.add(new Bucket(bucket, out));
+            // The distinct values counted are gone with the table; its groups stay, as batches.
+            memory.release(accountedBeside);
+            accountedBeside = 0;
             bucket = Batch.NO_SHUFFLE_IDX;
             reset();
         }
@@ -556,12 +587,71 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                 }
             }
             sealed.clear();
-            memory.release(sealedHeld);
+            releaseOwn(sealedHeld);
             sealedHeld = 0;
+        }
+
+        /** Reserves for the table's growth: a worker's revocable table asks nobody, as it spills when refused. */
+        private boolean tryReserveOwn(final long bytes) {
+            return revocable != null ? revocable.tryReserve(bytes) : memory.tryReserve(bytes);
+        }
+
+        private void releaseOwn(final long bytes) {
+            if (revocable != null) {
+                revocable.release(bytes);
+            } else {
+                memory.release(bytes);
+            }
+        }
+
+        /** Another operator asks for the table's memory: its groups go to disk as on a refusal of its own. */
+        private void revoke() {
+            if (!sealed.isEmpty()) {
+                spillSealed();
+            }
+            if (table.size() > 0) {
+                if (partitions == null) {
+                    partitions = new SpillPartitions(memory, keyRefs, stateType, level);
+                }
+                spillTable();
+            }
+        }
+
+        /** Whether the worker's groups went to disk (on a refusal, or asked). */
+        private boolean spilledYet() {
+            if (revocable == null) {
+                return partitions != null;
+            }
+            revocable.enter();
+            try {
+                return partitions != null;
+            } finally {
+                revocable.exit();
+            }
+        }
+
+        /** The operator takes the table over to finish it: nobody asks it to spill any more. */
+        private void endRevocable() {
+            if (revocable != null) {
+                revocable.close();
+            }
         }
 
         @Override
         public void accept(final Batch batch) {
+            if (revocable == null) {
+                add(batch);
+                return;
+            }
+            revocable.enter();
+            try {
+                add(batch);
+            } finally {
+                revocable.exit();
+            }
+        }
+
+        private void add(final Batch batch) {
             final int n = batch.rowCount();
             if (partitioned && batch.shuffleIdx() != bucket) {
                 if (bucket != Batch.NO_SHUFFLE_IDX || table.size() > 0) {
@@ -579,7 +669,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     if (!spills()) {
                         memory.reserve(more);
                         accounted = table.size();
-                    } else if (memory.tryReserve(more)) {
+                    } else if (tryReserveOwn(more)) {
                         accounted = table.size();
                     } else if (!sealed.isEmpty() && spillSealedThenReserve(more)) {
                         accounted = table.size();
@@ -616,6 +706,7 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
                     a.update(batch, ids, n);
                 }
             }
+            reserveBeside();
             if (spillAfter) {
                 spillAfter = false;
                 if (partitions == null) {
@@ -625,10 +716,25 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
             }
         }
 
+        /**
+         * Reserves what the accumulators keep beside their groups (the distinct values of a COUNT DISTINCT, which does
+         * not spill): past the budget, the named error.
+         */
+        private void reserveBeside() {
+            long beside = 0;
+            for (final Accumulator a : accumulators) {
+                beside += a.heldBytes();
+            }
+            if (beside > accountedBeside) {
+                memory.reserve(beside - accountedBeside);
+                accountedBeside = beside;
+            }
+        }
+
         /** Writes the buckets finished to disk first, then reserves again. */
         private boolean spillSealedThenReserve(final long more) {
             spillSealed();
-            return memory.tryReserve(more);
+            return tryReserveOwn(more);
         }
 
         /** Writes the table's groups as state rows to their partitions, gives back their memory, and starts afresh. */
@@ -643,7 +749,9 @@ public final class HashAggregate implements Sink<HashAggregate.Groups> {
 
         /** Gives back the memory of the table and starts a new one. */
         void release() {
-            memory.release(bytesPerGroup * accounted);
+            releaseOwn(bytesPerGroup * accounted);
+            memory.release(accountedBeside);
+            accountedBeside = 0;
             reset();
         }
 

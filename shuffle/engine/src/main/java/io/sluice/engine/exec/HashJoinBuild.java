@@ -11,13 +11,15 @@ import java.util.List;
  * The build side of a broadcast hash join: workers collect the build rows, and {@link #finish()}
  * builds one {@link JoinHashTable} that every worker's probe shares. The probe pipeline starts
  * only after this sink finished. Past the query's memory budget, with spilling on, the rows are
- * partitioned by key hash and the partitions that do not fit stay on disk ({@link JoinPartitions}).
+ * partitioned by key hash and the partitions that do not fit stay on disk ({@link JoinPartitions}). While the
+ * workers collect, the rows they keep are {@link RevocableMemory revocable}: another operator refused memory may make
+ * a worker's rows go to disk.
  */
 public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild {
     private final RowType input;
     private final List<Expr> keys;
     private final boolean withColumns;
-    private final List<JoinBuildRows> collected = new ArrayList<>();
+    private final List<Rows> collected = new ArrayList<>();
     private final List<RuntimeFilterBuild> runtimeFilters = new ArrayList<>();
     private JoinHashTable built;
     /** The partitions on disk; null when every row is in {@link #built}. */
@@ -70,17 +72,25 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
 
     @Override
     public Rows createLocal() {
-        return new Rows(new JoinBuildRows(memory, keys, input));
+        return new Rows(this);
     }
 
     @Override
     public synchronized void combine(final Rows local) {
-        collected.add(local.rows);
+        // Still revocable until the build finishes: another worker may be reserving while this one is done.
+        collected.add(local);
     }
 
     @Override
     public void finish() {
-        final JoinPartitions.Collected rows = JoinPartitions.collect(collected);
+        final List<JoinBuildRows> parts = new ArrayList<>(collected.size());
+        for (final Rows r : collected) {
+            if (r.revocable != null) {
+                r.revocable.close();
+            }
+            parts.add(r.rows);
+        }
+        final JoinPartitions.Collected rows = JoinPartitions.collect(parts);
         for (final RuntimeFilterBuild f : runtimeFilters) {
             f.publish(new FilterPartial[] {f.collect(rows.batches(), rows.allRuns())});
         }
@@ -139,14 +149,31 @@ public final class HashJoinBuild implements Sink<HashJoinBuild.Rows>, JoinBuild 
     /** A worker's collected build batches. */
     public static final class Rows implements BatchConsumer {
         private final JoinBuildRows rows;
+        /** The rows' memory as other operators may ask for it; null when spilling is off. */
+        private final RevocableMemory revocable;
 
-        Rows(final JoinBuildRows rows) {
-            this.rows = rows;
+        Rows(final HashJoinBuild build) {
+            final QueryMemory.Operator memory = build.memory;
+            this.revocable = memory.spills() ? memory.revocable(this::revoke) : null;
+            this.rows = new JoinBuildRows(memory, revocable, build.keys, build.input);
+        }
+
+        private void revoke() {
+            rows.spill();
         }
 
         @Override
         public void accept(final Batch batch) {
-            rows.accept(batch);
+            if (revocable == null) {
+                rows.accept(batch);
+                return;
+            }
+            revocable.enter();
+            try {
+                rows.accept(batch);
+            } finally {
+                revocable.exit();
+            }
         }
     }
 }

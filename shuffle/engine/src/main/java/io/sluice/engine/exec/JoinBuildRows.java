@@ -12,9 +12,14 @@ import java.util.List;
  * once refused, with spilling on, written by the hash of their keys to {@link SpillPartitions} (what was
  * kept too, its memory given back), so that {@link JoinPartitions#resolve} can bring back what fits. With
  * spilling off a refusal is the named {@link MemoryLimitException}. Not thread-safe: one per worker.
+ *
+ * <p>With spilling on, the rows kept are the worker's {@link RevocableMemory}: another operator refused memory may
+ * ask for them, and they go to disk as on a refusal of their own ({@link #spill}).
  */
 final class JoinBuildRows implements BatchConsumer {
     private final QueryMemory.Operator memory;
+    /** The worker's revocable memory the rows are kept in, or null when spilling is off. */
+    private final RevocableMemory revocable;
     private final List<Expr> keys;
     private final RowType input;
     private final List<Batch> batches = new ArrayList<>();
@@ -22,8 +27,11 @@ final class JoinBuildRows implements BatchConsumer {
     /** Where rows go once the worker was refused memory; null before. */
     private SpillPartitions partitions;
 
-    JoinBuildRows(final QueryMemory.Operator memory, final List<Expr> keys, final RowType input) {
+    /** @param revocable the worker's revocable memory, which this reserves in; null when spilling is off */
+    JoinBuildRows(final QueryMemory.Operator memory, final RevocableMemory revocable, final List<Expr> keys,
+                  final RowType input) {
         this.memory = memory;
+        this.revocable = revocable;
         this.keys = keys;
         this.input = input;
     }
@@ -35,8 +43,8 @@ final class JoinBuildRows implements BatchConsumer {
             return;
         }
         final long size = QueryMemory.bytesOf(batch);
-        if (!memory.tryReserve(size)) {
-            if (memory.spills()) {
+        if (revocable == null ? !memory.tryReserve(size) : !revocable.tryReserve(size)) {
+            if (revocable != null) {
                 spill();
                 partitions.add(batch);
                 return;
@@ -63,7 +71,11 @@ final class JoinBuildRows implements BatchConsumer {
             partitions.add(b);
         }
         batches.clear();
-        memory.release(bytes);
+        if (revocable != null) {
+            revocable.release(bytes);
+        } else {
+            memory.release(bytes);
+        }
         bytes = 0;
     }
 

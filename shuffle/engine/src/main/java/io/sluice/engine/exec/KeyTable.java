@@ -87,6 +87,11 @@ final class KeyTable {
         return size;
     }
 
+    /** Bytes of the string keys kept. */
+    long stringBytes() {
+        return arenaSize;
+    }
+
     /** The key column types. */
     DataType[] types() {
         return types.clone();

@@ -12,7 +12,9 @@ import java.util.List;
  * or a colocated scan), and each worker builds the small {@link JoinHashTable}s of the buckets it
  * took, in parallel, when it runs out of morsels. A probe batch of bucket {@code b} meets only
  * bucket {@code b}'s table. Past the query's memory budget, with spilling on, a bucket's rows are
- * partitioned by key hash and the partitions that do not fit stay on disk ({@link JoinPartitions}).
+ * partitioned by key hash and the partitions that do not fit stay on disk ({@link JoinPartitions}). While a
+ * worker collects, the rows it keeps are {@link RevocableMemory revocable}: another operator refused memory may make
+ * them go to disk, every bucket of the worker, as on a refusal of its own.
  */
 public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinBuild.Rows>, JoinBuild {
     /** What the rows this operator keeps take of the query's memory. */
@@ -90,6 +92,9 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
 
     @Override
     public void combine(final Rows local) {
+        if (local.revocable != null) {
+            local.revocable.close();
+        }
         for (int b = 0; b < bucketCount; b++) {
             final JoinBuildRows bucket = local.buckets.get(b);
             if (bucket == null) {
@@ -210,15 +215,41 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
     public final class Rows implements BatchConsumer {
         private final List<JoinBuildRows> buckets = new ArrayList<>();
         private boolean spilling;
+        /** The rows' memory as other operators may ask for it; null when spilling is off. */
+        private final RevocableMemory revocable;
 
         Rows() {
             for (int b = 0; b < bucketCount; b++) {
                 buckets.add(null);
             }
+            revocable = memory.spills() ? memory.revocable(this::spillAll) : null;
+        }
+
+        /** Writes every bucket's rows to disk; later rows go straight there. */
+        private void spillAll() {
+            spilling = true;
+            for (final JoinBuildRows other : buckets) {
+                if (other != null) {
+                    other.spill();
+                }
+            }
         }
 
         @Override
         public void accept(final Batch batch) {
+            if (revocable == null) {
+                add(batch);
+                return;
+            }
+            revocable.enter();
+            try {
+                add(batch);
+            } finally {
+                revocable.exit();
+            }
+        }
+
+        private void add(final Batch batch) {
             final int b = batch.shuffleIdx();
             if (b < 0 || b >= bucketCount) {
                 throw new IllegalStateException("a build batch with shuffleIdx " + b + " reached " + this
@@ -226,7 +257,7 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
             }
             JoinBuildRows bucket = buckets.get(b);
             if (bucket == null) {
-                bucket = new JoinBuildRows(memory, keys, input);
+                bucket = new JoinBuildRows(memory, revocable, keys, input);
                 if (spilling) {
                     bucket.spill();
                 }
@@ -234,12 +265,7 @@ public final class PartitionedHashJoinBuild implements Sink<PartitionedHashJoinB
             }
             bucket.accept(batch);
             if (bucket.spilled() && !spilling) {
-                spilling = true;
-                for (final JoinBuildRows other : buckets) {
-                    if (other != null) {
-                        other.spill();
-                    }
-                }
+                spillAll();
             }
         }
     }

@@ -8,6 +8,7 @@ import io.sluice.format.ColumnVector;
 import io.sluice.format.StringVector;
 import io.sluice.shuffle.operator.Batch;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,6 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>With spilling on ({@code sluice.spill}), the query also owns a {@link QuerySpill}: an operator that can
  * go on on disk asks with {@link Operator#tryReserve}, and when refused writes rows to spill files and
  * {@link Operator#release releases} them. {@link #close()} removes the query's spill files too.
+ *
+ * <p>What a spilling operator's workers hold is revocable ({@link RevocableMemory}): a reservation that the budget or
+ * the pool would refuse first asks those holders to spill, largest first, on the requesting thread, and is refused
+ * only when what they gave back is not enough. A holder growing asks nobody (refused, it spills its own rows), so
+ * two spilling operators never take turns spilling each other.
  */
 public final class QueryMemory implements AutoCloseable {
     /** Bytes reserved from the pool at a time, so that workers do not contend on it for every batch. */
@@ -35,6 +41,8 @@ public final class QueryMemory implements AutoCloseable {
     private final AtomicLong fromPool = new AtomicLong();
     private final AtomicLong peak = new AtomicLong();
     private final List<Operator> operators = new ArrayList<>();
+    /** The workers' shares of spilling operators that hold revocable memory now. */
+    private final List<RevocableMemory> revocables = new ArrayList<>();
     /** The query's spill files; null when spilling is off. */
     private final QuerySpill spill;
     private volatile boolean closed;
@@ -124,8 +132,64 @@ public final class QueryMemory implements AutoCloseable {
     public record OperatorPeak(String operator, long peakBytes, long spilledBytes) {
     }
 
-    /** Reserves, or returns false (or throws, when {@code mayRefuse} is false) when the budget or pool refuse. */
-    private boolean reserve(final Operator operator, final long bytes, final boolean mayRefuse) {
+    /**
+     * Reserves, asking the holders of revocable memory to spill first when {@code mayRevoke} and the budget or pool
+     * refuse; else returns false (or throws the named error, when {@code mayRefuse} is false).
+     */
+    private boolean reserve(final Operator operator, final long bytes, final boolean mayRefuse,
+                            final boolean mayRevoke) {
+        if (take(operator, bytes, true)) {
+            return true;
+        }
+        if (mayRevoke && revokeFor(operator, bytes)) {
+            return true;
+        }
+        // Refused; a last try throws the named error, unless another worker gave memory back since.
+        return !mayRefuse && take(operator, bytes, false);
+    }
+
+    /**
+     * Asks the holders of revocable memory to spill, largest first, until {@code bytes} can be taken; returns whether
+     * they were. A holder another thread is inside is passed by: it is changing, and waiting for it could wait for
+     * this thread.
+     */
+    private boolean revokeFor(final Operator operator, final long bytes) {
+        final RevocableMemory[] holders;
+        synchronized (revocables) {
+            holders = revocables.toArray(new RevocableMemory[0]);
+        }
+        final long[] held = new long[holders.length];
+        for (int i = 0; i < holders.length; i++) {
+            held[i] = holders[i].held();
+        }
+        final Integer[] order = new Integer[holders.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        // Sorted by a snapshot: what holders hold changes while they are sorted.
+        Arrays.sort(order, (a, b) -> Long.compare(held[b], held[a]));
+        for (final int i : order) {
+            if (held[i] > 0 && holders[i].tryRevoke() > 0 && take(operator, bytes, true)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void register(final RevocableMemory holder) {
+        synchronized (revocables) {
+            revocables.add(holder);
+        }
+    }
+
+    void unregister(final RevocableMemory holder) {
+        synchronized (revocables) {
+            revocables.remove(holder);
+        }
+    }
+
+    /** Takes the bytes from the budget and the pool, or returns false (or throws, when {@code mayRefuse} is false). */
+    private boolean take(final Operator operator, final long bytes, final boolean mayRefuse) {
         final long now = reserved.addAndGet(bytes);
         if (now > budget) {
             reserved.addAndGet(-bytes);
@@ -234,7 +298,7 @@ public final class QueryMemory implements AutoCloseable {
             if (bytes <= 0) {
                 return;
             }
-            QueryMemory.this.reserve(this, bytes, false);
+            QueryMemory.this.reserve(this, bytes, false, true);
             peak.accumulateAndGet(reserved.addAndGet(bytes), Math::max);
         }
 
@@ -244,14 +308,40 @@ public final class QueryMemory implements AutoCloseable {
          * fail with the named error.
          */
         public boolean tryReserve(final long bytes) {
+            return tryReserve(bytes, true);
+        }
+
+        /** {@link #tryReserve} of a holder of revocable memory growing: refused, it spills its own rows. */
+        boolean tryReserveAskingNobody(final long bytes) {
+            return tryReserve(bytes, false);
+        }
+
+        private boolean tryReserve(final long bytes, final boolean mayRevoke) {
             if (bytes <= 0) {
                 return true;
             }
-            if (!QueryMemory.this.reserve(this, bytes, true)) {
+            if (!QueryMemory.this.reserve(this, bytes, true, mayRevoke)) {
                 return false;
             }
             peak.accumulateAndGet(reserved.addAndGet(bytes), Math::max);
             return true;
+        }
+
+        /**
+         * Revocable memory of one worker's share of this operator, which other reservations of the query may ask
+         * {@code holder} to give back by spilling; only when {@link #spills()}.
+         */
+        public RevocableMemory revocable(final RevocableMemory.Holder holder) {
+            if (spill == null) {
+                throw new IllegalStateException(name + " cannot hold revocable memory: spilling is off for this query");
+            }
+            final RevocableMemory r = new RevocableMemory(this, holder);
+            register(r);
+            return r;
+        }
+
+        void unregister(final RevocableMemory holder) {
+            QueryMemory.this.unregister(holder);
         }
 
         /** Gives back {@code bytes} this operator reserved and no longer holds (rows it wrote to disk). */

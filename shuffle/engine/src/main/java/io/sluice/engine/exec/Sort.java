@@ -26,7 +26,8 @@ import java.util.List;
  * <p>Past the query's memory budget, with spilling on, a worker refused memory sorts the rows it holds into
  * a run on disk (its first {@code limit} rows for a top-N) and lets them go; {@link #finish()} then sorts
  * what the workers still hold into one more run, in memory, and the output is a {@link SpilledRunMerge} of
- * all runs, read one batch per run at a time.
+ * all runs, read one batch per run at a time. The rows a worker keeps are {@link RevocableMemory revocable}: another
+ * operator refused memory may make them go to disk as a run, as on a refusal of the worker's own.
  */
 public final class Sort implements Sink<Sort.Rows> {
     /** {@code limit} of a sort without one. */
@@ -98,12 +99,20 @@ public final class Sort implements Sink<Sort.Rows> {
 
     @Override
     public synchronized void combine(final Rows local) {
+        // Still revocable until the sort finishes: another worker may be reserving while this one is done.
         collected.add(local);
-        spilled.addAll(local.runs);
     }
 
     @Override
     public void finish() {
+        synchronized (this) {
+            for (final Rows r : collected) {
+                if (r.revocable != null) {
+                    r.revocable.close();
+                }
+                spilled.addAll(r.runs);
+            }
+        }
         if (!spilled.isEmpty()) {
             finishSpilled();
             return;
@@ -305,29 +314,45 @@ public final class Sort implements Sink<Sort.Rows> {
         private final List<SpillRun> runs = new ArrayList<>();
         private final Sort sort;
         private final QueryMemory.Operator memory;
+        /** The rows' memory as other operators may ask for it; null when spilling is off. */
+        private final RevocableMemory revocable;
         private long held;
 
         Rows(final Sort sort, final QueryMemory.Operator memory) {
             this.sort = sort;
             this.memory = memory;
+            this.revocable = memory.spills() ? memory.revocable(this::spill) : null;
         }
 
         @Override
         public void accept(final Batch batch) {
-            if (!memory.spills()) {
+            if (revocable == null) {
                 memory.keep(batch);
                 batches.add(batch);
                 return;
             }
-            final long bytes = QueryMemory.bytesOf(batch);
-            batches.add(batch);
-            if (memory.tryReserve(bytes)) {
-                held += bytes;
+            revocable.enter();
+            try {
+                final long bytes = QueryMemory.bytesOf(batch);
+                batches.add(batch);
+                if (revocable.tryReserve(bytes)) {
+                    held += bytes;
+                    return;
+                }
+                spill();
+            } finally {
+                revocable.exit();
+            }
+        }
+
+        /** Writes the rows kept as a sorted run to disk and gives their memory back. */
+        private void spill() {
+            if (batches.isEmpty()) {
                 return;
             }
             runs.add(sort.spill(batches));
             batches.clear();
-            memory.release(held);
+            revocable.release(held);
             held = 0;
         }
     }
