@@ -43,10 +43,11 @@ import org.apache.calcite.util.ImmutableBitSet;
  * combine), also where a dimension key repeats and a partial group meets several rows.
  *
  * <p>When: the dimension is a table read whole (no filter of its own: a filtered dimension removes rows
- * the join would otherwise drop before grouping), and its grouping columns have, by the zonemap
- * estimates, at least half as many distinct values as its join keys, so that grouping by the keys makes
- * at most about twice the groups the query makes (customer columns that tell customers apart: yes; an
- * item's brand, shared by many items: no).
+ * the join would otherwise drop before grouping) with at most half the rows of the largest table the other
+ * inputs read, those inputs are joined to each other without a cross join, and its grouping columns have,
+ * by the zonemap estimates, at least half as many distinct values as its join keys, so that grouping by the
+ * keys makes at most about twice the groups the query makes (customer columns that tell customers apart: yes;
+ * an integer column many keys share: no; zonemaps estimate strings high, so a string many keys share may pass).
  */
 final class AggregateBelowDimensionJoin extends RelShuttleImpl {
     /** The dimension's grouping columns have at least this share of its join keys' distinct values. */
@@ -198,10 +199,75 @@ final class AggregateBelowDimensionJoin extends RelShuttleImpl {
                 }
             }
         }
-        if (!fewMoreGroups(scan, inputs.offsets()[d], keys, dimensionGroups, items)) {
+        if (!connected(inputs, d, others) || !smallerThanTheOthers(scan, inputs, d)
+                || !fewMoreGroups(scan, inputs.offsets()[d], keys, dimensionGroups, items)) {
             return null;
         }
         return split(a, items, inputs, d, keys, others);
+    }
+
+    /** Whether the other inputs are joined to each other by their conjuncts without a cross join. */
+    private static boolean connected(final Inputs inputs, final int d, final List<RexNode> others) {
+        final int n = inputs.leaves().size();
+        final int[] part = new int[n];
+        for (int l = 0; l < n; l++) {
+            part[l] = l;
+        }
+        for (final RexNode c : others) {
+            int first = -1;
+            for (final int f : RelOptUtil.InputFinder.bits(c)) {
+                final int l = find(part, inputs.leafOf(f));
+                if (first < 0) {
+                    first = l;
+                } else if (l != first) {
+                    part[l] = first;
+                }
+            }
+        }
+        int root = -1;
+        for (int l = 0; l < n; l++) {
+            if (l != d) {
+                final int r = find(part, l);
+                if (root >= 0 && r != root) {
+                    return false;
+                }
+                root = r;
+            }
+        }
+        return true;
+    }
+
+    private static int find(final int[] part, final int leaf) {
+        int l = leaf;
+        while (part[l] != l) {
+            l = part[l];
+        }
+        return l;
+    }
+
+    /**
+     * Whether the dimension has at most half the rows of the largest table the other inputs read: grouping the
+     * other side pays when it is the large one (the sales, not the customers).
+     */
+    private boolean smallerThanTheOthers(final TableScan scan, final Inputs inputs, final int d) {
+        long largest = 0;
+        for (int l = 0; l < inputs.leaves().size(); l++) {
+            if (l != d) {
+                largest = Math.max(largest, tableRows(inputs.leaves().get(l)));
+            }
+        }
+        return 2 * tableRows(scan) <= largest;
+    }
+
+    /** The rows of the table an input reads through filters and projections, 0 for other inputs. */
+    private long tableRows(final RelNode rel) {
+        if (rel instanceof TableScan s && s.getTable().unwrap(CatalogTable.class) != null) {
+            return stats.apply(s.getTable().unwrap(CatalogTable.class).table()).rowCount();
+        }
+        if (rel instanceof org.apache.calcite.rel.core.Filter || rel instanceof Project) {
+            return tableRows(rel.getInput(0));
+        }
+        return 0;
     }
 
     /**
