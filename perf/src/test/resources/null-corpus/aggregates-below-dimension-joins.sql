@@ -10,7 +10,7 @@ select u.id, t.i, sum(t.d) as sd, count(*) as n from t join u on u.k = t.k group
 -- u.k 1 and 3 each in two rows of u: each of their t rows counts in both groups (the dimension is the smaller table).
 select u.k, u.id, sum(t.i) as si, count(t.id) as c, max(t.k) as mk from t, u where t.k = u.k group by u.k, u.id;
 -- Two equalities; expressions as grouping keys and arguments.
-select u.id, sum(t.d) as sd, count(*) as n from t join u on t.k = u.k and t.id = u.id group by u.id;
+select u.id, u.s, sum(t.d) as sd, count(*) as n from t join u on t.k = u.k and t.id = u.id group by u.id, u.s;
 select upper(u.s) as us, u.id, t.i * 2 as i2, sum(t.d * t.i) as w, count(t.dt) as cd from t, u where t.k = u.k group by upper(u.s), u.id, t.i * 2;
 -- Three inputs: the other side is itself a join.
 select u.id, sum(a.d) as sd, count(b.id) as c from t a, t b, u where a.k = u.k and a.s = b.s group by u.id;

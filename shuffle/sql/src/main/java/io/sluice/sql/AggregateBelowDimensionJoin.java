@@ -43,9 +43,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  * combine), also where a dimension key repeats and a partial group meets several rows.
  *
  * <p>When: the dimension is a table read whole (no filter of its own: a filtered dimension removes rows
- * the join would otherwise drop before grouping) with at most half the rows of the largest table the other
- * inputs read, those inputs are joined to each other without a cross join, and its grouping columns have,
- * by the zonemap estimates, at least half as many distinct values as its join keys, so that grouping by the
+ * the join would otherwise drop before grouping) that gives the grouping more than its join keys, with at
+ * most half the rows of the largest table the other inputs read, those inputs are joined to each other
+ * without a cross join, and its grouping columns have, by the zonemap estimates, at least half as many distinct values as its join keys, so that grouping by the
  * keys makes at most about twice the groups the query makes (customer columns that tell customers apart: yes;
  * an integer column many keys share: no; zonemaps estimate strings high, so a string many keys share may pass).
  */
@@ -192,6 +192,9 @@ final class AggregateBelowDimensionJoin extends RelShuttleImpl {
                 return null;
             }
         }
+        if (!groupsByMoreThanKeys(dimensionGroups, items, keys)) {
+            return null;
+        }
         for (final AggregateCall call : a.getAggCallList()) {
             for (final int arg : call.getArgList()) {
                 if (RelOptUtil.InputFinder.bits(items.get(arg)).intersects(dimension)) {
@@ -204,6 +207,20 @@ final class AggregateBelowDimensionJoin extends RelShuttleImpl {
             return null;
         }
         return split(a, items, inputs, d, keys, others);
+    }
+
+    /**
+     * Whether the dimension gives the grouping more than its join keys: grouped by its keys alone (TPC-DS Q23's
+     * {@code c_customer_sk}), the join only filters, and grouping first saves nothing.
+     */
+    private static boolean groupsByMoreThanKeys(final List<Integer> dimensionGroups, final List<RexNode> items,
+                                                final List<int[]> keys) {
+        for (final int g : dimensionGroups) {
+            if (!(items.get(g) instanceof RexInputRef ref) || keys.stream().noneMatch(k -> k[0] == ref.getIndex())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the other inputs are joined to each other by their conjuncts without a cross join. */

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An aggregation over a dimension's inner join, grouped by dimension columns that tell its keys apart, groups
  * the other side by the join key below the join and gives the rows of the aggregation over the join; a
  * dimension grouped by a column many keys share, a filtered dimension, an aggregate of the dimension's
- * columns, or the larger table taken as the dimension are planned as written. The expected rows are computed from how the tables are written:
+ * columns, a dimension grouped by its key alone, or the larger table taken as the dimension are planned as
+ * written. The expected rows are computed from how the tables are written:
  * {@code dim(dk, name, grp)} with {@code dk = 0..999} in order, {@code name = 'n' || dk},
  * {@code grp = dk mod 3}; {@code fact(fk, v, y)} of {@value #FACT_ROWS} rows, row i with
  * {@code fk = (7 i) mod 1200} (keys from 1000 meet no dimension row), NULL on every 13th row,
@@ -163,6 +164,8 @@ class AggregateBelowDimensionJoinTest {
                 "select name, sum(v) as total from fact, dim where fk = dk and grp = 1 group by name",
                 "select name, sum(v) as total, max(grp) as g from fact, dim where fk = dk group by name",
                 "select name, sum(v) as total from fact, dim where fk = dk and y < dk group by name",
+                // Grouped by the dimension's key alone: the join only filters.
+                "select dk, sum(v) as total from fact, dim where fk = dk group by dk",
                 // The larger table grouped by its own columns is not taken as the dimension.
                 "select fk, y, count(*) as n from fact, dim where fk = dk group by fk, y")) {
             assertThat(groupsBelowTheDimensionJoin(planner.plan(sql).plan().node())).as(sql).isFalse();
