@@ -1,10 +1,10 @@
 package io.sluice.perf.bench;
 
 import io.sluice.engine.plan.Plan;
+import io.sluice.perf.duckdb.DuckDbText;
 import io.sluice.perf.tpcds.TpcdsQueryFolder;
 import io.sluice.perf.tpcds.TpcdsTable;
 import io.sluice.perf.tpch.Query;
-import io.sluice.sql.BackquotedNames;
 import io.sluice.sql.SqlPlanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * A TPC-DS query as {@code sluice query-bench --benchmark tpcds} and {@code sluice bench --benchmark
  * tpcds} time it: its text from a folder ({@link TpcdsQueryFolder}), handed to Sluice's SQL planner on
  * every run as TPC-H's texts are (the planner reads Spark's backquoted names), and the same text, its
- * backquoted names double-quoted ({@link BackquotedNames}), run by DuckDB, which refuses backquotes.
+ * backquoted names and the words DuckDB reserves double-quoted ({@link DuckDbText}), run by DuckDB.
  * Named {@code q01} ... {@code q99}, {@code q14a}.
  */
 public final class TpcdsTextQuery implements TextQuery {
@@ -102,10 +102,10 @@ public final class TpcdsTextQuery implements TextQuery {
         return name;
     }
 
-    /** The text DuckDB runs: Sluice's, with backquoted names double-quoted. */
+    /** The text DuckDB runs: Sluice's, with backquoted names and the words DuckDB reserves double-quoted. */
     @Override
     public String sql() {
-        return BackquotedNames.asDoubleQuoted(text);
+        return DuckDbText.of(text);
     }
 
     @Override

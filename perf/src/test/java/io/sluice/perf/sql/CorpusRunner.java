@@ -7,7 +7,7 @@ import io.sluice.dispatch.cluster.Session;
 import io.sluice.engine.exec.QueryResult;
 import io.sluice.engine.plan.QueryRunner;
 import io.sluice.engine.plan.StrategyConfig;
-import io.sluice.sql.BackquotedNames;
+import io.sluice.perf.duckdb.DuckDbText;
 import io.sluice.sql.PlannedQuery;
 import io.sluice.sql.SqlException;
 import io.sluice.sql.SqlPlanner;
@@ -40,7 +40,8 @@ import org.junit.jupiter.api.DynamicTest;
  * {@link SqlPlanner}, run on one CN's worker threads and on an embedded 3x2 cluster, and must give
  * DuckDB's column names and rows (in order under a top-level ORDER BY, else as a multiset; NULLs as
  * NULLs; doubles within a relative 1e-9); Sluice reads names quoted with backquotes, DuckDB the
- * same text with them double-quoted. A statement after a line {@code -- error: text} must
+ * same text with them, and the words it reserves that Spark's texts use as names, double-quoted
+ * ({@link DuckDbText}). A statement after a line {@code -- error: text} must
  * instead fail in Sluice with a {@link SqlException} containing the text.
  */
 final class CorpusRunner {
@@ -226,7 +227,7 @@ final class CorpusRunner {
     /** DuckDB's answer; names quoted with backquotes (Spark's texts) are double-quoted first, as DuckDB reads them. */
     private synchronized Answer duckDb(final String sql) throws SQLException {
         try (Statement s = duck.createStatement();
-             ResultSet rs = s.executeQuery(BackquotedNames.asDoubleQuoted(sql))) {
+             ResultSet rs = s.executeQuery(DuckDbText.of(sql))) {
             final ResultSetMetaData meta = rs.getMetaData();
             final List<String> names = new ArrayList<>();
             for (int c = 1; c <= meta.getColumnCount(); c++) {

@@ -1,6 +1,9 @@
 package io.sluice.sql;
 
+import io.sluice.format.spi.BlockTable;
+import io.sluice.zonemap.TableStats;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
@@ -16,8 +19,9 @@ import org.apache.calcite.tools.RelBuilder;
  * anti join ({@link CorrelatedExists}), the decorrelator turns the other correlations into plain joins and
  * aggregates, disjunctions add the single-column predicates they imply ({@link DerivedDisjunctions}),
  * then filters move down to the scans and into join conditions, an aggregation over a left
- * join's other side moves below the join ({@link AggregateBelowJoin}), a join's equality carries a filter of
- * one side to the other, and adjacent
+ * join's other side moves below the join ({@link AggregateBelowJoin}), an aggregation over a dimension's inner
+ * join groups the other inputs by the dimension's keys first ({@link AggregateBelowDimensionJoin}, from the
+ * tables' statistics), a join's equality carries a filter of one side to the other, and adjacent
  * projections and filters merge. No cost-based planning: join order and distribution are
  * Sluice's.
  */
@@ -50,7 +54,8 @@ final class RulePhases {
     /**
      * A join's equality carries a filter of one side to the other (TPC-DS Q78: the store sales' year reaches the
      * web and catalog channels it is left-joined to on the year, a null-supplying side never matching a row the
-     * preserved side lost). After {@link AggregateBelowJoin}, whose pattern an extra filter would hide.
+     * preserved side lost). After {@link AggregateBelowJoin} and {@link AggregateBelowDimensionJoin}, whose
+     * patterns an extra filter would hide.
      */
     private static final List<RelOptRule> TRANSITIVE = List.of(CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES);
 
@@ -61,7 +66,8 @@ final class RulePhases {
     }
 
     /** The statement's tree after every phase. */
-    static RelNode apply(final RelNode converted, final RelBuilder builder) {
+    static RelNode apply(final RelNode converted, final RelBuilder builder,
+                         final Function<BlockTable, TableStats> stats) {
         RelNode rel = run(converted, SUBQUERIES);
         rel = CorrelatedExists.apply(rel);
         rel = RelDecorrelator.decorrelateQuery(rel, builder);
@@ -69,6 +75,7 @@ final class RulePhases {
         rel = run(rel, PUSH_DOWN);
         rel = run(rel, SEMI_JOINS);
         rel = AggregateBelowJoin.apply(rel, builder);
+        rel = AggregateBelowDimensionJoin.apply(rel, builder, stats);
         rel = run(rel, TRANSITIVE);
         rel = run(rel, PUSH_DOWN);
         return run(rel, WINDOWS);

@@ -1,10 +1,13 @@
 package io.sluice.sql;
 
+import io.sluice.format.spi.BlockTable;
 import io.sluice.format.spi.Catalog;
+import io.sluice.zonemap.TableStats;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Function;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.config.CalciteConnectionConfig;
@@ -46,8 +49,20 @@ import org.apache.calcite.tools.ValidationException;
 final class SqlFrontEnd {
     private final FrameworkConfig config;
     private final ValidationErrors errors;
+    private final Function<BlockTable, TableStats> stats;
 
+    /** A front end that reads each table's statistics anew when a rewrite asks for them. */
     SqlFrontEnd(final Catalog catalog, final Collection<String> tables) {
+        this(catalog, tables, TableStats::of);
+    }
+
+    /**
+     * @param catalog the tables statements read
+     * @param tables  the names of the catalog's tables statements may name
+     * @param stats   a table's statistics, for the rewrites that choose by them
+     */
+    SqlFrontEnd(final Catalog catalog, final Collection<String> tables, final Function<BlockTable, TableStats> stats) {
+        this.stats = stats;
         this.errors = new ValidationErrors(catalog, tables);
         final SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         final SchemaPlus store = root.add("store", new CatalogSchema(catalog, tables));
@@ -131,7 +146,7 @@ final class SqlFrontEnd {
                 throw SqlException.unsupported("Calcite cannot convert the statement: " + e.getMessage());
             }
             final RelBuilder builder = RelBuilder.create(config);
-            return new Converted(RulePhases.apply(root.project(), builder), validated, sql);
+            return new Converted(RulePhases.apply(root.project(), builder, stats), validated, sql);
         } finally {
             planner.close();
         }

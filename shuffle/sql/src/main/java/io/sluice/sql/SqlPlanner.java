@@ -5,6 +5,7 @@ import io.sluice.engine.expr.Expr;
 import io.sluice.engine.expr.NamedExpr;
 import io.sluice.engine.plan.Plan;
 import io.sluice.engine.plan.PlanNode;
+import io.sluice.format.spi.BlockTable;
 import io.sluice.format.spi.Catalog;
 import io.sluice.zonemap.TableStats;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ public final class SqlPlanner {
      */
     public SqlPlanner(final Catalog catalog, final Collection<String> tables, final int planCache) {
         this.catalog = catalog;
-        this.frontEnd = new SqlFrontEnd(catalog, tables);
+        this.frontEnd = new SqlFrontEnd(catalog, tables, this::statsOf);
         this.tables = List.copyOf(new java.util.TreeSet<>(tables));
         this.plans = new PlanCache(planCache);
     }
@@ -89,8 +90,7 @@ public final class SqlPlanner {
 
     private PlannedQuery planAnew(final String text, final long start) {
         final SqlFrontEnd.Converted converted = frontEnd.convert(text);
-        final RelTranslator translator = new RelTranslator(catalog::table, tables,
-                t -> stats.computeIfAbsent(t.name(), n -> TableStats.of(t)));
+        final RelTranslator translator = new RelTranslator(catalog::table, tables, this::statsOf);
         final RelNode rel = converted.rel();
         final List<String> columns = OutputNames.of(converted.validated(), text, rel.getRowType().getFieldNames());
         final List<String> names = distinct(columns, rel.getRowType().getFieldNames());
@@ -120,6 +120,10 @@ public final class SqlPlanner {
         }
         return new PlannedQuery(Plan.of(ColumnPruning.apply(root)), columns, translator.estimates(),
                 System.nanoTime() - start, false);
+    }
+
+    private TableStats statsOf(final BlockTable table) {
+        return stats.computeIfAbsent(table.name(), n -> TableStats.of(table));
     }
 
     private static NamedExpr[] outputs(final Relation in, final List<String> names) {
