@@ -1,10 +1,14 @@
 package io.sluice.sql;
 
 import io.sluice.format.spi.BlockTable;
+import io.sluice.zonemap.TableSketch;
 import io.sluice.zonemap.TableStats;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
@@ -45,16 +49,28 @@ import org.apache.calcite.util.ImmutableBitSet;
  * <p>When: the dimension is a table read whole (no filter of its own: a filtered dimension removes rows
  * the join would otherwise drop before grouping) that gives the grouping more than its join keys, with at
  * most half the rows of the largest table the other inputs read, those inputs are joined to each other
- * without a cross join, and its grouping columns have, by the zonemap estimates, at least half as many distinct values as its join keys, so that grouping by the
- * keys makes at most about twice the groups the query makes (customer columns that tell customers apart: yes;
- * an integer column many keys share: no; zonemaps estimate strings high, so a string many keys share may pass).
+ * without a cross join, its grouping columns have at least half as many distinct values as its join keys,
+ * so that grouping by the keys makes at most about twice the groups the query makes (customer columns that
+ * tell customers apart: yes; an integer column many keys share: no), and the partial groups are at most half
+ * the rows they group (Q4's customer key and year: a few groups per customer; Q23's item key and date: about
+ * a group per sale, where grouping first is pure cost). Distinct counts are the HLL estimates of the sketch a
+ * table keeps where it keeps one, else the zonemap estimates, which count a string column in few blocks as
+ * about unique; a column of a table the others reach by its key (a year of {@code date_dim}) counts the share
+ * of its values the referring column's distinct keys select. The other side's rows are its largest table's,
+ * before filters.
  */
 final class AggregateBelowDimensionJoin extends RelShuttleImpl {
     /** The dimension's grouping columns have at least this share of its join keys' distinct values. */
     private static final double GROUPS_PER_KEY = 0.5;
+    /** The partial groups are at most this share of the rows they group. */
+    private static final double PARTIAL_GROUPS_PER_ROW = 0.5;
+    /** A column with at least this share of its table's rows as distinct values is taken for a key. */
+    private static final double KEY_SHARE = 0.9;
 
     private final RelBuilder builder;
     private final Function<BlockTable, TableStats> stats;
+    /** The sketch each table keeps, by name, empty for a table that keeps none. */
+    private final Map<String, Optional<TableSketch>> sketches = new HashMap<>();
 
     private AggregateBelowDimensionJoin(final RelBuilder builder, final Function<BlockTable, TableStats> stats) {
         this.builder = builder;
@@ -203,7 +219,8 @@ final class AggregateBelowDimensionJoin extends RelShuttleImpl {
             }
         }
         if (!connected(inputs, d, others) || !smallerThanTheOthers(scan, inputs, d)
-                || !fewMoreGroups(scan, inputs.offsets()[d], keys, dimensionGroups, items)) {
+                || !fewMoreGroups(scan, inputs.offsets()[d], keys, dimensionGroups, items)
+                || !partialGroupsRemoveRows(a, items, inputs, d, keys, others)) {
             return null;
         }
         return split(a, items, inputs, d, keys, others);
@@ -302,7 +319,8 @@ final class AggregateBelowDimensionJoin extends RelShuttleImpl {
             final int column = k[0] - offset;
             if (!seen[column]) {
                 seen[column] = true;
-                keyValues = Math.min(rows, keyValues * Math.max(1, ts.column(column).distinctCount()));
+                keyValues = Math.min(rows, keyValues * Math.max(1, distinct(scan.getTable().unwrap(CatalogTable.class)
+                        .table(), column)));
             }
         }
         double groupValues = 1;
@@ -310,10 +328,110 @@ final class AggregateBelowDimensionJoin extends RelShuttleImpl {
         for (final int g : dimensionGroups) {
             if (items.get(g) instanceof RexInputRef ref && !seen[ref.getIndex() - offset]) {
                 seen[ref.getIndex() - offset] = true;
-                groupValues = Math.min(rows, groupValues * Math.max(1, ts.column(ref.getIndex() - offset).distinctCount()));
+                groupValues = Math.min(rows, groupValues * Math.max(1, distinct(scan.getTable().unwrap(CatalogTable.class)
+                        .table(), ref.getIndex() - offset)));
             }
         }
         return groupValues >= GROUPS_PER_KEY * keyValues;
+    }
+
+    /**
+     * Whether grouping the other inputs by their grouping columns and join keys removes rows: the estimated
+     * partial groups, the product of those columns' distinct counts capped by the rows of the largest table the
+     * other inputs read, are at most {@link #PARTIAL_GROUPS_PER_ROW} of those rows. Q23 groups store sales by
+     * item key and date, about as many groups as sales, where grouping first is pure cost; Q4 groups them by
+     * customer key and year, a few groups per customer. A column that is not read from a table as is counts as
+     * many values as rows.
+     */
+    private boolean partialGroupsRemoveRows(final Aggregate a, final List<RexNode> items, final Inputs inputs,
+                                            final int d, final List<int[]> keys, final List<RexNode> others) {
+        long rows = 0;
+        for (int l = 0; l < inputs.leaves().size(); l++) {
+            if (l != d) {
+                rows = Math.max(rows, tableRows(inputs.leaves().get(l)));
+            }
+        }
+        final ImmutableBitSet dimension = inputs.fieldsOf(d);
+        ImmutableBitSet columns = ImmutableBitSet.of();
+        for (final int[] k : keys) {
+            columns = columns.set(k[1]);
+        }
+        for (final int g : a.getGroupSet()) {
+            final ImmutableBitSet bits = RelOptUtil.InputFinder.bits(items.get(g));
+            if (!bits.intersects(dimension)) {
+                columns = columns.union(bits);
+            }
+        }
+        double groups = 1;
+        for (final int f : columns) {
+            final int l = inputs.leafOf(f);
+            final double values = distinct(inputs.leaves().get(l), f - inputs.offsets()[l], rows)
+                    * referencedShare(inputs, l, others, rows);
+            groups = Math.min(rows, groups * Math.max(1, values));
+        }
+        return groups <= PARTIAL_GROUPS_PER_ROW * rows;
+    }
+
+    /**
+     * The share of an input's rows the others can meet, where it is joined by a key of its own (a column with
+     * about as many distinct values as rows, {@code d_date_sk}) to another input's column ({@code ss_sold_date_sk}):
+     * that column's distinct values over the input's rows, else 1. Its columns are counted with that share of
+     * their values: a dimension stored in key order, as {@code date_dim}, gives the keys the sales refer to (a few
+     * years of days) about that share of its years, not all of them.
+     */
+    private double referencedShare(final Inputs inputs, final int leaf, final List<RexNode> others, final double otherwise) {
+        final double leafRows = tableRows(inputs.leaves().get(leaf));
+        if (leafRows <= 0) {
+            return 1;
+        }
+        double share = 1;
+        for (final RexNode c : others) {
+            if (c.getKind() == SqlKind.EQUALS && c instanceof RexCall call
+                    && call.getOperands().get(0) instanceof RexInputRef x && call.getOperands().get(1) instanceof RexInputRef y) {
+                final int own = inputs.leafOf(x.getIndex()) == leaf ? x.getIndex() : y.getIndex();
+                final int other = own == x.getIndex() ? y.getIndex() : x.getIndex();
+                final int otherLeaf = inputs.leafOf(other);
+                if (inputs.leafOf(own) != leaf || otherLeaf == leaf) {
+                    continue;
+                }
+                final double ownValues = distinct(inputs.leaves().get(leaf), own - inputs.offsets()[leaf], 0);
+                if (ownValues >= KEY_SHARE * leafRows) {
+                    final double referenced = distinct(inputs.leaves().get(otherLeaf), other - inputs.offsets()[otherLeaf],
+                            otherwise);
+                    share = Math.min(share, referenced / leafRows);
+                }
+            }
+        }
+        return share;
+    }
+
+    /**
+     * The distinct values of a field of an input that reads a table's column as is, through filters and
+     * projections; {@code otherwise} for any other field.
+     */
+    private double distinct(final RelNode rel, final int field, final double otherwise) {
+        if (rel instanceof TableScan s && s.getTable().unwrap(CatalogTable.class) != null) {
+            return distinct(s.getTable().unwrap(CatalogTable.class).table(), field);
+        }
+        if (rel instanceof org.apache.calcite.rel.core.Filter f) {
+            return distinct(f.getInput(), field, otherwise);
+        }
+        if (rel instanceof Project p && p.getProjects().get(field) instanceof RexInputRef ref) {
+            return distinct(p.getInput(), ref.getIndex(), otherwise);
+        }
+        return otherwise;
+    }
+
+    /**
+     * A column's distinct values: the HLL estimate of the sketch the table keeps where it keeps one (within
+     * about 2%), else the zonemap estimate (which counts a string column in few blocks as about unique).
+     */
+    private double distinct(final BlockTable table, final int column) {
+        final TableSketch sketch = sketches.computeIfAbsent(table.name(), n -> Optional.ofNullable(TableSketch.of(table)))
+                .orElse(null);
+        final TableStats ts = stats.apply(table);
+        return sketch == null ? ts.column(column).distinctCount()
+                : Math.min(ts.rowCount(), sketch.column(column).distinctEstimate());
     }
 
     /** Builds dimension JOIN (partial aggregation of the others), then the final aggregation, as the original's row type. */

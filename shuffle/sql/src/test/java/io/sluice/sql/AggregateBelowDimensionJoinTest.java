@@ -10,6 +10,7 @@ import io.sluice.storage.Store;
 import io.sluice.storage.StoreCatalog;
 import io.sluice.storage.TableSpec;
 import io.sluice.storage.TableWriter;
+import io.sluice.zonemap.TableSketch;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,8 +72,24 @@ class AggregateBelowDimensionJoinTest {
             }
             writer.finish().close();
         }
+        labels(store, "sdim", true);
+        labels(store, "zdim", false);
         catalog = new StoreCatalog(store);
-        planner = new SqlPlanner(catalog, List.of("dim", "fact"));
+        planner = new SqlPlanner(catalog, List.of("dim", "fact", "sdim", "zdim"));
+    }
+
+    /** {@code (lk, label)} with {@code lk = 0..999} and four labels {@code 'label-' || lk mod 4}, in one block. */
+    private static void labels(final Store store, final String name, final boolean sketched) {
+        final Schema schema = Schema.parse("lk:int64,label:string");
+        final TableWriter writer = store.write(TableSpec.of(name, schema).withPresortedKey("lk").withBlockRows(4096));
+        try (TableWriter w = sketched ? writer.gather(TableSketch.builder(schema)) : writer) {
+            for (int k = 0; k < DIM_ROWS; k++) {
+                w.column(0).appendLong(k);
+                w.column(1).appendString("label-" + k % 4);
+                w.endRow();
+            }
+            w.finish().close();
+        }
     }
 
     @AfterAll
@@ -92,25 +109,30 @@ class AggregateBelowDimensionJoinTest {
 
     /** Whether some join of the plan meets a scan of {@code dim} and, on its other side, an aggregation (through projections). */
     private static boolean groupsBelowTheDimensionJoin(final PlanNode node) {
-        if (node instanceof PlanNode.Join j) {
-            return isScanOfDim(j.probe()) && isAggregation(j.build()) || isScanOfDim(j.build()) && isAggregation(j.probe())
-                    || groupsBelowTheDimensionJoin(j.probe()) || groupsBelowTheDimensionJoin(j.build());
-        }
-        if (node instanceof PlanNode.Project p) {
-            return groupsBelowTheDimensionJoin(p.input());
-        }
-        if (node instanceof PlanNode.Filter f) {
-            return groupsBelowTheDimensionJoin(f.input());
-        }
-        if (node instanceof PlanNode.OrderBy o) {
-            return groupsBelowTheDimensionJoin(o.input());
-        }
-        return node instanceof PlanNode.Aggregation a && groupsBelowTheDimensionJoin(a.input());
+        return groupsBelowTheJoinWith(node, "dim");
     }
 
-    private static boolean isScanOfDim(final PlanNode node) {
-        return node instanceof PlanNode.Scan s && s.table().equals("dim")
-                || node instanceof PlanNode.Project p && isScanOfDim(p.input());
+    /** Whether some join of the plan meets a scan of a table and, on its other side, an aggregation (through projections). */
+    private static boolean groupsBelowTheJoinWith(final PlanNode node, final String table) {
+        if (node instanceof PlanNode.Join j) {
+            return isScanOf(j.probe(), table) && isAggregation(j.build()) || isScanOf(j.build(), table) && isAggregation(j.probe())
+                    || groupsBelowTheJoinWith(j.probe(), table) || groupsBelowTheJoinWith(j.build(), table);
+        }
+        if (node instanceof PlanNode.Project p) {
+            return groupsBelowTheJoinWith(p.input(), table);
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return groupsBelowTheJoinWith(f.input(), table);
+        }
+        if (node instanceof PlanNode.OrderBy o) {
+            return groupsBelowTheJoinWith(o.input(), table);
+        }
+        return node instanceof PlanNode.Aggregation a && groupsBelowTheJoinWith(a.input(), table);
+    }
+
+    private static boolean isScanOf(final PlanNode node, final String table) {
+        return node instanceof PlanNode.Scan s && s.table().equals(table)
+                || node instanceof PlanNode.Project p && isScanOf(p.input(), table);
     }
 
     private static boolean isAggregation(final PlanNode node) {
@@ -170,5 +192,49 @@ class AggregateBelowDimensionJoinTest {
                 "select fk, y, count(*) as n from fact, dim where fk = dk group by fk, y")) {
             assertThat(groupsBelowTheDimensionJoin(planner.plan(sql).plan().node())).as(sql).isFalse();
         }
+    }
+
+    /**
+     * Grouped by the dimension's names and {@code v}: {@code fk} and {@code v} make up to 1200 x 100 partial
+     * groups, more than the fact's rows, so grouping the fact first would remove about no row.
+     */
+    @Test
+    void aGroupingThatKeepsAboutEveryFactRowStaysAboveTheJoin() {
+        final PlannedQuery planned = planner.plan("select name, v, count(*) as n from fact, dim where fk = dk group by name, v");
+        assertThat(groupsBelowTheDimensionJoin(planned.plan().node())).isFalse();
+        long matched = 0;
+        for (int i = 0; i < FACT_ROWS; i++) {
+            final Long fk = fk(i);
+            if (fk != null && fk < DIM_ROWS) {
+                matched++;
+            }
+        }
+        long counted = 0;
+        for (final List<Object> row : run(planned).rows()) {
+            counted += (Long) row.get(2);
+        }
+        assertThat(counted).isEqualTo(matched);
+    }
+
+    /**
+     * A string column in one block looks about unique to its zonemap; the sketch a table keeps counts its four
+     * labels, so grouping by the label, which many keys share, stays above the join where the table keeps one.
+     */
+    @Test
+    void theSketchATableKeepsCountsTheDistinctValuesOfAStringColumn() {
+        final String sql = "select label, y, count(*) as n from fact, %s where fk = lk group by label, y";
+        assertThat(groupsBelowTheJoinWith(planner.plan(sql.formatted("zdim")).plan().node(), "zdim")).isTrue();
+        final PlannedQuery planned = planner.plan(sql.formatted("sdim"));
+        assertThat(groupsBelowTheJoinWith(planned.plan().node(), "sdim")).isFalse();
+        final Map<List<Object>, Long> counts = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+        for (int i = 0; i < FACT_ROWS; i++) {
+            final Long fk = fk(i);
+            if (fk != null && fk < DIM_ROWS) {
+                counts.merge(List.of("label-" + fk % 4, (long) (i % 4)), 1L, Long::sum);
+            }
+        }
+        final List<List<Object>> expected = new ArrayList<>();
+        counts.forEach((key, n) -> expected.add(List.of(key.get(0), key.get(1), n)));
+        assertThat(run(planned).rows()).containsExactlyInAnyOrderElementsOf(expected);
     }
 }
