@@ -146,7 +146,8 @@ final class SqlFrontEnd {
                 throw SqlException.unsupported("Calcite cannot convert the statement: " + e.getMessage());
             }
             final RelBuilder builder = RelBuilder.create(config);
-            return new Converted(RulePhases.apply(root.project(), builder, stats), validated, sql);
+            final RelNode projected = root.project();
+            return new Converted(named(RulePhases.apply(projected, builder, stats), projected, builder), validated, sql);
         } finally {
             planner.close();
         }
@@ -177,5 +178,17 @@ final class SqlFrontEnd {
         }
         final int nl = message.indexOf('\n');
         return nl < 0 ? message : message.substring(0, nl);
+    }
+
+    /**
+     * The rewritten tree under the names the statement gave its columns: rules that rebuild an aggregation name
+     * its columns after their inputs, and a renaming projection left above them is removed as trivial.
+     */
+    private static RelNode named(final RelNode rewritten, final RelNode projected, final RelBuilder builder) {
+        final List<String> names = projected.getRowType().getFieldNames();
+        if (rewritten.getRowType().getFieldNames().equals(names)) {
+            return rewritten;
+        }
+        return builder.push(rewritten).rename(names).build();
     }
 }

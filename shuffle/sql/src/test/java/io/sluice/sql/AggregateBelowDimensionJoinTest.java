@@ -165,6 +165,15 @@ class AggregateBelowDimensionJoinTest {
         assertThat(run(planned).rows()).containsExactlyInAnyOrderElementsOf(expected);
     }
 
+    /** Grouped by names a derived table gives the columns: the rewritten plan keeps them, as DuckDB would show them. */
+    @Test
+    void theRewrittenAggregationKeepsTheNamesItsQueryGaveItsColumns() {
+        final PlannedQuery planned = planner.plan("select label, yr, sum(v) as total from (select name as label,"
+                + " y as yr, v from fact, dim where fk = dk) t group by label, yr");
+        assertThat(groupsBelowTheDimensionJoin(planned.plan().node())).isTrue();
+        assertThat(run(planned).rowType().names()).containsExactly("label", "yr", "total");
+    }
+
     @Test
     void aDimensionColumnManyKeysShareStaysGroupedAboveTheJoin() {
         final PlannedQuery planned = planner.plan("select grp, sum(v) as total from fact, dim where fk = dk group by grp");
